@@ -1,0 +1,16 @@
+# Warnings and sanitizers, applied per target (not globally) so third-party
+# code and generated sources are never held to our -Werror.
+function(ecf_target_defaults tgt)
+  target_compile_options(${tgt} PRIVATE
+    $<$<COMPILE_LANGUAGE:C>:-Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes
+    -Wmissing-prototypes -Wold-style-definition -Wformat=2 -Wwrite-strings
+    -Wcast-align -Wimplicit-fallthrough -fno-common>)
+  if(ECF_WERROR)
+    target_compile_options(${tgt} PRIVATE $<$<COMPILE_LANGUAGE:C>:-Werror>)
+  endif()
+  if(ECF_SANITIZE)
+    target_compile_options(${tgt} PRIVATE
+      $<$<COMPILE_LANGUAGE:C>:-fsanitize=${ECF_SANITIZE} -fno-omit-frame-pointer -fno-sanitize-recover=all>)
+    target_link_options(${tgt} PRIVATE -fsanitize=${ECF_SANITIZE})
+  endif()
+endfunction()

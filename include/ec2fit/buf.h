@@ -1,0 +1,35 @@
+/**
+ * ec2fit/buf.h - a growable byte buffer (the role of cmark_strbuf / git_str).
+ * Caller-owned: ecf_buf_init / ecf_buf_dispose. `data` is always
+ * NUL-terminated after any append, so it can be used as a C string.
+ */
+#ifndef EC2FIT_BUF_H
+#define EC2FIT_BUF_H
+
+#include <stddef.h>
+
+#include "ec2fit/err.h"
+
+typedef struct {
+    char *data;
+    size_t len;
+    size_t cap;
+} ecf_buf;
+
+#define ECF_BUF_INIT {NULL, 0, 0}
+
+void ecf_buf_init(ecf_buf *b);
+void ecf_buf_dispose(ecf_buf *b);
+void ecf_buf_clear(ecf_buf *b);
+void ecf_buf_append(ecf_buf *b, const void *data, size_t n);
+void ecf_buf_puts(ecf_buf *b, const char *s);
+void ecf_buf_printf(ecf_buf *b, const char *fmt, ...) ECF_PRINTF(2, 3);
+/** Hands the string to the caller (free() it); the buffer is left empty. */
+char *ecf_buf_detach(ecf_buf *b);
+
+/** Reads a whole file into `out` (cleared first). Refuses files larger than
+ *  `max_bytes` with ECF_EINVAL. Errors: ECF_EIO "PATH: STRERROR". */
+int ecf_buf_read_file(ecf_buf *out, const char *path, size_t max_bytes,
+                      ecf_err *err);
+
+#endif

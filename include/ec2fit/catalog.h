@@ -1,0 +1,166 @@
+/**
+ * ec2fit/catalog.h - the instance catalog: load, validate, look up.
+ *
+ * The catalog is loaded once from JSON (the embedded copy, a cache written by
+ * `ec2fit update`, or a user file), validated completely, and copied into
+ * plain structs; no cJSON leaves the loader. A loaded catalog is immutable,
+ * so every consumer takes `const ecf_catalog *`. Every pointer a getter
+ * returns is borrowed and valid until ecf_catalog_free().
+ *
+ * Units are in the field names: _gib = 2^30 bytes, _gb = 10^9 bytes,
+ * _gbps = gigabits per second, _gbytes_s = gigabytes per second.
+ */
+#ifndef EC2FIT_CATALOG_H
+#define EC2FIT_CATALOG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "ec2fit/err.h"
+
+#define ECF_CATALOG_SCHEMA_VERSION 1
+/* Hard limits enforced by the loader (see docs/catalog.md). */
+#define ECF_CATALOG_MAX_BYTES (64u * 1024u * 1024u)
+#define ECF_CATALOG_MAX_INSTANCES 20000
+#define ECF_CATALOG_MAX_REGIONS 200
+#define ECF_CATALOG_MAX_ACCELERATORS 500
+
+/** Numeric precisions. Index of ecf_accel.tflops. */
+typedef enum {
+    ECF_PREC_FP32 = 0,
+    ECF_PREC_TF32,
+    ECF_PREC_FP16,
+    ECF_PREC_BF16,
+    ECF_PREC_FP8,
+    ECF_PREC_INT8,
+    ECF_PREC_INT4,
+    ECF_PREC_COUNT
+} ecf_precision;
+
+typedef enum {
+    ECF_ACCEL_NONE = 0, /* CPU-only instance */
+    ECF_ACCEL_GPU,
+    ECF_ACCEL_NEURON, /* AWS Inferentia / Trainium */
+    ECF_ACCEL_OTHER   /* Habana Gaudi, Qualcomm AI 100, ... */
+} ecf_accel_kind;
+
+typedef enum {
+    ECF_LINK_NONE = 0,   /* single device */
+    ECF_LINK_PCIE,       /* devices talk over PCIe (no NVLink) */
+    ECF_LINK_NVLINK,     /* point-to-point NVLink (p3 hybrid cube mesh) */
+    ECF_LINK_NVSWITCH,   /* all-to-all NVLink through NVSwitch */
+    ECF_LINK_NEURONLINK, /* AWS NeuronLink */
+    ECF_LINK_OTHER       /* e.g. Gaudi on-chip RoCE */
+} ecf_link;
+
+typedef enum { ECF_ARCH_X86_64 = 0, ECF_ARCH_ARM64 } ecf_arch;
+
+/** One accelerator model (datasheet figures, dense, per device). */
+typedef struct {
+    char *id;            /* "a100-40gb" */
+    char *name;          /* "A100 SXM4 40GB" */
+    char *vendor;        /* "NVIDIA" */
+    char *generation;    /* "ampere", "hopper", "neuron-v2", ... */
+    ecf_accel_kind kind;
+    double memory_gb;    /* datasheet memory, 10^9 bytes */
+    double memory_bw_gbytes_s; /* peak memory bandwidth, GB/s; 0 = unknown */
+    double tflops[ECF_PREC_COUNT]; /* dense peak; 0 = not supported/unknown */
+    double tdp_w;        /* 0 = unknown */
+    char *confidence;    /* high | medium | low */
+    char *source;
+} ecf_accel;
+
+#define ECF_PRICE_UNKNOWN (-1.0)
+
+/** Prices of one instance type in one region. */
+typedef struct {
+    const char *region;             /* "us-east-1" (interned in the catalog) */
+    double ondemand_usd_per_hour;   /* Linux, shared tenancy */
+    double reserved_1y_usd_per_hour;/* 1-yr standard no-upfront; <0 unknown */
+    double spot_usd_per_hour;       /* estimated from savings; <0 unknown */
+    int spot_savings_pct;           /* vs on-demand; may be negative */
+    int interruption_band;          /* 0..4 spot-advisor range; -1 unknown */
+} ecf_price;
+
+typedef struct {
+    char *type;      /* "p4d.24xlarge" */
+    char *family;    /* "p4d" */
+    int vcpu;
+    double memory_gib;
+    ecf_arch arch;
+    /* accelerator: accel == NULL and accel_count == 0 for CPU-only types */
+    const ecf_accel *accel;
+    int accel_count;
+    double accel_memory_gib;  /* usable per device as EC2 reports it */
+    double accel_fraction;    /* 1 = whole devices; <1 = a fractional GPU
+                                 partition (g6f), which scales compute */
+    ecf_link link;
+    double link_gbytes_s;     /* per device, 0 when unknown / PCIe */
+    double network_gbps;      /* baseline */
+    bool efa;
+    int efa_interfaces;
+    double efa_gbps;
+    double ebs_gbps;
+    double nvme_gb;           /* total local instance store, 0 = none */
+    ecf_price *prices;        /* sorted by region name */
+    size_t n_prices;
+} ecf_instance;
+
+/** One data source recorded in the catalog metadata. */
+typedef struct {
+    char *id;
+    char *origin;
+    char *as_of;  /* YYYY-MM-DD */
+} ecf_source;
+
+typedef struct ecf_catalog ecf_catalog;
+
+/** Parses and validates a catalog held in memory. `name` is used in error
+ *  messages ("catalog.json: instances[12].vcpu: expected ..."). On success
+ *  *out is the caller's, freed with ecf_catalog_free(); NULL on failure.
+ *  Errors: ECF_EPARSE (syntax, with byte offset, or schema), ECF_EINVAL
+ *  (over a limit). */
+int ecf_catalog_load_buffer(ecf_catalog **out, const char *data, size_t len,
+                            const char *name, ecf_err *err);
+
+/** Reads a file and calls ecf_catalog_load_buffer. Errors also ECF_EIO. */
+int ecf_catalog_load_file(ecf_catalog **out, const char *path, ecf_err *err);
+
+/** The catalog embedded at build time, or NULL in a build without one. */
+const char *ecf_catalog_embedded(size_t *len_out);
+
+void ecf_catalog_free(ecf_catalog *cat);
+
+size_t ecf_catalog_count(const ecf_catalog *cat);
+const ecf_instance *ecf_catalog_at(const ecf_catalog *cat, size_t i);
+/** Exact, case-sensitive lookup; NULL when absent. */
+const ecf_instance *ecf_catalog_find(const ecf_catalog *cat, const char *type);
+
+size_t ecf_catalog_accel_count(const ecf_catalog *cat);
+const ecf_accel *ecf_catalog_accel_at(const ecf_catalog *cat, size_t i);
+const ecf_accel *ecf_catalog_accel_find(const ecf_catalog *cat, const char *id);
+
+/** Sorted, distinct region names that have any price. */
+size_t ecf_catalog_region_count(const ecf_catalog *cat);
+const char *ecf_catalog_region_at(const ecf_catalog *cat, size_t i);
+bool ecf_catalog_has_region(const ecf_catalog *cat, const char *region);
+
+/** Metadata. as_of is the newest price source date (YYYY-MM-DD). */
+const char *ecf_catalog_as_of(const ecf_catalog *cat);
+const char *ecf_catalog_generated_at(const ecf_catalog *cat);
+size_t ecf_catalog_source_count(const ecf_catalog *cat);
+const ecf_source *ecf_catalog_source_at(const ecf_catalog *cat, size_t i);
+
+/** The price of `inst` in `region`, or NULL when it has none there. */
+const ecf_price *ecf_instance_price(const ecf_instance *inst,
+                                    const char *region);
+
+/** Short names for enums, as used in JSON and tables. */
+const char *ecf_precision_name(ecf_precision p);
+/** Parses "fp32", "bf16", ...; returns -1 for an unknown name. */
+int ecf_precision_parse(const char *s);
+const char *ecf_accel_kind_name(ecf_accel_kind k);
+const char *ecf_link_name(ecf_link l);
+const char *ecf_arch_name(ecf_arch a);
+
+#endif

@@ -1,0 +1,104 @@
+/*
+ * cmd.h - the CLI's subcommand table and the helpers every cmd_*.c shares.
+ *
+ * Only the CLI reads argv and the environment, prints, or decides exit
+ * statuses. Each command is a main-like `int cmd_x(int argc, char **argv)`
+ * that returns the process exit status (0 ok, 1 runtime, 2 usage, 3 no fit).
+ * Each command parses with getopt_long and sets `optind = 0` first (glibc:
+ * optind = 1 would keep the global '+' ordering).
+ */
+#ifndef EC2FIT_CLI_CMD_H
+#define EC2FIT_CLI_CMD_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "ec2fit/catalog.h"
+#include "ec2fit/err.h"
+
+typedef int (*ecf_cmd_fn)(int argc, char **argv);
+
+typedef struct {
+    const char *name;
+    ecf_cmd_fn fn;
+    const char *summary;
+} ecf_cmd;
+
+int cmd_list(int argc, char **argv);
+int cmd_show(int argc, char **argv);
+int cmd_models(int argc, char **argv);
+int cmd_estimate(int argc, char **argv);
+int cmd_recommend(int argc, char **argv);
+int cmd_update(int argc, char **argv);
+
+/* ---- diagnostics ---- */
+
+/** Prints "ec2fit: <msg>" on stderr and returns the exit status for the
+ *  error's code. */
+int cli_fail(const ecf_err *err);
+/** Prints "ec2fit: <cmd>: <formatted>" on stderr and returns 2 (usage). */
+int cli_usage_error(const char *cmd, const char *fmt, ...) ECF_PRINTF(2, 3);
+/** Prints "ec2fit: warning: <formatted>" on stderr. */
+void cli_warn(const char *fmt, ...) ECF_PRINTF(1, 2);
+/** getopt_long's own messages are suppressed (opterr = 0) and optstrings
+ *  start with ':'; this turns its '?' (unknown flag) and ':' (missing
+ *  value) results `c` into one line naming the flag. Returns 2. */
+int cli_bad_option(const char *cmd, int c, int argc, char **argv);
+
+/* ---- strict number parsing for flags (errno, end pointer, range) ---- */
+
+/** "--flag: expected an integer from MIN to MAX, got 'ten'" on failure. */
+int cli_parse_int(int *out, const char *flag, const char *s, long min,
+                  long max, ecf_err *err);
+/** Finite, >= min (and <= max unless max < min). */
+int cli_parse_double(double *out, const char *flag, const char *s,
+                     double min, double max, ecf_err *err);
+
+/* ---- output formats ---- */
+typedef enum {
+    CLI_OUT_TABLE = 0,
+    CLI_OUT_JSON,
+    CLI_OUT_CSV,
+    CLI_OUT_MARKDOWN,
+    CLI_OUT_TFVARS,
+    CLI_OUT_KARPENTER,
+    CLI_OUT_HTML
+} cli_output;
+/** Parses --output for a command that accepts the formats in `allowed`
+ *  (a bit per cli_output). */
+int cli_parse_output(cli_output *out, const char *s, unsigned allowed,
+                     ecf_err *err);
+#define CLI_OUT_BIT(x) (1u << (x))
+
+/* ---- catalog selection ---- */
+
+typedef struct {
+    const char *path; /* --catalog: a file, or "embedded"; NULL = default */
+} cli_catalog_opts;
+
+/** Opens the catalog: --catalog FILE | "embedded", else $EC2FIT_CATALOG,
+ *  else the cache written by `ec2fit update` when valid and newer, else the
+ *  embedded one. `label_out` (optional) receives a borrowed description of
+ *  which was used ("embedded", a path). */
+int cli_open_catalog(ecf_catalog **out, const cli_catalog_opts *opts,
+                     const char **label_out, ecf_err *err);
+
+/** Default region: AWS_REGION, then AWS_DEFAULT_REGION, then us-east-1. */
+const char *cli_default_region(void);
+/** Exit-2 error unless `region` has prices in the catalog. */
+int cli_check_region(const ecf_catalog *cat, const char *region,
+                     const char *flag, ecf_err *err);
+
+/** Closest names by edit distance: fills up to `max` borrowed pointers
+ *  from `names` (n of them) within a small distance of `s`. */
+size_t cli_suggest(const char **out, size_t max, const char *s,
+                   const char *const *names, size_t n);
+
+/** True when colour may be used on `f` (a TTY, and NO_COLOR unset). */
+bool cli_use_color(FILE *f);
+
+/** Flushes and closes stdout, reporting a write error (full disk, closed
+ *  pipe) as exit 1, as jq does. Returns the final exit status. */
+int cli_finish_stdout(int status);
+
+#endif

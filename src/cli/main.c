@@ -1,0 +1,99 @@
+/*
+ * main.c - ec2fit's entry point: global flags, then dispatch through the
+ * subcommand table (libgit2's shape). curl_global_init happens here, once,
+ * through ecf_http_global_init when the update command needs it.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+
+static const ecf_cmd cmds[] = {
+    {"recommend", cmd_recommend, "Rank instance types for an ML workload"},
+    {"estimate", cmd_estimate, "Memory, time and throughput of a workload on one instance type"},
+    {"list", cmd_list, "List and filter instance types"},
+    {"show", cmd_show, "Every fact about one instance type"},
+    {"models", cmd_models, "List the built-in model zoo"},
+    {"update", cmd_update, "Refresh prices from AWS into the local cache"},
+};
+
+static void usage(FILE *f)
+{
+    size_t i;
+    fprintf(f, "usage: ec2fit [--version] [--help] <command> [<args>]\n\n"
+               "Which EC2 instance (and how many) should run this ML "
+               "workload, how long\nwill it take, and what will it cost?\n\n"
+               "Commands:\n");
+    for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+        fprintf(f, "  %-10s %s\n", cmds[i].name, cmds[i].summary);
+    fprintf(f, "\nRun 'ec2fit <command> --help' for a command's flags.\n"
+               "Exit status: 0 ok, 1 runtime error, 2 usage error, "
+               "3 nothing satisfies the constraints.\n");
+}
+
+static int version(void)
+{
+    ecf_catalog *cat = NULL;
+    const char *label = NULL;
+    ecf_err err = ECF_ERR_INIT;
+    cli_catalog_opts copts = {NULL};
+
+    printf("ec2fit %s\n", ECF_VERSION);
+    if (cli_open_catalog(&cat, &copts, &label, &err) == 0) {
+        printf("catalog: %s (prices as of %s)\n", label,
+               ecf_catalog_as_of(cat));
+        ecf_catalog_free(cat);
+    } else {
+        printf("catalog: unavailable (%s)\n", err.msg);
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"help", no_argument, NULL, 'h'},
+        {"version", no_argument, NULL, 'V'},
+        {NULL, 0, NULL, 0}};
+    int c;
+    size_t i;
+
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "+:hV", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'h':
+            usage(stdout);
+            return cli_finish_stdout(0);
+        case 'V':
+            return cli_finish_stdout(version());
+        default:
+            return cli_bad_option(NULL, c, argc, argv);
+        }
+    }
+    if (optind >= argc) {
+        usage(stderr);
+        return 2;
+    }
+    for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+        if (strcmp(argv[optind], cmds[i].name) == 0)
+            return cli_finish_stdout(
+                cmds[i].fn(argc - optind, argv + optind));
+    }
+    {
+        const char *names[sizeof(cmds) / sizeof(cmds[0])];
+        const char *sugg[1];
+        for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+            names[i] = cmds[i].name;
+        if (cli_suggest(sugg, 1, argv[optind], names, i) > 0)
+            fprintf(stderr,
+                    "ec2fit: unknown command '%s' (did you mean %s?)\n",
+                    argv[optind], sugg[0]);
+        else
+            fprintf(stderr,
+                    "ec2fit: unknown command '%s' (see 'ec2fit --help')\n",
+                    argv[optind]);
+    }
+    return 2;
+}
