@@ -1,0 +1,601 @@
+#!/usr/bin/env python3
+"""gen_catalog.py - build data/catalog.json for ec2fit from the reference files.
+
+Python 3 standard library only. Deterministic: the same inputs give
+byte-identical output (no clock, no dict-order or float-repr dependence).
+See docs/catalog.md for the schema and the meaning of every field.
+
+Example (from the repository root):
+
+  python3 tools/gen_catalog.py --ondemand ../shared/reference/ec2_ondemand_us-east-1.csv \\
+    --regional ../shared/reference/ec2_gpu_prices_by_region.csv \\
+    --extras ../shared/reference/instance_extras.csv \\
+    --accelerators ../shared/reference/accelerators.csv \\
+    --spot ../shared/reference/spot-advisor-sample.json -o data/catalog.json
+"""
+
+import argparse
+import csv
+import json
+import os
+import re
+import sys
+import tempfile
+from decimal import Decimal, InvalidOperation, ROUND_HALF_EVEN
+
+SCHEMA_VERSION = 1
+
+# ---------------------------------------------------------------------------
+# Source metadata (from /work/shared/reference/SOURCES.md). The dates can be
+# overridden with --source-date KIND=YYYY-MM-DD when newer files are used.
+# ---------------------------------------------------------------------------
+SOURCES = [
+    # (option, id, origin, as_of, is_price_source)
+    ("ondemand", "ondemand_us_east_1",
+     "aws/karpenter-provider-aws pkg/providers/pricing/zz_generated.pricing_aws.go "
+     "@6fc13b52 (AWS Pricing API)", "2026-07-20", True),
+    ("regional", "gpu_prices_by_region",
+     "tsaol/aws-gpu data/all_gpu_instances.js @77fcd9fe (instances.vantage.sh / "
+     "ec2instances.info export of the AWS Pricing API)", "2026-01-21", True),
+    ("extras", "instance_extras",
+     "aws/karpenter-provider-aws website/content/en/docs/reference/instance-types.md "
+     "@692ccdd0 (EC2 DescribeInstanceTypes; older types from v1.12/v1.0 pages @9e1d72fd) "
+     "+ AWS Neuron docs @81ce03ae + NVIDIA datasheets (interconnect)", "2026-07-11", False),
+    ("accelerators", "accelerators",
+     "NVIDIA / AWS Neuron / Qualcomm / AMD / Habana datasheets and docs (per-row source URL); "
+     "cross-checked against koyakimu/aws-gpu-quick-reference @48c0b93b", "2026-03-23", False),
+    ("spot", "spot_advisor",
+     "AWS Spot Instance Advisor feed spot-advisor-data.json, copy in "
+     "alexei-led/spotinfo internal/spot/data @5eedf20a", "2025-06-28", False),
+]
+
+# accelerators.csv `accelerator` column -> (id, kind, generation, has_bf16_tf32)
+ACCEL_ROWS = {
+    "V100 SXM2 16GB": ("v100-16gb", "gpu", "volta", False),
+    "V100 SXM2 32GB": ("v100-32gb", "gpu", "volta", False),
+    "A100 SXM4 40GB": ("a100-40gb", "gpu", "ampere", True),
+    "A100 SXM4 80GB": ("a100-80gb", "gpu", "ampere", True),
+    "H100 SXM5 80GB": ("h100", "gpu", "hopper", True),
+    "H200 SXM 141GB": ("h200", "gpu", "hopper", True),
+    "B200 (HGX B200)": ("b200", "gpu", "blackwell", True),
+    "B300 (HGX B300)": ("b300", "gpu", "blackwell", True),
+    "GB200 (B200 GPU in NVL72)": ("gb200", "gpu", "blackwell", True),
+    "A10G": ("a10g", "gpu", "ampere", True),
+    "T4": ("t4", "gpu", "turing", False),
+    "T4G": ("t4g", "gpu", "turing", False),
+    "L4": ("l4", "gpu", "ada", True),
+    "L40S": ("l40s", "gpu", "ada", True),
+    "RTX PRO 6000 Blackwell Server Edition": ("rtx-pro-6000", "gpu", "blackwell", True),
+    "RTX PRO 4500 Blackwell": ("rtx-pro-4500", "gpu", "blackwell", True),
+    "K80 (one GK210 GPU)": ("k80", "gpu", "kepler", False),
+    "M60 (one GM204 GPU)": ("m60", "gpu", "maxwell", False),
+    "Radeon Pro V520": ("radeon-pro-v520", "gpu", "rdna", False),
+    "Inferentia (NeuronCore-v1 x4)": ("inferentia", "neuron", "neuron-v1", True),
+    "Inferentia2 (NeuronCore-v2 x2)": ("inferentia2", "neuron", "neuron-v2", True),
+    "Trainium (NeuronCore-v2 x2)": ("trainium", "neuron", "neuron-v2", True),
+    "Trainium2 (NeuronCore-v3 x8)": ("trainium2", "neuron", "neuron-v3", True),
+    "Gaudi HL-205": ("gaudi-hl-205", "other", "gaudi1", True),
+    "Cloud AI 100 Standard": ("qualcomm-ai100", "other", "ai100", True),
+}
+
+# instance_extras.csv gpu_name -> accelerator id (None = decided by memory)
+GPU_NAMES = {
+    "a100": None, "v100": None,
+    "h100": "h100", "h200": "h200", "b200": "b200", "b300": "b300",
+    "a10g": "a10g", "t4": "t4", "t4g": "t4g", "l4": "l4", "l40s": "l40s",
+    "rtx-pro-server-6000": "rtx-pro-6000", "rtx-pro-4500": "rtx-pro-4500",
+    "k80": "k80", "m60": "m60", "radeon-pro-v520": "radeon-pro-v520",
+    "gaudi-hl-205": "gaudi-hl-205",
+}
+GPU_BY_MEMORY = {  # (gpu_name, gpu_memory_mib_per_gpu) -> id
+    ("a100", 40960): "a100-40gb", ("a100", 81920): "a100-80gb",
+    ("v100", 16384): "v100-16gb", ("v100", 32768): "v100-32gb",
+}
+ACCEL_NAMES = {
+    "inferentia": "inferentia", "inferentia2": "inferentia2",
+    "trainium": "trainium", "trainium2": "trainium2",
+    "qualcomm-ai100": "qualcomm-ai100",
+}
+L4_FULL_MIB = 22888  # usable MiB of a whole L4 as EC2 reports it (g6)
+
+ARCH = {"amd64": "x86_64", "arm64": "arm64"}
+
+
+class GenError(Exception):
+    pass
+
+
+def die(msg):
+    raise GenError(msg)
+
+
+# ---------------------------------------------------------------------------
+# Numbers: kept as Decimal / int so that output formatting is exact.
+# ---------------------------------------------------------------------------
+class Num:
+    """A JSON number rendered from a Decimal with at most `places` decimals,
+    no trailing zeros, and no exponent. Integral values print as integers."""
+    __slots__ = ("text",)
+
+    def __init__(self, value, places):
+        if isinstance(value, int):
+            value = Decimal(value)
+        q = value.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_EVEN)
+        if q.is_zero():
+            q = Decimal(0)  # no "-0"
+        text = format(q, "f")
+        if "." in text:
+            text = text.rstrip("0").rstrip(".")
+        self.text = text
+
+    def __repr__(self):
+        return self.text
+
+
+def dec(text, where, positive=False, allow_zero=True):
+    """Parses a plain decimal string (no exponent, no sign unless negative
+    allowed) or fails loudly naming `where`."""
+    t = text.strip()
+    if not re.fullmatch(r"-?\d+(\.\d+)?", t):
+        die(f"{where}: not a plain decimal number: {text!r}")
+    try:
+        d = Decimal(t)
+    except InvalidOperation:
+        die(f"{where}: not a number: {text!r}")
+    if not d.is_finite():
+        die(f"{where}: not finite: {text!r}")
+    if positive and d <= 0:
+        die(f"{where}: must be > 0, got {text!r}")
+    if d < 0:
+        die(f"{where}: must not be negative, got {text!r}")
+    if not allow_zero and d == 0:
+        die(f"{where}: must not be zero")
+    return d
+
+
+def opt_num(text, where, places=6, scale=None):
+    """Empty -> None; else Num (optionally divided by `scale`)."""
+    if text is None or text.strip() == "":
+        return None
+    d = dec(text, where)
+    if scale is not None:
+        d = d / Decimal(scale)
+    return Num(d, places)
+
+
+def int_field(text, where, default=None):
+    if text is None or text.strip() == "":
+        if default is None:
+            die(f"{where}: required integer is empty")
+        return default
+    if not re.fullmatch(r"\d+", text.strip()):
+        die(f"{where}: not a non-negative integer: {text!r}")
+    return int(text.strip())
+
+
+def price(text, where):
+    d = dec(text, where, positive=True)
+    if d.as_tuple().exponent < -6:
+        die(f"{where}: more than 6 decimals: {text!r}")
+    return d
+
+
+# ---------------------------------------------------------------------------
+# Deterministic compact JSON writer (sorted keys, Num verbatim).
+# ---------------------------------------------------------------------------
+def dumps(obj):
+    if obj is None:
+        return "null"
+    if obj is True:
+        return "true"
+    if obj is False:
+        return "false"
+    if isinstance(obj, Num):
+        return obj.text
+    if isinstance(obj, int):
+        return str(obj)
+    if isinstance(obj, float):
+        raise TypeError("raw float in output; use Num")
+    if isinstance(obj, str):
+        return json.dumps(obj, ensure_ascii=False)
+    if isinstance(obj, dict):
+        return "{" + ",".join(json.dumps(k, ensure_ascii=False) + ":" + dumps(obj[k])
+                              for k in sorted(obj)) + "}"
+    if isinstance(obj, (list, tuple)):
+        return "[" + ",".join(dumps(v) for v in obj) + "]"
+    raise TypeError(f"cannot serialise {type(obj).__name__}")
+
+
+# ---------------------------------------------------------------------------
+# Readers
+# ---------------------------------------------------------------------------
+def read_csv(path, required):
+    try:
+        with open(path, newline="", encoding="utf-8") as f:
+            reader = csv.DictReader(f)
+            missing = [c for c in required if c not in (reader.fieldnames or [])]
+            if missing:
+                die(f"{path}: missing column(s): {', '.join(missing)}")
+            return list(reader)
+    except OSError as e:
+        die(f"{path}: {e.strerror}")
+
+
+def load_accelerators(path):
+    rows = read_csv(path, ["accelerator", "vendor", "memory_gb", "memory_bandwidth_gb_s",
+                           "fp32_tflops", "tf32_tflops_dense", "fp16_bf16_tflops_dense",
+                           "fp8_tflops_dense", "int8_tops_dense", "tdp_w",
+                           "confidence", "source"])
+    out = {}
+    for i, r in enumerate(rows, start=2):
+        where = f"{os.path.basename(path)}:{i}"
+        name = r["accelerator"].strip()
+        if name not in ACCEL_ROWS:
+            die(f"{where}: unmapped accelerator {name!r} (add it to ACCEL_ROWS)")
+        aid, kind, gen, has_bf16_tf32 = ACCEL_ROWS[name]
+        if aid in out:
+            die(f"{where}: duplicate accelerator id {aid!r}")
+        conf = r["confidence"].strip()
+        if conf not in ("high", "medium", "low"):
+            die(f"{where}: confidence must be high|medium|low, got {conf!r}")
+
+        def f(col):
+            return opt_num(r[col], f"{where}:{col}", places=4)
+
+        fp16 = f("fp16_bf16_tflops_dense")
+        tf32 = f("tf32_tflops_dense")
+        if not has_bf16_tf32 and tf32 is not None:
+            die(f"{where}: {name} has no TF32 but tf32_tflops_dense is set")
+        mem = opt_num(r["memory_gb"], f"{where}:memory_gb", places=4)
+        if mem is None:
+            die(f"{where}: memory_gb is empty")
+        out[aid] = {
+            "id": aid,
+            "name": name,
+            "vendor": r["vendor"].strip(),
+            "kind": kind,
+            "generation": gen,
+            "memory_gb": mem,
+            "memory_bw_gbytes_s": f("memory_bandwidth_gb_s"),
+            "tflops": {
+                "fp32": f("fp32_tflops"),
+                "tf32": tf32 if has_bf16_tf32 else None,
+                "fp16": fp16,
+                "bf16": fp16 if has_bf16_tf32 else None,
+                "fp8": f("fp8_tflops_dense"),
+                "int8": f("int8_tops_dense"),
+                "int4": None,  # the CSV has FP4, not INT4
+            },
+            "tdp_w": f("tdp_w"),
+            "confidence": conf,
+            "source": r["source"].strip(),
+            "_memory_gb_dec": dec(r["memory_gb"], f"{where}:memory_gb"),
+        }
+    missing = sorted(set(v[0] for v in ACCEL_ROWS.values()) - set(out))
+    if missing:
+        print(f"gen_catalog: note: accelerators without a CSV row: {', '.join(missing)}",
+              file=sys.stderr)
+    return out
+
+
+def load_ondemand(path):
+    rows = read_csv(path, ["instance_type", "region", "ondemand_usd_per_hour_linux"])
+    out = {}
+    for i, r in enumerate(rows, start=2):
+        where = f"{os.path.basename(path)}:{i}"
+        t = r["instance_type"].strip()
+        if r["region"].strip() != "us-east-1":
+            die(f"{where}: expected region us-east-1, got {r['region']!r}")
+        if t in out:
+            die(f"{where}: duplicate instance type {t!r}")
+        out[t] = price(r["ondemand_usd_per_hour_linux"], f"{where}:ondemand_usd_per_hour_linux")
+    return out
+
+
+def load_regional(path):
+    od_col = "ondemand_usd_per_hour_linux"
+    ri_col = "reserved_1yr_standard_noupfront_usd_per_hour_linux"
+    rows = read_csv(path, ["instance_type", "region", od_col, ri_col])
+    out = {}  # type -> region -> (ondemand, reserved|None)
+    for i, r in enumerate(rows, start=2):
+        where = f"{os.path.basename(path)}:{i}"
+        t = r["instance_type"].strip()
+        reg = r["region"].strip()
+        if not re.fullmatch(r"[a-z]{2}(-[a-z0-9]+)+", reg):
+            die(f"{where}: odd region code {reg!r}")
+        if reg in out.setdefault(t, {}):
+            die(f"{where}: duplicate row for {t} in {reg}")
+        od = price(r[od_col], f"{where}:{od_col}")
+        ri = price(r[ri_col], f"{where}:{ri_col}") if r[ri_col].strip() else None
+        out[t][reg] = (od, ri)
+    return out
+
+
+def load_spot(path):
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+    except OSError as e:
+        die(f"{path}: {e.strerror}")
+    except ValueError as e:
+        die(f"{path}: invalid JSON: {e}")
+    adv = data.get("spot_advisor") if isinstance(data, dict) else None
+    if not isinstance(adv, dict):
+        die(f"{path}: no 'spot_advisor' object")
+    nbands = len(data.get("ranges") or []) or 5
+    out = {}  # region -> type -> (s, r)
+    for reg, oses in adv.items():
+        linux = oses.get("Linux") if isinstance(oses, dict) else None
+        if not isinstance(linux, dict):
+            continue
+        for t, v in linux.items():
+            s, band = (v or {}).get("s"), (v or {}).get("r")
+            if type(s) is not int or type(band) is not int or not (-100 < s < 100) \
+                    or not (0 <= band < nbands):
+                die(f"{path}: spot_advisor[{reg}][Linux][{t}]: bad entry {v!r}")
+            out.setdefault(reg, {})[t] = (s, band)
+    return out
+
+
+# ---------------------------------------------------------------------------
+# Instances
+# ---------------------------------------------------------------------------
+def interconnect_kind(text, count, where):
+    t = text.strip()
+    if count <= 1:
+        return "none"  # single (or fractional) device: nothing to interconnect
+    if t == "":
+        return "pcie"
+    low = t.lower()
+    if low.startswith("n/a"):
+        die(f"{where}: gpu_interconnect {t!r} on a {count}-device type")
+    if "nvswitch" in low:
+        return "nvswitch"
+    if "nvlink" in low:
+        return "nvlink"
+    if "neuronlink" in low:
+        return "neuronlink"
+    if "roce" in low:
+        return "other"
+    if "pcie" in low:
+        return "pcie"
+    die(f"{where}: unmapped gpu_interconnect {t!r}")
+
+
+def build_accelerator(r, accels, where):
+    gname = r["gpu_name"].strip()
+    aname = r["accelerator_name"].strip()
+    if gname and aname:
+        die(f"{where}: both gpu_name and accelerator_name set")
+    if not gname and not aname:
+        return None
+    if gname:
+        if gname not in GPU_NAMES:
+            die(f"{where}: unmapped gpu_name {gname!r}")
+        mib = int_field(r["gpu_memory_mib_per_gpu"], f"{where}:gpu_memory_mib_per_gpu")
+        aid = GPU_NAMES[gname] or GPU_BY_MEMORY.get((gname, mib))
+        if aid is None:
+            die(f"{where}: no accelerator for gpu_name {gname!r} with {mib} MiB")
+        count = int_field(r["gpu_count"], f"{where}:gpu_count")
+        mem_gib = Decimal(mib) / 1024
+        fraction = Decimal(1)
+        if count == 0:
+            if aid != "l4":
+                die(f"{where}: gpu_count 0 (fractional) is only understood for L4")
+            if not 0 < mib < L4_FULL_MIB:
+                die(f"{where}: fractional L4 partition of {mib} MiB")
+            count = 1
+            fraction = Decimal(mib) / L4_FULL_MIB
+    else:
+        if aname not in ACCEL_NAMES:
+            die(f"{where}: unmapped accelerator_name {aname!r}")
+        aid = ACCEL_NAMES[aname]
+        count = int_field(r["accelerator_count"], f"{where}:accelerator_count")
+        if count == 0:
+            die(f"{where}: accelerator_count 0")
+        fraction = Decimal(1)
+        if aid not in accels:
+            die(f"{where}: accelerator {aid!r} has no row in accelerators.csv")
+        if accels[aid]["kind"] == "neuron":
+            nd = int_field(r["neuron_devices"], f"{where}:neuron_devices")
+            if nd != count:
+                die(f"{where}: accelerator_count {count} != neuron_devices {nd}")
+        # Neuron docs give device memory in GiB; Qualcomm in GB (16), used as is.
+        mem_gib = accels[aid]["_memory_gb_dec"]
+    if aid not in accels:
+        die(f"{where}: accelerator {aid!r} has no row in accelerators.csv")
+    link = interconnect_kind(r["gpu_interconnect"], count, where)
+    link_bw = r["interconnect_gbytes_per_s_per_device"].strip()
+    return {
+        "id": aid,
+        "count": count,
+        "memory_gib": Num(mem_gib, 4),
+        "fraction": Num(fraction, 4),
+        "interconnect": link,
+        "interconnect_gbytes_s": Num(dec(link_bw, f"{where}:interconnect_gbytes_per_s_per_device"), 4)
+        if link_bw and link != "none" else 0,
+    }
+
+
+def build_prices(t, ondemand, regional, spot, mismatches):
+    regions = {}
+    if t in ondemand:
+        regions["us-east-1"] = (ondemand[t], None)
+    for reg, (od, ri) in sorted(regional.get(t, {}).items()):
+        if reg == "us-east-1" and t in ondemand:
+            if od != ondemand[t]:
+                mismatches.append(f"{t}: us-east-1 on-demand {ondemand[t]} (ondemand file) "
+                                  f"vs {od} (regional file); using the ondemand file")
+            regions[reg] = (ondemand[t], ri)
+        else:
+            regions[reg] = (od, ri)
+    out = {}
+    for reg in sorted(regions):
+        od, ri = regions[reg]
+        sv = spot.get(reg, {}).get(t)
+        p = {
+            "ondemand_usd_per_hour": Num(od, 6),
+            "reserved_1y_usd_per_hour": Num(ri, 6) if ri is not None else None,
+        }
+        if sv is None:
+            p.update(spot_usd_per_hour=None, spot_estimated=False,
+                     spot_savings_pct=None, interruption_band=None)
+        else:
+            s, band = sv
+            est = od * (Decimal(100) - Decimal(s)) / Decimal(100)
+            p.update(spot_usd_per_hour=Num(est, 6), spot_estimated=True,
+                     spot_savings_pct=s, interruption_band=band)
+        out[reg] = p
+    return out
+
+
+def build_instances(extras_path, accels, ondemand, regional, spot):
+    rows = read_csv(extras_path, [
+        "instance_type", "family", "vcpu", "memory_mib", "arch", "gpu_name", "gpu_count",
+        "gpu_memory_mib_per_gpu", "accelerator_name", "accelerator_count", "neuron_devices",
+        "network_bandwidth_mbps", "ebs_bandwidth_mbps", "local_nvme_gb", "efa_interfaces",
+        "efa_bandwidth_gbps", "gpu_interconnect", "interconnect_gbytes_per_s_per_device"])
+    base = os.path.basename(extras_path)
+    instances, seen, left_out, no_price_accel, mismatches = [], set(), [], [], []
+    for i, r in enumerate(rows, start=2):
+        t = r["instance_type"].strip()
+        where = f"{base}:{i} ({t})"
+        if t in seen:
+            die(f"{where}: duplicate instance type")
+        seen.add(t)
+        accel = build_accelerator(r, accels, where)
+        has_price = t in ondemand or t in regional
+        if not has_price:
+            if accel is None:
+                left_out.append(t)
+                continue
+            no_price_accel.append(t)
+        arch = r["arch"].strip()
+        if arch not in ARCH:
+            die(f"{where}: unknown arch {arch!r}")
+        family = r["family"].strip()
+        if not family or not t.startswith(family + "."):
+            die(f"{where}: family {family!r} does not match the type name")
+        instances.append({
+            "type": t,
+            "family": family,
+            "vcpu": int_field(r["vcpu"], f"{where}:vcpu"),
+            "memory_gib": Num(Decimal(int_field(r["memory_mib"], f"{where}:memory_mib")) / 1024, 4),
+            "arch": ARCH[arch],
+            "accelerator": accel,
+            "network_gbps": opt_num(r["network_bandwidth_mbps"], f"{where}:network_bandwidth_mbps",
+                                    places=6, scale=1000),
+            "efa_interfaces": int_field(r["efa_interfaces"], f"{where}:efa_interfaces", 0),
+            "efa_gbps": opt_num(r["efa_bandwidth_gbps"], f"{where}:efa_bandwidth_gbps",
+                                places=4) or 0,
+            "ebs_gbps": opt_num(r["ebs_bandwidth_mbps"], f"{where}:ebs_bandwidth_mbps",
+                                places=6, scale=1000),
+            "nvme_gb": opt_num(r["local_nvme_gb"], f"{where}:local_nvme_gb", places=4) or 0,
+            "prices": build_prices(t, ondemand, regional, spot, mismatches),
+        })
+    instances.sort(key=lambda x: x["type"])
+    not_in_extras = sorted((set(ondemand) | set(regional)) - seen)
+    return instances, left_out, no_price_accel, not_in_extras, mismatches
+
+
+# ---------------------------------------------------------------------------
+def main(argv=None):
+    ap = argparse.ArgumentParser(description="Build ec2fit's data/catalog.json.")
+    ap.add_argument("--ondemand", required=True, help="ec2_ondemand_us-east-1.csv")
+    ap.add_argument("--regional", required=True, help="ec2_gpu_prices_by_region.csv")
+    ap.add_argument("--extras", required=True, help="instance_extras.csv")
+    ap.add_argument("--accelerators", required=True, help="accelerators.csv")
+    ap.add_argument("--spot", required=True, help="spot-advisor JSON feed")
+    ap.add_argument("-o", "--output", required=True, help="output file (written atomically)")
+    ap.add_argument("--generated-at", help="YYYY-MM-DDTHH:MM:SSZ (default: newest source "
+                    "as-of date at T00:00:00Z)")
+    ap.add_argument("--source-date", action="append", default=[], metavar="KIND=YYYY-MM-DD",
+                    help="override the as-of date of a source (kind: ondemand, regional, "
+                    "extras, accelerators, spot)")
+    args = ap.parse_args(argv)
+
+    try:
+        dates = {opt: d for opt, _, _, d, _ in SOURCES}
+        for sd in args.source_date:
+            kind, _, d = sd.partition("=")
+            if kind not in dates or not re.fullmatch(r"\d{4}-\d{2}-\d{2}", d):
+                die(f"--source-date {sd!r}: expected KIND=YYYY-MM-DD with KIND one of "
+                    f"{', '.join(dates)}")
+            dates[kind] = d
+        newest = max(dates.values())
+        as_of = max(dates[opt] for opt, _, _, _, is_price in SOURCES if is_price)
+        generated_at = args.generated_at or f"{newest}T00:00:00Z"
+        if not re.fullmatch(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z", generated_at):
+            die(f"--generated-at {generated_at!r}: expected YYYY-MM-DDTHH:MM:SSZ")
+
+        accels = load_accelerators(args.accelerators)
+        ondemand = load_ondemand(args.ondemand)
+        regional = load_regional(args.regional)
+        spot = load_spot(args.spot)
+        instances, left_out, no_price_accel, not_in_extras, mismatches = build_instances(
+            args.extras, accels, ondemand, regional, spot)
+    except GenError as e:
+        print(f"gen_catalog: error: {e}", file=sys.stderr)
+        return 1
+
+    sources = [{"id": sid, "file": os.path.basename(getattr(args, opt)), "origin": origin,
+                "as_of": dates[opt]} for opt, sid, origin, _, _ in SOURCES]
+    accel_list = [{k: v for k, v in a.items() if not k.startswith("_")}
+                  for _, a in sorted(accels.items())]
+
+    lines = ["{" + f'"schema_version":{SCHEMA_VERSION},'
+             f'"generated_at":{dumps(generated_at)},"as_of":{dumps(as_of)},']
+
+    def block(key, items, last):
+        lines.append(f'"{key}":[')
+        for j, it in enumerate(items):
+            lines.append(dumps(it) + ("," if j + 1 < len(items) else ""))
+        lines.append("]" + ("}" if last else ","))
+
+    block("sources", sources, False)
+    block("accelerators", accel_list, False)
+    block("instances", instances, True)
+    text = "\n".join(lines) + "\n"
+    json.loads(text)  # self-check: must be valid JSON
+
+    out = args.output
+    d = os.path.dirname(os.path.abspath(out))
+    fd, tmp = tempfile.mkstemp(prefix=".catalog.", suffix=".tmp", dir=d)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, out)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+    regions = sorted({reg for it in instances for reg in it["prices"]})
+    err = sys.stderr
+    print(f"gen_catalog: wrote {out}: {len(instances)} instances, {len(accel_list)} "
+          f"accelerators, {len(regions)} regions, {len(text.encode())} bytes", file=err)
+    if no_price_accel:
+        print(f"gen_catalog: kept without any public price (prices {{}}): "
+              f"{', '.join(no_price_accel)}", file=err)
+    if left_out:
+        print(f"gen_catalog: left out {len(left_out)} CPU-only types with no price in either "
+              f"price file: {', '.join(left_out)}", file=err)
+    if not_in_extras:
+        print(f"gen_catalog: left out {len(not_in_extras)} priced types missing from "
+              f"{os.path.basename(args.extras)} (no hardware facts): {', '.join(not_in_extras)}",
+              file=err)
+    for m in mismatches:
+        print(f"gen_catalog: price mismatch: {m}", file=err)
+    if not mismatches:
+        print("gen_catalog: us-east-1 prices agree between the ondemand and regional files",
+              file=err)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
