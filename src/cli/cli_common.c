@@ -52,7 +52,8 @@ int cli_bad_option(const char *cmd, int c, int argc, char **argv)
     char flag[128];
     const char *eq;
 
-    if (optopt && !(arg[0] == '-' && arg[1] == optopt))
+    /* For long options optopt holds the option's `val`, often > 255. */
+    if (optopt > ' ' && optopt < 127 && !(arg[0] == '-' && arg[1] == '-'))
         snprintf(flag, sizeof(flag), "-%c", optopt);
     else {
         eq = strchr(arg, '=');

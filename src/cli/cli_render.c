@@ -87,9 +87,19 @@ cJSON *cli_json_instance(const ecf_instance *in)
 
 void cli_json_print(FILE *f, cJSON *root)
 {
+    /* cJSON indents with tabs and writes ":\t"; strings escape their own
+     * tabs, so every raw tab is formatting: render jq-style (2 spaces). */
     char *s = cJSON_Print(root);
     if (s) {
-        fputs(s, f);
+        const char *p;
+        for (p = s; *p; p++) {
+            if (*p != '\t')
+                fputc(*p, f);
+            else if (p > s && p[-1] == ':')
+                fputc(' ', f);
+            else
+                fputs("  ", f);
+        }
         fputc('\n', f);
         cJSON_free(s);
     }
