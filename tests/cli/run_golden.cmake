@@ -1,4 +1,6 @@
-# One golden CLI case. Files in DIR, all named after CASE:
+cmake_minimum_required(VERSION 3.20)
+# One golden CLI case, run in the fixtures folder (so paths in arguments
+# and in messages are relative and stable). Files in DIR, all named after CASE:
 #   CASE.args   line 1: the arguments (separated by ';' as a CMake list, or by spaces)
 #               line 2 (optional): the expected exit code (default 0)
 #   CASE.out    expected stdout, byte for byte (optional: absent = not compared)
@@ -28,7 +30,7 @@ set(ENV{XDG_CONFIG_HOME} "${WORK}/noconfig")
 unset(ENV{AWS_REGION})
 unset(ENV{AWS_DEFAULT_REGION})
 execute_process(COMMAND ${EXE} ${argv} ${stdin_opt}
-  WORKING_DIRECTORY ${WORK}
+  WORKING_DIRECTORY ${FIXTURES}
   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 set(fail "")
 if(NOT rc STREQUAL want_rc)

@@ -1,0 +1,349 @@
+/* test_catalog.c - the catalog loader: the embedded catalog against facts
+ * copied by hand from ../shared/reference, and invalid catalogs, each with
+ * its exact message. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ec2fit/catalog.h"
+
+static ecf_catalog *embedded(void)
+{
+    size_t len = 0;
+    const char *data = ecf_catalog_embedded(&len);
+    ecf_catalog *cat = NULL;
+    ecf_err err = ECF_ERR_INIT;
+    assert_non_null(data);
+    assert_int_equal(ecf_catalog_load_buffer(&cat, data, len, "embedded", &err),
+                     0);
+    return cat;
+}
+
+static void test_catalog__embedded_is_complete(void **state)
+{
+    ecf_catalog *cat = embedded();
+    (void)state;
+    /* instance_extras.csv has 1382 types; 1365 have a price and 2 more
+     * (p5e, trn2) are accelerator types without a public price. */
+    assert_int_equal(ecf_catalog_count(cat), 1367);
+    assert_int_equal(ecf_catalog_accel_count(cat), 25);
+    assert_string_equal(ecf_catalog_as_of(cat), "2026-07-20");
+    assert_int_equal(ecf_catalog_source_count(cat), 5);
+    assert_true(ecf_catalog_has_region(cat, "us-east-1"));
+    assert_true(ecf_catalog_has_region(cat, "eu-west-1"));
+    assert_false(ecf_catalog_has_region(cat, "us-east-7"));
+    ecf_catalog_free(cat);
+}
+
+static void test_catalog__p4d_facts_match_reference(void **state)
+{
+    ecf_catalog *cat = embedded();
+    const ecf_instance *in = ecf_catalog_find(cat, "p4d.24xlarge");
+    const ecf_price *p;
+    (void)state;
+    assert_non_null(in);
+    /* instance_extras.csv: p4d.24xlarge,p4d,96,1179648 MiB,... 8 a100
+     * 40960 MiB, network 400000 Mbps, efa 4, 19000 Mbps EBS, 8000 GB */
+    assert_string_equal(in->family, "p4d");
+    assert_int_equal(in->vcpu, 96);
+    assert_true(in->memory_gib == 1152.0);
+    assert_int_equal(in->arch, ECF_ARCH_X86_64);
+    assert_non_null(in->accel);
+    assert_string_equal(in->accel->id, "a100-40gb");
+    assert_int_equal(in->accel_count, 8);
+    assert_true(in->accel_memory_gib == 40.0);
+    assert_int_equal(in->link, ECF_LINK_NVSWITCH);
+    assert_true(in->link_gbytes_s == 600);
+    assert_true(in->efa);
+    assert_true(in->efa_gbps == 400);
+    assert_true(in->network_gbps == 400);
+    assert_true(in->nvme_gb == 8000);
+    /* accelerators.csv: A100 SXM4 40GB 1555 GB/s, fp32 19.5, tf32 156,
+     * fp16/bf16 312, no fp8, int8 624 */
+    assert_true(in->accel->memory_bw_gbytes_s == 1555);
+    assert_true(in->accel->tflops[ECF_PREC_BF16] == 312);
+    assert_true(in->accel->tflops[ECF_PREC_TF32] == 156);
+    assert_true(in->accel->tflops[ECF_PREC_FP8] == 0);
+    /* ec2_ondemand_us-east-1.csv: p4d.24xlarge,p4d,us-east-1,21.957642 */
+    p = ecf_instance_price(in, "us-east-1");
+    assert_non_null(p);
+    assert_true(fabs(p->ondemand_usd_per_hour - 21.957642) < 1e-9);
+    /* spot_advisor us-east-1 Linux p4d.24xlarge: s 67, r 2 */
+    assert_int_equal(p->spot_savings_pct, 67);
+    assert_int_equal(p->interruption_band, 2);
+    assert_true(fabs(p->spot_usd_per_hour - 21.957642 * 0.33) < 1e-6);
+    /* ec2_gpu_prices_by_region.csv: p4d.24xlarge,eu-west-1,23.71569 */
+    p = ecf_instance_price(in, "eu-west-1");
+    assert_non_null(p);
+    assert_true(fabs(p->ondemand_usd_per_hour - 23.71569) < 1e-9);
+    ecf_catalog_free(cat);
+}
+
+static void test_catalog__unpriced_and_cpu_types(void **state)
+{
+    ecf_catalog *cat = embedded();
+    const ecf_instance *in;
+    (void)state;
+    /* p5e.48xlarge: no public on-demand price (SOURCES.md, gaps) */
+    in = ecf_catalog_find(cat, "p5e.48xlarge");
+    assert_non_null(in);
+    assert_int_equal(in->n_prices, 0);
+    assert_int_equal(in->accel_count, 8);
+    assert_string_equal(in->accel->id, "h200");
+    /* CPU families: us-east-1 only (no invented regional prices) */
+    in = ecf_catalog_find(cat, "c7i.large");
+    assert_non_null(in);
+    assert_null(in->accel);
+    assert_int_equal(in->accel_count, 0);
+    assert_int_equal(in->n_prices, 1);
+    assert_string_equal(in->prices[0].region, "us-east-1");
+    /* ec2_ondemand_us-east-1.csv: t3.micro 0.010400 */
+    in = ecf_catalog_find(cat, "t3.micro");
+    assert_non_null(in);
+    assert_true(fabs(ecf_instance_price(in, "us-east-1")->ondemand_usd_per_hour -
+                     0.0104) < 1e-9);
+    /* g6f.large: an eighth of an L4 (2861 MiB partition) */
+    in = ecf_catalog_find(cat, "g6f.large");
+    assert_non_null(in);
+    assert_true(in->accel_fraction == 0.125);
+    assert_null(ecf_catalog_find(cat, "p4d.24XLARGE"));
+    ecf_catalog_free(cat);
+}
+
+/* ---- invalid catalogs ---- */
+
+static const char *const base_head =
+    "{\"schema_version\":1,\"generated_at\":\"2026-07-20T00:00:00Z\","
+    "\"as_of\":\"2026-07-20\",\"sources\":[{\"id\":\"x\",\"origin\":\"o\","
+    "\"as_of\":\"2026-07-20\"}],";
+static const char *const good_accels =
+    "\"accelerators\":[{\"id\":\"t4\",\"name\":\"T4\",\"vendor\":\"NVIDIA\","
+    "\"kind\":\"gpu\",\"memory_gb\":16,\"memory_bw_gbytes_s\":320,"
+    "\"tflops\":{\"fp32\":8.1,\"fp16\":65}}],";
+
+static void expect_error(const char *json, ecf_code code, const char *msg)
+{
+    ecf_catalog *cat = (ecf_catalog *)0x1;
+    ecf_err err = ECF_ERR_INIT;
+    int rc = ecf_catalog_load_buffer(&cat, json, strlen(json), "catalog.json",
+                                     &err);
+    if (rc != (int)code || strcmp(err.msg, msg) != 0)
+        fail_msg("for %s\n got rc %d: %s\nwant rc %d: %s", json, rc, err.msg,
+                 (int)code, msg);
+    assert_null(cat);
+}
+
+static char *with_instance(const char *instance)
+{
+    static char buf[4096];
+    snprintf(buf, sizeof(buf), "%s%s\"instances\":[%s]}", base_head,
+             good_accels, instance);
+    return buf;
+}
+
+#define GOOD_INSTANCE_PREFIX \
+    "{\"type\":\"g4dn.xlarge\",\"family\":\"g4dn\",\"vcpu\":4," \
+    "\"memory_gib\":16,\"arch\":\"x86_64\","
+
+static void test_catalog__accepts_minimal(void **state)
+{
+    ecf_catalog *cat = NULL;
+    ecf_err err = ECF_ERR_INIT;
+    const char *json = with_instance(
+        GOOD_INSTANCE_PREFIX "\"accelerator\":{\"id\":\"t4\",\"count\":1,"
+                             "\"memory_gib\":15,\"interconnect\":\"none\"},"
+                             "\"prices\":{\"us-east-1\":{"
+                             "\"ondemand_usd_per_hour\":0.526}}}");
+    (void)state;
+    assert_int_equal(ecf_catalog_load_buffer(&cat, json, strlen(json), "c",
+                                             &err),
+                     0);
+    assert_int_equal(ecf_catalog_count(cat), 1);
+    assert_true(ecf_catalog_at(cat, 0)->prices[0].spot_usd_per_hour < 0);
+    assert_int_equal(ecf_catalog_at(cat, 0)->prices[0].interruption_band, -1);
+    ecf_catalog_free(cat);
+}
+
+static void test_catalog__rejects_invalid(void **state)
+{
+    char buf[4096];
+    (void)state;
+    expect_error("{\"schema_version\":1,", ECF_EPARSE,
+                 "catalog.json: invalid JSON at byte offset 19");
+    expect_error("[1,2]", ECF_EPARSE,
+                 "catalog.json: (top level): expected a JSON object");
+    expect_error("{\"schema_version\":2}", ECF_EPARSE,
+                 "catalog.json: schema_version: unsupported version 2 (this "
+                 "ec2fit reads version 1)");
+    expect_error("{\"schema_version\":1}", ECF_EPARSE,
+                 "catalog.json: generated_at: missing required key");
+    snprintf(buf, sizeof(buf), "%s\"instances\":[]}", base_head);
+    expect_error(buf, ECF_EPARSE,
+                 "catalog.json: accelerators: missing required key");
+    snprintf(buf, sizeof(buf),
+             "%s\"accelerators\":[{\"id\":\"t4\",\"name\":\"T4\",\"vendor\":"
+             "\"N\",\"kind\":\"tpu\",\"memory_gb\":16,\"tflops\":{}}],"
+             "\"instances\":[]}",
+             base_head);
+    expect_error(buf, ECF_EPARSE,
+                 "catalog.json: accelerators[0].kind: expected one of "
+                 "gpu|neuron|other, got \"tpu\"");
+    snprintf(buf, sizeof(buf),
+             "%s\"accelerators\":[{\"id\":\"t4\",\"name\":\"T4\",\"vendor\":"
+             "\"N\",\"kind\":\"gpu\",\"memory_gb\":16,\"tflops\":{\"fp16\":"
+             "\"65\"}}],\"instances\":[]}",
+             base_head);
+    expect_error(buf, ECF_EPARSE,
+                 "catalog.json: accelerators[0].tflops.fp16: expected a "
+                 "non-negative number");
+    expect_error(with_instance(GOOD_INSTANCE_PREFIX
+                               "\"accelerator\":{\"id\":\"t4\",\"count\":-1,"
+                               "\"memory_gib\":15,\"interconnect\":\"none\"},"
+                               "\"prices\":{}}"),
+                 ECF_EPARSE,
+                 "catalog.json: instances[0].accelerator.count: expected a "
+                 "non-negative integer");
+    expect_error(with_instance(GOOD_INSTANCE_PREFIX
+                               "\"accelerator\":{\"id\":\"t4\",\"count\":1.5,"
+                               "\"memory_gib\":15,\"interconnect\":\"none\"},"
+                               "\"prices\":{}}"),
+                 ECF_EPARSE,
+                 "catalog.json: instances[0].accelerator.count: expected a "
+                 "non-negative integer");
+    expect_error(with_instance(GOOD_INSTANCE_PREFIX
+                               "\"accelerator\":{\"id\":\"h900\",\"count\":1,"
+                               "\"memory_gib\":15,\"interconnect\":\"none\"},"
+                               "\"prices\":{}}"),
+                 ECF_EPARSE,
+                 "catalog.json: instances[0].accelerator.id: unknown "
+                 "accelerator id \"h900\"");
+    expect_error(with_instance("{\"type\":\"g4dn.xlarge\",\"family\":\"g4dn\","
+                               "\"memory_gib\":16,\"arch\":\"x86_64\","
+                               "\"accelerator\":null,\"prices\":{}}"),
+                 ECF_EPARSE,
+                 "catalog.json: instances[0].vcpu: missing required key");
+    expect_error(with_instance(GOOD_INSTANCE_PREFIX
+                               "\"accelerator\":null,\"prices\":{\"us-east-1\":"
+                               "{\"ondemand_usd_per_hour\":-0.5}}}"),
+                 ECF_EPARSE,
+                 "catalog.json: instances[0].prices.us-east-1."
+                 "ondemand_usd_per_hour: expected a non-negative number");
+    expect_error(with_instance(GOOD_INSTANCE_PREFIX
+                               "\"accelerator\":null,\"prices\":{\"us-east-1\":"
+                               "{\"ondemand_usd_per_hour\":0}}}"),
+                 ECF_EPARSE,
+                 "catalog.json: instances[0].prices.us-east-1."
+                 "ondemand_usd_per_hour: expected a positive number");
+    /* cJSON parses the literal NaN as invalid JSON; 1e999 overflows to inf */
+    expect_error(with_instance(GOOD_INSTANCE_PREFIX
+                               "\"accelerator\":null,\"prices\":{\"us-east-1\":"
+                               "{\"ondemand_usd_per_hour\":1e999}}}"),
+                 ECF_EPARSE,
+                 "catalog.json: instances[0].prices.us-east-1."
+                 "ondemand_usd_per_hour: expected a non-negative number");
+    expect_error(with_instance(GOOD_INSTANCE_PREFIX
+                               "\"accelerator\":null,\"prices\":{\"us-east-1\":"
+                               "{\"ondemand_usd_per_hour\":0.5,"
+                               "\"interruption_band\":7}}}"),
+                 ECF_EPARSE,
+                 "catalog.json: instances[0].prices.us-east-1."
+                 "interruption_band: expected an integer from 0 to 4");
+    expect_error(with_instance(GOOD_INSTANCE_PREFIX
+                               "\"accelerator\":null,\"prices\":{}},"
+                               GOOD_INSTANCE_PREFIX
+                               "\"accelerator\":null,\"prices\":{}}"),
+                 ECF_EPARSE,
+                 "catalog.json: instances[1].type: duplicate instance type "
+                 "\"g4dn.xlarge\"");
+    expect_error(with_instance("{\"type\":\"g4dn.xlarge\",\"family\":\"g4dn\","
+                               "\"vcpu\":4,\"memory_gib\":16,\"arch\":\"riscv\","
+                               "\"accelerator\":null,\"prices\":{}}"),
+                 ECF_EPARSE,
+                 "catalog.json: instances[0].arch: expected one of "
+                 "x86_64|arm64, got \"riscv\"");
+    expect_error(with_instance(GOOD_INSTANCE_PREFIX "\"accelerator\":null}"),
+                 ECF_EPARSE,
+                 "catalog.json: instances[0].prices: missing required key");
+    expect_error(with_instance(GOOD_INSTANCE_PREFIX
+                               "\"accelerator\":null,\"prices\":[]}"),
+                 ECF_EPARSE,
+                 "catalog.json: instances[0].prices: expected an object keyed "
+                 "by region");
+    expect_error(with_instance(GOOD_INSTANCE_PREFIX
+                               "\"accelerator\":{\"id\":\"t4\",\"count\":1,"
+                               "\"memory_gib\":15,\"interconnect\":\"pigeon\"},"
+                               "\"prices\":{}}"),
+                 ECF_EPARSE,
+                 "catalog.json: instances[0].accelerator.interconnect: "
+                 "expected one of none|pcie|nvlink|nvswitch|neuronlink|other, "
+                 "got \"pigeon\"");
+    expect_error(with_instance("{\"type\":\"\",\"family\":\"g4dn\"}"),
+                 ECF_EPARSE,
+                 "catalog.json: instances[0].type: expected a non-empty "
+                 "string");
+    expect_error(with_instance("42"), ECF_EPARSE,
+                 "catalog.json: instances[0]: expected an object");
+    snprintf(buf, sizeof(buf),
+             "{\"schema_version\":1,\"generated_at\":\"x\",\"as_of\":"
+             "\"July 2026\"}");
+    expect_error(buf, ECF_EPARSE,
+                 "catalog.json: as_of: expected a date YYYY-MM-DD");
+}
+
+static void test_catalog__rejects_oversized(void **state)
+{
+    ecf_catalog *cat = NULL;
+    ecf_err err = ECF_ERR_INIT;
+    (void)state;
+    /* The size check happens before parsing: no need for real data. */
+    assert_int_equal(ecf_catalog_load_buffer(&cat, "{}",
+                                             ECF_CATALOG_MAX_BYTES + 1u, "big",
+                                             &err),
+                     ECF_EINVAL);
+    assert_string_equal(err.msg, "big: 67108865 bytes exceed the catalog size "
+                                 "limit of 67108864 bytes");
+}
+
+static void test_catalog__load_file_errors(void **state)
+{
+    ecf_catalog *cat = NULL;
+    ecf_err err = ECF_ERR_INIT;
+    (void)state;
+    assert_int_equal(ecf_catalog_load_file(&cat, "/nonexistent/c.json", &err),
+                     ECF_EIO);
+    assert_string_equal(err.msg,
+                        "/nonexistent/c.json: No such file or directory");
+    assert_null(cat);
+}
+
+static void test_catalog__enum_names(void **state)
+{
+    (void)state;
+    assert_int_equal(ecf_precision_parse("bf16"), ECF_PREC_BF16);
+    assert_int_equal(ecf_precision_parse("BF16"), -1);
+    assert_string_equal(ecf_precision_name(ECF_PREC_FP8), "fp8");
+    assert_string_equal(ecf_link_name(ECF_LINK_NVSWITCH), "nvswitch");
+    assert_string_equal(ecf_accel_kind_name(ECF_ACCEL_NEURON), "neuron");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_catalog__embedded_is_complete),
+        cmocka_unit_test(test_catalog__p4d_facts_match_reference),
+        cmocka_unit_test(test_catalog__unpriced_and_cpu_types),
+        cmocka_unit_test(test_catalog__accepts_minimal),
+        cmocka_unit_test(test_catalog__rejects_invalid),
+        cmocka_unit_test(test_catalog__rejects_oversized),
+        cmocka_unit_test(test_catalog__load_file_errors),
+        cmocka_unit_test(test_catalog__enum_names),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
