@@ -349,6 +349,9 @@ def interconnect_kind(text, count, where):
     low = t.lower()
     if low.startswith("n/a"):
         die(f"{where}: gpu_interconnect {t!r} on a {count}-device type")
+    # "PCIe (no NVLink)" mentions NVLink only to deny it: test PCIe first.
+    if low.startswith("pcie"):
+        return "pcie"
     if "nvswitch" in low:
         return "nvswitch"
     if "nvlink" in low:
