@@ -1,18 +1,109 @@
 /*
- * cli_catalog.c - which catalog a command uses.
+ * cli_catalog.c - which catalog a command uses, and whether to warn that it
+ * is stale.
  *
  * Order: --catalog FILE (or "embedded"), $EC2FIT_CATALOG, the cache that
- * `ec2fit update` writes when it is valid and newer than the embedded copy,
- * then the embedded copy. The embedded copy is validated like any file.
+ * `ec2fit update` writes when it is valid (SHA-256 matches its sidecar and
+ * the loader accepts it) and newer than the embedded copy, then the
+ * embedded copy. Every catalog is validated by the same loader.
+ *
+ * Staleness (docs/update.md): a catalog whose as_of is more than 30 days
+ * old (EC2FIT_STALE_DAYS overrides; 0 turns the warning off) gets one
+ * warning line on stderr. For the cache the warning is always printed,
+ * because the user chose to keep prices fresh and can act on it. For the
+ * embedded catalog and --catalog files it is printed only when stderr is a
+ * terminal: scripts and golden tests would otherwise see an extra stderr
+ * line whose presence depends on the day they run, and they can read
+ * catalog.as_of from the JSON output instead.
  */
+#include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "cmd.h"
+#include "ec2fit/buf.h"
+#include "ec2fit/cache.h"
 
-static int open_embedded(ecf_catalog **out, const char **label_out,
-                         ecf_err *err)
+#define STALE_DAYS_DEFAULT 30
+
+/* Shared with cmd_update.c (the base catalog of an update is the one the
+ * other commands would use). TODO(lead): move to cmd.h. */
+int cli_catalog_text(ecf_buf *text_out, const char **label_out,
+                     const cli_catalog_opts *opts, ecf_err *err);
+long cli_now(void);
+
+typedef enum { SRC_EMBEDDED, SRC_FILE, SRC_CACHE } src_kind;
+
+static char *cache_label; /* "cache:PATH", lives until exit */
+
+long cli_now(void)
+{
+    /* EC2FIT_NOW (seconds since the epoch) pins "today" for the tests of
+     * staleness and of the dates an update records. */
+    const char *s = getenv("EC2FIT_NOW");
+    if (s && *s) {
+        char *end = NULL;
+        long v;
+        errno = 0;
+        v = strtol(s, &end, 10);
+        if (!errno && end && !*end && v > 0)
+            return v;
+    }
+    return (long)time(NULL);
+}
+
+/* Days since 1970-01-01 of a YYYY-MM-DD date (Howard Hinnant's
+ * days_from_civil); -1 when malformed. */
+static long days_of(const char *d)
+{
+    int y, m, dd;
+    long era, yoe, doy, doe;
+    if (!d || sscanf(d, "%4d-%2d-%2d", &y, &m, &dd) != 3 || m < 1 ||
+        m > 12 || dd < 1 || dd > 31)
+        return -1;
+    y -= m <= 2;
+    era = (y >= 0 ? y : y - 399) / 400;
+    yoe = y - era * 400;
+    doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + dd - 1;
+    doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return era * 146097 + doe - 719468;
+}
+
+static void warn_if_stale(const ecf_catalog *cat, src_kind kind,
+                          const char *label)
+{
+    const char *env = getenv("EC2FIT_STALE_DAYS");
+    long limit = STALE_DAYS_DEFAULT, age, d;
+
+    if (env && *env) {
+        char *end = NULL;
+        long v = strtol(env, &end, 10);
+        if (end && !*end && v >= 0)
+            limit = v;
+    }
+    if (limit == 0)
+        return;
+    if (kind != SRC_CACHE && !isatty(STDERR_FILENO))
+        return;
+    d = days_of(ecf_catalog_as_of(cat));
+    if (d < 0)
+        return;
+    age = cli_now() / 86400 - d;
+    if (age <= limit)
+        return;
+    cli_warn("the %s catalog has prices as of %s, %ld days old; run "
+             "'ec2fit update' to refresh",
+             kind == SRC_EMBEDDED ? "built-in"
+             : kind == SRC_CACHE  ? "cached"
+                                  : label,
+             ecf_catalog_as_of(cat), age);
+}
+
+static int load_embedded(ecf_catalog **out, ecf_buf *text, ecf_err *err)
 {
     size_t len = 0;
     const char *data = ecf_catalog_embedded(&len);
@@ -20,15 +111,73 @@ static int open_embedded(ecf_catalog **out, const char **label_out,
         return ecf_err_set(err, ECF_EIO,
                            "this build has no embedded catalog; pass "
                            "--catalog FILE or set EC2FIT_CATALOG");
-    if (label_out)
-        *label_out = "embedded";
+    if (text) {
+        ecf_buf_clear(text);
+        ecf_buf_append(text, data, len);
+    }
     return ecf_catalog_load_buffer(out, data, len, "embedded catalog", err);
 }
 
-int cli_open_catalog(ecf_catalog **out, const cli_catalog_opts *opts,
-                     const char **label_out, ecf_err *err)
+/* Is catalog a strictly newer than b? as_of first, then generated_at. */
+static bool newer(const ecf_catalog *a, const ecf_catalog *b)
+{
+    int c = strcmp(ecf_catalog_as_of(a), ecf_catalog_as_of(b));
+    if (c)
+        return c > 0;
+    return strcmp(ecf_catalog_generated_at(a) ? ecf_catalog_generated_at(a)
+                                              : "",
+                  ecf_catalog_generated_at(b) ? ecf_catalog_generated_at(b)
+                                              : "") > 0;
+}
+
+/* The valid cache, or NULL (with a warning when a cache exists but is
+ * broken: a hash mismatch or a catalog the loader rejects). */
+static ecf_catalog *try_cache(ecf_buf *text)
+{
+    char *dir = NULL;
+    ecf_buf data = ECF_BUF_INIT;
+    ecf_catalog *cat = NULL;
+    ecf_err err = ECF_ERR_INIT;
+
+    if (ecf_cache_dir(&dir, getenv("XDG_CACHE_HOME"), getenv("HOME"),
+                      &err) != 0)
+        return NULL;
+    if (ecf_cache_read(&data, dir, &err) != 0) {
+        if (err.code != ECF_ENOTFOUND)
+            cli_warn("ignoring the catalog cache: %s", err.msg);
+        goto out;
+    }
+    free(cache_label);
+    {
+        ecf_buf l = ECF_BUF_INIT;
+        ecf_buf_printf(&l, "cache:%s/%s", dir, ECF_CACHE_CATALOG);
+        cache_label = ecf_buf_detach(&l);
+    }
+    if (ecf_catalog_load_buffer(&cat, data.data, data.len, cache_label,
+                                &err) != 0) {
+        cli_warn("ignoring the catalog cache: %s", err.msg);
+        cat = NULL;
+        goto out;
+    }
+    if (text) {
+        ecf_buf_clear(text);
+        ecf_buf_append(text, data.data, data.len);
+    }
+out:
+    ecf_buf_dispose(&data);
+    free(dir);
+    return cat;
+}
+
+static int select_catalog(ecf_catalog **out, ecf_buf *text,
+                          const char **label_out, src_kind *kind_out,
+                          const cli_catalog_opts *opts, ecf_err *err)
 {
     const char *path = opts ? opts->path : NULL;
+    ecf_catalog *cache = NULL, *emb = NULL;
+    ecf_buf cache_text = ECF_BUF_INIT;
+    size_t emb_len = 0;
+    int rc;
 
     *out = NULL;
     if (!path || !*path) {
@@ -36,12 +185,79 @@ int cli_open_catalog(ecf_catalog **out, const cli_catalog_opts *opts,
         if (env && *env)
             path = env;
     }
-    if (path && strcmp(path, "embedded") == 0)
-        return open_embedded(out, label_out, err);
+    if (path && strcmp(path, "embedded") == 0) {
+        *label_out = "embedded";
+        *kind_out = SRC_EMBEDDED;
+        return load_embedded(out, text, err);
+    }
     if (path) {
-        if (label_out)
-            *label_out = path;
+        *label_out = path;
+        *kind_out = SRC_FILE;
+        if (text) {
+            rc = ecf_buf_read_file(text, path, ECF_CATALOG_MAX_BYTES, err);
+            if (rc < 0)
+                return rc;
+            return ecf_catalog_load_buffer(out, text->data, text->len, path,
+                                           err);
+        }
         return ecf_catalog_load_file(out, path, err);
     }
-    return open_embedded(out, label_out, err);
+
+    cache = try_cache(text ? &cache_text : NULL);
+    if (ecf_catalog_embedded(&emb_len) == NULL && cache) {
+        rc = 0;
+        goto use_cache;
+    }
+    rc = load_embedded(&emb, text, err);
+    if (rc < 0 && !cache)
+        goto out;
+    if (cache && (rc < 0 || newer(cache, emb)))
+        goto use_cache;
+    *out = emb;
+    emb = NULL;
+    *label_out = "embedded";
+    *kind_out = SRC_EMBEDDED;
+    rc = 0;
+    goto out;
+use_cache:
+    *out = cache;
+    cache = NULL;
+    *label_out = cache_label;
+    *kind_out = SRC_CACHE;
+    if (text) {
+        ecf_buf_clear(text);
+        ecf_buf_append(text, cache_text.data, cache_text.len);
+    }
+    rc = 0;
+out:
+    ecf_catalog_free(cache);
+    ecf_catalog_free(emb);
+    ecf_buf_dispose(&cache_text);
+    return rc;
+}
+
+int cli_open_catalog(ecf_catalog **out, const cli_catalog_opts *opts,
+                     const char **label_out, ecf_err *err)
+{
+    const char *label = NULL;
+    src_kind kind = SRC_EMBEDDED;
+    int rc = select_catalog(out, NULL, &label, &kind, opts, err);
+    if (rc == 0)
+        warn_if_stale(*out, kind, label);
+    if (label_out)
+        *label_out = label;
+    return rc;
+}
+
+int cli_catalog_text(ecf_buf *text_out, const char **label_out,
+                     const cli_catalog_opts *opts, ecf_err *err)
+{
+    ecf_catalog *cat = NULL;
+    const char *label = NULL;
+    src_kind kind = SRC_EMBEDDED;
+    int rc = select_catalog(&cat, text_out, &label, &kind, opts, err);
+    ecf_catalog_free(cat);
+    if (label_out)
+        *label_out = label;
+    return rc;
 }

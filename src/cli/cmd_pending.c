@@ -4,7 +4,6 @@
 #define PENDING(fn) \
     __attribute__((weak)) int fn(int argc, char **argv) \
     { (void)argc; fprintf(stderr, "ec2fit: %s: not implemented yet\n", argv[0]); return 1; }
-PENDING(cmd_recommend)
 PENDING(cmd_estimate)
 PENDING(cmd_models)
 PENDING(cmd_update)

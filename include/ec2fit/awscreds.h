@@ -1,0 +1,59 @@
+/**
+ * ec2fit/awscreds.h - static AWS credentials from the environment or the
+ * shared credentials/config files (the AWS CLI's first two providers).
+ *
+ * The module never reads the environment itself: the CLI copies the
+ * variables into an ecf_awscreds_env, so the resolution order is testable
+ * without setenv. Secrets are copied into the result and wiped by
+ * ecf_awscreds_dispose; nothing here prints them.
+ */
+#ifndef EC2FIT_AWSCREDS_H
+#define EC2FIT_AWSCREDS_H
+
+#include "ec2fit/err.h"
+
+/** Inputs, all borrowed and optional (NULL or "" = unset). */
+typedef struct {
+    const char *access_key_id;           /* AWS_ACCESS_KEY_ID */
+    const char *secret_access_key;       /* AWS_SECRET_ACCESS_KEY */
+    const char *session_token;           /* AWS_SESSION_TOKEN */
+    const char *profile;                 /* AWS_PROFILE, else "default" */
+    const char *shared_credentials_file; /* AWS_SHARED_CREDENTIALS_FILE */
+    const char *config_file;             /* AWS_CONFIG_FILE */
+    const char *home;                    /* HOME, for ~/.aws/... */
+} ecf_awscreds_env;
+
+/** Resolved credentials; caller-owned, release with ecf_awscreds_dispose. */
+typedef struct {
+    char *access_key_id;
+    char *secret_access_key;
+    char *session_token; /* NULL when not temporary */
+    char *source;        /* where they came from, for messages: "environment",
+                            "/home/u/.aws/credentials [profile dev]" */
+} ecf_awscreds;
+
+#define ECF_AWSCREDS_INIT {NULL, NULL, NULL, NULL}
+
+/** Maximum size of a credentials or config file. */
+#define ECF_AWSCREDS_MAX_FILE_BYTES (1u << 20)
+
+/**
+ * Resolves credentials in the AWS CLI's order:
+ *  1. AWS_ACCESS_KEY_ID + AWS_SECRET_ACCESS_KEY (+ AWS_SESSION_TOKEN);
+ *  2. the shared credentials file (AWS_SHARED_CREDENTIALS_FILE, else
+ *     ~/.aws/credentials), section [PROFILE];
+ *  3. the config file (AWS_CONFIG_FILE, else ~/.aws/config), section
+ *     [profile PROFILE] ([default] for the default profile).
+ * Keys: aws_access_key_id, aws_secret_access_key, aws_session_token.
+ * On success `out` is filled (dispose it); on failure it is left empty.
+ * Errors: ECF_ENOTFOUND (no credentials anywhere, or the named profile has
+ * none; the message says where it looked), ECF_EINVAL (only one of the two
+ * key variables set; a profile with a key id but no secret), ECF_EIO
+ * (a file exists but cannot be read).
+ */
+int ecf_awscreds_resolve(ecf_awscreds *out, const ecf_awscreds_env *env,
+                         ecf_err *err);
+
+void ecf_awscreds_dispose(ecf_awscreds *creds);
+
+#endif

@@ -1,0 +1,237 @@
+/**
+ * ec2fit/estimate.h - the analytical estimator: memory per device, step
+ * time, throughput, time to finish a dataset, serving latency, and the
+ * bottleneck, for one workload on one instance type x N nodes.
+ *
+ * Pure: no I/O, no globals, no allocation. Results are value structs with
+ * fixed arrays, so `recommend` can evaluate thousands of candidates with
+ * one ecf_estimate on the stack. Every formula and constant is documented
+ * in docs/estimation.md with its source and limits.
+ *
+ * Units are in field names: _gib = 2^30 bytes, _gbytes_s = 10^9 bytes/s,
+ * _s seconds, _ms milliseconds, _hours hours.
+ */
+#ifndef EC2FIT_ESTIMATE_H
+#define EC2FIT_ESTIMATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "ec2fit/catalog.h"
+#include "ec2fit/err.h"
+#include "ec2fit/units.h"
+#include "ec2fit/zoo.h"
+
+/* ------------------------------------------------------------------ */
+/* Workload                                                            */
+/* ------------------------------------------------------------------ */
+
+typedef enum {
+    ECF_TASK_TRAIN = 0, /* pre-training from scratch: full weights, Adam */
+    ECF_TASK_FINETUNE,  /* full fine-tune: same memory as train */
+    ECF_TASK_LORA,      /* frozen 16-bit base + low-rank adapters */
+    ECF_TASK_QLORA,     /* frozen 4-bit (NF4) base + adapters */
+    ECF_TASK_INFER,     /* online serving: latency matters */
+    ECF_TASK_BATCH,     /* offline inference over a dataset */
+    ECF_TASK_COUNT
+} ecf_task;
+
+/** "train", "finetune", "lora", "qlora", "infer", "batch". */
+const char *ecf_task_name(ecf_task t);
+/** Parses a task name; -1 when unknown. */
+int ecf_task_parse(const char *s);
+/** True for train, finetune, lora, qlora. */
+bool ecf_task_is_training(ecf_task t);
+
+/** Workload precision left to the task default (bf16). */
+#define ECF_PREC_AUTO (-1)
+/** Tri-state for activation checkpointing. */
+#define ECF_CKPT_AUTO (-1) /* on only when needed to fit */
+#define ECF_CKPT_OFF 0
+#define ECF_CKPT_ON 1
+
+typedef struct {
+    ecf_task task;
+    int precision;         /* ecf_precision or ECF_PREC_AUTO */
+    int batch_size;        /* per device (micro-batch); 0 = model default */
+    int seq_len;           /* tokens per training/encoder sample; 0 = model
+                              default */
+    int input_tokens;      /* LLM serving prompt length; 0 = default 512 */
+    int output_tokens;     /* LLM serving generated tokens; 0 = default 256 */
+    double dataset_amount; /* in dataset_unit; 0 = no dataset */
+    ecf_dataset_unit dataset_unit;
+    double epochs;         /* passes over the dataset; 0 = 1 */
+    int activation_checkpointing; /* ECF_CKPT_* */
+    bool optimizer_8bit;   /* 8-bit Adam states (bitsandbytes) */
+    int lora_rank;         /* 0 = 16 */
+    double latency_target_ms; /* serving: per-request target; 0 = none */
+    double qps;            /* serving: requests/s wanted; 0 = none */
+    double bytes_per_sample; /* override of the model's input bytes */
+    /* Filled by ecf_workload_resolve; do not set. */
+    bool resolved;
+    bool precision_explicit;
+    bool batch_explicit;    /* false: the estimator may lower the batch to
+                               fit (train) or raise it to fill (batch) */
+    double dataset_samples; /* dataset in samples (0 = none) */
+} ecf_workload;
+
+#define ECF_WORKLOAD_INIT                                                     \
+    {ECF_TASK_INFER, ECF_PREC_AUTO, 0, 0, 0, 0, 0.0, ECF_DATASET_NONE, 0.0,   \
+     ECF_CKPT_AUTO, false, 0, 0.0, 0.0, 0.0, false, false, false, 0.0}
+
+/** Fills defaults from the model (batch, sequence length, serving lengths,
+ *  precision, LoRA rank, epochs), converts the dataset to samples, and
+ *  validates the combination. Idempotent.
+ *  Errors: ECF_EINVAL naming the flag, e.g. "--task: lora needs a
+ *  transformer model; resnet50 is a cnn", "--precision: int4 is for
+ *  inference (use --task qlora for 4-bit fine-tuning)", "--seq-len: 8192
+ *  exceeds llama-2-7b's maximum context of 4096", "--batch-size: must be at
+ *  least 1". */
+int ecf_workload_resolve(ecf_workload *w, const ecf_model *m, ecf_err *err);
+
+/* ------------------------------------------------------------------ */
+/* Result                                                              */
+/* ------------------------------------------------------------------ */
+
+typedef enum {
+    ECF_PAR_SINGLE = 0, /* one device */
+    ECF_PAR_DP,         /* data parallel, full replica per device */
+    ECF_PAR_FSDP,       /* ZeRO-3 / FSDP: weights, grads, optimizer sharded */
+    ECF_PAR_TP,         /* tensor parallel over every device */
+    ECF_PAR_TP_DP,      /* tensor parallel inside a group, replicas across */
+    ECF_PAR_TP_PP,      /* tensor parallel in a node, pipeline across nodes */
+    ECF_PAR_TP_FSDP,    /* training: tensor parallel in a node, FSDP across */
+    ECF_PAR_COUNT
+} ecf_parallelism;
+
+/** "single", "dp", "fsdp", "tp", "tp+dp", "tp+pp", "tp+fsdp". */
+const char *ecf_parallelism_name(ecf_parallelism p);
+
+typedef enum {
+    ECF_BN_COMPUTE = 0,
+    ECF_BN_MEMORY_BW,
+    ECF_BN_COMMUNICATION,
+    ECF_BN_DATA,
+    ECF_BN_HOST_MEMORY,
+    ECF_BN_DEVICE_MEMORY, /* does not fit */
+    ECF_BN_COUNT
+} ecf_bottleneck;
+
+/** "compute", "memory-bandwidth", "communication", "data", "host-memory",
+ *  "device-memory". */
+const char *ecf_bottleneck_name(ecf_bottleneck b);
+
+/** Memory per device, GiB. total = sum of the parts. */
+typedef struct {
+    double weights_gib;
+    double gradients_gib;
+    double optimizer_gib;
+    double activations_gib;
+    double kv_cache_gib;
+    double lora_gib;       /* adapters + their grads and Adam states */
+    double overhead_gib;   /* CUDA/runtime context, allocator slack */
+    double total_per_device_gib;
+    double available_per_device_gib;
+} ecf_memory;
+
+#define ECF_EST_MAX_NOTES 12
+#define ECF_EST_NOTE_LEN 200
+
+typedef struct {
+    bool fits;                 /* memory fits on every device */
+    bool cpu_only;             /* ran on host cores (no accelerator) */
+    int devices;               /* accelerators used per node (1 on CPU) */
+    int nodes;
+    ecf_parallelism parallelism;
+    int tp_degree;             /* devices per model replica (TP) */
+    int dp_degree;             /* model replicas */
+    int pp_degree;             /* pipeline stages (nodes) */
+    bool activation_checkpointing;
+    int batch_size;            /* per device/replica micro-batch used */
+    int seq_len;               /* tokens per sample used (0 = n/a) */
+    ecf_precision precision;   /* what runs (after any fallback) */
+    ecf_memory memory;
+
+    /* compute */
+    double peak_tflops;        /* per device at `precision`, datasheet */
+    double utilization;        /* achieved fraction of peak (documented) */
+    double flops_per_step;     /* whole cluster, one optimizer step */
+    double compute_s;          /* per step */
+    double memory_s;           /* per step, bytes / bandwidth */
+    double comm_s;             /* per step, exposed (after overlap) */
+    double data_s;             /* per step, input pipeline floor */
+    double step_time_s;
+    double samples_per_step;   /* global batch */
+
+    /* results */
+    double throughput;         /* in throughput_unit */
+    const char *throughput_unit; /* static: "samples/s", "tokens/s",
+                                    "images/s", "requests/s" */
+    double samples_per_s;
+    double tokens_per_s;       /* 0 when not a token model */
+    double time_hours;         /* dataset x epochs; 0 without a dataset */
+    double latency_ms;         /* serving: one request end to end */
+    double ttft_ms;            /* LLM: time to first token (prefill) */
+    double per_token_ms;       /* LLM: per generated token (decode) */
+    double max_qps_per_replica;/* serving: requests/s one replica sustains
+                                  within the latency target */
+    int replicas;              /* serving: independent copies per node x
+                                  nodes */
+    ecf_bottleneck bottleneck;
+
+    /* data and host */
+    double data_rate_required_mbytes_s; /* samples/s x bytes/sample */
+    double data_rate_available_mbytes_s;/* best of network/EBS/NVMe */
+    const char *data_source;   /* static: "network", "ebs", "nvme" */
+    double host_ram_needed_gib;
+    double host_ram_available_gib;
+    double vcpus_per_accel;    /* instance vCPUs / devices */
+    double vcpus_per_accel_needed;
+
+    int n_warnings;
+    char warnings[ECF_EST_MAX_NOTES][ECF_EST_NOTE_LEN];
+    int n_assumptions;
+    char assumptions[ECF_EST_MAX_NOTES][ECF_EST_NOTE_LEN];
+} ecf_estimate;
+
+/* ------------------------------------------------------------------ */
+/* Entry points                                                        */
+/* ------------------------------------------------------------------ */
+
+/** Estimates `w` (resolved internally on a copy if not yet resolved) for
+ *  model `m` on `nodes` x `inst`. Picks the number of devices per node
+ *  (fewest that fit for serving, all of them for training and batch
+ *  jobs), the sharding (dp, fsdp, tp, tp+dp, tp+pp) and whether to
+ *  checkpoint activations. A workload that does not fit is a result
+ *  (fits = false, bottleneck device-memory, the smallest breakdown tried),
+ *  not an error. Never allocates.
+ *  Errors: ECF_EINVAL for nodes < 1 or an invalid workload (messages as
+ *  ecf_workload_resolve). */
+int ecf_estimate_run(ecf_estimate *out, const ecf_model *m,
+                     const ecf_workload *w, const ecf_instance *inst,
+                     int nodes, ecf_err *err);
+
+/** Total memory the workload needs summed over all devices with the most
+ *  sharding allowed (GiB): a cheap lower bound so `recommend` can skip
+ *  instance types whose devices x nodes cannot hold it. `w` must be
+ *  resolved. */
+double ecf_estimate_min_total_gib(const ecf_model *m, const ecf_workload *w);
+
+/** Smallest node count in [1, max_nodes] at which the workload fits on
+ *  `inst`, or 0 when none does. `w` must be resolved. */
+int ecf_estimate_min_nodes(const ecf_model *m, const ecf_workload *w,
+                           const ecf_instance *inst, int max_nodes);
+
+/** Peak dense TFLOPS of one device of `inst` at precision `p`, after the
+ *  fallbacks (bf16 -> fp16 on Volta/Turing, fp8 -> fp16/bf16 where the
+ *  hardware has no fp8, tf32 -> fp32). For CPU-only instances, the host's
+ *  estimated peak (vCPUs x per-core GFLOPS). Writes the precision that
+ *  actually runs to *ran_out when non-NULL. */
+double ecf_estimate_peak_tflops(const ecf_instance *inst, ecf_precision p,
+                                ecf_precision *ran_out);
+
+/** Bytes per parameter of stored weights at precision p, including the
+ *  group-scale overhead of int8/int4 (docs/estimation.md). */
+double ecf_estimate_weight_bytes(ecf_precision p);
+
+#endif

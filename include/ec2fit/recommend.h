@@ -1,0 +1,169 @@
+/**
+ * ec2fit/recommend.h - build, cost and rank candidate plans for a workload
+ * over the catalog (the scorer). Pure: no I/O; allocates only the result.
+ *
+ * A plan is (instance type, region, purchase option, node count). For each
+ * type priced in a region, the plan with the fewest nodes that satisfies
+ * every constraint is kept, for on-demand and, when allowed, spot; the
+ * type's failure is recorded with its rule and reason otherwise.
+ * Ownership: the ecf_recommendation returned is the caller's
+ * (ecf_recommendation_free); plans borrow instances and region names from
+ * the catalog, which must outlive it.
+ */
+#ifndef EC2FIT_RECOMMEND_H
+#define EC2FIT_RECOMMEND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "ec2fit/catalog.h"
+#include "ec2fit/err.h"
+#include "ec2fit/estimate.h"
+#include "ec2fit/rules.h"
+#include "ec2fit/zoo.h"
+
+typedef enum { ECF_OPT_COST = 0, ECF_OPT_TIME, ECF_OPT_BALANCED } ecf_optimize;
+typedef enum { ECF_SPOT_AUTO = -1, ECF_SPOT_NO = 0, ECF_SPOT_YES = 1 } ecf_spot_policy;
+
+#define ECF_RECOMMEND_MAX_REGIONS 128
+
+typedef struct {
+    const char *regions[ECF_RECOMMEND_MAX_REGIONS]; /* borrowed */
+    size_t n_regions;
+    ecf_spot_policy spot;      /* auto: spot for train/batch jobs only */
+    int max_nodes;             /* 0 = 16 for jobs, 64 for serving */
+    double deadline_hours;     /* 0 = none */
+    double budget_usd;         /* 0 = none */
+    double budget_hourly_usd;  /* 0 = none */
+    double peak_qps;           /* serving: Auto Scaling max; 0 = qps */
+    double checkpoint_hours;   /* spot rework; default 0.5 */
+    ecf_optimize optimize;
+    const char *const *families;         /* NULL-terminated globs; NULL = all */
+    const char *const *exclude_families; /* NULL-terminated globs */
+} ecf_recommend_opts;
+
+#define ECF_RECOMMEND_OPTS_INIT                                               \
+    {{NULL}, 0, ECF_SPOT_AUTO, 0, 0, 0, 0, 0, 0.5, ECF_OPT_COST, NULL, NULL}
+
+#define ECF_MARK_CHEAPEST (1u << 0)
+#define ECF_MARK_FASTEST (1u << 1)
+#define ECF_MARK_BEST_VALUE (1u << 2)
+
+typedef enum {
+    ECF_COST_TOTAL = 0,     /* job with a dataset: total_usd */
+    ECF_COST_PER_MILLION,   /* job without a dataset: usd per 1M units */
+    ECF_COST_MONTHLY        /* serving: monthly_usd */
+} ecf_cost_basis;
+
+typedef struct {
+    const ecf_instance *inst;
+    const char *region;
+    bool spot;
+    int nodes;               /* instances in the plan */
+    int nodes_per_group;     /* nodes one model replica spans */
+    int devices_per_node;
+    ecf_parallelism parallelism;
+    double required_per_device_gib; /* estimator's need, no headroom */
+    double available_per_device_gib;
+    double headroom;         /* 1 - required/available */
+    double usd_per_hour_instance;
+    double hourly_usd;       /* whole plan */
+    double time_hours;       /* job: expected (with spot rework); 0 when
+                                unknown or serving */
+    double total_usd;        /* job: hourly x time; 0 when unknown */
+    double monthly_usd;      /* serving: hourly x 730; jobs: 0 */
+    double usd_per_million;  /* requests (tokens for LLMs) when serving;
+                                samples (tokens) for jobs */
+    double throughput;       /* whole plan, in throughput_unit */
+    const char *throughput_unit;
+    double latency_ms, ttft_ms, per_token_ms;
+    double capacity_qps;     /* serving: requests/s the plan sustains */
+    int interruption_band;   /* spot only; -1 otherwise */
+    double expected_interruptions;
+    double spot_savings_pct; /* vs the on-demand plan of the same type */
+    ecf_bottleneck bottleneck;
+    double score;            /* lower is better */
+    double penalty;          /* sum of penalty weights */
+    unsigned marks;          /* ECF_MARK_* */
+    int n_penalties;
+    ecf_rule_hit penalties[ECF_RULE_COUNT];
+} ecf_plan;
+
+typedef struct {
+    const ecf_instance *inst;
+    const char *region;
+    bool spot;               /* the purchase option that failed */
+    ecf_rule_id rule;
+    double miss_ratio;       /* >= 1; closer to 1 = closer miss */
+    char reason[ECF_RULE_MSG_LEN];
+} ecf_rejection;
+
+typedef struct {
+    ecf_cost_basis basis;
+    const char *per_million_unit; /* "samples", "tokens", "requests" */
+    bool serving;
+    int max_nodes;           /* effective */
+    bool spot_considered;
+    ecf_plan *plans;         /* ranked best first */
+    size_t n_plans;
+    ecf_rejection *rejected; /* by rule id, then closest miss */
+    size_t n_rejected;
+    size_t n_candidates;     /* instance types x regions considered */
+    /* Auto Scaling suggestion for the top serving plan */
+    int asg_min, asg_max;
+    double asg_target_qps_per_instance;
+} ecf_recommendation;
+
+/** Builds and ranks the plans. Errors: ECF_EINVAL (no region, bad
+ *  options). A result with no plans is not an error here (the CLI maps it
+ *  to exit 3). */
+int ecf_recommend_run(ecf_recommendation **out, const ecf_catalog *cat,
+                      const ecf_model *m, const ecf_workload *w,
+                      const ecf_rules *rules, const ecf_recommend_opts *o,
+                      ecf_err *err);
+
+void ecf_recommendation_free(ecf_recommendation *r);
+
+/* ------------------------------------------------------------------ */
+/* Light serving alternatives: AWS Lambda and Lightsail (CPU only)      */
+/* ------------------------------------------------------------------ */
+
+struct ecf_light;
+
+typedef struct {
+    char kind[16];        /* "lambda" | "lightsail" */
+    char name[64];        /* "lambda-x86 3538 MB", "lightsail medium_3_0" */
+    bool feasible;
+    char reason[ECF_RULE_MSG_LEN]; /* why not, when !feasible */
+    double memory_gib;
+    double vcpus;
+    double latency_ms;
+    double capacity_qps;  /* per function concurrency slot / per bundle,
+                             sustained (Lightsail: at its CPU baseline) */
+    int instances;        /* Lightsail bundles needed; Lambda: average
+                             concurrent executions */
+    double monthly_usd;
+    double usd_per_million; /* requests (tokens for LLMs) */
+    bool cheaper;         /* than the best EC2 serving plan */
+} ecf_light_option;
+
+/** For serving workloads (--task infer), the cheapest feasible Lambda
+ *  memory size and Lightsail bundle: the estimator runs on the CPU they
+ *  provide; Lambda must fit 10,240 MB and 900 s and the latency target,
+ *  a bundle its memory at its sustained CPU baseline. Fills up to 2
+ *  options (one per kind, feasible or with the reason it is not). `rec`
+ *  (may be NULL) gives the EC2 plan to compare with. Pure. */
+size_t ecf_recommend_light(ecf_light_option *out, size_t max,
+                           const struct ecf_light *light, const ecf_model *m,
+                           const ecf_workload *w,
+                           const ecf_recommendation *rec);
+
+/** Expected number of interruptions of an `nodes`-node spot job running
+ *  `hours`, from the Spot Advisor band (docs/rules.md). */
+double ecf_spot_expected_interruptions(int band, int nodes, double hours);
+
+/** "cost", "time", "balanced"; -1 when unknown. */
+int ecf_optimize_parse(const char *s);
+const char *ecf_optimize_name(ecf_optimize o);
+
+#endif

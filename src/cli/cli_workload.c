@@ -1,0 +1,266 @@
+/*
+ * cli_workload.c - the model and workload flags shared by `estimate` and
+ * `recommend` (see cli_workload.h for the calling pattern).
+ *
+ * Parsing is strict and happens flag by flag so that an error names the
+ * flag the user typed; cross-flag checks (LoRA on a CNN, int4 training,
+ * sequence beyond the context) are ecf_workload_resolve's, once the model
+ * is known.
+ */
+#include "cli_workload.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "ec2fit/buf.h"
+#include "ec2fit/units.h"
+
+int cli_workload_option(cli_workload *wl, int c, const char *arg,
+                        ecf_err *err)
+{
+    ecf_workload *w = &wl->w;
+    double d = 0;
+    int v, rc;
+
+    if (c < CLI_WL_BASE || c >= CLI_WL_END)
+        return 0;
+    switch (c) {
+    case CLI_WL_MODEL:
+        wl->model = arg;
+        break;
+    case CLI_WL_PARAMS:
+        wl->params = arg;
+        break;
+    case CLI_WL_MODEL_CONFIG:
+        wl->model_config = arg;
+        break;
+    case CLI_WL_TASK:
+        v = ecf_task_parse(arg);
+        if (v < 0)
+            return ecf_err_set(err, ECF_EINVAL,
+                               "--task: expected train, finetune, lora, "
+                               "qlora, infer or batch, got '%s'",
+                               arg);
+        w->task = (ecf_task)v;
+        wl->task_set = true;
+        break;
+    case CLI_WL_PRECISION:
+        v = ecf_precision_parse(arg);
+        if (v < 0)
+            return ecf_err_set(err, ECF_EINVAL,
+                               "--precision: expected fp32, tf32, fp16, "
+                               "bf16, fp8, int8 or int4, got '%s'",
+                               arg);
+        w->precision = v;
+        break;
+    case CLI_WL_BATCH_SIZE:
+        return cli_parse_int(&w->batch_size, "--batch-size", arg, 1, 1000000,
+                             err) < 0
+                   ? ECF_EINVAL
+                   : 1;
+    case CLI_WL_SEQ_LEN:
+        rc = ecf_units_parse_count(&d, "--seq-len", arg, err);
+        if (rc < 0)
+            return rc;
+        if (d < 1 || d > 1e8 || d != (int)d)
+            return ecf_err_set(err, ECF_EINVAL,
+                               "--seq-len: expected a whole number of "
+                               "tokens from 1 to 100M, got '%s'",
+                               arg);
+        w->seq_len = (int)d;
+        break;
+    case CLI_WL_INPUT_TOKENS:
+    case CLI_WL_OUTPUT_TOKENS: {
+        const char *flag =
+            c == CLI_WL_INPUT_TOKENS ? "--input-tokens" : "--output-tokens";
+        rc = ecf_units_parse_count(&d, flag, arg, err);
+        if (rc < 0)
+            return rc;
+        if (d < 1 || d > 1e8 || d != (int)d)
+            return ecf_err_set(err, ECF_EINVAL,
+                               "%s: expected a whole number of tokens from 1 "
+                               "to 100M, got '%s'",
+                               flag, arg);
+        if (c == CLI_WL_INPUT_TOKENS)
+            w->input_tokens = (int)d;
+        else
+            w->output_tokens = (int)d;
+        break;
+    }
+    case CLI_WL_DATASET:
+        return ecf_units_parse_dataset(&w->dataset_amount, &w->dataset_unit,
+                                       "--dataset", arg, err) < 0
+                   ? ECF_EINVAL
+                   : 1;
+    case CLI_WL_EPOCHS:
+        rc = cli_parse_double(&d, "--epochs", arg, 0, 1e6, err);
+        if (rc < 0)
+            return rc;
+        if (d <= 0)
+            return ecf_err_set(err, ECF_EINVAL,
+                               "--epochs: must be more than zero, got '%s'",
+                               arg);
+        w->epochs = d;
+        break;
+    case CLI_WL_CKPT:
+        w->activation_checkpointing = ECF_CKPT_ON;
+        break;
+    case CLI_WL_NO_CKPT:
+        w->activation_checkpointing = ECF_CKPT_OFF;
+        break;
+    case CLI_WL_OPTIM_8BIT:
+        w->optimizer_8bit = true;
+        break;
+    case CLI_WL_LORA_RANK:
+        return cli_parse_int(&w->lora_rank, "--lora-rank", arg, 1, 4096,
+                             err) < 0
+                   ? ECF_EINVAL
+                   : 1;
+    case CLI_WL_LATENCY_MS:
+        rc = cli_parse_double(&w->latency_target_ms, "--latency-ms", arg,
+                              0.001, 1e9, err);
+        return rc < 0 ? rc : 1;
+    case CLI_WL_QPS:
+        rc = cli_parse_double(&w->qps, "--qps", arg, 0.000001, 1e9, err);
+        return rc < 0 ? rc : 1;
+    case CLI_WL_SAMPLE_BYTES:
+        rc = ecf_units_parse_dataset(&d, &(ecf_dataset_unit){0},
+                                     "--sample-bytes", arg, err);
+        if (rc < 0)
+            return rc;
+        w->bytes_per_sample = d;
+        break;
+    default:
+        return 0;
+    }
+    return 1;
+}
+
+/* Loads the zoo and finds `name`, suggesting close names. */
+static int find_model(ecf_model *out, const char *name, ecf_err *err)
+{
+    ecf_zoo *zoo = NULL;
+    const ecf_model *m;
+    const char *sugg[3];
+    size_t k;
+    int rc;
+
+    if ((rc = ecf_zoo_embedded(&zoo, err)) < 0)
+        return rc;
+    m = ecf_zoo_find(zoo, name);
+    if (m) {
+        *out = *m;
+        ecf_zoo_free(zoo);
+        return 0;
+    }
+    k = ecf_zoo_suggest(sugg, 3, zoo, name);
+    if (k == 0)
+        rc = ecf_err_set(err, ECF_ENOTFOUND,
+                         "unknown model '%s' (see 'ec2fit models', or use "
+                         "--params or --model-config)",
+                         name);
+    else if (k == 1)
+        rc = ecf_err_set(err, ECF_ENOTFOUND,
+                         "unknown model '%s' (did you mean %s?)", name,
+                         sugg[0]);
+    else if (k == 2)
+        rc = ecf_err_set(err, ECF_ENOTFOUND,
+                         "unknown model '%s' (did you mean %s or %s?)", name,
+                         sugg[0], sugg[1]);
+    else
+        rc = ecf_err_set(err, ECF_ENOTFOUND,
+                         "unknown model '%s' (did you mean %s, %s or %s?)",
+                         name, sugg[0], sugg[1], sugg[2]);
+    ecf_zoo_free(zoo);
+    return rc;
+}
+
+int cli_workload_finish(cli_workload *wl, ecf_model *model_out,
+                        bool need_task, ecf_err *err)
+{
+    int given = (wl->model != NULL) + (wl->params != NULL) +
+                (wl->model_config != NULL);
+    int rc = 0;
+
+    if (given == 0)
+        return ecf_err_set(err, ECF_EINVAL,
+                           "missing model: give --model NAME, --params N or "
+                           "--model-config FILE");
+    if (given > 1)
+        return ecf_err_set(err, ECF_EINVAL,
+                           "give only one of --model, --params and "
+                           "--model-config");
+    if (need_task && !wl->task_set)
+        return ecf_err_set(err, ECF_EINVAL,
+                           "missing --task (train, finetune, lora, qlora, "
+                           "infer or batch)");
+    if (wl->model) {
+        rc = find_model(model_out, wl->model, err);
+    } else if (wl->params) {
+        double p = 0;
+        rc = ecf_units_parse_count(&p, "--params", wl->params, err);
+        if (rc == 0)
+            rc = ecf_model_from_params(model_out, p, err);
+    } else {
+        ecf_buf buf = ECF_BUF_INIT;
+        const char *base = strrchr(wl->model_config, '/');
+        rc = ecf_buf_read_file(&buf, wl->model_config,
+                               ECF_HF_CONFIG_MAX_BYTES, err);
+        if (rc == 0) {
+            rc = ecf_model_from_hf_config(model_out, buf.data, buf.len,
+                                          wl->model_config, err);
+            /* a short display name: the file's folder or base name */
+            if (rc == 0 && base && base[1])
+                snprintf(model_out->name, sizeof(model_out->name), "%s",
+                         base + 1);
+        }
+        ecf_buf_dispose(&buf);
+    }
+    if (rc < 0)
+        return rc;
+    return ecf_workload_resolve(&wl->w, model_out, err);
+}
+
+void cli_workload_usage(FILE *f)
+{
+    fputs(
+        "Model (exactly one):\n"
+        "  --model NAME            a model from 'ec2fit models' (aliases "
+        "and case ignored)\n"
+        "  --params N              a dense decoder of N parameters (7B, "
+        "350M, 1.5T)\n"
+        "  --model-config FILE     a Hugging Face config.json (llama, "
+        "mistral, qwen2,\n"
+        "                          mixtral, gpt2, bert, roberta, "
+        "distilbert)\n"
+        "Workload:\n"
+        "  --task T                train | finetune | lora | qlora | infer "
+        "| batch\n"
+        "  --precision P           fp32 | tf32 | fp16 | bf16 (default) | "
+        "fp8 | int8 | int4\n"
+        "  --batch-size N          per-device micro-batch (training, batch) "
+        "or\n"
+        "                          concurrent requests (infer)\n"
+        "  --seq-len N             tokens per training sample (default: "
+        "the model's)\n"
+        "  --input-tokens N        prompt tokens per request (LLM serving, "
+        "default 512)\n"
+        "  --output-tokens N       generated tokens per request (default "
+        "256)\n"
+        "  --dataset SIZE          1.28M (samples; tokens for LLMs), "
+        "2Ttok, 5Msamples,\n"
+        "                          150GB, 500GiB\n"
+        "  --epochs N              passes over the dataset (default 1)\n"
+        "  --activation-checkpointing, --no-activation-checkpointing\n"
+        "                          force recomputation on/off (default: "
+        "only to fit)\n"
+        "  --optimizer-8bit        8-bit Adam states (10 instead of 16 "
+        "bytes/param)\n"
+        "  --lora-rank N           LoRA rank (default 16)\n"
+        "  --latency-ms MS         serving latency target per request\n"
+        "  --qps N                 serving requests per second wanted\n"
+        "  --sample-bytes SIZE     bytes read from storage per sample "
+        "(e.g. 110KB)\n",
+        f);
+}

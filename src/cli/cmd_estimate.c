@@ -1,0 +1,374 @@
+/*
+ * cmd_estimate.c - `ec2fit estimate`: the full breakdown of one workload
+ * on one instance type x N nodes (memory per device, step time,
+ * throughput, dataset time, serving latency, bottleneck, assumptions).
+ *
+ * Exit status: 0 when the workload fits, 3 when it does not (the
+ * breakdown is still printed, so the user sees by how much), 2 for usage
+ * errors, 1 for runtime errors.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "cli_render.h"
+#include "cli_workload.h"
+#include "cmd.h"
+#include "ec2fit/estimate.h"
+#include "ec2fit/units.h"
+
+static void usage(FILE *f)
+{
+    fputs("usage: ec2fit estimate (--model NAME | --params N | "
+          "--model-config FILE)\n"
+          "                       --task T --instance TYPE [--nodes N] "
+          "[workload flags]\n"
+          "                       [--region R] [--catalog FILE] "
+          "[--output table|json]\n\n"
+          "Memory per device, step time, throughput, time for the dataset, "
+          "serving\nlatency and the bottleneck of a workload on one "
+          "instance type.\nExit status 3 when it does not fit (the "
+          "breakdown is still printed).\n\n",
+          f);
+    cli_workload_usage(f);
+    fputs("Placement:\n"
+          "  -i, --instance TYPE     EC2 instance type, e.g. p4d.24xlarge\n"
+          "  -n, --nodes N           instances (default 1)\n"
+          "  -r, --region R          region for the cost line (default: "
+          "AWS_REGION or us-east-1)\n"
+          "  -c, --catalog FILE      catalog file, or 'embedded'\n"
+          "  -o, --output FMT        table (default) or json\n"
+          "  -h, --help              this help\n",
+          f);
+}
+
+/* Prints an error with the exit status its code maps to: usage errors
+ * (exit 2) name the command, like every other usage error. */
+static int fail(const ecf_err *err)
+{
+    if (ecf_err_exit_status(err->code) == 2)
+        return cli_usage_error("estimate", "%s", err->msg);
+    return cli_fail(err);
+}
+
+static void fmt_time(char *buf, size_t n, double hours)
+{
+    if (hours <= 0)
+        snprintf(buf, n, "-");
+    else if (hours < 1.0 / 60.0)
+        snprintf(buf, n, "%.0f s", hours * 3600);
+    else if (hours < 1)
+        snprintf(buf, n, "%.1f min", hours * 60);
+    else if (hours < 48)
+        snprintf(buf, n, "%.1f h", hours);
+    else
+        snprintf(buf, n, "%.1f days", hours / 24);
+}
+
+static void print_table(const ecf_estimate *e, const ecf_model *m,
+                        const ecf_workload *w, const ecf_instance *in,
+                        const ecf_price *price, const char *region)
+{
+    char acc[96], t[32], cnt[32];
+    int i;
+
+    cli_accel_label(acc, sizeof(acc), in);
+    printf("%s (%s, %s params), %s, %s on %d x %s (%s)\n", m->name,
+           ecf_model_kind_name(m->kind),
+           ecf_units_format_count(cnt, sizeof(cnt), m->params),
+           ecf_task_name(w->task), ecf_precision_name(e->precision),
+           e->nodes, in->type, e->cpu_only ? "CPU only" : acc);
+    printf("\nMemory per device (GiB)\n");
+    printf("  weights        %9.2f\n", e->memory.weights_gib);
+    printf("  gradients      %9.2f\n", e->memory.gradients_gib);
+    printf("  optimizer      %9.2f\n", e->memory.optimizer_gib);
+    printf("  activations    %9.2f\n", e->memory.activations_gib);
+    printf("  kv cache       %9.2f\n", e->memory.kv_cache_gib);
+    printf("  lora adapters  %9.2f\n", e->memory.lora_gib);
+    printf("  overhead       %9.2f\n", e->memory.overhead_gib);
+    printf("  total          %9.2f of %.2f available: %s\n",
+           e->memory.total_per_device_gib,
+           e->memory.available_per_device_gib,
+           e->fits ? "fits" : "DOES NOT FIT");
+    printf("\nParallelism      %s (tp %d, dp %d, pp %d), batch %d per "
+           "device%s\n",
+           ecf_parallelism_name(e->parallelism), e->tp_degree, e->dp_degree,
+           e->pp_degree, e->batch_size,
+           e->activation_checkpointing ? ", activation checkpointing" : "");
+    printf("Compute          %.1f TFLOPS peak per device at %.0f%%\n",
+           e->peak_tflops, e->utilization * 100);
+    if (ecf_task_is_training(w->task)) {
+        printf("Step time        %.3f s (compute %.3f s, memory %.3f s, "
+               "exposed communication %.3f s)\n",
+               e->step_time_s, e->compute_s, e->memory_s, e->comm_s);
+    } else {
+        printf("Latency          %.1f ms per request batch", e->latency_ms);
+        if (e->ttft_ms > 0)
+            printf(" (first token %.1f ms, then %.2f ms/token)", e->ttft_ms,
+                   e->per_token_ms);
+        printf("\nMax QPS          %.2f requests/s per replica, %d "
+               "replica%s\n",
+               e->max_qps_per_replica, e->replicas,
+               e->replicas == 1 ? "" : "s");
+    }
+    printf("Throughput       %.4g %s\n", e->throughput, e->throughput_unit);
+    fmt_time(t, sizeof(t), e->time_hours);
+    if (e->time_hours > 0)
+        printf("Time             %s for %s %s x %g epoch%s\n", t,
+               ecf_units_format_count(cnt, sizeof(cnt), w->dataset_amount),
+               ecf_dataset_unit_name(w->dataset_unit), w->epochs,
+               w->epochs == 1 ? "" : "s");
+    else
+        printf("Time             - (no --dataset)\n");
+    if (price && e->time_hours > 0)
+        printf("Cost             $%.2f on-demand in %s ($%.4g/h x %d "
+               "node%s)\n",
+               price->ondemand_usd_per_hour * e->nodes * e->time_hours,
+               region, price->ondemand_usd_per_hour, e->nodes,
+               e->nodes == 1 ? "" : "s");
+    printf("Bottleneck       %s\n", ecf_bottleneck_name(e->bottleneck));
+    printf("Input data       %.1f MB/s needed per node, %s gives ~%.0f "
+           "MB/s\n",
+           e->data_rate_required_mbytes_s, e->data_source,
+           e->data_rate_available_mbytes_s);
+    printf("Host RAM         ~%.0f GiB needed of %.0f GiB; %.1f vCPUs per "
+           "device\n",
+           e->host_ram_needed_gib, e->host_ram_available_gib,
+           e->vcpus_per_accel);
+    if (e->n_warnings > 0) {
+        printf("\nWarnings\n");
+        for (i = 0; i < e->n_warnings; i++)
+            printf("  - %s\n", e->warnings[i]);
+    }
+    printf("\nAssumptions\n");
+    for (i = 0; i < e->n_assumptions; i++)
+        printf("  - %s\n", e->assumptions[i]);
+    printf("  - formulas and constants: docs/estimation.md\n");
+}
+
+static void add_or_null(cJSON *o, const char *key, double v, int dec,
+                        bool present)
+{
+    if (present)
+        cli_json_add_num(o, key, v, dec);
+    else
+        cJSON_AddNullToObject(o, key);
+}
+
+static void print_json(const ecf_estimate *e, const ecf_model *m,
+                       const ecf_workload *w, const ecf_instance *in,
+                       const ecf_price *price, const char *region)
+{
+    cJSON *root = cJSON_CreateObject(), *o, *arr;
+    bool infer = !ecf_task_is_training(w->task);
+    bool llm_serving = infer && ecf_model_kind_is_llm(m->kind);
+    int i;
+
+    o = cJSON_AddObjectToObject(root, "model");
+    cJSON_AddStringToObject(o, "name", m->name);
+    cJSON_AddStringToObject(o, "kind", ecf_model_kind_name(m->kind));
+    cJSON_AddNumberToObject(o, "params", m->params);
+    cJSON_AddNumberToObject(o, "active_params", m->active_params);
+    cJSON_AddStringToObject(root, "task", ecf_task_name(w->task));
+    cJSON_AddStringToObject(root, "precision",
+                            ecf_precision_name(e->precision));
+    cJSON_AddStringToObject(root, "instance", in->type);
+    cJSON_AddBoolToObject(root, "fits", e->fits);
+    cJSON_AddNumberToObject(root, "devices", e->devices);
+    cJSON_AddNumberToObject(root, "nodes", e->nodes);
+    cJSON_AddStringToObject(root, "parallelism",
+                            ecf_parallelism_name(e->parallelism));
+    cJSON_AddNumberToObject(root, "tp_degree", e->tp_degree);
+    cJSON_AddNumberToObject(root, "dp_degree", e->dp_degree);
+    cJSON_AddNumberToObject(root, "pp_degree", e->pp_degree);
+    cJSON_AddNumberToObject(root, "batch_size", e->batch_size);
+    if (e->seq_len > 0)
+        cJSON_AddNumberToObject(root, "seq_len", e->seq_len);
+    else
+        cJSON_AddNullToObject(root, "seq_len");
+    cJSON_AddBoolToObject(root, "activation_checkpointing",
+                          e->activation_checkpointing);
+    o = cJSON_AddObjectToObject(root, "memory");
+    cli_json_add_num(o, "weights_gib", e->memory.weights_gib, 3);
+    cli_json_add_num(o, "gradients_gib", e->memory.gradients_gib, 3);
+    cli_json_add_num(o, "optimizer_gib", e->memory.optimizer_gib, 3);
+    cli_json_add_num(o, "activations_gib", e->memory.activations_gib, 3);
+    cli_json_add_num(o, "kv_cache_gib", e->memory.kv_cache_gib, 3);
+    cli_json_add_num(o, "lora_gib", e->memory.lora_gib, 3);
+    cli_json_add_num(o, "overhead_gib", e->memory.overhead_gib, 3);
+    cli_json_add_num(o, "total_per_device_gib",
+                     e->memory.total_per_device_gib, 3);
+    cli_json_add_num(o, "available_per_device_gib",
+                     e->memory.available_per_device_gib, 3);
+    cli_json_add_num(root, "peak_tflops", e->peak_tflops, 2);
+    cli_json_add_num(root, "utilization", e->utilization, 3);
+    cli_json_add_num(root, "step_time_s", e->step_time_s, 6);
+    cli_json_add_num(root, "compute_s", e->compute_s, 6);
+    cli_json_add_num(root, "memory_s", e->memory_s, 6);
+    cli_json_add_num(root, "communication_s", e->comm_s, 6);
+    o = cJSON_AddObjectToObject(root, "throughput");
+    cli_json_add_num(o, "value", e->throughput, 3);
+    cJSON_AddStringToObject(o, "unit", e->throughput_unit);
+    cli_json_add_num(root, "samples_per_s", e->samples_per_s, 3);
+    add_or_null(root, "tokens_per_s", e->tokens_per_s, 3,
+                e->tokens_per_s > 0);
+    cli_json_add_num(root, "time_hours", e->time_hours, 4);
+    add_or_null(root, "latency_ms", e->latency_ms, 3, infer);
+    add_or_null(root, "ttft_ms", e->ttft_ms, 3, llm_serving);
+    add_or_null(root, "per_token_ms", e->per_token_ms, 4, llm_serving);
+    add_or_null(root, "max_qps_per_replica", e->max_qps_per_replica, 4,
+                infer);
+    if (infer)
+        cJSON_AddNumberToObject(root, "replicas", e->replicas);
+    else
+        cJSON_AddNullToObject(root, "replicas");
+    cJSON_AddStringToObject(root, "bottleneck",
+                            ecf_bottleneck_name(e->bottleneck));
+    o = cJSON_AddObjectToObject(root, "data");
+    cli_json_add_num(o, "required_mbytes_s", e->data_rate_required_mbytes_s,
+                     2);
+    cli_json_add_num(o, "available_mbytes_s",
+                     e->data_rate_available_mbytes_s, 2);
+    cJSON_AddStringToObject(o, "source", e->data_source);
+    o = cJSON_AddObjectToObject(root, "host");
+    cli_json_add_num(o, "ram_needed_gib", e->host_ram_needed_gib, 2);
+    cli_json_add_num(o, "ram_available_gib", e->host_ram_available_gib, 2);
+    cli_json_add_num(o, "vcpus_per_accelerator", e->vcpus_per_accel, 2);
+    cli_json_add_num(o, "vcpus_per_accelerator_needed",
+                     e->vcpus_per_accel_needed, 2);
+    if (price) {
+        o = cJSON_AddObjectToObject(root, "cost");
+        cJSON_AddStringToObject(o, "region", region);
+        cli_json_add_num(o, "ondemand_usd_per_hour",
+                         price->ondemand_usd_per_hour * e->nodes, 4);
+        add_or_null(o, "total_usd",
+                    price->ondemand_usd_per_hour * e->nodes * e->time_hours,
+                    2, e->time_hours > 0);
+    } else {
+        cJSON_AddNullToObject(root, "cost");
+    }
+    arr = cJSON_AddArrayToObject(root, "warnings");
+    for (i = 0; i < e->n_warnings; i++)
+        cJSON_AddItemToArray(arr, cJSON_CreateString(e->warnings[i]));
+    arr = cJSON_AddArrayToObject(root, "assumptions");
+    for (i = 0; i < e->n_assumptions; i++)
+        cJSON_AddItemToArray(arr, cJSON_CreateString(e->assumptions[i]));
+    cli_json_print(stdout, root);
+}
+
+int cmd_estimate(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        CLI_WORKLOAD_LONGOPTS,
+        {"instance", required_argument, NULL, 'i'},
+        {"nodes", required_argument, NULL, 'n'},
+        {"region", required_argument, NULL, 'r'},
+        {"catalog", required_argument, NULL, 'c'},
+        {"output", required_argument, NULL, 'o'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0}};
+    ecf_err err = ECF_ERR_INIT;
+    cli_workload wl = CLI_WORKLOAD_INIT;
+    cli_catalog_opts copts = {NULL};
+    cli_output out = CLI_OUT_TABLE;
+    ecf_catalog *cat = NULL;
+    const ecf_instance *in;
+    const ecf_price *price = NULL;
+    const char *type = NULL, *region = NULL;
+    ecf_model model;
+    ecf_estimate est;
+    int c, nodes = 1, status = 0, r;
+
+    optind = 0;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":hi:n:r:c:o:", longopts, NULL)) !=
+           -1) {
+        r = cli_workload_option(&wl, c, optarg, &err);
+        if (r < 0)
+            return fail(&err);
+        if (r > 0)
+            continue;
+        switch (c) {
+        case 'h':
+            usage(stdout);
+            return 0;
+        case 'i':
+            type = optarg;
+            break;
+        case 'n':
+            if (cli_parse_int(&nodes, "--nodes", optarg, 1, 4096, &err) < 0)
+                return fail(&err);
+            break;
+        case 'r':
+            region = optarg;
+            break;
+        case 'c':
+            copts.path = optarg;
+            break;
+        case 'o':
+            if (cli_parse_output(&out, optarg,
+                                 CLI_OUT_BIT(CLI_OUT_TABLE) |
+                                     CLI_OUT_BIT(CLI_OUT_JSON),
+                                 &err))
+                return fail(&err);
+            break;
+        default:
+            return cli_bad_option("estimate", c, argc, argv);
+        }
+    }
+    if (optind < argc)
+        return cli_usage_error("estimate", "unexpected argument '%s'",
+                               argv[optind]);
+    if (cli_workload_finish(&wl, &model, true, &err) < 0)
+        return fail(&err);
+    if (!type)
+        return cli_usage_error("estimate",
+                               "missing --instance TYPE (e.g. --instance "
+                               "g5.xlarge)");
+    if (cli_open_catalog(&cat, &copts, NULL, &err) != 0)
+        return cli_fail(&err);
+    in = ecf_catalog_find(cat, type);
+    if (!in) {
+        size_t n = ecf_catalog_count(cat), i;
+        const char **names = ecf_xcalloc(n ? n : 1, sizeof(*names));
+        const char *sugg[1];
+        for (i = 0; i < n; i++)
+            names[i] = ecf_catalog_at(cat, i)->type;
+        if (cli_suggest(sugg, 1, type, names, n) == 1)
+            status = cli_usage_error("estimate",
+                                     "--instance: unknown instance type '%s' "
+                                     "(did you mean %s?)",
+                                     type, sugg[0]);
+        else
+            status = cli_usage_error(
+                "estimate",
+                "--instance: unknown instance type '%s' (see 'ec2fit list')",
+                type);
+        free(names);
+        goto out;
+    }
+    if (region) {
+        if (cli_check_region(cat, region, "--region", &err) != 0) {
+            status = fail(&err);
+            goto out;
+        }
+    } else {
+        region = cli_default_region();
+    }
+    price = ecf_instance_price(in, region);
+    if (ecf_estimate_run(&est, &model, &wl.w, in, nodes, &err) < 0) {
+        status = fail(&err);
+        goto out;
+    }
+    if (out == CLI_OUT_JSON)
+        print_json(&est, &model, &wl.w, in, price, region);
+    else
+        print_table(&est, &model, &wl.w, in, price, region);
+    status = est.fits ? 0 : 3;
+out:
+    ecf_catalog_free(cat);
+    return status;
+}

@@ -1,0 +1,386 @@
+/*
+ * cmd_recommend.c - `ec2fit recommend`: parse the workload and constraints,
+ * run the scorer over the catalog, and render the ranked plans. No
+ * business logic here: the core decides, this file only asks and prints.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli_render.h"
+#include "cli_workload.h"
+#include "cmd.h"
+#include "ec2fit/recommend.h"
+#include "ec2fit/rules.h"
+#include "ec2fit/units.h"
+#include "recommend_render.h"
+
+static void usage(FILE *f)
+{
+    fputs("usage: ec2fit recommend (--model NAME | --params N | --model-config "
+          "FILE) --task TASK [flags]\n\n"
+          "Rank EC2 instance types (and node counts) for an ML workload: memory\n"
+          "fit, time, $/h and total or monthly cost, with the reasons behind\n"
+          "every rejection.\n\n"
+          "Workload:\n",
+          f);
+    cli_workload_usage(f);
+    fputs("\nConstraints:\n"
+          "  --deadline DUR          finish within DUR (24h, 90m, 2d); needs --dataset\n"
+          "  --budget USD            total cost at most USD ($500, 1.5k); serving: monthly\n"
+          "  --budget-hourly USD     all nodes together at most USD per hour\n"
+          "  --peak-qps N            serving: peak load for the Auto Scaling maximum\n"
+          "  --max-nodes N           at most N nodes (default 16 for jobs, 64 for serving)\n"
+          "  --spot | --no-spot      consider spot (default: for train/batch jobs only)\n"
+          "  --checkpoint-every DUR  checkpoint interval for spot rework (default 30m)\n"
+          "  --region R              default AWS_REGION, AWS_DEFAULT_REGION, us-east-1\n"
+          "  --regions all|LIST      compare several regions (comma-separated)\n"
+          "  --families LIST         only these families (globs: p5,g6*)\n"
+          "  --exclude-families LIST skip these families\n"
+          "Ranking and output:\n"
+          "  --optimize cost|time|balanced   (default cost)\n"
+          "  --top N                 show N plans (default 5)\n"
+          "  --explain               list rejected candidates grouped by rule\n"
+          "  --output table|json|csv|markdown|tfvars   (default table)\n"
+          "  --rules FILE            replace the embedded rules (data/rules.json)\n"
+          "  --catalog FILE|embedded catalog to read\n"
+          "  -h, --help              this help\n\n"
+          "Exit status: 0 a plan exists, 3 nothing satisfies the constraints (the\n"
+          "closest misses are printed), 2 usage error, 1 runtime error.\n",
+          f);
+}
+
+enum {
+    O_DEADLINE = 256, O_BUDGET, O_BUDGET_HOURLY, O_PEAK_QPS, O_MAX_NODES,
+    O_SPOT, O_NO_SPOT, O_CHECKPOINT, O_REGION, O_REGIONS, O_FAMILIES,
+    O_EXCLUDE, O_OPTIMIZE, O_TOP, O_EXPLAIN, O_OUTPUT, O_RULES, O_CATALOG
+};
+
+static const struct option longopts[] = {
+    CLI_WORKLOAD_LONGOPTS,
+    {"deadline", required_argument, NULL, O_DEADLINE},
+    {"budget", required_argument, NULL, O_BUDGET},
+    {"budget-hourly", required_argument, NULL, O_BUDGET_HOURLY},
+    {"peak-qps", required_argument, NULL, O_PEAK_QPS},
+    {"max-nodes", required_argument, NULL, O_MAX_NODES},
+    {"spot", no_argument, NULL, O_SPOT},
+    {"no-spot", no_argument, NULL, O_NO_SPOT},
+    {"checkpoint-every", required_argument, NULL, O_CHECKPOINT},
+    {"region", required_argument, NULL, O_REGION},
+    {"regions", required_argument, NULL, O_REGIONS},
+    {"families", required_argument, NULL, O_FAMILIES},
+    {"exclude-families", required_argument, NULL, O_EXCLUDE},
+    {"optimize", required_argument, NULL, O_OPTIMIZE},
+    {"top", required_argument, NULL, O_TOP},
+    {"explain", no_argument, NULL, O_EXPLAIN},
+    {"output", required_argument, NULL, O_OUTPUT},
+    {"rules", required_argument, NULL, O_RULES},
+    {"catalog", required_argument, NULL, O_CATALOG},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0}};
+
+/* Splits a comma list into a NULL-terminated vector of pointers into a
+ * copy the caller frees (*store). */
+static const char **split(const char *s, char **store, size_t *n_out)
+{
+    size_t n = 1, i = 0;
+    char *p, *save = NULL;
+    const char **v;
+    *store = ecf_xstrdup(s);
+    for (p = *store; *p; p++)
+        if (*p == ',')
+            n++;
+    v = ecf_xcalloc(n + 1, sizeof(*v));
+    for (p = strtok_r(*store, ",", &save); p; p = strtok_r(NULL, ",", &save))
+        if (*p)
+            v[i++] = p;
+    *n_out = i;
+    return v;
+}
+
+int cmd_recommend(int argc, char **argv)
+{
+    cli_workload wl = CLI_WORKLOAD_INIT;
+    ecf_recommend_opts o = ECF_RECOMMEND_OPTS_INIT;
+    cli_catalog_opts copts = {NULL};
+    rr_view view;
+    ecf_err err = ECF_ERR_INIT;
+    ecf_catalog *cat = NULL;
+    ecf_recommendation *rec = NULL;
+    ecf_rules rules;
+    ecf_model model;
+    cli_output out = CLI_OUT_TABLE;
+    const char *region = NULL, *regions_arg = NULL, *rules_path = NULL;
+    const char *label = NULL;
+    const char **fam = NULL, **exfam = NULL, **regv = NULL;
+    char *fam_store = NULL, *exfam_store = NULL, *reg_store = NULL;
+    size_t nfam = 0, nex = 0, nreg = 0, i;
+    int c, status = 0, top = 5;
+    bool explain = false;
+
+    memset(&view, 0, sizeof(view));
+    optind = 0;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+        int rc = cli_workload_option(&wl, c, optarg, &err);
+        if (rc < 0) {
+            status = cli_usage_error("recommend", "%s", err.msg);
+            goto out;
+        }
+        if (rc > 0)
+            continue;
+        rc = 0;
+        switch (c) {
+        case 'h':
+            usage(stdout);
+            goto out;
+        case O_DEADLINE:
+            rc = ecf_units_parse_duration(&o.deadline_hours, "--deadline",
+                                          optarg, &err);
+            if (!rc && o.deadline_hours <= 0)
+                rc = ecf_err_set(&err, ECF_EINVAL,
+                                 "--deadline: must be positive, got '%s'",
+                                 optarg);
+            break;
+        case O_BUDGET:
+            rc = ecf_units_parse_usd(&o.budget_usd, "--budget", optarg, &err);
+            if (!rc && o.budget_usd <= 0)
+                rc = ecf_err_set(&err, ECF_EINVAL,
+                                 "--budget: must be positive, got '%s'",
+                                 optarg);
+            break;
+        case O_BUDGET_HOURLY:
+            rc = ecf_units_parse_usd(&o.budget_hourly_usd, "--budget-hourly",
+                                     optarg, &err);
+            if (!rc && o.budget_hourly_usd <= 0)
+                rc = ecf_err_set(&err, ECF_EINVAL,
+                                 "--budget-hourly: must be positive, got '%s'",
+                                 optarg);
+            break;
+        case O_PEAK_QPS:
+            rc = cli_parse_double(&o.peak_qps, "--peak-qps", optarg, 0, 1e9,
+                                  &err);
+            break;
+        case O_MAX_NODES:
+            rc = cli_parse_int(&o.max_nodes, "--max-nodes", optarg, 1, 4096,
+                               &err);
+            break;
+        case O_SPOT:
+            o.spot = ECF_SPOT_YES;
+            break;
+        case O_NO_SPOT:
+            o.spot = ECF_SPOT_NO;
+            break;
+        case O_CHECKPOINT:
+            rc = ecf_units_parse_duration(&o.checkpoint_hours,
+                                          "--checkpoint-every", optarg, &err);
+            if (!rc && o.checkpoint_hours <= 0)
+                rc = ecf_err_set(&err, ECF_EINVAL,
+                                 "--checkpoint-every: must be positive, got "
+                                 "'%s'",
+                                 optarg);
+            break;
+        case O_REGION:
+            region = optarg;
+            break;
+        case O_REGIONS:
+            regions_arg = optarg;
+            break;
+        case O_FAMILIES:
+            free(fam);
+            free(fam_store);
+            fam = split(optarg, &fam_store, &nfam);
+            if (nfam == 0)
+                rc = ecf_err_set(&err, ECF_EINVAL,
+                                 "--families: expected a comma-separated "
+                                 "list, got '%s'",
+                                 optarg);
+            break;
+        case O_EXCLUDE:
+            free(exfam);
+            free(exfam_store);
+            exfam = split(optarg, &exfam_store, &nex);
+            if (nex == 0)
+                rc = ecf_err_set(&err, ECF_EINVAL,
+                                 "--exclude-families: expected a "
+                                 "comma-separated list, got '%s'",
+                                 optarg);
+            break;
+        case O_OPTIMIZE: {
+            int v = ecf_optimize_parse(optarg);
+            if (v < 0)
+                rc = ecf_err_set(&err, ECF_EINVAL,
+                                 "--optimize: expected cost|time|balanced, "
+                                 "got '%s'",
+                                 optarg);
+            else
+                o.optimize = (ecf_optimize)v;
+            break;
+        }
+        case O_TOP:
+            rc = cli_parse_int(&top, "--top", optarg, 1, 10000, &err);
+            break;
+        case O_EXPLAIN:
+            explain = true;
+            break;
+        case O_OUTPUT:
+            rc = cli_parse_output(&out, optarg,
+                                  CLI_OUT_BIT(CLI_OUT_TABLE) |
+                                      CLI_OUT_BIT(CLI_OUT_JSON) |
+                                      CLI_OUT_BIT(CLI_OUT_CSV) |
+                                      CLI_OUT_BIT(CLI_OUT_MARKDOWN) |
+                                      CLI_OUT_BIT(CLI_OUT_TFVARS),
+                                  &err);
+            break;
+        case O_RULES:
+            rules_path = optarg;
+            break;
+        case O_CATALOG:
+            copts.path = optarg;
+            break;
+        default:
+            status = cli_bad_option("recommend", c, argc, argv);
+            goto out;
+        }
+        if (rc) {
+            status = cli_usage_error("recommend", "%s", err.msg);
+            goto out;
+        }
+    }
+    if (optind < argc) {
+        status = cli_usage_error("recommend", "unexpected argument '%s'",
+                                 argv[optind]);
+        goto out;
+    }
+    if (region && regions_arg) {
+        status = cli_usage_error("recommend",
+                                 "--region and --regions are exclusive");
+        goto out;
+    }
+    if (cli_workload_finish(&wl, &model, true, &err) != 0) {
+        status = err.code == ECF_EIO ? cli_fail(&err)
+                                     : cli_usage_error("recommend", "%s",
+                                                       err.msg);
+        goto out;
+    }
+    if (wl.w.task != ECF_TASK_INFER && wl.w.dataset_samples <= 0) {
+        if (o.deadline_hours > 0) {
+            status = cli_usage_error(
+                "recommend", "--deadline: needs --dataset (a job's length is "
+                             "unknown without it)");
+            goto out;
+        }
+        if (o.budget_usd > 0) {
+            status = cli_usage_error(
+                "recommend", "--budget: needs --dataset (a job's total cost "
+                             "is unknown without it; see --budget-hourly)");
+            goto out;
+        }
+    }
+    if (o.peak_qps > 0 && wl.w.task != ECF_TASK_INFER) {
+        status = cli_usage_error("recommend",
+                                 "--peak-qps: only for --task infer");
+        goto out;
+    }
+
+    if (rules_path) {
+        if (ecf_rules_load_file(&rules, rules_path, &err) != 0) {
+            status = cli_fail(&err);
+            goto out;
+        }
+    } else if (ecf_rules_embedded(&rules, &err) != 0) {
+        status = cli_fail(&err);
+        goto out;
+    }
+    if (cli_open_catalog(&cat, &copts, &label, &err) != 0) {
+        status = cli_fail(&err);
+        goto out;
+    }
+
+    /* regions */
+    if (regions_arg && strcmp(regions_arg, "all") == 0) {
+        for (i = 0; i < ecf_catalog_region_count(cat) &&
+                    o.n_regions < ECF_RECOMMEND_MAX_REGIONS;
+             i++)
+            o.regions[o.n_regions++] = ecf_catalog_region_at(cat, i);
+    } else if (regions_arg) {
+        regv = split(regions_arg, &reg_store, &nreg);
+        if (nreg == 0 || nreg > ECF_RECOMMEND_MAX_REGIONS) {
+            status = cli_usage_error("recommend",
+                                     "--regions: expected all or a list of "
+                                     "1 to %d regions, got '%s'",
+                                     ECF_RECOMMEND_MAX_REGIONS, regions_arg);
+            goto out;
+        }
+        for (i = 0; i < nreg; i++) {
+            if (cli_check_region(cat, regv[i], "--regions", &err) != 0) {
+                status = cli_usage_error("recommend", "%s", err.msg);
+                goto out;
+            }
+            o.regions[o.n_regions++] = regv[i];
+        }
+    } else {
+        if (!region)
+            region = cli_default_region();
+        if (cli_check_region(cat, region, "--region", &err) != 0) {
+            status = cli_usage_error("recommend", "%s", err.msg);
+            goto out;
+        }
+        o.regions[o.n_regions++] = region;
+    }
+    o.families = fam;
+    o.exclude_families = exfam;
+
+    if (ecf_recommend_run(&rec, cat, &model, &wl.w, &rules, &o, &err) != 0) {
+        status = err.code == ECF_EINVAL
+                     ? cli_usage_error("recommend", "%s", err.msg)
+                     : cli_fail(&err);
+        goto out;
+    }
+
+    view.cat = cat;
+    view.catalog_label = label;
+    view.model = &model;
+    view.w = &wl.w;
+    view.opts = &o;
+    view.rules = &rules;
+    view.rec = rec;
+    view.top = top;
+    view.explain = explain;
+    view.color = out == CLI_OUT_TABLE && cli_use_color(stdout);
+    rr_light_alternatives(&view);
+    switch (out) {
+    case CLI_OUT_JSON:
+        rr_print_json(stdout, &view);
+        break;
+    case CLI_OUT_CSV:
+        rr_print_csv(stdout, &view);
+        break;
+    case CLI_OUT_MARKDOWN:
+        rr_print_markdown(stdout, &view);
+        break;
+    case CLI_OUT_TFVARS:
+        if (rec->n_plans > 0)
+            rr_print_tfvars(stdout, &view);
+        break;
+    default:
+        rr_print_table(stdout, &view);
+        break;
+    }
+    if (rec->n_plans == 0) {
+        if (out != CLI_OUT_TABLE)
+            rr_print_no_plan_stderr(stderr, &view);
+        status = 3;
+    }
+out:
+    ecf_recommendation_free(rec);
+    ecf_catalog_free(cat);
+    free(fam);
+    free(fam_store);
+    free(exfam);
+    free(exfam_store);
+    free(regv);
+    free(reg_store);
+    return status;
+}

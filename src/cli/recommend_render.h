@@ -1,0 +1,40 @@
+/* recommend_render.h - the output formats of `ec2fit recommend`. */
+#ifndef EC2FIT_RECOMMEND_RENDER_H
+#define EC2FIT_RECOMMEND_RENDER_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "ec2fit/catalog.h"
+#include "ec2fit/estimate.h"
+#include "ec2fit/recommend.h"
+#include "ec2fit/rules.h"
+#include "ec2fit/zoo.h"
+
+typedef struct {
+    const ecf_catalog *cat;
+    const char *catalog_label;
+    const ecf_model *model;
+    const ecf_workload *w;
+    const ecf_recommend_opts *opts;
+    const ecf_rules *rules;
+    const ecf_recommendation *rec;
+    int top;
+    bool explain;
+    bool color;
+    ecf_light_option light[2];
+    size_t n_light;
+} rr_view;
+
+/** Computes the Lambda / Lightsail alternatives (serving only). */
+void rr_light_alternatives(rr_view *v);
+
+void rr_print_table(FILE *f, const rr_view *v);
+void rr_print_json(FILE *f, const rr_view *v);
+void rr_print_csv(FILE *f, const rr_view *v);
+void rr_print_markdown(FILE *f, const rr_view *v);
+void rr_print_tfvars(FILE *f, const rr_view *v);
+/** One line on stderr for machine formats when no plan exists. */
+void rr_print_no_plan_stderr(FILE *f, const rr_view *v);
+
+#endif

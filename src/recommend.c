@@ -1,0 +1,762 @@
+/*
+ * recommend.c - the scorer: candidate plans, their cost, the rules, and the
+ * ranking. Pure: no I/O, no globals; allocates only the result arrays.
+ *
+ * Cost model (docs/rules.md has the derivations):
+ *  - jobs (train, fine-tune, batch): hours x nodes x $/h; spot adds the
+ *    expected rework of interruptions: T' = T (1 + lambda N (c/2 + r)),
+ *    lambda from the Spot Advisor band, c the checkpoint interval, r the
+ *    restart overhead; without --dataset costs are per 1M samples/tokens;
+ *  - serving: instances for --qps at the latency target, x 730 h a month.
+ */
+#include "ec2fit/recommend.h"
+
+#include <fnmatch.h>
+#include <math.h>
+#include <stdio.h> /* snprintf only: the scorer does no I/O */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ec2fit/light.h"
+
+#define HOURS_PER_MONTH 730.0 /* AWS's billing convention: 24 x 365 / 12 */
+#define ASG_TARGET_UTILIZATION 0.7
+
+/* Spot Advisor interruption-frequency ranges ("<5%", "5-10%", "10-15%",
+ * "15-20%", ">20%" of instances interrupted per month). We take the
+ * midpoint of each range and 25% for the open-ended last one. */
+static const double band_month_fraction[5] = {0.025, 0.075, 0.125, 0.175,
+                                              0.25};
+
+double ecf_spot_expected_interruptions(int band, int nodes, double hours)
+{
+    double lambda;
+    if (band < 0 || band > 4)
+        band = 4; /* unknown: assume the worst range */
+    /* per node-hour rate of a Poisson process with P(>=1 in a month) = p */
+    lambda = -log(1 - band_month_fraction[band]) / HOURS_PER_MONTH;
+    return lambda * nodes * hours;
+}
+
+int ecf_optimize_parse(const char *s)
+{
+    if (strcmp(s, "cost") == 0)
+        return ECF_OPT_COST;
+    if (strcmp(s, "time") == 0)
+        return ECF_OPT_TIME;
+    if (strcmp(s, "balanced") == 0)
+        return ECF_OPT_BALANCED;
+    return -1;
+}
+
+const char *ecf_optimize_name(ecf_optimize o)
+{
+    static const char *const names[] = {"cost", "time", "balanced"};
+    return (unsigned)o < 3 ? names[o] : "?";
+}
+
+void ecf_recommendation_free(ecf_recommendation *r)
+{
+    if (!r)
+        return;
+    free(r->plans);
+    free(r->rejected);
+    free(r);
+}
+
+/* ------------------------------------------------------------------ */
+/* Growable arrays                                                     */
+/* ------------------------------------------------------------------ */
+
+static ecf_plan *push_plan(ecf_recommendation *r, size_t *cap)
+{
+    if (r->n_plans == *cap) {
+        *cap = *cap ? *cap * 2 : 64;
+        r->plans = ecf_xrealloc(r->plans, *cap * sizeof(ecf_plan));
+    }
+    memset(&r->plans[r->n_plans], 0, sizeof(ecf_plan));
+    return &r->plans[r->n_plans++];
+}
+
+static void push_reject(ecf_recommendation *r, size_t *cap,
+                        const ecf_instance *inst, const char *region,
+                        bool spot, ecf_rule_id rule, double ratio,
+                        const char *reason)
+{
+    ecf_rejection *x;
+    if (r->n_rejected == *cap) {
+        *cap = *cap ? *cap * 2 : 256;
+        r->rejected = ecf_xrealloc(r->rejected, *cap * sizeof(ecf_rejection));
+    }
+    x = &r->rejected[r->n_rejected++];
+    x->inst = inst;
+    x->region = region;
+    x->spot = spot;
+    x->rule = rule;
+    x->miss_ratio = ratio;
+    memcpy(x->reason, reason, sizeof(x->reason));
+    x->reason[sizeof(x->reason) - 1] = '\0';
+}
+
+/* ------------------------------------------------------------------ */
+/* Candidate evaluation                                                */
+/* ------------------------------------------------------------------ */
+
+static bool family_selected(const ecf_recommend_opts *o, const char *family)
+{
+    const char *const *p;
+    if (o->families) {
+        bool hit = false;
+        for (p = o->families; *p && !hit; p++)
+            hit = fnmatch(*p, family, 0) == 0;
+        if (!hit)
+            return false;
+    }
+    if (o->exclude_families)
+        for (p = o->exclude_families; *p; p++)
+            if (fnmatch(*p, family, 0) == 0)
+                return false;
+    return true;
+}
+
+/* More nodes cannot fix these failures (cost and latency grow or stay). */
+static bool fixable_by_nodes(ecf_rule_id id)
+{
+    return id == ECF_RULE_MEMORY_FIT || id == ECF_RULE_DEADLINE ||
+           id == ECF_RULE_HOST_RAM || id == ECF_RULE_THROUGHPUT;
+}
+
+typedef struct {
+    const ecf_model *m;
+    const ecf_workload *w;
+    const ecf_rules *rules;
+    const ecf_recommend_opts *o;
+    ecf_recommendation *r;
+    size_t plan_cap, rej_cap;
+    bool serving;
+    bool spot_allowed;
+    int max_nodes;
+    double restart_hours;
+} run_ctx;
+
+/* Fills the plan and rule input for one purchase option at `nodes`. */
+static void cost_job(run_ctx *c, ecf_plan *p, ecf_rule_input *in,
+                     const ecf_estimate *e, const ecf_price *price, bool spot,
+                     int nodes)
+{
+    double unit_price =
+        spot ? price->spot_usd_per_hour : price->ondemand_usd_per_hour;
+    double per_s = ecf_model_kind_is_llm(c->m->kind) && e->tokens_per_s > 0
+                       ? e->tokens_per_s
+                       : e->samples_per_s;
+
+    p->spot = spot;
+    p->nodes = nodes;
+    p->nodes_per_group = nodes;
+    p->usd_per_hour_instance = unit_price;
+    p->hourly_usd = unit_price * nodes;
+    p->time_hours = e->time_hours;
+    p->interruption_band = spot ? price->interruption_band : -1;
+    if (spot && e->time_hours > 0) {
+        double rework = ecf_spot_expected_interruptions(
+                            price->interruption_band, nodes, 1.0) *
+                        (c->o->checkpoint_hours / 2 + c->restart_hours);
+        p->time_hours = e->time_hours * (1 + rework);
+        p->expected_interruptions = ecf_spot_expected_interruptions(
+            price->interruption_band, nodes, p->time_hours);
+    }
+    p->total_usd = p->hourly_usd * p->time_hours;
+    p->usd_per_million =
+        per_s > 0 ? p->hourly_usd / (per_s * 3600.0) * 1e6 : 0;
+    if (spot && e->time_hours <= 0 && per_s > 0) {
+        /* no dataset: rework still costs a fraction of every hour */
+        double rework = ecf_spot_expected_interruptions(
+                            price->interruption_band, nodes, 1.0) *
+                        (c->o->checkpoint_hours / 2 + c->restart_hours);
+        p->usd_per_million *= 1 + rework;
+    }
+
+    memset(in, 0, sizeof(*in));
+    in->nodes = nodes;
+    in->nodes_per_group = nodes;
+    in->spot = spot;
+    in->interruption_band = p->interruption_band;
+    in->hourly_usd = p->hourly_usd;
+    in->time_hours = p->time_hours;
+    in->total_usd = p->total_usd;
+    in->expected_interruptions = p->expected_interruptions;
+    in->checkpoint_hours = c->o->checkpoint_hours;
+}
+
+static void cost_serving(run_ctx *c, ecf_plan *p, ecf_rule_input *in,
+                         const ecf_estimate *e, const ecf_price *price,
+                         bool spot, int group_nodes)
+{
+    double unit_price =
+        spot ? price->spot_usd_per_hour : price->ondemand_usd_per_hour;
+    double cap_group = e->max_qps_per_replica * (e->replicas > 0 ? e->replicas : 1);
+    double qps = c->w->qps;
+    double groups = 1, qps_eff;
+    bool llm = ecf_model_kind_is_llm(c->m->kind);
+
+    if (qps > 0 && cap_group > 0)
+        groups = ceil(qps / cap_group - 1e-9);
+    if (groups < 1)
+        groups = 1;
+    if (groups * group_nodes > 1e6)
+        groups = 1e6 / group_nodes;
+    p->spot = spot;
+    p->nodes_per_group = group_nodes;
+    p->nodes = (int)groups * group_nodes;
+    p->capacity_qps = cap_group * groups;
+    p->usd_per_hour_instance = unit_price;
+    p->hourly_usd = unit_price * p->nodes;
+    p->monthly_usd = p->hourly_usd * HOURS_PER_MONTH;
+    p->interruption_band = spot ? price->interruption_band : -1;
+    qps_eff = qps > 0 ? qps : cap_group;
+    if (qps_eff > 0) {
+        double units = qps_eff * 3600.0;
+        int out_tokens = c->w->output_tokens > 0 ? c->w->output_tokens : 1;
+        if (llm)
+            units *= out_tokens;
+        p->usd_per_million = p->hourly_usd / units * 1e6;
+    }
+
+    memset(in, 0, sizeof(*in));
+    in->nodes = p->nodes;
+    in->nodes_per_group = group_nodes;
+    in->spot = spot;
+    in->interruption_band = p->interruption_band;
+    in->hourly_usd = p->hourly_usd;
+    in->total_usd = p->monthly_usd; /* --budget is monthly for serving */
+    in->instances_needed = p->nodes;
+    in->checkpoint_hours = c->o->checkpoint_hours;
+}
+
+static void finish_plan(run_ctx *c, ecf_plan *p, const ecf_instance *inst,
+                        const char *region, const ecf_estimate *e,
+                        const ecf_rule_result *res)
+{
+    (void)c;
+    p->inst = inst;
+    p->region = region;
+    p->devices_per_node = e->devices;
+    p->parallelism = e->parallelism;
+    p->required_per_device_gib = e->memory.total_per_device_gib;
+    p->available_per_device_gib = e->memory.available_per_device_gib;
+    p->headroom = e->memory.available_per_device_gib > 0
+                      ? 1 - e->memory.total_per_device_gib /
+                                e->memory.available_per_device_gib
+                      : 0;
+    p->throughput = e->throughput;
+    p->throughput_unit = e->throughput_unit;
+    if (c->serving && p->nodes_per_group > 0)
+        p->throughput *= (double)p->nodes / p->nodes_per_group;
+    p->latency_ms = e->latency_ms;
+    p->ttft_ms = e->ttft_ms;
+    p->per_token_ms = e->per_token_ms;
+    p->bottleneck = e->bottleneck;
+    p->penalty = res->penalty;
+    p->n_penalties = res->n_penalties;
+    memcpy(p->penalties, res->penalties,
+           sizeof(ecf_rule_hit) * (size_t)res->n_penalties);
+}
+
+static void fill_targets(run_ctx *c, ecf_rule_input *in,
+                         const ecf_instance *inst, const ecf_estimate *e)
+{
+    in->inst = inst;
+    in->model = c->m;
+    in->w = c->w;
+    in->est = e;
+    in->deadline_hours = c->o->deadline_hours;
+    in->budget_usd = c->o->budget_usd;
+    in->budget_hourly_usd = c->o->budget_hourly_usd;
+    in->latency_ms = c->w->latency_target_ms;
+    in->qps = c->w->qps;
+    in->max_nodes = c->max_nodes;
+}
+
+/* One instance type in one region: the fewest-node plan that passes, per
+ * purchase option, or the rejection. */
+static int consider(run_ctx *c, const ecf_instance *inst, const char *region,
+                    ecf_err *err)
+{
+    const ecf_price *price = ecf_instance_price(inst, region);
+    bool want[2], placed[2] = {false, false};
+    ecf_rule_result last[2];
+    int last_nodes[2] = {0, 0};
+    int n, start = 1, limit = c->max_nodes, k;
+    ecf_estimate e;
+
+    if (!price) {
+        char reason[ECF_RULE_MSG_LEN];
+        const char *names[] = {"instance", "region"};
+        const char *values[] = {inst->type, region};
+        ecf_rules_format(reason, sizeof(reason),
+                         c->rules->rules[ECF_RULE_NO_PRICE].message, names,
+                         values, 2);
+        push_reject(c->r, &c->rej_cap, inst, region, false, ECF_RULE_NO_PRICE,
+                    1e9, reason);
+        return 0;
+    }
+    want[0] = true;
+    want[1] = c->spot_allowed && price->spot_usd_per_hour > 0;
+
+    /* A multi-node plan on a type without EFA is rejected by rule; don't
+     * search past one node, so the reason reported is the one-node one. */
+    if (!inst->efa &&
+        c->rules->rules[ECF_RULE_MULTI_NODE_NO_EFA].enabled &&
+        c->rules->rules[ECF_RULE_MULTI_NODE_NO_EFA].kind ==
+            ECF_RULE_CONSTRAINT)
+        limit = 1;
+    if (limit > 1) {
+        int fit = ecf_estimate_min_nodes(c->m, c->w, inst, limit);
+        if (fit > 1)
+            start = fit;
+        else if (fit == 0)
+            start = limit; /* report the closest (most sharded) attempt */
+    }
+
+    for (n = start; n <= limit; n++) {
+        bool any_fixable = false;
+        if (ecf_estimate_run(&e, c->m, c->w, inst, n, err) != 0)
+            return -1;
+        for (k = 0; k < 2; k++) {
+            ecf_plan tmp;
+            ecf_rule_input in;
+            ecf_rule_result res;
+            if (!want[k] || placed[k])
+                continue;
+            memset(&tmp, 0, sizeof(tmp));
+            if (c->serving)
+                cost_serving(c, &tmp, &in, &e, price, k == 1, n);
+            else
+                cost_job(c, &tmp, &in, &e, price, k == 1, n);
+            fill_targets(c, &in, inst, &e);
+            ecf_rules_eval(&res, c->rules, &in);
+            if (res.pass) {
+                ecf_plan *p = push_plan(c->r, &c->plan_cap);
+                *p = tmp;
+                finish_plan(c, p, inst, region, &e, &res);
+                placed[k] = true;
+            } else {
+                last[k] = res;
+                last_nodes[k] = n;
+                if (fixable_by_nodes(res.failed))
+                    any_fixable = true;
+            }
+        }
+        if ((placed[0] || !want[0]) && (placed[1] || !want[1]))
+            break;
+        /* Serving scales by replicas, not by spreading one replica: only
+         * memory (a replica needs more nodes) is fixed by a bigger group. */
+        if (!any_fixable)
+            break;
+        if (c->serving && !(last[0].failed == ECF_RULE_MEMORY_FIT ||
+                            last[0].failed == ECF_RULE_HOST_RAM))
+            break;
+    }
+    for (k = 0; k < 2; k++)
+        if (want[k] && !placed[k] && last_nodes[k] > 0)
+            push_reject(c->r, &c->rej_cap, inst, region, k == 1,
+                        last[k].failed, last[k].miss_ratio, last[k].reason);
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Ranking                                                             */
+/* ------------------------------------------------------------------ */
+
+static double cost_metric(const ecf_recommendation *r, const ecf_plan *p)
+{
+    switch (r->basis) {
+    case ECF_COST_TOTAL:
+        return p->total_usd;
+    case ECF_COST_MONTHLY:
+        return p->monthly_usd;
+    case ECF_COST_PER_MILLION:
+        break;
+    }
+    return p->usd_per_million;
+}
+
+static double time_metric(const ecf_recommendation *r, const ecf_plan *p)
+{
+    if (r->serving)
+        return p->latency_ms > 0 ? p->latency_ms : 1e12;
+    if (r->basis == ECF_COST_TOTAL)
+        return p->time_hours;
+    return p->throughput > 0 ? 1.0 / p->throughput : 1e12;
+}
+
+static int plan_cmp(const void *a, const void *b)
+{
+    const ecf_plan *x = a, *y = b;
+    int c;
+    if (x->score != y->score)
+        return x->score < y->score ? -1 : 1;
+    if (x->headroom != y->headroom) /* more headroom first */
+        return x->headroom > y->headroom ? -1 : 1;
+    if (x->hourly_usd != y->hourly_usd)
+        return x->hourly_usd < y->hourly_usd ? -1 : 1;
+    c = strcmp(x->inst->type, y->inst->type);
+    if (c)
+        return c;
+    c = strcmp(x->region, y->region);
+    return c ? c : (int)x->spot - (int)y->spot;
+}
+
+static int reject_cmp(const void *a, const void *b)
+{
+    const ecf_rejection *x = a, *y = b;
+    int c;
+    if (x->rule != y->rule)
+        return (int)x->rule - (int)y->rule;
+    if (x->miss_ratio != y->miss_ratio)
+        return x->miss_ratio < y->miss_ratio ? -1 : 1;
+    c = strcmp(x->inst->type, y->inst->type);
+    if (c)
+        return c;
+    c = strcmp(x->region, y->region);
+    return c ? c : (int)x->spot - (int)y->spot;
+}
+
+static void rank(ecf_recommendation *r, ecf_optimize opt)
+{
+    double umin = INFINITY, tmin = INFINITY, best = INFINITY;
+    size_t i, icheap = 0, ifast = 0, ivalue = 0;
+
+    for (i = 0; i < r->n_plans; i++) {
+        double u = cost_metric(r, &r->plans[i]);
+        double t = time_metric(r, &r->plans[i]);
+        if (u > 0 && u < umin)
+            umin = u;
+        if (t > 0 && t < tmin)
+            tmin = t;
+    }
+    if (!isfinite(umin))
+        umin = 1;
+    if (!isfinite(tmin))
+        tmin = 1;
+    for (i = 0; i < r->n_plans; i++) {
+        ecf_plan *p = &r->plans[i];
+        double u = cost_metric(r, p), t = time_metric(r, p);
+        double balanced = sqrt((u / umin) * (t / tmin));
+        double mult = 1 + p->penalty;
+        switch (opt) {
+        case ECF_OPT_TIME:
+            p->score = t * mult;
+            break;
+        case ECF_OPT_BALANCED:
+            p->score = balanced * mult;
+            break;
+        case ECF_OPT_COST:
+            p->score = u * mult;
+            break;
+        }
+        if (u < cost_metric(r, &r->plans[icheap]))
+            icheap = i;
+        if (t < time_metric(r, &r->plans[ifast]))
+            ifast = i;
+        if (balanced * mult < best) {
+            best = balanced * mult;
+            ivalue = i;
+        }
+    }
+    if (r->n_plans) {
+        r->plans[icheap].marks |= ECF_MARK_CHEAPEST;
+        r->plans[ifast].marks |= ECF_MARK_FASTEST;
+        r->plans[ivalue].marks |= ECF_MARK_BEST_VALUE;
+    }
+    qsort(r->plans, r->n_plans, sizeof(ecf_plan), plan_cmp);
+    qsort(r->rejected, r->n_rejected, sizeof(ecf_rejection), reject_cmp);
+}
+
+/* Spot savings against the on-demand plan of the same type and region. */
+static void spot_savings(ecf_recommendation *r)
+{
+    size_t i, j;
+    for (i = 0; i < r->n_plans; i++) {
+        ecf_plan *s = &r->plans[i];
+        if (!s->spot)
+            continue;
+        for (j = 0; j < r->n_plans; j++) {
+            const ecf_plan *o = &r->plans[j];
+            double cs, co;
+            if (o->spot || o->inst != s->inst ||
+                strcmp(o->region, s->region) != 0)
+                continue;
+            cs = cost_metric(r, s);
+            co = cost_metric(r, o);
+            if (co > 0)
+                s->spot_savings_pct = 100 * (1 - cs / co);
+            break;
+        }
+    }
+}
+
+int ecf_recommend_run(ecf_recommendation **out, const ecf_catalog *cat,
+                      const ecf_model *m, const ecf_workload *w,
+                      const ecf_rules *rules, const ecf_recommend_opts *o,
+                      ecf_err *err)
+{
+    run_ctx c;
+    ecf_workload ww = *w;
+    size_t ri, i;
+    int rc = 0;
+
+    *out = NULL;
+    if (o->n_regions == 0)
+        return ecf_err_set(err, ECF_EINVAL, "--region: no region given");
+    if (!ww.resolved && ecf_workload_resolve(&ww, m, err) != 0)
+        return err ? (int)err->code : ECF_EINVAL;
+    if (o->max_nodes < 0 || o->max_nodes > 4096)
+        return ecf_err_set(err, ECF_EINVAL,
+                           "--max-nodes: expected an integer from 1 to 4096");
+
+    memset(&c, 0, sizeof(c));
+    c.m = m;
+    c.w = &ww;
+    c.rules = rules;
+    c.o = o;
+    c.serving = ww.task == ECF_TASK_INFER;
+    c.spot_allowed = o->spot == ECF_SPOT_YES ||
+                     (o->spot == ECF_SPOT_AUTO && !c.serving);
+    c.max_nodes = o->max_nodes > 0 ? o->max_nodes : (c.serving ? 64 : 16);
+    c.restart_hours =
+        ecf_rule_param_get(&rules->rules[ECF_RULE_SPOT_INTERRUPTION],
+                           "restart_overhead_min", 10) /
+        60.0;
+    c.r = ecf_xcalloc(1, sizeof(ecf_recommendation));
+    c.r->serving = c.serving;
+    c.r->max_nodes = c.max_nodes;
+    c.r->spot_considered = c.spot_allowed;
+    if (c.serving) {
+        c.r->basis = ECF_COST_MONTHLY;
+        c.r->per_million_unit =
+            ecf_model_kind_is_llm(m->kind) ? "tokens" : "requests";
+    } else {
+        c.r->basis =
+            ww.dataset_samples > 0 ? ECF_COST_TOTAL : ECF_COST_PER_MILLION;
+        c.r->per_million_unit =
+            ecf_model_kind_is_llm(m->kind) ? "tokens" : "samples";
+    }
+
+    for (ri = 0; ri < o->n_regions && rc == 0; ri++) {
+        const char *region = o->regions[ri];
+        for (i = 0; i < ecf_catalog_count(cat) && rc == 0; i++) {
+            const ecf_instance *inst = ecf_catalog_at(cat, i);
+            if (!family_selected(o, inst->family))
+                continue;
+            c.r->n_candidates++;
+            rc = consider(&c, inst, region, err);
+        }
+    }
+    if (rc) {
+        ecf_recommendation_free(c.r);
+        return rc;
+    }
+    rank(c.r, o->optimize);
+    spot_savings(c.r);
+
+    if (c.serving && c.r->n_plans > 0) {
+        const ecf_plan *top = &c.r->plans[0];
+        double per_inst = top->capacity_qps / (top->nodes > 0 ? top->nodes : 1);
+        double peak = o->peak_qps > 0 ? o->peak_qps : ww.qps;
+        c.r->asg_min = top->nodes;
+        c.r->asg_max = top->nodes;
+        if (peak > 0 && per_inst > 0) {
+            int groups = (int)ceil(peak / (per_inst * top->nodes_per_group) - 1e-9);
+            if (groups < 1)
+                groups = 1;
+            c.r->asg_max = groups * top->nodes_per_group;
+            if (c.r->asg_max < c.r->asg_min)
+                c.r->asg_max = c.r->asg_min;
+        }
+        c.r->asg_target_qps_per_instance = per_inst * ASG_TARGET_UTILIZATION;
+    }
+    *out = c.r;
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Light alternatives                                                  */
+/* ------------------------------------------------------------------ */
+
+
+/* A CPU-only pseudo-instance the estimator can run on. */
+static void synth_instance(ecf_instance *in, char *type, double vcpus,
+                           double memory_gib)
+{
+    memset(in, 0, sizeof(*in));
+    in->type = type;
+    in->family = type;
+    in->vcpu = vcpus < 1 ? 1 : (int)floor(vcpus + 1e-9);
+    in->memory_gib = memory_gib;
+    in->arch = ECF_ARCH_X86_64;
+    in->accel_fraction = 1;
+    in->network_gbps = 1;
+}
+
+static double requests_per_month(const ecf_workload *w)
+{
+    return (w->qps > 0 ? w->qps : 1) * 3600.0 * HOURS_PER_MONTH;
+}
+
+static double per_million(const ecf_model *m, const ecf_workload *w,
+                          double monthly)
+{
+    double units = requests_per_month(w);
+    if (ecf_model_kind_is_llm(m->kind))
+        units *= w->output_tokens > 0 ? w->output_tokens : 1;
+    return units > 0 ? monthly / units * 1e6 : 0;
+}
+
+static double best_ec2_monthly(const ecf_recommendation *rec)
+{
+    size_t i;
+    double best = INFINITY;
+    if (!rec)
+        return best;
+    for (i = 0; i < rec->n_plans; i++)
+        if (rec->plans[i].monthly_usd > 0 && rec->plans[i].monthly_usd < best)
+            best = rec->plans[i].monthly_usd;
+    return best;
+}
+
+static void lambda_option(ecf_light_option *o, const ecf_lambda_pricing *p,
+                          const ecf_model *m, const ecf_workload *w,
+                          double ec2)
+{
+    /* Memory sizes at whole vCPU steps (1769 MB each) up to the maximum:
+     * more memory buys proportionally more CPU, so these are the sizes
+     * worth comparing. */
+    double mb;
+    bool found = false;
+    char type[32] = "lambda";
+
+    memset(o, 0, sizeof(*o));
+    snprintf(o->kind, sizeof(o->kind), "lambda");
+    snprintf(o->reason, sizeof(o->reason),
+             "does not fit %d MB of Lambda memory", p->max_memory_mb);
+    for (mb = p->mb_per_vcpu; mb <= p->max_memory_mb + p->mb_per_vcpu - 1;
+         mb += p->mb_per_vcpu) {
+        double mem = mb > p->max_memory_mb ? p->max_memory_mb : mb;
+        ecf_instance in;
+        ecf_estimate e;
+        double secs, monthly;
+        synth_instance(&in, type, ecf_lambda_vcpus(p, mem), mem / 1024.0);
+        if (ecf_estimate_run(&e, m, w, &in, 1, NULL) != 0 || !e.fits ||
+            e.host_ram_needed_gib > in.memory_gib)
+            continue;
+        secs = e.latency_ms / 1000.0;
+        if (!ecf_lambda_fits(p, secs, mem)) {
+            snprintf(o->reason, sizeof(o->reason),
+                     "a request takes %.0f s at %.0f MB, over Lambda's %d s "
+                     "limit",
+                     secs, mem, p->max_timeout_s);
+            continue;
+        }
+        if (w->latency_target_ms > 0 && e.latency_ms > w->latency_target_ms) {
+            snprintf(o->reason, sizeof(o->reason),
+                     "latency %.0f ms at %.0f MB, target %.0f ms",
+                     e.latency_ms, mem, w->latency_target_ms);
+            continue;
+        }
+        monthly = ecf_lambda_monthly_usd(p, requests_per_month(w), secs, mem,
+                                         false, false);
+        if (!found || monthly < o->monthly_usd) {
+            found = true;
+            o->feasible = true;
+            o->reason[0] = '\0';
+            snprintf(o->name, sizeof(o->name), "lambda-x86 %.0f MB", mem);
+            o->memory_gib = mem / 1024.0;
+            o->vcpus = ecf_lambda_vcpus(p, mem);
+            o->latency_ms = e.latency_ms;
+            o->capacity_qps = secs > 0 ? 1 / secs : 0;
+            o->instances =
+                (int)ceil((w->qps > 0 ? w->qps : 1) * secs - 1e-9);
+            o->monthly_usd = monthly;
+            o->usd_per_million = per_million(m, w, monthly);
+        }
+        if (mem >= p->max_memory_mb)
+            break;
+    }
+    if (!found)
+        snprintf(o->name, sizeof(o->name), "lambda");
+    o->cheaper = o->feasible && o->monthly_usd < ec2;
+}
+
+static void lightsail_option(ecf_light_option *o, const ecf_light *light,
+                             const ecf_model *m, const ecf_workload *w,
+                             double ec2)
+{
+    size_t i;
+    bool found = false;
+    char type[32] = "lightsail";
+
+    memset(o, 0, sizeof(*o));
+    snprintf(o->kind, sizeof(o->kind), "lightsail");
+    snprintf(o->name, sizeof(o->name), "lightsail");
+    snprintf(o->reason, sizeof(o->reason),
+             "does not fit the memory of any Lightsail bundle");
+    for (i = 0; i < ecf_light_bundle_count(light); i++) {
+        const ecf_lightsail_bundle *b = ecf_light_bundle_at(light, i);
+        ecf_instance in;
+        ecf_estimate e;
+        double sustained, n, monthly;
+        synth_instance(&in, type, b->vcpu, b->memory_gb * 1e9 / 1073741824.0);
+        if (ecf_estimate_run(&e, m, w, &in, 1, NULL) != 0 || !e.fits ||
+            e.host_ram_needed_gib > in.memory_gib)
+            continue;
+        if (w->latency_target_ms > 0 && e.latency_ms > w->latency_target_ms) {
+            snprintf(o->reason, sizeof(o->reason),
+                     "latency %.0f ms on %s, target %.0f ms", e.latency_ms,
+                     b->id, w->latency_target_ms);
+            continue;
+        }
+        /* burstable: sustained throughput at the CPU baseline */
+        sustained = e.max_qps_per_replica * (e.replicas > 0 ? e.replicas : 1) *
+                    b->baseline_cpu_pct_per_vcpu / 100.0;
+        if (sustained <= 0)
+            continue;
+        n = ceil((w->qps > 0 ? w->qps : 1) / sustained - 1e-9);
+        if (n < 1)
+            n = 1;
+        monthly = n * b->usd_per_month;
+        if (!found || monthly < o->monthly_usd) {
+            found = true;
+            o->feasible = true;
+            o->reason[0] = '\0';
+            snprintf(o->name, sizeof(o->name), "lightsail %s", b->id);
+            o->memory_gib = in.memory_gib;
+            o->vcpus = b->vcpu;
+            o->latency_ms = e.latency_ms;
+            o->capacity_qps = sustained;
+            o->instances = (int)n;
+            o->monthly_usd = monthly;
+            o->usd_per_million = per_million(m, w, monthly);
+        }
+    }
+    o->cheaper = o->feasible && o->monthly_usd < ec2;
+}
+
+size_t ecf_recommend_light(ecf_light_option *out, size_t max,
+                           const struct ecf_light *light, const ecf_model *m,
+                           const ecf_workload *w,
+                           const ecf_recommendation *rec)
+{
+    ecf_workload ww = *w;
+    double ec2 = best_ec2_monthly(rec);
+    size_t n = 0;
+
+    if (!light || max == 0 || w->task != ECF_TASK_INFER)
+        return 0;
+    if (!ww.resolved && ecf_workload_resolve(&ww, m, NULL) != 0)
+        return 0;
+    lambda_option(&out[n++], ecf_light_lambda(light), m, &ww, ec2);
+    if (n < max)
+        lightsail_option(&out[n++], light, m, &ww, ec2);
+    return n;
+}

@@ -1,0 +1,395 @@
+/*
+ * rules.c - evaluate the rule set on one candidate plan. Pure: no I/O, no
+ * globals beyond the constant spec table, no allocation.
+ *
+ * Constraints run in id order and the first failure is the one reported,
+ * so a plan that does not fit in memory says so rather than citing its
+ * (meaningless) time. Penalties run only for plans that pass. Reasons are
+ * formatted only for rules that fire: most candidates of a large-model
+ * query fail memory-fit, and formatting is the costly part.
+ */
+#include "ec2fit/rules.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "rules_table.h"
+
+const ecf_rule_spec ecf_rule_specs[ECF_RULE_COUNT] = {
+    [ECF_RULE_NO_PRICE] = {"no-price", false, {{NULL, 0, 0, 0}},
+                           {"instance", "region", NULL}},
+    [ECF_RULE_ACCEL_SUPPORT] = {"accelerator-support", true,
+                                {{NULL, 0, 0, 0}},
+                                {"instance", "accelerator", "why", NULL}},
+    [ECF_RULE_MEMORY_FIT] = {"memory-fit", true,
+                             {{"headroom_pct", 0, 100, 10}},
+                             {"instance", "required_gib", "need_gib",
+                              "headroom_pct", "available_gib", "parallelism",
+                              "devices", "nodes", NULL}},
+    [ECF_RULE_HOST_RAM] = {"host-ram", true, {{NULL, 0, 0, 0}},
+                           {"instance", "needed_gib", "available_gib", NULL}},
+    [ECF_RULE_VCPUS_PER_ACCEL] = {"vcpus-per-accelerator", true,
+                                  {{"min_per_accelerator", 0, 256, 4}},
+                                  {"instance", "have", "needed", NULL}},
+    [ECF_RULE_DEADLINE] = {"deadline", true, {{NULL, 0, 0, 0}},
+                           {"instance", "time_h", "deadline_h", "nodes",
+                            NULL}},
+    [ECF_RULE_BUDGET] = {"budget", true, {{NULL, 0, 0, 0}},
+                         {"instance", "total_usd", "budget_usd", "nodes",
+                          NULL}},
+    [ECF_RULE_BUDGET_HOURLY] = {"budget-hourly", true, {{NULL, 0, 0, 0}},
+                                {"instance", "hourly_usd",
+                                 "budget_hourly_usd", "nodes", NULL}},
+    [ECF_RULE_LATENCY] = {"latency", true, {{NULL, 0, 0, 0}},
+                          {"instance", "latency_ms", "target_ms", NULL}},
+    [ECF_RULE_THROUGHPUT] = {"throughput", true, {{NULL, 0, 0, 0}},
+                             {"instance", "instances", "qps", "per_instance",
+                              "max_nodes", NULL}},
+    [ECF_RULE_MULTI_NODE_NO_EFA] = {"multi-node-no-efa", true,
+                                    {{NULL, 0, 0, 0}},
+                                    {"instance", "nodes", "network_gbps",
+                                     NULL}},
+    [ECF_RULE_PCIE_MULTI_GPU] = {"pcie-multi-gpu-training", true,
+                                 {{NULL, 0, 0, 0}},
+                                 {"instance", "devices", NULL}},
+    [ECF_RULE_DATA_BOUND] = {"data-bound", true,
+                             {{"max_utilization_pct", 1, 100, 80}},
+                             {"instance", "required_mbytes_s",
+                              "available_mbytes_s", "source", NULL}},
+    [ECF_RULE_SPOT_INTERRUPTION] = {"spot-interruption", true,
+                                    {{"restart_overhead_min", 0, 1440, 10},
+                                     {"max_expected_interruptions", 0, 1000,
+                                      1}},
+                                    {"instance", "band", "band_label",
+                                     "expected", "time_h", "nodes",
+                                     "checkpoint_h", NULL}},
+    [ECF_RULE_NEURON_SUPPORT] = {"neuron-support", true, {{NULL, 0, 0, 0}},
+                                 {"instance", "accelerator", "model", NULL}},
+};
+
+const char *ecf_rule_name(ecf_rule_id id)
+{
+    return (unsigned)id < ECF_RULE_COUNT ? ecf_rule_specs[id].name : "?";
+}
+
+int ecf_rule_parse(const char *name)
+{
+    int i;
+    for (i = 0; i < ECF_RULE_COUNT; i++)
+        if (strcmp(ecf_rule_specs[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
+double ecf_rule_param_get(const ecf_rule *r, const char *name, double dflt)
+{
+    int i;
+    for (i = 0; i < r->n_params; i++)
+        if (strcmp(r->params[i].name, name) == 0)
+            return r->params[i].value;
+    return dflt;
+}
+
+void ecf_rules_format(char *out, size_t n, const char *tmpl,
+                      const char *const *names, const char *const *values,
+                      size_t count)
+{
+    size_t o = 0;
+    const char *p = tmpl;
+
+    if (n == 0)
+        return;
+    while (*p && o + 1 < n) {
+        if (*p == '{') {
+            const char *end = strchr(p, '}');
+            size_t len = end ? (size_t)(end - p - 1) : 0, k;
+            bool done = false;
+            for (k = 0; end && k < count; k++) {
+                if (strlen(names[k]) == len &&
+                    strncmp(names[k], p + 1, len) == 0) {
+                    size_t vl = strlen(values[k]);
+                    if (vl > n - 1 - o)
+                        vl = n - 1 - o;
+                    memcpy(out + o, values[k], vl);
+                    o += vl;
+                    p = end + 1;
+                    done = true;
+                    break;
+                }
+            }
+            if (done)
+                continue;
+        }
+        out[o++] = *p++;
+    }
+    out[o] = '\0';
+}
+
+/* ---- formatting helpers: short, human numbers ---- */
+
+#define NVARS 10
+
+typedef struct {
+    const char *names[NVARS];
+    const char *values[NVARS];
+    char store[NVARS][128];
+    size_t n;
+} vars;
+
+static void var_s(vars *v, const char *name, const char *value)
+{
+    if (v->n >= NVARS)
+        return;
+    v->names[v->n] = name;
+    snprintf(v->store[v->n], sizeof(v->store[0]), "%s", value);
+    v->values[v->n] = v->store[v->n];
+    v->n++;
+}
+
+/* Numbers: 3 significant digits below 100, else rounded to an integer
+ * (or 1 decimal below 1000 for GiB-like values). */
+static void var_num(vars *v, const char *name, double x, int decimals)
+{
+    char buf[48];
+    if (decimals >= 0)
+        snprintf(buf, sizeof(buf), "%.*f", decimals, x);
+    else
+        snprintf(buf, sizeof(buf), "%.3g", x);
+    var_s(v, name, buf);
+}
+
+static void fire(char *out, const ecf_rule *r, vars *v)
+{
+    ecf_rules_format(out, ECF_RULE_MSG_LEN, r->message, v->names, v->values,
+                     v->n);
+}
+
+static bool on(const ecf_rules *rules, ecf_rule_id id, ecf_rule_kind kind)
+{
+    return rules->rules[id].enabled && rules->rules[id].kind == kind;
+}
+
+static const char *band_label(int band)
+{
+    static const char *const labels[] = {"<5%", "5-10%", "10-15%", "15-20%",
+                                         ">20%"};
+    return band >= 0 && band <= 4 ? labels[band] : "unknown";
+}
+
+/* Checks (or, for a penalty, measures) one rule. Returns true when the
+ * rule fires, with the reason formatted and *ratio set (>= 1). */
+static bool check(const ecf_rules *rules, ecf_rule_id id,
+                  const ecf_rule_input *in, char *reason, double *ratio)
+{
+    const ecf_rule *r = &rules->rules[id];
+    const ecf_estimate *e = in->est;
+    const char *type = in->inst->type;
+    vars v;
+
+    v.n = 0;
+    *ratio = 1;
+    switch (id) {
+    case ECF_RULE_NO_PRICE:
+        return false; /* decided by the caller, which formats it */
+    case ECF_RULE_ACCEL_SUPPORT: {
+        const ecf_accel *a = in->inst->accel;
+        const char *why = NULL;
+        if (!a || e->cpu_only)
+            return false;
+        /* AWS positions Inferentia and Qualcomm AI 100 for inference only:
+         * the Neuron SDK trains on Trainium, not Inferentia. */
+        if (ecf_task_is_training(in->w->task) &&
+            (strncmp(a->id, "inferentia", 10) == 0 ||
+             strncmp(a->id, "qualcomm", 8) == 0))
+            why = "an inference accelerator, it cannot train";
+        else if (e->peak_tflops <= 0)
+            why = "no published compute figure for this precision, so no "
+                  "time can be estimated";
+        if (!why)
+            return false;
+        var_s(&v, "instance", type);
+        var_s(&v, "accelerator", a->name);
+        var_s(&v, "why", why);
+        break;
+    }
+    case ECF_RULE_MEMORY_FIT: {
+        double h = ecf_rule_param_get(r, "headroom_pct", 10);
+        double need = e->memory.total_per_device_gib;
+        double req = need * (1 + h / 100);
+        double have = e->memory.available_per_device_gib;
+        if (e->fits && req <= have)
+            return false;
+        *ratio = have > 0 ? req / have : 1e9;
+        var_s(&v, "instance", type);
+        var_num(&v, "required_gib", req, 1);
+        var_num(&v, "need_gib", need, 1);
+        var_num(&v, "headroom_pct", h, -1);
+        var_num(&v, "available_gib", have, 1);
+        var_s(&v, "parallelism", ecf_parallelism_name(e->parallelism));
+        var_num(&v, "devices", e->devices, 0);
+        var_num(&v, "nodes", in->nodes_per_group, 0);
+        break;
+    }
+    case ECF_RULE_HOST_RAM:
+        if (e->host_ram_needed_gib <= e->host_ram_available_gib)
+            return false;
+        *ratio = e->host_ram_needed_gib /
+                 (e->host_ram_available_gib > 0 ? e->host_ram_available_gib
+                                                : 1e-9);
+        var_s(&v, "instance", type);
+        var_num(&v, "needed_gib", e->host_ram_needed_gib, 1);
+        var_num(&v, "available_gib", e->host_ram_available_gib, 1);
+        break;
+    case ECF_RULE_VCPUS_PER_ACCEL: {
+        double need = ecf_rule_param_get(r, "min_per_accelerator", 4);
+        if (e->vcpus_per_accel_needed > need)
+            need = e->vcpus_per_accel_needed;
+        if (e->cpu_only || !ecf_task_is_training(in->w->task) ||
+            e->vcpus_per_accel >= need)
+            return false;
+        var_s(&v, "instance", type);
+        var_num(&v, "have", e->vcpus_per_accel, -1);
+        var_num(&v, "needed", need, -1);
+        break;
+    }
+    case ECF_RULE_DEADLINE:
+        if (in->deadline_hours <= 0 || in->time_hours <= in->deadline_hours)
+            return false;
+        *ratio = in->time_hours / in->deadline_hours;
+        var_s(&v, "instance", type);
+        var_num(&v, "time_h", in->time_hours, -1);
+        var_num(&v, "deadline_h", in->deadline_hours, -1);
+        var_num(&v, "nodes", in->nodes, 0);
+        break;
+    case ECF_RULE_BUDGET:
+        if (in->budget_usd <= 0 || in->total_usd <= in->budget_usd)
+            return false;
+        *ratio = in->total_usd / in->budget_usd;
+        var_s(&v, "instance", type);
+        var_num(&v, "total_usd", in->total_usd, 2);
+        var_num(&v, "budget_usd", in->budget_usd, 2);
+        var_num(&v, "nodes", in->nodes, 0);
+        break;
+    case ECF_RULE_BUDGET_HOURLY:
+        if (in->budget_hourly_usd <= 0 ||
+            in->hourly_usd <= in->budget_hourly_usd)
+            return false;
+        *ratio = in->hourly_usd / in->budget_hourly_usd;
+        var_s(&v, "instance", type);
+        var_num(&v, "hourly_usd", in->hourly_usd, 4);
+        var_num(&v, "budget_hourly_usd", in->budget_hourly_usd, 4);
+        var_num(&v, "nodes", in->nodes, 0);
+        break;
+    case ECF_RULE_LATENCY:
+        if (in->latency_ms <= 0 || ecf_task_is_training(in->w->task) ||
+            in->w->task == ECF_TASK_BATCH ||
+            e->latency_ms <= in->latency_ms)
+            return false;
+        *ratio = e->latency_ms / in->latency_ms;
+        var_s(&v, "instance", type);
+        var_num(&v, "latency_ms", e->latency_ms, -1);
+        var_num(&v, "target_ms", in->latency_ms, -1);
+        break;
+    case ECF_RULE_THROUGHPUT: {
+        double per;
+        if (in->qps <= 0 || in->instances_needed <= in->max_nodes)
+            return false;
+        *ratio = (double)in->instances_needed / in->max_nodes;
+        per = e->max_qps_per_replica * (e->replicas > 0 ? e->replicas : 1) /
+              (in->nodes_per_group > 0 ? in->nodes_per_group : 1);
+        var_s(&v, "instance", type);
+        var_num(&v, "instances", in->instances_needed, 0);
+        var_num(&v, "qps", in->qps, -1);
+        var_num(&v, "per_instance", per, -1);
+        var_num(&v, "max_nodes", in->max_nodes, 0);
+        break;
+    }
+    case ECF_RULE_MULTI_NODE_NO_EFA:
+        if (in->nodes_per_group <= 1 || in->inst->efa)
+            return false;
+        *ratio = in->nodes_per_group;
+        var_s(&v, "instance", type);
+        var_num(&v, "nodes", in->nodes_per_group, 0);
+        var_num(&v, "network_gbps", in->inst->network_gbps, -1);
+        break;
+    case ECF_RULE_PCIE_MULTI_GPU:
+        if (!ecf_task_is_training(in->w->task) || e->devices <= 1 ||
+            in->inst->link != ECF_LINK_PCIE)
+            return false;
+        var_s(&v, "instance", type);
+        var_num(&v, "devices", e->devices, 0);
+        break;
+    case ECF_RULE_DATA_BOUND: {
+        double pct = ecf_rule_param_get(r, "max_utilization_pct", 80);
+        double need = e->data_rate_required_mbytes_s;
+        double have = e->data_rate_available_mbytes_s;
+        if (need <= 0 || (have > 0 && need <= have * pct / 100))
+            return false;
+        *ratio = have > 0 ? need / (have * pct / 100) : 1e9;
+        var_s(&v, "instance", type);
+        var_num(&v, "required_mbytes_s", need, 0);
+        var_num(&v, "available_mbytes_s", have, 0);
+        var_s(&v, "source", e->data_source ? e->data_source : "storage");
+        break;
+    }
+    case ECF_RULE_SPOT_INTERRUPTION: {
+        double max = ecf_rule_param_get(r, "max_expected_interruptions", 1);
+        if (!in->spot || in->expected_interruptions <= max)
+            return false;
+        var_s(&v, "instance", type);
+        var_num(&v, "band", in->interruption_band, 0);
+        var_s(&v, "band_label", band_label(in->interruption_band));
+        var_num(&v, "expected", in->expected_interruptions, -1);
+        var_num(&v, "time_h", in->time_hours, -1);
+        var_num(&v, "nodes", in->nodes, 0);
+        var_num(&v, "checkpoint_h", in->checkpoint_hours, -1);
+        break;
+    }
+    case ECF_RULE_NEURON_SUPPORT:
+        if (!in->inst->accel || in->inst->accel->kind != ECF_ACCEL_NEURON)
+            return false;
+        var_s(&v, "instance", type);
+        var_s(&v, "accelerator", in->inst->accel->name);
+        var_s(&v, "model", in->model->name);
+        break;
+    case ECF_RULE_COUNT:
+        return false;
+    }
+    fire(reason, r, &v);
+    return true;
+}
+
+void ecf_rules_eval(ecf_rule_result *out, const ecf_rules *rules,
+                    const ecf_rule_input *in)
+{
+    int id;
+    double ratio;
+
+    out->pass = true;
+    out->failed = ECF_RULE_NO_PRICE;
+    out->miss_ratio = 1;
+    out->reason[0] = '\0';
+    out->penalty = 0;
+    out->n_penalties = 0;
+    for (id = 1; id < ECF_RULE_COUNT; id++) {
+        if (!on(rules, (ecf_rule_id)id, ECF_RULE_CONSTRAINT))
+            continue;
+        if (check(rules, (ecf_rule_id)id, in, out->reason, &ratio)) {
+            out->pass = false;
+            out->failed = (ecf_rule_id)id;
+            out->miss_ratio = ratio;
+            return;
+        }
+    }
+    for (id = 1; id < ECF_RULE_COUNT; id++) {
+        ecf_rule_hit *hit = &out->penalties[out->n_penalties];
+        if (!on(rules, (ecf_rule_id)id, ECF_RULE_PENALTY))
+            continue;
+        if (check(rules, (ecf_rule_id)id, in, hit->reason, &ratio)) {
+            hit->id = (ecf_rule_id)id;
+            out->penalty += rules->rules[id].weight;
+            out->n_penalties++;
+        }
+    }
+}

@@ -1,0 +1,341 @@
+#!/usr/bin/env python3
+"""fake_aws.py - a local stand-in for the AWS Pricing API and the Spot
+Advisor feed, for the offline tests of `ec2fit update`.
+
+Standard library only. Binds 127.0.0.1 on a free port (port 0), writes the
+port to --port-file (atomically), and exits by itself after --lifetime
+seconds whatever happens. Every GetProducts request must carry a valid
+SigV4 Authorization header, which is recomputed here with hmac/hashlib
+from the request as received, so a wrong signer fails with the same 403
+the real service returns. Each request is logged as one line to --log.
+
+Scenarios (--scenario) change one thing at a time:
+  ok          pages of --page-size products, spot feed from spot.json
+  retry500    the first GetProducts request gets HTTP 500
+  truncated   GetProducts replies declare more bytes than they send
+  badjson     GetProducts replies are not JSON
+  badinner    a PriceList element is a string that is not JSON
+  big         the spot feed is ~2 MB (test lowers the cap)
+  stall       GetProducts never answers (the client must time out)
+  drop        GetProducts replies are cut mid-transfer (connection reset)
+  spothalf    the spot feed lists half of the instance types
+  bigmove     p4d.24xlarge on-demand prices are 10x higher
+  spotauth    like ok, but the spot feed refuses requests carrying an
+              Authorization header (it is public: none must be sent)
+"""
+import argparse
+import email.utils
+import hashlib
+import hmac
+import json
+import os
+import socket
+import struct
+import sys
+import threading
+import time
+import urllib.parse
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+SIG_MISMATCH = ("The request signature we calculated does not match the "
+                "signature you provided. Check your AWS Secret Access Key "
+                "and signing method. Consult the service documentation for "
+                "details.")
+
+
+def price_item(region, itype, usd, sku=None):
+    """One PriceList element as the Pricing API serialises it (a string)."""
+    sku = sku or hashlib.sha1((region + itype).encode()).hexdigest()[:16].upper()
+    term = sku + ".JRTCKXETXF"
+    doc = {
+        "product": {
+            "productFamily": "Compute Instance",
+            "attributes": {
+                "instanceType": itype,
+                "regionCode": region,
+                "operatingSystem": "Linux",
+                "tenancy": "Shared",
+                "preInstalledSw": "NA",
+                "capacitystatus": "Used",
+                "licenseModel": "No License required",
+                "servicecode": "AmazonEC2",
+            },
+            "sku": sku,
+        },
+        "serviceCode": "AmazonEC2",
+        "terms": {
+            "OnDemand": {
+                term: {
+                    "priceDimensions": {
+                        term + ".6YS6EN2CT7": {
+                            "unit": "Hrs",
+                            "endRange": "Inf",
+                            "description": "$%s per On Demand Linux %s "
+                                           "Instance Hour" % (usd, itype),
+                            "appliesTo": [],
+                            "rateCode": term + ".6YS6EN2CT7",
+                            "beginRange": "0",
+                            "pricePerUnit": {"USD": usd},
+                        }
+                    },
+                    "sku": sku,
+                    "effectiveDate": "2026-11-01T00:00:00Z",
+                    "offerTermCode": "JRTCKXETXF",
+                    "termAttributes": {},
+                }
+            }
+        },
+        "version": "20261101000000",
+        "publicationDate": "2026-11-01T00:00:00Z",
+    }
+    return json.dumps(doc, separators=(",", ":"))
+
+
+# ---- SigV4 verification (independent of the C signer) --------------------
+
+def _sign(key, msg):
+    return hmac.new(key, msg.encode("utf-8"), hashlib.sha256).digest()
+
+
+def _trimall(v):
+    return " ".join(v.split())
+
+
+def check_sigv4(handler, body, access_key, secret, token):
+    """Returns None when the Authorization header is right, else a reason."""
+    auth = handler.headers.get("Authorization", "")
+    if not auth.startswith("AWS4-HMAC-SHA256 "):
+        return "missing or non-SigV4 Authorization header"
+    fields = {}
+    for part in auth[len("AWS4-HMAC-SHA256 "):].split(","):
+        k, _, v = part.strip().partition("=")
+        fields[k] = v
+    try:
+        akid, date, region, service, term = fields["Credential"].split("/")
+        signed = fields["SignedHeaders"].split(";")
+        signature = fields["Signature"]
+    except (KeyError, ValueError):
+        return "malformed Authorization header"
+    amz_date = handler.headers.get("X-Amz-Date", "")
+    if akid != access_key:
+        return "unknown access key"
+    if (region, service, term) != ("us-east-1", "pricing", "aws4_request"):
+        return "wrong credential scope %s/%s/%s" % (region, service, term)
+    if len(amz_date) != 16 or amz_date[:8] != date:
+        return "X-Amz-Date does not match the credential scope"
+    if "host" not in signed or "x-amz-date" not in signed:
+        return "host and x-amz-date must be signed"
+    if token is not None:
+        if handler.headers.get("X-Amz-Security-Token") != token:
+            return "missing or wrong X-Amz-Security-Token"
+        if "x-amz-security-token" not in signed:
+            return "x-amz-security-token must be signed"
+    if signed != sorted(signed):
+        return "SignedHeaders not sorted"
+    path, _, query = handler.path.partition("?")
+    canon_uri = urllib.parse.quote(path or "/", safe="/~")
+    pairs = urllib.parse.parse_qsl(query, keep_blank_values=True)
+    canon_query = "&".join(
+        "%s=%s" % (urllib.parse.quote(k, safe="-_.~"),
+                   urllib.parse.quote(v, safe="-_.~"))
+        for k, v in sorted(pairs))
+    canon_headers = ""
+    for name in signed:
+        values = handler.headers.get_all(name) or []
+        if not values:
+            return "signed header %s not sent" % name
+        canon_headers += "%s:%s\n" % (name, ",".join(_trimall(v) for v in values))
+    creq = "\n".join([handler.command, canon_uri, canon_query, canon_headers,
+                      ";".join(signed), hashlib.sha256(body).hexdigest()])
+    sts = "\n".join(["AWS4-HMAC-SHA256", amz_date,
+                     "%s/%s/%s/aws4_request" % (date, region, service),
+                     hashlib.sha256(creq.encode("utf-8")).hexdigest()])
+    k = _sign(("AWS4" + secret).encode("utf-8"), date)
+    k = _sign(k, region)
+    k = _sign(k, service)
+    k = _sign(k, "aws4_request")
+    want = hmac.new(k, sts.encode("utf-8"), hashlib.sha256).hexdigest()
+    if not hmac.compare_digest(want, signature):
+        return "signature mismatch"
+    return None
+
+
+# ---- server ---------------------------------------------------------------
+
+class State:
+    def __init__(self, args):
+        self.args = args
+        self.lock = threading.Lock()
+        self.posts = 0
+        with open(os.path.join(args.data, "ondemand.json")) as f:
+            self.ondemand = json.load(f)
+        spot_name = "spot_half.json" if args.scenario == "spothalf" else "spot.json"
+        with open(os.path.join(args.data, spot_name), "rb") as f:
+            self.spot = f.read()
+        if args.scenario == "big":
+            feed = json.loads(self.spot)
+            feed["padding"] = "x" * (2 * 1024 * 1024)
+            self.spot = json.dumps(feed).encode()
+
+    def log(self, line):
+        if self.args.log:
+            with self.lock, open(self.args.log, "a") as f:
+                f.write(line + "\n")
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    server_version = "fake_aws/1"
+
+    def log_message(self, fmt, *args):  # quiet: the test reads --log
+        pass
+
+    def reply(self, status, body, ctype="application/x-amz-json-1.1",
+              extra=None):
+        if isinstance(body, str):
+            body = body.encode()
+        self.send_response(status)
+        self.send_header("Content-Type", ctype)
+        self.send_header("Content-Length", str(len(body)))
+        for k, v in (extra or {}).items():
+            self.send_header(k, v)
+        self.end_headers()
+        self.wfile.write(body)
+
+    def do_GET(self):
+        st = self.server.state
+        ua = self.headers.get("User-Agent", "")
+        st.log("GET %s ua=%s auth=%s" % (self.path, ua,
+                                         "yes" if "Authorization" in self.headers else "no"))
+        if self.path != "/spot-advisor-data.json":
+            self.reply(404, "not found", "text/plain")
+            return
+        if "Authorization" in self.headers:
+            self.reply(403, "<Error><Code>AccessDenied</Code></Error>",
+                       "application/xml")
+            return
+        self.reply(200, st.spot, "application/json",
+                   {"Last-Modified": email.utils.formatdate(time.time(), usegmt=True)})
+
+    def do_POST(self):
+        st = self.server.state
+        args = st.args
+        n = int(self.headers.get("Content-Length", "0"))
+        body = self.rfile.read(n)
+        with st.lock:
+            st.posts += 1
+            count = st.posts
+        reason = check_sigv4(self, body, args.access_key, args.secret,
+                             args.token)
+        try:
+            req = json.loads(body)
+        except ValueError:
+            req = {}
+        filters = {f.get("Field"): f.get("Value") for f in req.get("Filters", [])
+                   if f.get("Type") == "TERM_MATCH"}
+        region = filters.get("regionCode", "")
+        st.log("POST %s region=%s token=%s sig=%s target=%s ua=%s" % (
+            self.path, region, req.get("NextToken", "-"),
+            "ok" if reason is None else "bad",
+            self.headers.get("X-Amz-Target", ""), self.headers.get("User-Agent", "")))
+        if self.headers.get("X-Amz-Target") != "AWSPriceListService.GetProducts" \
+                or self.headers.get("Content-Type") != "application/x-amz-json-1.1":
+            self.reply(400, json.dumps({"__type": "UnknownOperationException"}))
+            return
+        if reason is not None:
+            sys.stderr.write("fake_aws: %s\n" % reason)
+            self.reply(403, json.dumps({"__type": "InvalidSignatureException",
+                                        "message": SIG_MISMATCH}))
+            return
+        expect = {"operatingSystem": "Linux", "tenancy": "Shared",
+                  "preInstalledSw": "NA", "capacitystatus": "Used",
+                  "licenseModel": "No License required"}
+        if req.get("ServiceCode") != "AmazonEC2" or \
+                req.get("FormatVersion") != "aws_v1" or \
+                any(filters.get(k) != v for k, v in expect.items()):
+            self.reply(400, json.dumps({"__type": "InvalidParameterException",
+                                        "message": "bad filters %r" % filters}))
+            return
+        sc = args.scenario
+        if sc == "retry500" and count == 1:
+            self.reply(500, json.dumps({"__type": "InternalErrorException",
+                                        "message": "try again"}))
+            return
+        if sc == "stall":
+            time.sleep(args.lifetime)
+            return
+        if sc == "badjson":
+            self.reply(200, '{"FormatVersion": "aws_v1", "PriceList": [')
+            return
+        prices = st.ondemand.get(region, {})
+        items = []
+        for itype in sorted(prices):
+            usd = prices[itype]
+            if sc == "bigmove" and itype == "p4d.24xlarge":
+                usd = "%.10f" % (float(usd) * 10)
+            items.append(price_item(region, itype, usd))
+        if sc == "badinner":
+            items.insert(1, '{"product": {"attributes": ')
+        start = int(req.get("NextToken", "0").rpartition("-")[2] or 0) \
+            if req.get("NextToken") else 0
+        page = items[start:start + args.page_size]
+        out = {"FormatVersion": "aws_v1", "PriceList": page}
+        if start + args.page_size < len(items):
+            out["NextToken"] = "page-%s-%d" % (region, start + args.page_size)
+        data = json.dumps(out).encode()
+        if sc == "truncated":
+            self.send_response(200)
+            self.send_header("Content-Type", "application/x-amz-json-1.1")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data[: len(data) // 2])
+            self.wfile.flush()
+            self.close_connection = True
+            self.connection.shutdown(socket.SHUT_WR)
+            return
+        if sc == "drop":
+            self.send_response(200)
+            self.send_header("Content-Type", "application/x-amz-json-1.1")
+            self.send_header("Transfer-Encoding", "chunked")
+            self.end_headers()
+            half = data[: len(data) // 2]
+            self.wfile.write(b"%x\r\n%s\r\n" % (len(data), half))
+            self.wfile.flush()
+            # RST instead of FIN: the peer sees "connection reset".
+            self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER,
+                                       struct.pack("ii", 1, 0))
+            self.close_connection = True
+            self.connection.close()
+            return
+        self.reply(200, data)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--port-file", required=True)
+    ap.add_argument("--data", required=True, help="fixtures/pricing folder")
+    ap.add_argument("--scenario", default="ok")
+    ap.add_argument("--lifetime", type=float, default=30.0)
+    ap.add_argument("--page-size", type=int, default=3)
+    ap.add_argument("--log")
+    ap.add_argument("--access-key", default="AKIDTESTEXAMPLE")
+    ap.add_argument("--secret", default="test/secret+KEY")
+    ap.add_argument("--token", default=None)
+    args = ap.parse_args()
+
+    # The process ends after --lifetime seconds no matter what the handler
+    # threads are doing (a stalled reply included).
+    threading.Timer(args.lifetime, lambda: os._exit(0)).start()
+
+    srv = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    srv.daemon_threads = True
+    srv.state = State(args)
+    tmp = args.port_file + ".tmp"
+    with open(tmp, "w") as f:
+        f.write(str(srv.server_address[1]))
+    os.rename(tmp, args.port_file)
+    srv.serve_forever()
+
+
+if __name__ == "__main__":
+    main()

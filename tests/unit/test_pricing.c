@@ -1,0 +1,511 @@
+/*
+ * test_pricing.c - GetProducts and Spot Advisor parsing, and the merge's
+ * safety rules (5x moves, coverage), on fixtures/pricing. No network: the
+ * parsers take bodies, and the merged catalog goes through the real loader.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "ec2fit/buf.h"
+#include "ec2fit/catalog.h"
+#include "ec2fit/pricing.h"
+
+#define FIX ECF_FIXTURES "/pricing/"
+
+static ecf_buf slurp(const char *name)
+{
+    ecf_buf b = ECF_BUF_INIT;
+    ecf_buf path = ECF_BUF_INIT;
+    ecf_err err = ECF_ERR_INIT;
+    ecf_buf_printf(&path, FIX "%s", name);
+    if (ecf_buf_read_file(&b, path.data, 1 << 24, &err) != 0)
+        fail_msg("%s", err.msg);
+    ecf_buf_dispose(&path);
+    return b;
+}
+
+static int parse_file(ecf_pricing_table *t, const char *name, char **next,
+                      ecf_err *err)
+{
+    ecf_buf b = slurp(name);
+    int rc = ecf_pricing_parse_products(next, t, "us-east-1", b.data, b.len,
+                                        err);
+    ecf_buf_dispose(&b);
+    return rc;
+}
+
+/* A GetProducts page built in memory: one hourly price per type. */
+static char *make_page(const char *region, const char *const *types,
+                       const char *const *prices, size_t n)
+{
+    cJSON *root = cJSON_CreateObject();
+    cJSON *list = cJSON_AddArrayToObject(root, "PriceList");
+    char *out, *copy;
+    size_t i;
+    for (i = 0; i < n; i++) {
+        char buf[1024];
+        snprintf(buf, sizeof(buf),
+                 "{\"product\":{\"attributes\":{\"instanceType\":\"%s\","
+                 "\"regionCode\":\"%s\"},\"sku\":\"S%zu\"},\"terms\":{"
+                 "\"OnDemand\":{\"T\":{\"priceDimensions\":{\"D\":{\"unit\":"
+                 "\"Hrs\",\"pricePerUnit\":{\"USD\":\"%s\"}}}}}}}",
+                 types[i], region, i, prices[i]);
+        cJSON_AddItemToArray(list, cJSON_CreateString(buf));
+    }
+    out = cJSON_PrintUnformatted(root);
+    copy = strdup(out);
+    cJSON_free(out);
+    cJSON_Delete(root);
+    return copy;
+}
+
+static ecf_pricing_table *table_of(const char *region,
+                                   const char *const *types,
+                                   const char *const *prices, size_t n)
+{
+    ecf_pricing_table *t = ecf_pricing_table_new();
+    ecf_err err = ECF_ERR_INIT;
+    char *next = NULL;
+    char *page = make_page(region, types, prices, n);
+    assert_int_equal(ecf_pricing_parse_products(&next, t, region, page,
+                                                strlen(page), &err),
+                     0);
+    assert_null(next);
+    free(page);
+    ecf_pricing_table_finish(t);
+    return t;
+}
+
+static void test_pricing__request_body(void **state)
+{
+    ecf_buf b = ECF_BUF_INIT;
+    (void)state;
+    ecf_pricing_products_request(&b, "eu-west-1", NULL);
+    assert_non_null(strstr(b.data, "\"ServiceCode\":\"AmazonEC2\""));
+    assert_non_null(strstr(b.data, "\"FormatVersion\":\"aws_v1\""));
+    assert_non_null(strstr(b.data, "{\"Type\":\"TERM_MATCH\",\"Field\":"
+                                   "\"regionCode\",\"Value\":\"eu-west-1\"}"));
+    assert_non_null(strstr(b.data, "\"Field\":\"capacitystatus\",\"Value\":"
+                                   "\"Used\""));
+    assert_non_null(strstr(b.data, "\"Value\":\"No License required\""));
+    assert_null(strstr(b.data, "NextToken"));
+    ecf_pricing_products_request(&b, "eu-west-1", "abc\"def");
+    assert_non_null(strstr(b.data, "\"NextToken\":\"abc\\\"def\""));
+    ecf_buf_dispose(&b);
+}
+
+static void test_pricing__parses_pages(void **state)
+{
+    ecf_pricing_table *t = ecf_pricing_table_new();
+    ecf_err err = ECF_ERR_INIT;
+    char *next = NULL;
+    (void)state;
+    assert_int_equal(parse_file(t, "products_p1.json", &next, &err), 0);
+    assert_string_equal(next, "tok-1");
+    free(next);
+    assert_int_equal(parse_file(t, "products_p2.json", &next, &err), 0);
+    assert_null(next);
+    ecf_pricing_table_finish(t);
+    assert_int_equal(ecf_pricing_table_count(t), 9);
+    assert_true(ecf_pricing_table_get(t, "us-east-1", "m5.large", NULL) ==
+                0.097);
+    assert_true(ecf_pricing_table_get(t, "us-east-1", "p4d.24xlarge", NULL) ==
+                21.957642);
+    assert_true(ecf_pricing_table_get(t, "us-west-2", "m5.large", NULL) < 0);
+    ecf_pricing_table_free(t);
+}
+
+static void test_pricing__rejects_ambiguous_and_zero(void **state)
+{
+    ecf_pricing_table *t = ecf_pricing_table_new();
+    ecf_err err = ECF_ERR_INIT;
+    const char *reason = NULL;
+    char *next = NULL;
+    (void)state;
+    assert_int_equal(parse_file(t, "products_ambiguous.json", &next, &err),
+                     0);
+    ecf_pricing_table_finish(t);
+    assert_true(ecf_pricing_table_get(t, "us-east-1", "m5.large", &reason) <
+                0);
+    assert_non_null(reason);
+    assert_non_null(strstr(reason, "ambiguous: SKU SKUA says 0.096, SKU SKUB "
+                                   "says 0.192"));
+    assert_true(ecf_pricing_table_get(t, "us-east-1", "t3.micro", &reason) <
+                0);
+    assert_non_null(strstr(reason, "SKU SKUZ is priced at zero"));
+    /* Two SKUs with the same price are not ambiguous. */
+    assert_true(ecf_pricing_table_get(t, "us-east-1", "c5.large", &reason) ==
+                0.085);
+    assert_null(reason);
+    assert_int_equal(ecf_pricing_table_count(t), 1);
+    ecf_pricing_table_free(t);
+}
+
+static void test_pricing__rejects_bad_pages(void **state)
+{
+    ecf_pricing_table *t = ecf_pricing_table_new();
+    ecf_err err = ECF_ERR_INIT;
+    char *next = NULL;
+    (void)state;
+    assert_int_equal(parse_file(t, "products_bad_inner.json", &next, &err),
+                     ECF_EPARSE);
+    assert_string_equal(err.msg, "PriceList[1]: invalid JSON at byte 26");
+    assert_int_equal(parse_file(t, "products_bad_price.json", &next, &err),
+                     ECF_EPARSE);
+    assert_non_null(strstr(err.msg, "\"-1.5e3\" is not a decimal number"));
+    assert_int_equal(parse_file(t, "products_other_region.json", &next, &err),
+                     ECF_EPARSE);
+    assert_non_null(strstr(err.msg, "priced for region eu-west-1"));
+    assert_int_equal(ecf_pricing_parse_products(&next, t, "us-east-1",
+                                                "{\"PriceList\": [", 15, &err),
+                     ECF_EPARSE);
+    assert_string_equal(err.msg, "invalid JSON at byte 14");
+    assert_int_equal(ecf_pricing_parse_products(&next, t, "us-east-1",
+                                                "{\"PriceList\": [1]}", 18,
+                                                &err),
+                     ECF_EPARSE);
+    assert_string_equal(err.msg, "PriceList[0]: expected a JSON string");
+    assert_int_equal(
+        ecf_pricing_parse_products(&next, t, "us-east-1", "[]", 2, &err),
+        ECF_EPARSE);
+    assert_null(next);
+    ecf_pricing_table_free(t);
+}
+
+static void test_pricing__spot_feed(void **state)
+{
+    ecf_buf b = slurp("spot.json");
+    ecf_spot_table *s = NULL;
+    ecf_err err = ECF_ERR_INIT;
+    const char *regions[] = {"us-east-1"};
+    int pct, band;
+    (void)state;
+    assert_int_equal(ecf_spot_parse(&s, b.data, b.len, regions, 1, &err), 0);
+    assert_int_equal(ecf_spot_table_count(s), 8);
+    assert_true(ecf_spot_table_get(s, "us-east-1", "p4d.24xlarge", &pct,
+                                   &band));
+    assert_int_equal(pct, -12);
+    assert_int_equal(band, 2);
+    assert_false(ecf_spot_table_get(s, "us-west-2", "m5.large", &pct, &band));
+    ecf_spot_table_free(s);
+    /* All regions when none are named. */
+    assert_int_equal(ecf_spot_parse(&s, b.data, b.len, NULL, 0, &err), 0);
+    assert_int_equal(ecf_spot_table_count(s), 13);
+    ecf_spot_table_free(s);
+    ecf_buf_dispose(&b);
+}
+
+static void test_pricing__spot_feed_rejects_bad_values(void **state)
+{
+    static const char *bad[] = {
+        "{\"spot_advisor\": {\"r1\": {\"Linux\": {\"a.b\": {\"s\": 100, "
+        "\"r\": 0}}}}}",
+        "{\"spot_advisor\": {\"r1\": {\"Linux\": {\"a.b\": {\"s\": 5.5, "
+        "\"r\": 0}}}}}",
+        "{\"spot_advisor\": {\"r1\": {\"Linux\": {\"a.b\": {\"s\": 5, "
+        "\"r\": 5}}}}}",
+        "{\"spot_advisor\": {\"r1\": {\"Linux\": {\"a.b\": {\"s\": 5}}}}}",
+        "{\"spot_advisor\": []}",
+        "{\"spot_advisor\": {\"r1\": {\"Linux\": [1]}}}",
+        "not json",
+    };
+    ecf_spot_table *s = NULL;
+    ecf_err err = ECF_ERR_INIT;
+    size_t i;
+    (void)state;
+    for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        if (ecf_spot_parse(&s, bad[i], strlen(bad[i]), NULL, 0, &err) !=
+            ECF_EPARSE)
+            fail_msg("accepted: %s", bad[i]);
+        assert_null(s);
+    }
+}
+
+static void test_pricing__error_message(void **state)
+{
+    const char *body = "{\"__type\":\"InvalidSignatureException\","
+                       "\"message\":\"The request signature we calculated "
+                       "does not match\\nthe signature\"}";
+    char *m;
+    (void)state;
+    m = ecf_pricing_error_message(body, strlen(body));
+    assert_string_equal(m, "The request signature we calculated does not "
+                           "match the signature");
+    free(m);
+    assert_null(ecf_pricing_error_message("<html>", 6));
+    assert_null(ecf_pricing_error_message("{}", 2));
+}
+
+/* ---- merge -------------------------------------------------------------- */
+
+typedef struct {
+    ecf_buf base;
+    char *out;
+    ecf_pricing_report rep;
+} merge_fx;
+
+static int merge_setup(void **state)
+{
+    merge_fx *m = calloc(1, sizeof(*m));
+    m->base = slurp("base_catalog.json");
+    *state = m;
+    return 0;
+}
+
+static int merge_teardown(void **state)
+{
+    merge_fx *m = *state;
+    ecf_buf_dispose(&m->base);
+    free(m->out);
+    ecf_pricing_report_dispose(&m->rep);
+    free(m);
+    return 0;
+}
+
+static ecf_catalog *load_merged(const char *text)
+{
+    ecf_catalog *cat = NULL;
+    ecf_err err = ECF_ERR_INIT;
+    if (ecf_catalog_load_buffer(&cat, text, strlen(text), "merged", &err) !=
+        0)
+        fail_msg("merged catalog does not load: %s", err.msg);
+    return cat;
+}
+
+static const char *const r_east[] = {"us-east-1"};
+static const char *const r_both[] = {"us-east-1", "us-west-2"};
+
+static void test_pricing__merge_updates_adds_and_validates(void **state)
+{
+    merge_fx *m = *state;
+    ecf_pricing_table *t = ecf_pricing_table_new();
+    ecf_err err = ECF_ERR_INIT;
+    ecf_pricing_merge_opts o;
+    ecf_catalog *cat;
+    const ecf_price *p;
+    char *next = NULL;
+
+    assert_int_equal(parse_file(t, "products_p1.json", &next, &err), 0);
+    free(next);
+    assert_int_equal(parse_file(t, "products_p2.json", &next, &err), 0);
+    ecf_pricing_table_finish(t);
+    memset(&o, 0, sizeof(o));
+    o.regions = r_east;
+    o.n_regions = 1;
+    o.ondemand = t;
+    o.generated_at = "2026-11-29T10:00:00Z";
+    o.ondemand_as_of = "2026-11-29";
+    o.ondemand_origin = "test";
+    assert_int_equal(ecf_pricing_merge(&m->out, &m->rep, m->base.data,
+                                       m->base.len, &o, &err),
+                     0);
+    assert_int_equal(m->rep.ondemand_updated, 1); /* m5.large */
+    assert_int_equal(m->rep.ondemand_unchanged, 7);
+    assert_int_equal(m->rep.ondemand_not_in_catalog, 1); /* c6i.large */
+    assert_int_equal(m->rep.coverage_before, 8);
+    assert_int_equal(m->rep.coverage_after, 8);
+    cat = load_merged(m->out);
+    assert_string_equal(ecf_catalog_as_of(cat), "2026-11-29");
+    assert_string_equal(ecf_catalog_generated_at(cat), "2026-11-29T10:00:00Z");
+    p = ecf_instance_price(ecf_catalog_find(cat, "m5.large"), "us-east-1");
+    assert_non_null(p);
+    assert_true(p->ondemand_usd_per_hour == 0.097);
+    /* spot re-estimated from the kept savings: 0.097 * (1 - 0.66) */
+    assert_true(p->spot_usd_per_hour > 0.03297 &&
+                p->spot_usd_per_hour < 0.03299);
+    /* us-west-2 was not refreshed: untouched. */
+    p = ecf_instance_price(ecf_catalog_find(cat, "g5.xlarge"), "us-west-2");
+    assert_true(p->spot_savings_pct == 63);
+    ecf_catalog_free(cat);
+    ecf_pricing_table_free(t);
+}
+
+static void test_pricing__merge_keeps_big_moves_unless_forced(void **state)
+{
+    merge_fx *m = *state;
+    static const char *const types[] = {"p4d.24xlarge", "g5.xlarge",
+                                        "inf2.xlarge", "m5.large"};
+    static const char *const prices[] = {"219.57642", "1.006", "0.7582",
+                                         "0.096"};
+    ecf_pricing_table *t = table_of("us-west-2", types, prices, 4);
+    ecf_err err = ECF_ERR_INIT;
+    ecf_pricing_merge_opts o;
+    ecf_catalog *cat;
+    const ecf_price *p;
+
+    memset(&o, 0, sizeof(o));
+    o.regions = r_both + 1;
+    o.n_regions = 1;
+    o.ondemand = t;
+    o.ondemand_as_of = "2026-11-29";
+    assert_int_equal(ecf_pricing_merge(&m->out, &m->rep, m->base.data,
+                                       m->base.len, &o, &err),
+                     0);
+    assert_int_equal(m->rep.ondemand_kept, 1);
+    assert_int_equal(m->rep.ondemand_added, 1); /* m5.large us-west-2 */
+    assert_int_equal(m->rep.n_notes, 1);
+    assert_string_equal(m->rep.notes[0],
+                        "p4d.24xlarge us-west-2: on-demand price moved 10.0x "
+                        "(21.9576 -> 219.576); kept 21.9576 (use --force to "
+                        "accept)");
+    cat = load_merged(m->out);
+    p = ecf_instance_price(ecf_catalog_find(cat, "p4d.24xlarge"), "us-west-2");
+    assert_true(p->ondemand_usd_per_hour == 21.95764);
+    p = ecf_instance_price(ecf_catalog_find(cat, "m5.large"), "us-west-2");
+    assert_non_null(p);
+    assert_true(p->spot_usd_per_hour < 0); /* no spot data for a new pair */
+    ecf_catalog_free(cat);
+    free(m->out);
+    ecf_pricing_report_dispose(&m->rep);
+
+    o.force = true;
+    assert_int_equal(ecf_pricing_merge(&m->out, &m->rep, m->base.data,
+                                       m->base.len, &o, &err),
+                     0);
+    assert_non_null(strstr(m->rep.notes[0], "accepted because of --force"));
+    cat = load_merged(m->out);
+    p = ecf_instance_price(ecf_catalog_find(cat, "p4d.24xlarge"), "us-west-2");
+    assert_true(p->ondemand_usd_per_hour == 219.57642);
+    ecf_catalog_free(cat);
+    ecf_pricing_table_free(t);
+}
+
+static void test_pricing__merge_refuses_shrinking_ondemand(void **state)
+{
+    merge_fx *m = *state;
+    static const char *const types[] = {"m5.large", "t3.micro"};
+    static const char *const prices[] = {"0.096", "0.0104"};
+    ecf_pricing_table *t = table_of("us-east-1", types, prices, 2);
+    ecf_err err = ECF_ERR_INIT;
+    ecf_pricing_merge_opts o;
+
+    memset(&o, 0, sizeof(o));
+    o.regions = r_east;
+    o.n_regions = 1;
+    o.ondemand = t;
+    o.ondemand_as_of = "2026-11-29";
+    assert_int_equal(ecf_pricing_merge(&m->out, &m->rep, m->base.data,
+                                       m->base.len, &o, &err),
+                     ECF_ERR);
+    assert_null(m->out);
+    assert_string_equal(err.msg, "on-demand prices: coverage would shrink "
+                                 "from 8 to 2 (type, region) pairs; use "
+                                 "--force to accept");
+    ecf_pricing_report_dispose(&m->rep);
+    o.force = true;
+    assert_int_equal(ecf_pricing_merge(&m->out, &m->rep, m->base.data,
+                                       m->base.len, &o, &err),
+                     0);
+    assert_int_equal(m->rep.ondemand_removed, 6);
+    ecf_catalog_free(load_merged(m->out));
+    ecf_pricing_table_free(t);
+}
+
+static void test_pricing__merge_spot_and_coverage(void **state)
+{
+    merge_fx *m = *state;
+    ecf_buf full = slurp("spot.json"), half = slurp("spot_half.json");
+    ecf_spot_table *s = NULL;
+    ecf_err err = ECF_ERR_INIT;
+    ecf_pricing_merge_opts o;
+    ecf_catalog *cat;
+    const ecf_price *p;
+
+    memset(&o, 0, sizeof(o));
+    o.regions = r_both;
+    o.n_regions = 2;
+    o.spot_as_of = "2026-11-28";
+    assert_int_equal(ecf_spot_parse(&s, full.data, full.len, r_both, 2, &err),
+                     0);
+    o.spot = s;
+    assert_int_equal(ecf_pricing_merge(&m->out, &m->rep, m->base.data,
+                                       m->base.len, &o, &err),
+                     0);
+    assert_int_equal(m->rep.spot_updated, 11);
+    cat = load_merged(m->out);
+    assert_string_equal(ecf_catalog_as_of(cat), "2026-11-28");
+    p = ecf_instance_price(ecf_catalog_find(cat, "p4d.24xlarge"), "us-east-1");
+    /* negative savings: spot above on-demand */
+    assert_int_equal(p->spot_savings_pct, -12);
+    assert_true(p->spot_usd_per_hour == 24.592559);
+    assert_int_equal(p->interruption_band, 2);
+    ecf_catalog_free(cat);
+    ecf_spot_table_free(s);
+    free(m->out);
+    ecf_pricing_report_dispose(&m->rep);
+
+    assert_int_equal(ecf_spot_parse(&s, half.data, half.len, r_both, 2, &err),
+                     0);
+    o.spot = s;
+    assert_int_equal(ecf_pricing_merge(&m->out, &m->rep, m->base.data,
+                                       m->base.len, &o, &err),
+                     ECF_ERR);
+    assert_string_equal(err.msg, "spot advisor: coverage would shrink from 11 "
+                                 "to 6 (type, region) pairs; use --force to "
+                                 "accept");
+    ecf_pricing_report_dispose(&m->rep);
+    o.force = true;
+    assert_int_equal(ecf_pricing_merge(&m->out, &m->rep, m->base.data,
+                                       m->base.len, &o, &err),
+                     0);
+    assert_int_equal(m->rep.spot_removed, 5);
+    cat = load_merged(m->out);
+    p = ecf_instance_price(ecf_catalog_find(cat, "t3.micro"), "us-east-1");
+    assert_true(p->spot_usd_per_hour < 0);
+    assert_int_equal(p->interruption_band, -1);
+    ecf_catalog_free(cat);
+    ecf_spot_table_free(s);
+    ecf_buf_dispose(&full);
+    ecf_buf_dispose(&half);
+}
+
+static void test_pricing__merge_rejects_non_catalog(void **state)
+{
+    ecf_pricing_report rep = ECF_PRICING_REPORT_INIT;
+    ecf_pricing_merge_opts o;
+    ecf_err err = ECF_ERR_INIT;
+    char *out = NULL;
+    (void)state;
+    memset(&o, 0, sizeof(o));
+    assert_int_equal(ecf_pricing_merge(&out, &rep, "[1]", 3, &o, &err),
+                     ECF_EPARSE);
+    assert_int_equal(ecf_pricing_merge(&out, &rep, "{", 1, &o, &err),
+                     ECF_EPARSE);
+    assert_null(out);
+    ecf_pricing_report_dispose(&rep);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_pricing__request_body),
+        cmocka_unit_test(test_pricing__parses_pages),
+        cmocka_unit_test(test_pricing__rejects_ambiguous_and_zero),
+        cmocka_unit_test(test_pricing__rejects_bad_pages),
+        cmocka_unit_test(test_pricing__spot_feed),
+        cmocka_unit_test(test_pricing__spot_feed_rejects_bad_values),
+        cmocka_unit_test(test_pricing__error_message),
+        cmocka_unit_test_setup_teardown(
+            test_pricing__merge_updates_adds_and_validates, merge_setup,
+            merge_teardown),
+        cmocka_unit_test_setup_teardown(
+            test_pricing__merge_keeps_big_moves_unless_forced, merge_setup,
+            merge_teardown),
+        cmocka_unit_test_setup_teardown(
+            test_pricing__merge_refuses_shrinking_ondemand, merge_setup,
+            merge_teardown),
+        cmocka_unit_test_setup_teardown(test_pricing__merge_spot_and_coverage,
+                                        merge_setup, merge_teardown),
+        cmocka_unit_test(test_pricing__merge_rejects_non_catalog),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,450 @@
+/* test_rules.c - the rules file loader and one accepted + one rejected case
+ * per rule, each with its exact reason. Estimates are built by hand here,
+ * so these tests pin the rules, not the estimator. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <string.h>
+
+#include "ec2fit/rules.h"
+
+static ecf_rules rules;
+static ecf_catalog *cat;
+
+static int setup(void **state)
+{
+    ecf_err err = ECF_ERR_INIT;
+    size_t len = 0;
+    const char *data = ecf_catalog_embedded(&len);
+    (void)state;
+    if (ecf_rules_embedded(&rules, &err) != 0)
+        return -1;
+    return ecf_catalog_load_buffer(&cat, data, len, "embedded", &err);
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    ecf_catalog_free(cat);
+    return 0;
+}
+
+typedef struct {
+    ecf_model m;
+    ecf_workload w;
+    ecf_estimate e;
+    ecf_rule_input in;
+} fixture;
+
+/* A passing baseline: 7B-ish training on one node of `type`. */
+static void base(fixture *f, const char *type, ecf_task task)
+{
+    memset(f, 0, sizeof(*f));
+    snprintf(f->m.name, sizeof(f->m.name), "llama-2-7b");
+    f->m.kind = ECF_KIND_DECODER;
+    f->w.task = task;
+    f->e.fits = true;
+    f->e.peak_tflops = 100;
+    f->e.devices = 1;
+    f->e.parallelism = ECF_PAR_SINGLE;
+    f->e.memory.total_per_device_gib = 10;
+    f->e.memory.available_per_device_gib = 22.4;
+    f->e.host_ram_needed_gib = 16;
+    f->e.host_ram_available_gib = 64;
+    f->e.vcpus_per_accel = 8;
+    f->e.latency_ms = 100;
+    f->e.max_qps_per_replica = 5;
+    f->e.replicas = 1;
+    f->in.inst = ecf_catalog_find(cat, type);
+    assert_non_null(f->in.inst);
+    f->in.model = &f->m;
+    f->in.w = &f->w;
+    f->in.est = &f->e;
+    f->in.nodes = 1;
+    f->in.nodes_per_group = 1;
+    f->in.interruption_band = -1;
+    f->in.max_nodes = 16;
+    f->in.checkpoint_hours = 0.5;
+}
+
+static void expect_pass(fixture *f, int penalties)
+{
+    ecf_rule_result r;
+    ecf_rules_eval(&r, &rules, &f->in);
+    if (!r.pass)
+        fail_msg("unexpected rejection by %s: %s", ecf_rule_name(r.failed),
+                 r.reason);
+    assert_int_equal(r.n_penalties, penalties);
+}
+
+static void expect_fail(fixture *f, ecf_rule_id id, const char *reason)
+{
+    ecf_rule_result r;
+    ecf_rules_eval(&r, &rules, &f->in);
+    assert_false(r.pass);
+    assert_string_equal(ecf_rule_name(r.failed), ecf_rule_name(id));
+    assert_string_equal(r.reason, reason);
+}
+
+static void expect_penalty(fixture *f, ecf_rule_id id, double weight,
+                           const char *reason)
+{
+    ecf_rule_result r;
+    ecf_rules_eval(&r, &rules, &f->in);
+    assert_true(r.pass);
+    assert_int_equal(r.n_penalties, 1);
+    assert_string_equal(ecf_rule_name(r.penalties[0].id), ecf_rule_name(id));
+    assert_string_equal(r.penalties[0].reason, reason);
+    assert_true(r.penalty == weight);
+}
+
+static void test_rules__accelerator_support(void **state)
+{
+    fixture f;
+    (void)state;
+    base(&f, "inf2.xlarge", ECF_TASK_INFER);
+    f.e.peak_tflops = 190;
+    expect_pass(&f, 1); /* the neuron-support caveat only */
+    f.w.task = ECF_TASK_TRAIN;
+    expect_fail(&f, ECF_RULE_ACCEL_SUPPORT,
+                "Inferentia2 (NeuronCore-v2 x2): an inference accelerator, it "
+                "cannot train");
+    base(&f, "dl1.24xlarge", ECF_TASK_TRAIN);
+    f.e.peak_tflops = 0; /* accelerators.csv has no Gaudi TFLOPS */
+    expect_fail(&f, ECF_RULE_ACCEL_SUPPORT,
+                "Gaudi HL-205: no published compute figure for this "
+                "precision, so no time can be estimated");
+}
+
+static void test_rules__memory_fit(void **state)
+{
+    fixture f;
+    (void)state;
+    base(&f, "g5.2xlarge", ECF_TASK_INFER);
+    f.e.memory.total_per_device_gib = 20.3; /* x1.1 = 22.33 <= 22.4 */
+    expect_pass(&f, 0);
+    f.e.memory.total_per_device_gib = 28.4; /* x1.1 = 31.24 */
+    expect_fail(&f, ECF_RULE_MEMORY_FIT,
+                "needs 31.2 GiB per device (28.4 + 10% headroom, single on 1 "
+                "device(s) x 1 node(s)), has 22.4 GiB");
+}
+
+static void test_rules__host_ram(void **state)
+{
+    fixture f;
+    (void)state;
+    base(&f, "g5.2xlarge", ECF_TASK_INFER);
+    f.e.host_ram_needed_gib = 64;
+    expect_pass(&f, 0);
+    f.e.host_ram_needed_gib = 140.25;
+    expect_fail(&f, ECF_RULE_HOST_RAM,
+                "needs 140.2 GiB host RAM, has 64.0 GiB");
+}
+
+static void test_rules__vcpus_per_accelerator(void **state)
+{
+    fixture f;
+    (void)state;
+    base(&f, "g5.xlarge", ECF_TASK_TRAIN);
+    f.e.vcpus_per_accel = 4;
+    expect_pass(&f, 0);
+    f.e.vcpus_per_accel_needed = 6; /* the estimator asks for more */
+    expect_penalty(&f, ECF_RULE_VCPUS_PER_ACCEL, 0.1,
+                   "4 vCPUs per accelerator, 6 needed to decode and augment "
+                   "input");
+}
+
+static void test_rules__deadline(void **state)
+{
+    fixture f;
+    (void)state;
+    base(&f, "p4d.24xlarge", ECF_TASK_TRAIN);
+    f.in.deadline_hours = 24;
+    f.in.time_hours = 23.9;
+    expect_pass(&f, 0);
+    f.in.time_hours = 30.5;
+    f.in.nodes = 2;
+    expect_fail(&f, ECF_RULE_DEADLINE,
+                "takes 30.5 h on 2 node(s), deadline 24 h");
+}
+
+static void test_rules__budget(void **state)
+{
+    fixture f;
+    (void)state;
+    base(&f, "p4d.24xlarge", ECF_TASK_LORA);
+    f.in.budget_usd = 500;
+    f.in.total_usd = 499.99;
+    expect_pass(&f, 0);
+    f.in.total_usd = 658.73;
+    expect_fail(&f, ECF_RULE_BUDGET,
+                "costs $658.73 on 1 node(s), budget $500.00");
+}
+
+static void test_rules__budget_hourly(void **state)
+{
+    fixture f;
+    (void)state;
+    base(&f, "p4d.24xlarge", ECF_TASK_TRAIN);
+    f.in.budget_hourly_usd = 25;
+    f.in.hourly_usd = 21.957642;
+    expect_pass(&f, 0);
+    f.in.budget_hourly_usd = 10;
+    expect_fail(&f, ECF_RULE_BUDGET_HOURLY,
+                "costs $21.9576/h on 1 node(s), budget $10.0000/h");
+}
+
+static void test_rules__latency(void **state)
+{
+    fixture f;
+    (void)state;
+    base(&f, "g5.xlarge", ECF_TASK_INFER);
+    f.in.latency_ms = 100;
+    expect_pass(&f, 0);
+    f.e.latency_ms = 250;
+    expect_fail(&f, ECF_RULE_LATENCY,
+                "latency 250 ms per request, target 100 ms");
+    /* training jobs have no request latency */
+    f.w.task = ECF_TASK_TRAIN;
+    expect_pass(&f, 0);
+}
+
+static void test_rules__throughput(void **state)
+{
+    fixture f;
+    (void)state;
+    base(&f, "g5.xlarge", ECF_TASK_INFER);
+    f.in.qps = 50;
+    f.in.instances_needed = 10;
+    f.in.max_nodes = 10;
+    expect_pass(&f, 0);
+    f.in.max_nodes = 8;
+    expect_fail(&f, ECF_RULE_THROUGHPUT,
+                "needs 10 instances for 50 req/s (5 req/s each), limit 8 "
+                "(--max-nodes)");
+}
+
+static void test_rules__multi_node_no_efa(void **state)
+{
+    fixture f;
+    (void)state;
+    base(&f, "p4d.24xlarge", ECF_TASK_TRAIN);
+    f.in.nodes = f.in.nodes_per_group = 4; /* p4d has EFA */
+    expect_pass(&f, 0);
+    base(&f, "g5.4xlarge", ECF_TASK_TRAIN); /* 10 Gbps, no EFA */
+    f.in.nodes = f.in.nodes_per_group = 2;
+    expect_fail(&f, ECF_RULE_MULTI_NODE_NO_EFA,
+                "2 nodes without EFA: collectives over 10 Gbps TCP");
+}
+
+static void test_rules__pcie_multi_gpu_training(void **state)
+{
+    fixture f;
+    (void)state;
+    base(&f, "p4d.24xlarge", ECF_TASK_TRAIN); /* NVSwitch */
+    f.e.devices = 8;
+    expect_pass(&f, 0);
+    base(&f, "g5.12xlarge", ECF_TASK_TRAIN); /* 4x A10G over PCIe */
+    f.e.devices = 4;
+    expect_penalty(&f, ECF_RULE_PCIE_MULTI_GPU, 0.15,
+                   "4 GPUs exchange gradients over PCIe (no NVLink)");
+    f.w.task = ECF_TASK_INFER; /* serving replicas do not all-reduce */
+    expect_pass(&f, 0);
+}
+
+static void test_rules__data_bound(void **state)
+{
+    fixture f;
+    (void)state;
+    base(&f, "g5.xlarge", ECF_TASK_TRAIN);
+    f.e.data_rate_required_mbytes_s = 200;
+    f.e.data_rate_available_mbytes_s = 312.5; /* 80% = 250 */
+    f.e.data_source = "network";
+    expect_pass(&f, 0);
+    f.e.data_rate_required_mbytes_s = 300;
+    expect_penalty(&f, ECF_RULE_DATA_BOUND, 0.2,
+                   "input needs 300 MB/s, network gives 312 MB/s");
+}
+
+static void test_rules__spot_interruption(void **state)
+{
+    fixture f;
+    (void)state;
+    base(&f, "p4d.24xlarge", ECF_TASK_TRAIN);
+    f.in.spot = true;
+    f.in.interruption_band = 4;
+    f.in.time_hours = 10;
+    f.in.expected_interruptions = 0.4;
+    expect_pass(&f, 0);
+    f.in.expected_interruptions = 3.1;
+    expect_penalty(&f, ECF_RULE_SPOT_INTERRUPTION, 0.2,
+                   "spot interruption band 4 (>20%/month): about 3.1 "
+                   "interruptions over 10 h with 1 node(s), checkpoint every "
+                   "0.5 h");
+}
+
+static void test_rules__neuron_support(void **state)
+{
+    fixture f;
+    (void)state;
+    base(&f, "inf2.xlarge", ECF_TASK_INFER);
+    expect_penalty(&f, ECF_RULE_NEURON_SUPPORT, 0.1,
+                   "Inferentia2 (NeuronCore-v2 x2) runs models through the "
+                   "AWS Neuron SDK: check that llama-2-7b is supported");
+}
+
+static void test_rules__disabled_rule_and_threshold(void **state)
+{
+    const char *doc_fmt =
+        "{\"schema_version\":1,\"rules\":[%s]}";
+    char rules_json[8192] = "", doc[9000];
+    ecf_rules custom;
+    ecf_err err = ECF_ERR_INIT;
+    fixture f;
+    int i;
+    (void)state;
+    /* every rule as embedded, but memory-fit with 0% headroom and
+     * deadline disabled */
+    for (i = 0; i < ECF_RULE_COUNT; i++) {
+        char one[512];
+        const ecf_rule *r = &rules.rules[i];
+        if (i == ECF_RULE_MEMORY_FIT)
+            snprintf(one, sizeof(one),
+                     "{\"id\":\"memory-fit\",\"kind\":\"constraint\","
+                     "\"params\":{\"headroom_pct\":0},\"message\":\"x "
+                     "{required_gib}\"}");
+        else if (i == ECF_RULE_DEADLINE)
+            snprintf(one, sizeof(one),
+                     "{\"id\":\"deadline\",\"kind\":\"constraint\","
+                     "\"enabled\":false,\"message\":\"late\"}");
+        else
+            snprintf(one, sizeof(one),
+                     "{\"id\":\"%s\",\"kind\":\"%s\",\"weight\":%g,"
+                     "\"message\":\"m\"}",
+                     ecf_rule_name((ecf_rule_id)i),
+                     r->kind == ECF_RULE_PENALTY ? "penalty" : "constraint",
+                     r->weight);
+        if (i)
+            strcat(rules_json, ",");
+        strcat(rules_json, one);
+    }
+    snprintf(doc, sizeof(doc), doc_fmt, rules_json);
+    assert_int_equal(ecf_rules_load_buffer(&custom, doc, strlen(doc), "r.json",
+                                           &err),
+                     0);
+    base(&f, "g5.2xlarge", ECF_TASK_INFER);
+    f.e.memory.total_per_device_gib = 22.0; /* fails with 10%, passes 0% */
+    {
+        ecf_rule_result r;
+        ecf_rules_eval(&r, &custom, &f.in);
+        assert_true(r.pass);
+        ecf_rules_eval(&r, &rules, &f.in);
+        assert_false(r.pass);
+    }
+    f.w.task = ECF_TASK_TRAIN;
+    f.in.deadline_hours = 1;
+    f.in.time_hours = 100;
+    {
+        ecf_rule_result r;
+        ecf_rules_eval(&r, &custom, &f.in);
+        assert_true(r.pass);
+    }
+}
+
+static void expect_load_error(const char *doc, const char *msg)
+{
+    ecf_rules r;
+    ecf_err err = ECF_ERR_INIT;
+    assert_int_equal(ecf_rules_load_buffer(&r, doc, strlen(doc), "rules.json",
+                                           &err),
+                     ECF_EPARSE);
+    assert_string_equal(err.msg, msg);
+}
+
+static void test_rules__rejects_bad_files(void **state)
+{
+    (void)state;
+    expect_load_error("{\"schema_version\":1,\"rules\":[",
+                      "rules.json: invalid JSON at byte offset 28");
+    expect_load_error("{\"schema_version\":2,\"rules\":[]}",
+                      "rules.json: schema_version: expected 1");
+    expect_load_error("{\"schema_version\":1,\"rules\":[]}",
+                      "rules.json: rules: missing rule \"no-price\" (set "
+                      "\"enabled\": false to turn it off)");
+    expect_load_error("{\"schema_version\":1,\"rules\":[{\"id\":\"speed\"}]}",
+                      "rules.json: rules[0].id: unknown rule \"speed\"");
+    expect_load_error("{\"schema_version\":1,\"rules\":[{\"id\":\"deadline\","
+                      "\"kind\":\"hard\"}]}",
+                      "rules.json: rules[0].kind: expected \"constraint\" or "
+                      "\"penalty\"");
+    expect_load_error("{\"schema_version\":1,\"rules\":[{\"id\":\"memory-fit\","
+                      "\"kind\":\"constraint\",\"params\":{\"headroom_pct\":"
+                      "-5},\"message\":\"m\"}]}",
+                      "rules.json: rules[0].params.headroom_pct: expected a "
+                      "number from 0 to 100");
+    expect_load_error("{\"schema_version\":1,\"rules\":[{\"id\":\"memory-fit\","
+                      "\"kind\":\"constraint\",\"params\":{\"headroom\":5},"
+                      "\"message\":\"m\"}]}",
+                      "rules.json: rules[0].params.headroom: unknown "
+                      "parameter for rule memory-fit");
+    expect_load_error("{\"schema_version\":1,\"rules\":[{\"id\":\"deadline\","
+                      "\"kind\":\"constraint\",\"message\":\"{time_hours}\"}]}",
+                      "rules.json: rules[0].message: unknown placeholder "
+                      "{time_hours} for rule deadline");
+    expect_load_error("{\"schema_version\":1,\"rules\":[{\"id\":\"no-price\","
+                      "\"kind\":\"constraint\",\"enabled\":false,"
+                      "\"message\":\"m\"}]}",
+                      "rules.json: rules[0]: rule no-price must stay an "
+                      "enabled constraint (nothing ranks on an unknown "
+                      "price)");
+    expect_load_error("{\"schema_version\":1,\"rules\":[{\"id\":\"deadline\","
+                      "\"kind\":\"penalty\",\"weight\":0,\"message\":\"m\"}]}",
+                      "rules.json: rules[0].weight: a penalty needs a "
+                      "positive weight");
+    expect_load_error("{\"schema_version\":1,\"rules\":[{\"id\":\"deadline\","
+                      "\"kind\":\"constraint\",\"message\":\"m\"},{\"id\":"
+                      "\"deadline\",\"kind\":\"constraint\",\"message\":"
+                      "\"m\"}]}",
+                      "rules.json: rules[1].id: rule \"deadline\" listed "
+                      "twice");
+}
+
+static void test_rules__format(void **state)
+{
+    char out[64];
+    const char *names[] = {"a", "bb"};
+    const char *values[] = {"1", "two"};
+    (void)state;
+    ecf_rules_format(out, sizeof(out), "{a}+{bb}={c} {", names, values, 2);
+    assert_string_equal(out, "1+two={c} {");
+    ecf_rules_format(out, 6, "{bb}{bb}{bb}", names, values, 2);
+    assert_string_equal(out, "twotw");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_rules__accelerator_support),
+        cmocka_unit_test(test_rules__memory_fit),
+        cmocka_unit_test(test_rules__host_ram),
+        cmocka_unit_test(test_rules__vcpus_per_accelerator),
+        cmocka_unit_test(test_rules__deadline),
+        cmocka_unit_test(test_rules__budget),
+        cmocka_unit_test(test_rules__budget_hourly),
+        cmocka_unit_test(test_rules__latency),
+        cmocka_unit_test(test_rules__throughput),
+        cmocka_unit_test(test_rules__multi_node_no_efa),
+        cmocka_unit_test(test_rules__pcie_multi_gpu_training),
+        cmocka_unit_test(test_rules__data_bound),
+        cmocka_unit_test(test_rules__spot_interruption),
+        cmocka_unit_test(test_rules__neuron_support),
+        cmocka_unit_test(test_rules__disabled_rule_and_threshold),
+        cmocka_unit_test(test_rules__rejects_bad_files),
+        cmocka_unit_test(test_rules__format),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
