@@ -48,35 +48,41 @@
  * materialises the a*s*s scores, so decoders drop the second term. */
 #define ACT_BYTES_PER_SBH 34.0
 #define ACT_ATTN_SCORES 5.0
-/* CNN activation traffic per training sample = 8 x the saved-activation
- * bytes (write in forward, re-read by BN and backward, gradient write and
- * read); inference = 1x (each feature map written once, read once). */
-#define CNN_TRAIN_TRAFFIC 8.0
-#define CNN_INFER_TRAFFIC 1.0
+/* CNN time = convolution FLOPs at U_CNN_TC + element-wise traffic at
+ * U_BW, added (BN/ReLU kernels run between the convolutions, not under
+ * them). Training traffic = 10 passes over the saved activations (forward
+ * write, BN statistics and normalise reads, backward reads, gradient
+ * writes and reads); inference = 2.5 passes over the feature maps. */
+#define CNN_TRAIN_TRAFFIC 10.0
+#define CNN_INFER_TRAFFIC 2.5
 /* Checkpointing a CNN/diffusion net in sqrt(n) segments keeps ~1/4. */
 #define CNN_CKPT_KEEP 0.25
 /* Achieved fractions of datasheet peak (calibrated on many rows of
- * tests/fixtures/calibration.json; docs/estimation.md "Utilisation"). */
-#define U_TC_MAX 0.62      /* tensor-core GEMM ceiling (Megatron 1T: 56%) */
-#define U_TOKENS_HALF 1024.0 /* tokens/device at which GEMMs reach 1/2 */
-#define U_HIDDEN_HALF 1024.0 /* width at which GEMMs reach 1/2 */
-#define U_FP32 0.62        /* CUDA-core fp32: saturates at small sizes */
-#define U_CNN_TC 0.22      /* convnets on tensor cores (DLE ResNet-50) */
-#define U_PREFILL 0.45     /* LLM prefill (TensorRT-LLM TTFT rows) */
+ * tests/fixtures/calibration.json; docs/estimation.md "Utilisation"). A
+ * GEMM of width h reaches U x h / (h + U_HIDDEN_HALF) of peak. */
+#define U_TRAIN 0.56       /* transformer training (BERT DLE, Megatron) */
+#define U_INFER 0.60       /* prefill / encoder inference (TensorRT-LLM) */
+#define U_HIDDEN_HALF 1024.0 /* width at which GEMMs reach half of U */
+#define U_FP32 0.65        /* CUDA-core fp32 saturates at small sizes */
+#define U_CNN_TC 0.55      /* convolutions on tensor cores (cuDNN) */
 #define U_BW 0.70          /* achieved / peak HBM bandwidth (gpt-fast) */
-#define U_FP8 0.70         /* fp8 gains ~1.4x, not 2x, over bf16 */
+#define U_FP8 0.85         /* fp8 gains ~1.7x, not 2x, over bf16 */
 #define U_QLORA 0.75       /* NF4 dequantisation cost in QLoRA */
 #define U_CPU 0.40         /* oneDNN GEMM on host cores */
 #define U_NEURON 0.80      /* Neuron SDK vs NVIDIA stack (assumption) */
+#define U_POWER_LIMITED 0.60 /* <= 75 W parts (T4, L4) cannot hold boost
+                                clocks under sustained tensor load */
+#define POWER_LIMITED_W 75.0
 /* Eager-framework dispatch cost per forward call of a non-LLM model: the
  * batch-1 DLE rows (ResNet-50, BERT) all sit at 4-6 ms while their FLOPs
  * need < 0.5 ms. */
 #define FRAMEWORK_OVERHEAD_S 0.004
 /* Host CPU: 40 GFLOPS fp32 per vCPU (AVX-512 or 2x256-bit FMA at ~2.5
- * GHz, per hyperthread), x2 for bf16/fp16, x4 for int8 (VNNI); 2.5 GB/s
- * of DRAM bandwidth per vCPU (e.g. 192 vCPUs ~ 480 GB/s). */
+ * GHz, per hyperthread), x2 for bf16/fp16, x4 for int8 (VNNI); 1.5 GB/s
+ * of sustained (STREAM-like) DRAM bandwidth per vCPU, e.g. ~290 GB/s for
+ * a 192-vCPU two-socket host. */
 #define CPU_GFLOPS_PER_VCPU 40.0
-#define CPU_GBYTES_S_PER_VCPU 2.5
+#define CPU_GBYTES_S_PER_VCPU 1.5
 #define CPU_OS_RESERVE_GIB 4.0
 /* Collective latency per ring hop (NCCL small-message): NVLink/NVSwitch,
  * PCIe, NeuronLink, EFA, plain TCP. */
@@ -321,6 +327,7 @@ typedef struct {
     double alpha_link;    /* per-hop latency, s */
     double net_gbytes_s;  /* inter-node, per node */
     double alpha_net;
+    bool power_limited;   /* TDP <= POWER_LIMITED_W */
 } devinfo;
 
 static bool has_word(const char *s, const char *w)
@@ -377,6 +384,7 @@ static void describe(devinfo *d, const ecf_instance *inst)
                          : a->memory_gb * 1e9 / GIB;
         d->bw_gbytes_s = a->memory_bw_gbytes_s > 0 ? a->memory_bw_gbytes_s
                                                    : 300.0;
+        d->power_limited = a->tdp_w > 0 && a->tdp_w <= POWER_LIMITED_W;
         d->link_gbytes_s = inst->link_gbytes_s;
         switch (inst->link) {
         case ECF_LINK_NVSWITCH:
@@ -592,9 +600,10 @@ static double tf_act_bytes(const ecf_model *m, int seq, bool ckpt,
     per_layer *= act_scale / tp;
     if (is_llm(m))
         logits = s * m->vocab * 4.0 / tp; /* fp32 logits for the loss */
+    /* Full recomputation keeps each layer's 16-bit input (2*s*h bytes)
+     * plus one layer's full set during its recompute. */
     if (ckpt)
-        return m->layers * 2.0 * s * h * act_scale / 2.0 / tp + per_layer +
-               logits;
+        return m->layers * 2.0 * s * h * act_scale / tp + per_layer + logits;
     return m->layers * per_layer + logits;
 }
 
@@ -615,42 +624,38 @@ static bool tensor_precision(ecf_precision p)
     return p != ECF_PREC_FP32;
 }
 
-/* Achieved fraction of peak for GEMM-dominated work with `tokens` rows
- * per device and width h: saturating in both (docs "Utilisation"). */
-static double u_gemm(const devinfo *d, ecf_precision p, double tokens,
-                     double h)
+static double device_factor(const devinfo *d, ecf_precision p)
 {
-    double u;
+    double f = 1.0;
+    if (p == ECF_PREC_FP8)
+        f *= U_FP8;
+    if (d->gen == GEN_NEURON || d->gen == GEN_OTHER)
+        f *= U_NEURON;
+    if (d->power_limited)
+        f *= U_POWER_LIMITED;
+    return f;
+}
+
+/* Achieved fraction of peak for GEMM-dominated work of width h, with
+ * ceiling `base` (U_TRAIN or U_INFER): saturating in the width. */
+static double u_gemm(const devinfo *d, ecf_precision p, double base, double h)
+{
     if (d->cpu)
         return U_CPU;
-    if (!tensor_precision(p) || d->gen == GEN_OLD)
-        return U_FP32;
-    if (tokens < 1)
-        tokens = 1;
     if (h < 1)
         h = U_HIDDEN_HALF;
-    u = U_TC_MAX * tokens / (tokens + U_TOKENS_HALF) * h /
-        (h + U_HIDDEN_HALF);
-    if (p == ECF_PREC_FP8)
-        u *= U_FP8;
-    if (d->gen == GEN_NEURON || d->gen == GEN_OTHER)
-        u *= U_NEURON;
-    return u;
+    if (!tensor_precision(p) || d->gen == GEN_OLD)
+        return U_FP32;
+    return base * h / (h + U_HIDDEN_HALF) * device_factor(d, p);
 }
 
 static double u_conv(const devinfo *d, ecf_precision p)
 {
-    double u;
     if (d->cpu)
         return U_CPU;
     if (!tensor_precision(p) || d->gen == GEN_OLD)
         return U_FP32;
-    u = U_CNN_TC;
-    if (p == ECF_PREC_FP8)
-        u *= U_FP8;
-    if (d->gen == GEN_NEURON || d->gen == GEN_OTHER)
-        u *= U_NEURON;
-    return u;
+    return U_CNN_TC * device_factor(d, p);
 }
 
 /* ================================================================ */
@@ -971,7 +976,7 @@ static void run_train(ecf_estimate *e, const ecf_model *m,
                       ecf_precision p, double peak)
 {
     plan pl;
-    double flops_sample, mult, u, tokens_dev, comm_bytes, comm, exposed,
+    double flops_sample, mult, u, comm_bytes, comm, tp_comm, exposed,
         mem_bytes;
     int n = d->count * nodes;
     bool tf = ecf_model_kind_is_transformer(m->kind);
@@ -1000,9 +1005,8 @@ static void run_train(ecf_estimate *e, const ecf_model *m,
     e->samples_per_step = (double)pl.batch * pl.dp;
     e->flops_per_step = mult * flops_sample * e->samples_per_step;
 
-    tokens_dev = tf ? (double)pl.batch * w->seq_len / pl.tp : 0;
     if (tf)
-        u = u_gemm(d, p, tokens_dev, m->hidden);
+        u = u_gemm(d, p, U_TRAIN, m->hidden);
     else
         u = u_conv(d, p);
     if (w->task == ECF_TASK_QLORA)
@@ -1026,36 +1030,48 @@ static void run_train(ecf_estimate *e, const ecf_model *m,
                                      p == ECF_PREC_TF32)
                                         ? 4.0
                                         : 2.0);
+    /* Data-parallel traffic (gradient all-reduce, or FSDP's all-gathers
+     * and reduce-scatter) overlaps the backward pass up to COMM_OVERLAP;
+     * tensor-parallel all-reduces sit on the critical path. */
     comm = 0;
+    tp_comm = 0;
     if (pl.par == ECF_PAR_DP || pl.par == ECF_PAR_SINGLE) {
         comm = grad_sync_s(comm_bytes, d->count, nodes, d);
-    } else if (pl.par == ECF_PAR_FSDP || pl.par == ECF_PAR_TP_FSDP) {
+    } else if (pl.par == ECF_PAR_FSDP) {
         /* all-gather (forward) + all-gather (backward) + reduce-scatter:
-         * 3 x (n-1)/n x bytes = 1.5 x an all-reduce. */
+         * 3 x (n-1)/n x bytes = 1.5 x an all-reduce of the weights. */
         double wbytes = m->params * 2.0;
-        comm = 1.5 * grad_sync_s(w->task == ECF_TASK_LORA ||
-                                         w->task == ECF_TASK_QLORA
-                                     ? wbytes / 1.5 + comm_bytes
-                                     : wbytes,
-                                 d->count, nodes, d);
+        if (w->task == ECF_TASK_LORA || w->task == ECF_TASK_QLORA)
+            wbytes = wbytes / 1.5 + comm_bytes;
+        comm = 1.5 * grad_sync_s(wbytes, d->count, nodes, d);
+    } else if (pl.par == ECF_PAR_TP_FSDP) {
+        /* TP spans the node; FSDP runs across nodes on each TP shard. */
+        double wbytes = m->params * 2.0 / pl.tp;
+        if (w->task == ECF_TASK_LORA || w->task == ECF_TASK_QLORA)
+            wbytes = wbytes / 1.5 + comm_bytes / pl.tp;
+        comm = 1.5 * grad_sync_s(wbytes, 1, nodes, d);
     }
     if (pl.tp > 1) {
         /* Megatron TP: 4 all-reduces of b x s x h activations per layer
-         * per step (2 forward, 2 backward), not overlapped. */
+         * per step (2 forward, 2 backward). */
         double act = (double)pl.batch * w->seq_len * m->hidden * 2.0;
-        comm += 4.0 * m->layers *
-                allreduce_s(act, pl.tp, d->link_gbytes_s, d->alpha_link,
-                            LINK_EFFICIENCY);
+        tp_comm = 4.0 * m->layers *
+                  allreduce_s(act, pl.tp, d->link_gbytes_s, d->alpha_link,
+                              LINK_EFFICIENCY);
     }
     exposed = comm - COMM_OVERLAP * (2.0 / 3.0) * e->compute_s;
-    if (pl.tp > 1 && exposed < 0)
-        exposed = 0;
     if (exposed < 0)
         exposed = 0;
+    exposed += tp_comm;
     e->comm_s = exposed;
 
-    e->step_time_s = (e->compute_s > e->memory_s ? e->compute_s : e->memory_s) +
-                     exposed;
+    /* Convnets: element-wise traffic adds to convolution time; for
+     * transformers the optimizer traffic is the only memory term and it
+     * also runs after the backward pass. */
+    e->step_time_s = tf ? (e->compute_s > e->memory_s ? e->compute_s
+                                                      : e->memory_s)
+                        : e->compute_s + e->memory_s;
+    e->step_time_s += exposed;
     e->bottleneck = e->compute_s >= e->memory_s ? ECF_BN_COMPUTE
                                                 : ECF_BN_MEMORY_BW;
     if (exposed > 0.25 * e->step_time_s)
@@ -1120,9 +1136,7 @@ static void llm_times(infer_times *t, const ecf_model *m,
     (void)ran;
     /* Prefill: 2 x params x prompt tokens, GEMM-bound; weights are read
      * once. */
-    u_pf = u_gemm(d, p, b * s_in, m->hidden) / U_TC_MAX * U_PREFILL;
-    if (d->cpu || !tensor_precision(p))
-        u_pf = u_gemm(d, p, b * s_in, m->hidden);
+    u_pf = u_gemm(d, p, U_INFER, m->hidden);
     flops = b * fwd_flops_sample(m, (int)s_in);
     compute = peak > 0 ? flops / split / (peak * 1e12 * u_pf) : 0;
     weights_dev = m->params * wb / split;
@@ -1152,7 +1166,7 @@ static void llm_times(infer_times *t, const ecf_model *m,
     }
     bytes = weights_dev + kv_bytes_per_token(m, kv_elem) * ctx_avg * b /
                               split;
-    u_dec = u_gemm(d, p, b, m->hidden);
+    u_dec = u_gemm(d, p, U_INFER, m->hidden);
     flops = b * (2.0 * matmul_params(m) +
                  4.0 * m->layers * ctx_avg * m->heads * m->head_dim);
     compute = peak > 0 ? flops / split / (peak * 1e12 * u_dec) : 0;
@@ -1166,7 +1180,7 @@ static void llm_times(infer_times *t, const ecf_model *m,
         t->per_token_s += (pl->pp - 1) * d->alpha_net;
     t->comm_s = comm_layer;
     t->latency_s = t->ttft_s + s_out * t->per_token_s;
-    *u_out = t->mem_bound ? U_BW : u_dec;
+    *u_out = u_pf; /* GEMM efficiency; decode is a bandwidth roofline */
 }
 
 static void other_times(infer_times *t, const ecf_model *m,
@@ -1184,10 +1198,7 @@ static void other_times(infer_times *t, const ecf_model *m,
     if (m->kind == ECF_KIND_DIFFUSION)
         flops *= 2.0 * m->diffusion_steps; /* classifier-free guidance */
     if (ecf_model_kind_is_transformer(m->kind))
-        u = u_gemm(d, p,
-                   b * (m->kind == ECF_KIND_VIT ? m->default_seq_len
-                                                : w->seq_len),
-                   m->hidden);
+        u = u_gemm(d, p, U_INFER, m->hidden);
     else
         u = u_conv(d, p);
     compute = peak > 0 ? flops / pl->tp / (peak * 1e12 * u) : 0;
@@ -1199,14 +1210,19 @@ static void other_times(infer_times *t, const ecf_model *m,
                                                 : 1.0);
     memt = bytes / bw;
     t->mem_bound = memt > compute;
-    t->latency_s = (compute > memt ? compute : memt) + FRAMEWORK_OVERHEAD_S;
+    /* convnets: add (see CNN_INFER_TRAFFIC); transformers: roofline */
+    if (ecf_model_kind_is_transformer(m->kind))
+        t->latency_s = compute > memt ? compute : memt;
+    else
+        t->latency_s = compute + memt;
+    t->latency_s += FRAMEWORK_OVERHEAD_S;
     if (m->kind == ECF_KIND_SPEECH) {
         /* autoregressive text decoder: ~60% of the weights read per
          * generated token */
         t->per_token_s = m->params * wb * 0.6 / pl->tp / bw;
         t->latency_s += w->output_tokens * t->per_token_s;
     }
-    *u_out = t->mem_bound ? U_BW : u;
+    *u_out = u;
 }
 
 /* Largest power-of-two batch <= cap whose plan fits. */
@@ -1237,17 +1253,57 @@ static void run_infer(ecf_estimate *e, const ecf_model *m,
     bool tf = ecf_model_kind_is_transformer(m->kind);
     bool found = false;
 
-    /* Smallest tensor-parallel group that holds the model (power of two,
-     * dividing the heads), then replicas over the rest; if a whole node
-     * is too small, pipeline across nodes. */
-    for (tp = 1; tp <= d->count && !found; tp *= 2) {
-        if (tp > 1 && (!tf || m->heads % tp != 0 || d->count % tp != 0))
-            continue;
+    /* Tensor-parallel group: LLM serving (infer) spans the node, the
+     * lowest latency per request (vLLM/TGI/TensorRT-LLM practice); offline
+     * batch jobs try every group size that holds the model and keep the
+     * highest throughput (replicas x batch); other models replicate. If a
+     * node is too small, pipeline across nodes. */
+    if (is_llm(m) && w->task == ECF_TASK_INFER) {
+        tp = d->count;
+        while (tp > 1 && (m->heads % tp != 0 || d->count % tp != 0))
+            tp /= 2;
         pl.tp = tp;
-        pl.pp = 1;
         infer_memory(&e->memory, m, w, p, &pl, d);
-        if (fits(&e->memory))
+        found = fits(&e->memory);
+    } else {
+        double best_tput = -1;
+        plan best = pl;
+        for (tp = 1; tp <= d->count; tp *= 2) {
+            ecf_memory mem;
+            plan trial = pl;
+            double tput;
+            if (tp > 1 && (!tf || m->heads % tp != 0 || d->count % tp != 0))
+                continue;
+            trial.tp = tp;
+            infer_memory(&mem, m, w, p, &trial, d);
+            if (!fits(&mem)) {
+                if (!found)
+                    e->memory = mem;
+                continue;
+            }
+            if (w->task == ECF_TASK_BATCH && !w->batch_explicit &&
+                is_llm(m)) {
+                int b = fill_batch(m, w, p, &trial, d, MAX_AUTO_BATCH);
+                trial.batch = b > 0 ? b : 1;
+                infer_memory(&mem, m, w, p, &trial, d);
+            }
+            if (is_llm(m))
+                llm_times(&t, m, w, d, p, ran, peak, &trial, &u);
+            else
+                other_times(&t, m, w, d, p, peak, &trial, &u);
+            tput = t.latency_s > 0
+                       ? (double)(d->count / tp) * trial.batch / t.latency_s
+                       : 0;
+            if (!found || tput > best_tput) {
+                best_tput = tput;
+                best = trial;
+                e->memory = mem;
+            }
             found = true;
+            if (!is_llm(m) || w->task != ECF_TASK_BATCH)
+                break; /* smallest group that fits */
+        }
+        pl = best;
     }
     if (!found && tf && nodes > 1) {
         pl.tp = d->count;
@@ -1256,18 +1312,12 @@ static void run_infer(ecf_estimate *e, const ecf_model *m,
         pl.pp = nodes;
         infer_memory(&e->memory, m, w, p, &pl, d);
         found = fits(&e->memory);
-    }
-    if (!found && !tf) {
-        pl.tp = 1;
-        pl.pp = 1;
-        infer_memory(&e->memory, m, w, p, &pl, d);
-    }
-    /* Offline batch jobs fill memory when the batch was not given. */
-    if (found && w->task == ECF_TASK_BATCH && !w->batch_explicit &&
-        is_llm(m)) {
-        int b = fill_batch(m, w, p, &pl, d, MAX_AUTO_BATCH);
-        pl.batch = b > 0 ? b : 1;
-        infer_memory(&e->memory, m, w, p, &pl, d);
+        if (found && w->task == ECF_TASK_BATCH && !w->batch_explicit &&
+            is_llm(m)) {
+            int b = fill_batch(m, w, p, &pl, d, MAX_AUTO_BATCH);
+            pl.batch = b > 0 ? b : 1;
+            infer_memory(&e->memory, m, w, p, &pl, d);
+        }
     }
     e->fits = found;
     e->batch_size = pl.batch;
@@ -1323,7 +1373,7 @@ static void run_infer(ecf_estimate *e, const ecf_model *m,
         assume(e,
                "decode reads the weights and KV cache each step at %.0f%% of "
                "%.0f GB/s; prefill at %.0f%% of peak",
-               U_BW * 100, d->bw_gbytes_s, U_PREFILL * 100);
+               U_BW * 100, d->bw_gbytes_s, u_gemm(d, p, U_INFER, m->hidden) * 100);
         assume(e, "%d input + %d output tokens per request, batch %d",
                w->input_tokens, w->output_tokens, pl.batch);
     } else {

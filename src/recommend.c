@@ -257,9 +257,11 @@ static void finish_plan(run_ctx *c, ecf_plan *p, const ecf_instance *inst,
     p->per_token_ms = e->per_token_ms;
     p->bottleneck = e->bottleneck;
     p->penalty = res->penalty;
-    p->n_penalties = res->n_penalties;
+    p->n_penalties = res->n_penalties < ECF_PLAN_MAX_PENALTIES
+                         ? res->n_penalties
+                         : ECF_PLAN_MAX_PENALTIES;
     memcpy(p->penalties, res->penalties,
-           sizeof(ecf_rule_hit) * (size_t)res->n_penalties);
+           sizeof(ecf_rule_hit) * (size_t)p->n_penalties);
 }
 
 static void fill_targets(run_ctx *c, ecf_rule_input *in,
@@ -392,7 +394,8 @@ static double time_metric(const ecf_recommendation *r, const ecf_plan *p)
 
 static int plan_cmp(const void *a, const void *b)
 {
-    const ecf_plan *x = a, *y = b;
+    const ecf_plan *x = *(const ecf_plan *const *)a;
+    const ecf_plan *y = *(const ecf_plan *const *)b;
     int c;
     if (x->score != y->score)
         return x->score < y->score ? -1 : 1;
@@ -469,7 +472,19 @@ static void rank(ecf_recommendation *r, ecf_optimize opt)
         r->plans[ifast].marks |= ECF_MARK_FASTEST;
         r->plans[ivalue].marks |= ECF_MARK_BEST_VALUE;
     }
-    qsort(r->plans, r->n_plans, sizeof(ecf_plan), plan_cmp);
+    /* Plans are large: sort pointers, then lay the array out once. */
+    {
+        ecf_plan **order = ecf_xcalloc(r->n_plans, sizeof(*order));
+        ecf_plan *sorted = ecf_xcalloc(r->n_plans, sizeof(*sorted));
+        for (i = 0; i < r->n_plans; i++)
+            order[i] = &r->plans[i];
+        qsort(order, r->n_plans, sizeof(*order), plan_cmp);
+        for (i = 0; i < r->n_plans; i++)
+            sorted[i] = *order[i];
+        free(order);
+        free(r->plans);
+        r->plans = sorted;
+    }
     qsort(r->rejected, r->n_rejected, sizeof(ecf_rejection), reject_cmp);
 }
 
@@ -529,6 +544,13 @@ int ecf_recommend_run(ecf_recommendation **out, const ecf_catalog *cat,
                            "restart_overhead_min", 10) /
         60.0;
     c.r = ecf_xcalloc(1, sizeof(ecf_recommendation));
+    /* one plan per purchase option and one rejection per candidate at
+     * most: reserve once instead of growing */
+    c.plan_cap = ecf_catalog_count(cat) * o->n_regions * 2;
+    c.rej_cap = c.plan_cap;
+    c.r->plans = ecf_xcalloc(c.plan_cap ? c.plan_cap : 1, sizeof(ecf_plan));
+    c.r->rejected =
+        ecf_xcalloc(c.rej_cap ? c.rej_cap : 1, sizeof(ecf_rejection));
     c.r->serving = c.serving;
     c.r->max_nodes = c.max_nodes;
     c.r->spot_considered = c.spot_allowed;

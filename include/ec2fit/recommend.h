@@ -45,6 +45,9 @@ typedef struct {
 #define ECF_RECOMMEND_OPTS_INIT                                               \
     {{NULL}, 0, ECF_SPOT_AUTO, 0, 0, 0, 0, 0, 0.5, ECF_OPT_COST, NULL, NULL}
 
+/* Penalty rules that can fire on one plan (there are five kinds). */
+#define ECF_PLAN_MAX_PENALTIES 6
+
 #define ECF_MARK_CHEAPEST (1u << 0)
 #define ECF_MARK_FASTEST (1u << 1)
 #define ECF_MARK_BEST_VALUE (1u << 2)
@@ -86,7 +89,7 @@ typedef struct {
     double penalty;          /* sum of penalty weights */
     unsigned marks;          /* ECF_MARK_* */
     int n_penalties;
-    ecf_rule_hit penalties[ECF_RULE_COUNT];
+    ecf_rule_hit penalties[ECF_PLAN_MAX_PENALTIES];
 } ecf_plan;
 
 typedef struct {

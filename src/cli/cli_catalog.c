@@ -30,11 +30,6 @@
 
 #define STALE_DAYS_DEFAULT 30
 
-/* Shared with cmd_update.c (the base catalog of an update is the one the
- * other commands would use). TODO(lead): move to cmd.h. */
-int cli_catalog_text(ecf_buf *text_out, const char **label_out,
-                     const cli_catalog_opts *opts, ecf_err *err);
-long cli_now(void);
 
 typedef enum { SRC_EMBEDDED, SRC_FILE, SRC_CACHE } src_kind;
 

@@ -142,7 +142,7 @@ static int find_model(ecf_model *out, const char *name, ecf_err *err)
 {
     ecf_zoo *zoo = NULL;
     const ecf_model *m;
-    const char *sugg[3];
+    const char *sugg[1];
     size_t k;
     int rc;
 
@@ -154,24 +154,16 @@ static int find_model(ecf_model *out, const char *name, ecf_err *err)
         ecf_zoo_free(zoo);
         return 0;
     }
-    k = ecf_zoo_suggest(sugg, 3, zoo, name);
+    k = ecf_zoo_suggest(sugg, 1, zoo, name);
     if (k == 0)
         rc = ecf_err_set(err, ECF_ENOTFOUND,
                          "unknown model '%s' (see 'ec2fit models', or use "
                          "--params or --model-config)",
                          name);
-    else if (k == 1)
+    else
         rc = ecf_err_set(err, ECF_ENOTFOUND,
                          "unknown model '%s' (did you mean %s?)", name,
                          sugg[0]);
-    else if (k == 2)
-        rc = ecf_err_set(err, ECF_ENOTFOUND,
-                         "unknown model '%s' (did you mean %s or %s?)", name,
-                         sugg[0], sugg[1]);
-    else
-        rc = ecf_err_set(err, ECF_ENOTFOUND,
-                         "unknown model '%s' (did you mean %s, %s or %s?)",
-                         name, sugg[0], sugg[1], sugg[2]);
     ecf_zoo_free(zoo);
     return rc;
 }
@@ -216,6 +208,8 @@ int cli_workload_finish(cli_workload *wl, ecf_model *model_out,
                          base + 1);
         }
         ecf_buf_dispose(&buf);
+        if (rc < 0)
+            ecf_err_prefix(err, "--model-config");
     }
     if (rc < 0)
         return rc;

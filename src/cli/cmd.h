@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "ec2fit/buf.h"
 #include "ec2fit/catalog.h"
 #include "ec2fit/err.h"
 
@@ -82,6 +83,13 @@ typedef struct {
  *  which was used ("embedded", a path). */
 int cli_open_catalog(ecf_catalog **out, const cli_catalog_opts *opts,
                      const char **label_out, ecf_err *err);
+
+/** The JSON text of the catalog cli_open_catalog would use (the base of
+ *  an `update`), with its label. */
+int cli_catalog_text(ecf_buf *text_out, const char **label_out,
+                     const cli_catalog_opts *opts, ecf_err *err);
+/** Seconds since the epoch; EC2FIT_NOW pins it in tests (docs/update.md). */
+long cli_now(void);
 
 /** Default region: AWS_REGION, then AWS_DEFAULT_REGION, then us-east-1. */
 const char *cli_default_region(void);

@@ -94,11 +94,13 @@ static void print_table(const ecf_estimate *e, const ecf_model *m,
            e->memory.available_per_device_gib,
            e->fits ? "fits" : "DOES NOT FIT");
     printf("\nParallelism      %s (tp %d, dp %d, pp %d), batch %d per "
-           "device%s\n",
+           "%s%s\n",
            ecf_parallelism_name(e->parallelism), e->tp_degree, e->dp_degree,
            e->pp_degree, e->batch_size,
+           ecf_task_is_training(w->task) ? "device" : "replica",
            e->activation_checkpointing ? ", activation checkpointing" : "");
-    printf("Compute          %.1f TFLOPS peak per device at %.0f%%\n",
+    printf("Compute          %.1f TFLOPS peak per device, %.0f%% achieved "
+           "in GEMMs\n",
            e->peak_tflops, e->utilization * 100);
     if (ecf_task_is_training(w->task)) {
         printf("Step time        %.3f s (compute %.3f s, memory %.3f s, "

@@ -106,7 +106,7 @@ void rr_light_alternatives(rr_view *v)
 static void workload_line(char *buf, size_t n, const rr_view *v)
 {
     const ecf_workload *w = v->w;
-    char params[32], ds[64] = "";
+    char params[32], ds[96] = "";
     fmt_count(params, sizeof(params), v->model->params);
     if (w->dataset_samples > 0) {
         char amt[32];
@@ -281,17 +281,22 @@ void rr_print_table(FILE *f, const rr_view *v)
         fprintf(f, "\nAuto Scaling (rank 1): min %d, max %d instances; target "
                    "%.3g req/s per instance (%.0f%% of capacity)\n",
                 r->asg_min, r->asg_max, r->asg_target_qps_per_instance, 70.0);
-    for (i = 0; i < v->n_light; i++) {
-        const ecf_light_option *o = &v->light[i];
-        if (i == 0)
-            fprintf(f, "\nLight alternatives (CPU only)\n");
-        if (o->feasible)
-            fprintf(f, "  %-26s %6.0f ms  $%.2f/month  $%.4f per 1M %s%s\n",
-                    o->name, o->latency_ms, o->monthly_usd, o->usd_per_million,
-                    r->per_million_unit,
-                    o->cheaper ? "  <- cheaper than rank 1" : "");
-        else
-            fprintf(f, "  %-26s not feasible: %s\n", o->name, o->reason);
+    /* Light alternatives are shown when feasible and cheaper than rank 1
+     * (JSON lists them all, with the reason when not feasible). */
+    {
+        bool header = false;
+        for (i = 0; i < v->n_light; i++) {
+            const ecf_light_option *o = &v->light[i];
+            if (!o->feasible || !(o->cheaper || r->n_plans == 0))
+                continue;
+            if (!header) {
+                fprintf(f, "\nCheaper light alternatives (CPU only)\n");
+                header = true;
+            }
+            fprintf(f, "  %-24s %6.0f ms  $%.2f/month  $%.4f per 1M %s\n",
+                    o->name, o->latency_ms, o->monthly_usd,
+                    o->usd_per_million, r->per_million_unit);
+        }
     }
     fprintf(f, "\n%zu candidate%s (types x regions), %zu plan%s, %zu "
                "rejected%s\n",
@@ -659,8 +664,8 @@ void rr_print_tfvars(FILE *f, const rr_view *v)
 
 void rr_print_no_plan_stderr(FILE *f, const rr_view *v)
 {
-    const ecf_rejection *cl[1];
-    if (closest(cl, 1, v->rec) == 1)
+    const ecf_rejection *cl[1] = {NULL};
+    if (closest(cl, 1, v->rec) == 1 && cl[0])
         fprintf(f, "ec2fit: recommend: no instance type satisfies the "
                    "constraints; closest: %s (%s): %s\n",
                 cl[0]->inst->type, ecf_rule_name(cl[0]->rule), cl[0]->reason);

@@ -215,7 +215,8 @@ class Handler(BaseHTTPRequestHandler):
                        "application/xml")
             return
         self.reply(200, st.spot, "application/json",
-                   {"Last-Modified": email.utils.formatdate(time.time(), usegmt=True)})
+                   {"Last-Modified": email.utils.formatdate(
+                       st.args.last_modified or time.time(), usegmt=True)})
 
     def do_POST(self):
         st = self.server.state
@@ -321,6 +322,8 @@ def main():
     ap.add_argument("--access-key", default="AKIDTESTEXAMPLE")
     ap.add_argument("--secret", default="test/secret+KEY")
     ap.add_argument("--token", default=None)
+    ap.add_argument("--last-modified", type=float, default=0,
+                    help="Last-Modified of the spot feed, epoch (0 = now)")
     args = ap.parse_args()
 
     # The process ends after --lifetime seconds no matter what the handler

@@ -299,8 +299,6 @@ static void test_rules__neuron_support(void **state)
 
 static void test_rules__disabled_rule_and_threshold(void **state)
 {
-    const char *doc_fmt =
-        "{\"schema_version\":1,\"rules\":[%s]}";
     char rules_json[8192] = "", doc[9000];
     ecf_rules custom;
     ecf_err err = ECF_ERR_INIT;
@@ -332,7 +330,8 @@ static void test_rules__disabled_rule_and_threshold(void **state)
             strcat(rules_json, ",");
         strcat(rules_json, one);
     }
-    snprintf(doc, sizeof(doc), doc_fmt, rules_json);
+    snprintf(doc, sizeof(doc), "{\"schema_version\":1,\"rules\":[%s]}",
+             rules_json);
     assert_int_equal(ecf_rules_load_buffer(&custom, doc, strlen(doc), "r.json",
                                            &err),
                      0);

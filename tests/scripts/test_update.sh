@@ -1,0 +1,256 @@
+#!/bin/bash
+# test_update.sh - `ec2fit update` end to end against tests/tools/fake_aws.py,
+# a local HTTP server on 127.0.0.1 that recomputes every SigV4 signature.
+# Each failure case asserts the exit code and the exact one-line message,
+# and that the previous cache is byte-identical (cmp) with no temporary
+# file left behind. All offline; about 15 s.
+set -u
+: "${EC2FIT:?}" "${SRC_DIR:?}" "${FIXTURES:?}" "${WORK:?}"
+
+export PYTHONDONTWRITEBYTECODE=1
+unset http_proxy https_proxy HTTP_PROXY HTTPS_PROXY all_proxy ALL_PROXY
+export NO_PROXY=127.0.0.1,localhost no_proxy=127.0.0.1,localhost
+for v in $(env | sed -n 's/^\(AWS_[A-Z_]*\)=.*/\1/p'); do unset "$v"; done
+unset EC2FIT_CATALOG EC2FIT_NOW EC2FIT_HTTP_MAX_BYTES EC2FIT_STALE_DAYS
+
+rm -rf "$WORK"
+mkdir -p "$WORK/home"
+export HOME="$WORK/home"
+export XDG_CACHE_HOME="$WORK/cache"
+CACHE="$XDG_CACHE_HOME/ec2fit"
+BASE="$FIXTURES/pricing/base_catalog.json"
+AK=AKIDTESTEXAMPLE
+SK='test/secret+KEY'
+SERVER_PID=
+failures=0
+
+fail() {
+    echo "FAIL: $*"
+    failures=$((failures + 1))
+}
+
+start_server() { # scenario [fake_aws options...]
+    local scenario=$1 i
+    shift
+    stop_server
+    rm -f "$WORK/port" "$WORK/log"
+    python3 "$SRC_DIR/tests/tools/fake_aws.py" --port-file "$WORK/port" \
+        --data "$FIXTURES/pricing" --scenario "$scenario" --log "$WORK/log" \
+        --lifetime 20 "$@" 2>>"$WORK/server.err" &
+    SERVER_PID=$!
+    for i in $(seq 200); do
+        [ -s "$WORK/port" ] && break
+        sleep 0.05
+    done
+    PORT=$(cat "$WORK/port") || { echo "server did not start"; exit 1; }
+    URL="http://127.0.0.1:$PORT"
+}
+
+stop_server() {
+    if [ -n "$SERVER_PID" ]; then
+        kill "$SERVER_PID" 2>/dev/null
+        wait "$SERVER_PID" 2>/dev/null
+        SERVER_PID=
+    fi
+}
+trap stop_server EXIT
+
+update() { # runs `ec2fit update` with test credentials; sets RC
+    AWS_ACCESS_KEY_ID=${KEY-$AK} AWS_SECRET_ACCESS_KEY=${SECRET-$SK} \
+        "$EC2FIT" update --catalog "$BASE" --endpoint-url "$URL" \
+        --spot-advisor-url "$URL/spot-advisor-data.json" "$@" \
+        >"$WORK/out" 2>"$WORK/err"
+    RC=$?
+}
+
+snapshot() {
+    rm -rf "$WORK/snap"
+    cp -a "$CACHE" "$WORK/snap"
+}
+
+cache_unchanged() { # name
+    cmp -s "$CACHE/catalog.json" "$WORK/snap/catalog.json" ||
+        fail "$1: catalog.json changed"
+    cmp -s "$CACHE/catalog.json.meta" "$WORK/snap/catalog.json.meta" ||
+        fail "$1: catalog.json.meta changed"
+    [ "$(ls -A "$CACHE" | sort | tr '\n' ' ')" = \
+      "catalog.json catalog.json.meta update.lock " ] ||
+        fail "$1: stray files in the cache: $(ls -A "$CACHE")"
+}
+
+expect_fail() { # name rc exact-stderr-regex
+    [ "$RC" = "$2" ] || fail "$1: exit $RC, expected $2"
+    [ "$(wc -l <"$WORK/err")" = 1 ] || fail "$1: stderr is not one line"
+    grep -Eqx -- "$3" "$WORK/err" || fail "$1: stderr: $(cat "$WORK/err")"
+    cache_unchanged "$1"
+}
+
+price() { # type region field
+    python3 -c 'import json,sys
+d = json.load(open(sys.argv[1]))
+i = [x for x in d["instances"] if x["type"] == sys.argv[2]][0]
+print(i["prices"][sys.argv[3]][sys.argv[4]])' "$CACHE/catalog.json" "$@"
+}
+
+# ---- happy path: pagination, signature, sidecar ----------------------------
+start_server ok
+update
+[ "$RC" = 0 ] || fail "happy: exit $RC: $(cat "$WORK/err")"
+[ "$(grep -c '^POST / .* sig=ok target=AWSPriceListService.GetProducts ua=ec2fit/' "$WORK/log")" = 5 ] ||
+    fail "happy: expected 5 signed GetProducts pages: $(cat "$WORK/log")"
+grep -q 'token=page-us-east-1-6' "$WORK/log" || fail "happy: no third page"
+grep -q '^GET /spot-advisor-data.json ua=ec2fit/[0-9.]* auth=no$' "$WORK/log" ||
+    fail "happy: spot feed request"
+grep -qx 'ec2fit: update: wrote .*/catalog.json (prices as of [0-9-]*)' "$WORK/err" ||
+    fail "happy: summary: $(cat "$WORK/err")"
+want=$(sha256sum <"$CACHE/catalog.json" | cut -d' ' -f1)
+grep -q "\"sha256\":.*\"$want\"" "$CACHE/catalog.json.meta" ||
+    fail "happy: sidecar sha256"
+[ "$(price m5.large us-east-1 ondemand_usd_per_hour)" = 0.097 ] ||
+    fail "happy: m5.large price not updated"
+[ "$(price m5.large us-west-2 ondemand_usd_per_hour)" = 0.096 ] ||
+    fail "happy: m5.large us-west-2 not added"
+[ "$(price p4d.24xlarge us-east-1 spot_savings_pct)" = -12 ] ||
+    fail "happy: spot savings not updated"
+"$EC2FIT" --version >"$WORK/out" 2>"$WORK/err"
+grep -qx "catalog: cache:$CACHE/catalog.json (prices as of [0-9-]*)" "$WORK/out" ||
+    fail "happy: later commands do not use the cache: $(cat "$WORK/out")"
+
+# ---- 500, then success: retried ---------------------------------------------
+start_server retry500
+update
+[ "$RC" = 0 ] || fail "retry500: exit $RC: $(cat "$WORK/err")"
+[ "$(grep -c '^POST / region=us-east-1 token=- ' "$WORK/log")" = 2 ] ||
+    fail "retry500: first page not retried: $(cat "$WORK/log")"
+snapshot
+
+# ---- failures: exit 1, one line, previous cache kept ------------------------
+start_server ok
+SECRET=wrong update
+expect_fail badsig 1 'ec2fit: update: GetProducts us-east-1: HTTP 403: The request signature we calculated does not match the signature you provided\. Check your AWS Secret Access Key and signing method\. Consult the service documentation for details\.'
+
+start_server truncated
+update --retries 1
+expect_fail truncated 1 'ec2fit: update: GetProducts us-east-1: transfer closed with [0-9]+ bytes remaining to read \(2 attempts\)'
+
+start_server badjson
+update
+expect_fail badjson 1 'ec2fit: update: GetProducts us-east-1: invalid JSON at byte [0-9]+'
+
+start_server badinner
+update
+expect_fail badinner 1 'ec2fit: update: GetProducts us-east-1: PriceList\[1\]: invalid JSON at byte 26'
+
+start_server big
+EC2FIT_HTTP_MAX_BYTES=100000 update
+expect_fail over-cap 1 "ec2fit: update: spot advisor $URL/spot-advisor-data.json: response larger than 100000 bytes"
+
+start_server stall
+t0=$(date +%s)
+update --timeout 1 --retries 1
+expect_fail stall 1 'ec2fit: update: GetProducts us-east-1: Operation timed out after [0-9]+ milliseconds with 0 bytes received \(2 attempts\)'
+[ $(($(date +%s) - t0)) -le 6 ] || fail "stall: took $(($(date +%s) - t0)) s"
+
+start_server drop
+update --retries 1
+expect_fail drop 1 'ec2fit: update: GetProducts us-east-1: .+ \(2 attempts\)'
+
+start_server spothalf
+update
+expect_fail spot-coverage 1 'ec2fit: update: spot advisor: coverage would shrink from 11 to 6 \(type, region\) pairs; use --force to accept'
+
+start_server ok
+update --endpoint-url http://example.com/
+expect_fail plain-http 2 "ec2fit: update: endpoint: http://example.com/: plain http is only allowed to 127.0.0.1, localhost and \[::1\]; use https"
+
+KEY= update
+expect_fail half-env 2 'ec2fit: update: credentials: AWS_SECRET_ACCESS_KEY is set but AWS_ACCESS_KEY_ID is not'
+
+update --retries 11
+expect_fail usage 2 "ec2fit: update: --retries: expected an integer from 0 to 10, got '11'"
+
+update --bogus
+expect_fail unknown-flag 2 "ec2fit: update: --bogus: unknown flag \(see 'ec2fit update --help'\)"
+
+update --regions 'us-east-1,EU WEST'
+expect_fail bad-region 2 "ec2fit: update: --regions: 'EU WEST' is not a region name \(e\.g\. us-east-1\)"
+
+# ---- a 10x price move is reported and kept; --force takes it ----------------
+start_server bigmove
+update
+[ "$RC" = 0 ] || fail "bigmove: exit $RC"
+grep -qx 'ec2fit: warning: update: p4d.24xlarge us-east-1: on-demand price moved 10.0x (21.9576 -> 219.576); kept 21.9576 (use --force to accept)' "$WORK/err" ||
+    fail "bigmove: warning: $(cat "$WORK/err")"
+[ "$(price p4d.24xlarge us-east-1 ondemand_usd_per_hour)" = 21.957642 ] ||
+    fail "bigmove: price taken without --force"
+update --force
+[ "$(price p4d.24xlarge us-east-1 ondemand_usd_per_hour)" = 219.57642 ] ||
+    fail "bigmove: --force did not take the price"
+grep -q 'accepted because of --force' "$WORK/err" || fail "bigmove: force note"
+
+# ---- --force accepts the shrinking spot feed ---------------------------------
+start_server spothalf
+update --force
+[ "$RC" = 0 ] || fail "spothalf --force: exit $RC"
+grep -qx 'ec2fit: update: spot: 6 entries updated, 5 removed' "$WORK/err" ||
+    fail "spothalf --force: $(cat "$WORK/err")"
+
+# ---- temporary credentials from a profile; --verbose redacts secrets --------
+mkdir -p "$HOME/.aws"
+printf '[ci]\naws_access_key_id = AKIDPROFILE\naws_secret_access_key = pr0file/SECRET\naws_session_token = SESSIONTOKEN123\n' \
+    >"$HOME/.aws/credentials"
+start_server ok --access-key AKIDPROFILE --secret pr0file/SECRET --token SESSIONTOKEN123
+AWS_PROFILE=ci "$EC2FIT" update --catalog "$BASE" --endpoint-url "$URL" \
+    --spot-advisor-url "$URL/spot-advisor-data.json" --verbose \
+    >"$WORK/out" 2>"$WORK/err"
+RC=$?
+[ "$RC" = 0 ] || fail "profile: exit $RC: $(cat "$WORK/err")"
+grep -qx 'ec2fit: update: > Authorization: <redacted>' "$WORK/err" ||
+    fail "verbose: no redacted Authorization line"
+grep -qx 'ec2fit: update: > X-Amz-Security-Token: <redacted>' "$WORK/err" ||
+    fail "verbose: no redacted token line"
+grep -q 'ec2fit: update: > POST http://127.0.0.1' "$WORK/err" ||
+    fail "verbose: no request line"
+if grep -q -e 'pr0file/SECRET' -e SESSIONTOKEN123 -e 'Signature=' -e AKIDPROFILE "$WORK/err"; then
+    fail "verbose: a secret was printed"
+fi
+rm -rf "$HOME/.aws"
+
+# ---- two concurrent updates are serialised by the lock ----------------------
+start_server ok
+update --quiet &
+p1=$!
+update --quiet
+wait $p1 || fail "concurrent: first update failed"
+[ "$RC" = 0 ] || fail "concurrent: second update failed"
+want=$(sha256sum <"$CACHE/catalog.json" | cut -d' ' -f1)
+grep -q "\"$want\"" "$CACHE/catalog.json.meta" || fail "concurrent: torn cache"
+
+# ---- without credentials: spot only, and it says what it skipped ------------
+snapshot
+: >"$WORK/log"
+"$EC2FIT" update --catalog "$BASE" --spot-advisor-url "$URL/spot-advisor-data.json" \
+    >"$WORK/out" 2>"$WORK/err"
+RC=$?
+[ "$RC" = 0 ] || fail "nocreds: exit $RC: $(cat "$WORK/err")"
+grep -qx "ec2fit: warning: update: skipped on-demand prices (Pricing API): no AWS credentials: AWS_ACCESS_KEY_ID is not set and profile 'default' is not in $HOME/.aws/credentials or $HOME/.aws/config" "$WORK/err" ||
+    fail "nocreds: message: $(cat "$WORK/err")"
+grep -q '^POST' "$WORK/log" && fail "nocreds: GetProducts was called"
+
+# ---- --dry-run prints and writes nothing -------------------------------------
+snapshot
+update --dry-run --quiet
+[ "$RC" = 0 ] || fail "dry-run: exit $RC"
+python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$WORK/out" ||
+    fail "dry-run: stdout is not JSON"
+cache_unchanged dry-run
+
+"$EC2FIT" update --help >"$WORK/out" 2>"$WORK/err" || fail "help: exit $?"
+grep -q '^usage: ec2fit update' "$WORK/out" || fail "help: stdout"
+
+stop_server
+if [ "$failures" -gt 0 ]; then
+    echo "$failures failure(s)"
+    exit 1
+fi
+echo "all update cases passed"

@@ -1,0 +1,122 @@
+#!/bin/bash
+# test_update_cache.sh - which catalog commands use after `ec2fit update`:
+# the cache when valid and newer than the built-in one, never a tampered
+# cache, `--catalog embedded` on request; and the staleness warning
+# (always for the cache, only on a terminal for built-in and --catalog
+# files). "Today" is pinned with EC2FIT_NOW. About 3 s.
+set -u
+: "${EC2FIT:?}" "${SRC_DIR:?}" "${FIXTURES:?}" "${WORK:?}"
+
+export PYTHONDONTWRITEBYTECODE=1
+unset http_proxy https_proxy HTTP_PROXY HTTPS_PROXY all_proxy ALL_PROXY
+export NO_PROXY=127.0.0.1,localhost no_proxy=127.0.0.1,localhost
+for v in $(env | sed -n 's/^\(AWS_[A-Z_]*\)=.*/\1/p'); do unset "$v"; done
+unset EC2FIT_CATALOG EC2FIT_NOW EC2FIT_HTTP_MAX_BYTES EC2FIT_STALE_DAYS
+
+rm -rf "$WORK"
+mkdir -p "$WORK/home"
+export HOME="$WORK/home"
+export XDG_CACHE_HOME="$WORK/cache"
+CACHE="$XDG_CACHE_HOME/ec2fit"
+BASE="$FIXTURES/pricing/base_catalog.json"
+SEP1=1788220800      # 2026-09-01T00:00:00Z
+NOV29=1795953600     # 2026-11-29T12:00:00Z
+failures=0
+fail() {
+    echo "FAIL: $*"
+    failures=$((failures + 1))
+}
+
+python3 "$SRC_DIR/tests/tools/fake_aws.py" --port-file "$WORK/port" \
+    --data "$FIXTURES/pricing" --lifetime 20 --last-modified "$SEP1" \
+    2>"$WORK/server.err" &
+SERVER_PID=$!
+trap 'kill $SERVER_PID 2>/dev/null; wait $SERVER_PID 2>/dev/null' EXIT
+for i in $(seq 200); do
+    [ -s "$WORK/port" ] && break
+    sleep 0.05
+done
+URL="http://127.0.0.1:$(cat "$WORK/port")"
+
+source_of() { # [ec2fit list args...] -> catalog.source of `list --output json`
+    "$EC2FIT" list --output json "$@" 2>"$WORK/err" |
+        python3 -c 'import json,sys; c = json.load(sys.stdin)["catalog"]; print(c["source"], c["as_of"])'
+}
+
+# No cache yet: the built-in catalog, silently (stderr is not a terminal).
+[ "$(EC2FIT_NOW=$NOV29 "$EC2FIT" --version 2>"$WORK/err" | sed -n 2p)" = \
+  "catalog: embedded (prices as of $(EC2FIT_CATALOG=embedded "$EC2FIT" --version | sed -n 's/.*as of \(.*\))/\1/p'))" ] ||
+    fail "no cache: not embedded"
+[ -s "$WORK/err" ] && fail "no cache: stderr: $(cat "$WORK/err")"
+
+# An update "on 2026-09-01" (spot only: no credentials).
+EC2FIT_NOW=$SEP1 "$EC2FIT" update --quiet --catalog "$BASE" \
+    --spot-advisor-url "$URL/spot-advisor-data.json" 2>"$WORK/err" ||
+    fail "update: $(cat "$WORK/err")"
+grep -q '"as_of":.*"2026-09-01"' "$CACHE/catalog.json.meta" ||
+    fail "update: sidecar as_of"
+
+# Used by every command on the same day: no warning.
+EC2FIT_NOW=$SEP1 "$EC2FIT" --version >"$WORK/out" 2>"$WORK/err"
+grep -qx "catalog: cache:$CACHE/catalog.json (prices as of 2026-09-01)" "$WORK/out" ||
+    fail "fresh cache: $(cat "$WORK/out")"
+[ -s "$WORK/err" ] && fail "fresh cache: stderr: $(cat "$WORK/err")"
+[ "$(EC2FIT_NOW=$SEP1 source_of)" = "cache:$CACHE/catalog.json 2026-09-01" ] ||
+    fail "list does not use the cache"
+
+# 89 days later: the cache is stale, and says so even without a terminal.
+EC2FIT_NOW=$NOV29 "$EC2FIT" --version >"$WORK/out" 2>"$WORK/err"
+[ "$(cat "$WORK/err")" = "ec2fit: warning: the cached catalog has prices as of 2026-09-01, 89 days old; run 'ec2fit update' to refresh" ] ||
+    fail "stale cache: stderr: $(cat "$WORK/err")"
+EC2FIT_NOW=$NOV29 EC2FIT_STALE_DAYS=0 "$EC2FIT" --version >/dev/null 2>"$WORK/err"
+[ -s "$WORK/err" ] && fail "EC2FIT_STALE_DAYS=0: $(cat "$WORK/err")"
+EC2FIT_NOW=$NOV29 EC2FIT_STALE_DAYS=90 "$EC2FIT" --version >/dev/null 2>"$WORK/err"
+[ -s "$WORK/err" ] && fail "EC2FIT_STALE_DAYS=90: $(cat "$WORK/err")"
+
+# --catalog embedded / EC2FIT_CATALOG=embedded force the built-in catalog;
+# a stale --catalog file does not warn when stderr is not a terminal.
+case "$(EC2FIT_NOW=$NOV29 source_of --catalog embedded)" in
+embedded\ *) ;;
+*) fail "--catalog embedded: $(EC2FIT_NOW=$NOV29 source_of --catalog embedded)" ;;
+esac
+[ -s "$WORK/err" ] && fail "--catalog embedded: stderr: $(cat "$WORK/err")"
+EC2FIT_CATALOG=embedded "$EC2FIT" --version | grep -q '^catalog: embedded ' ||
+    fail "EC2FIT_CATALOG=embedded"
+[ "$(EC2FIT_NOW=$NOV29 source_of --catalog "$BASE")" = "$BASE 2026-07-20" ] ||
+    fail "--catalog FILE"
+[ -s "$WORK/err" ] && fail "--catalog FILE: stderr: $(cat "$WORK/err")"
+
+# On a terminal the stale built-in catalog warns (script(1) gives a pty).
+if command -v script >/dev/null; then
+    EC2FIT_NOW=$NOV29 script -qec "$EC2FIT --version --catalog embedded >/dev/null; $EC2FIT list --catalog embedded >/dev/null" /dev/null \
+        >"$WORK/tty" 2>&1 </dev/null
+    grep -q "ec2fit: warning: the built-in catalog has prices as of .*, [0-9]* days old; run 'ec2fit update' to refresh" "$WORK/tty" ||
+        fail "tty: no staleness warning: $(cat "$WORK/tty")"
+fi
+
+# A tampered cache is ignored with a warning; the built-in one is used.
+cp "$CACHE/catalog.json" "$WORK/good.json"
+sed -i 's/"m5.large"/"m5.lARGE"/' "$CACHE/catalog.json"
+EC2FIT_NOW=$SEP1 "$EC2FIT" --version >"$WORK/out" 2>"$WORK/err"
+grep -q '^catalog: embedded ' "$WORK/out" || fail "tampered: $(cat "$WORK/out")"
+[ "$(cat "$WORK/err")" = "ec2fit: warning: ignoring the catalog cache: $CACHE/catalog.json: SHA-256 does not match catalog.json.meta" ] ||
+    fail "tampered: stderr: $(cat "$WORK/err")"
+cp "$WORK/good.json" "$CACHE/catalog.json"
+
+# A cache older than the built-in catalog (e.g. after an upgrade) is not
+# used: same as_of as the base sources, generated before the embedded one.
+emb_gen=$(EC2FIT_CATALOG=embedded "$EC2FIT" list --output json 2>/dev/null |
+    python3 -c 'import json,sys; print(json.load(sys.stdin)["catalog"]["generated_at"])')
+EC2FIT_NOW=1751328000 "$EC2FIT" update --quiet --catalog "$BASE" \
+    --spot-advisor-url "$URL/spot-advisor-data.json" 2>"$WORK/err" ||
+    fail "old update: $(cat "$WORK/err")"
+if [ "$emb_gen" \> "2025-07-01" ]; then
+    "$EC2FIT" --version | grep -q '^catalog: embedded ' ||
+        fail "older cache used: $("$EC2FIT" --version)"
+fi
+
+if [ "$failures" -gt 0 ]; then
+    echo "$failures failure(s)"
+    exit 1
+fi
+echo "all cache selection cases passed"

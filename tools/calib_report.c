@@ -1,0 +1,450 @@
+/*
+ * calib_report.c - runs every row of tests/fixtures/calibration.json
+ * through the estimator and prints each row's error and the median
+ * absolute % error per kind. Skipped rows are listed with their reason.
+ *
+ * The evaluation code is shared with tests/unit/test_calibration.c, which
+ * includes this file with CALIB_NO_MAIN defined, so the report and the
+ * test can never disagree. Build and run the tool by hand:
+ *
+ *   cc -std=c11 -D_POSIX_C_SOURCE=200809L -Iinclude tools/calib_report.c \
+ *      build/libec2fit_core.a $(pkg-config --cflags --libs libcjson) \
+ *      -lcurl -lcrypto -lm -o calib_report
+ *   ./calib_report tests/fixtures/calibration.json
+ *
+ * (or run build/tests/test_calibration --report).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "ec2fit/buf.h"
+#include "ec2fit/catalog.h"
+#include "ec2fit/err.h"
+#include "ec2fit/estimate.h"
+#include "ec2fit/zoo.h"
+
+#define CALIB_MAX_ROWS 400
+
+typedef enum { CALIB_USE = 0, CALIB_OUTLIER, CALIB_SKIP } calib_status;
+
+typedef struct {
+    const char *id;     /* borrowed from the cJSON tree */
+    const char *kind;
+    const char *metric;
+    const char *reason;
+    calib_status status;
+    double expect;
+    double predicted;
+    double err_pct;     /* signed */
+    double tol_pct;
+    bool ok;            /* evaluated without error */
+    char msg[200];      /* evaluation error, if any */
+} calib_row;
+
+typedef struct {
+    cJSON *root;
+    ecf_zoo *zoo;
+    calib_row rows[CALIB_MAX_ROWS];
+    size_t n;
+} calib_set;
+
+static double jnum(const cJSON *o, const char *key, double dflt)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    return cJSON_IsNumber(v) ? v->valuedouble : dflt;
+}
+
+static const char *jstr(const cJSON *o, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+static ecf_link parse_link(const char *s)
+{
+    if (!s)
+        return ECF_LINK_NONE;
+    if (strcmp(s, "nvswitch") == 0)
+        return ECF_LINK_NVSWITCH;
+    if (strcmp(s, "nvlink") == 0)
+        return ECF_LINK_NVLINK;
+    if (strcmp(s, "pcie") == 0)
+        return ECF_LINK_PCIE;
+    return ECF_LINK_NONE;
+}
+
+/* Builds the accelerator and instance a row runs on. Strings point into
+ * the cJSON tree (the estimator only reads them). */
+static int build_instance(ecf_accel *acc, ecf_instance *inst,
+                          const cJSON *root, const cJSON *row, char *msg,
+                          size_t msg_len)
+{
+    const char *hwid = jstr(row, "hardware"), *hostid = jstr(row, "host");
+    const cJSON *hw = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(root, "hardware"), hwid ? hwid : "");
+    const cJSON *host = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(root, "hosts"), hostid ? hostid : "");
+    const cJSON *tf;
+    int p;
+
+    if (!hw || !host) {
+        snprintf(msg, msg_len, "unknown hardware '%s' or host '%s'",
+                 hwid ? hwid : "", hostid ? hostid : "");
+        return -1;
+    }
+    memset(acc, 0, sizeof(*acc));
+    memset(inst, 0, sizeof(*inst));
+    acc->id = (char *)hwid;
+    acc->name = (char *)jstr(hw, "name");
+    acc->generation = (char *)jstr(hw, "generation");
+    acc->kind = ECF_ACCEL_GPU;
+    acc->memory_gb = jnum(hw, "memory_gib", 0) * 1073741824.0 / 1e9;
+    acc->memory_bw_gbytes_s = jnum(hw, "memory_bw_gbytes_s", 0);
+    acc->tdp_w = jnum(hw, "tdp_w", 0);
+    tf = cJSON_GetObjectItemCaseSensitive(hw, "tflops");
+    for (p = 0; p < ECF_PREC_COUNT; p++)
+        acc->tflops[p] = jnum(tf, ecf_precision_name((ecf_precision)p), 0);
+    inst->type = (char *)hostid;
+    inst->family = (char *)hostid;
+    inst->vcpu = (int)jnum(host, "vcpu", 8);
+    inst->memory_gib = jnum(host, "memory_gib", 64);
+    inst->accel = acc;
+    inst->accel_count = (int)jnum(row, "devices", 1);
+    inst->accel_memory_gib = jnum(hw, "memory_gib", 0);
+    inst->link = inst->accel_count > 1 ? parse_link(jstr(host, "link"))
+                                       : ECF_LINK_NONE;
+    if (inst->link == ECF_LINK_NONE && inst->accel_count > 1)
+        inst->link = ECF_LINK_PCIE;
+    inst->link_gbytes_s = jnum(host, "link_gbytes_s", 0);
+    inst->network_gbps = jnum(host, "network_gbps", 10);
+    inst->efa_gbps = jnum(host, "efa_gbps", 0);
+    inst->efa = inst->efa_gbps > 0;
+    inst->efa_interfaces = inst->efa ? 1 : 0;
+    inst->ebs_gbps = jnum(host, "ebs_gbps", 0);
+    inst->nvme_gb = jnum(host, "nvme_gb", 0);
+    return 0;
+}
+
+static int build_model(ecf_model *m, const ecf_zoo *zoo, const cJSON *row,
+                       char *msg, size_t msg_len)
+{
+    const cJSON *cm = cJSON_GetObjectItemCaseSensitive(row, "custom_model");
+    const char *name = jstr(row, "model");
+
+    if (cm) {
+        /* A GPT-3-style dense decoder (learned positions, 4h GELU MLP). */
+        ecf_model c;
+        memset(&c, 0, sizeof(c));
+        snprintf(c.name, sizeof(c.name), "%s", jstr(cm, "name"));
+        c.kind = ECF_KIND_DECODER;
+        c.layers = (int)jnum(cm, "layers", 0);
+        c.hidden = (int)jnum(cm, "hidden", 0);
+        c.heads = (int)jnum(cm, "heads", 0);
+        c.kv_heads = c.heads;
+        c.head_dim = c.hidden / c.heads;
+        c.intermediate = 4 * c.hidden;
+        c.vocab = (int)jnum(cm, "vocab", 0);
+        c.max_context = (int)jnum(cm, "max_context", 2048);
+        c.tie_embeddings = true;
+        c.params = ecf_model_transformer_params(
+            &c,
+            ECF_TF_LINEAR_BIAS | ECF_TF_LEARNED_POS | ECF_TF_LAYERNORM, NULL);
+        c.active_params = c.params;
+        c.default_batch = 1;
+        c.default_seq_len = (int)jnum(cm, "seq", 2048);
+        c.input_bytes_per_sample = 4.0 * c.default_seq_len;
+        *m = c;
+        return 0;
+    }
+    if (!name || !ecf_zoo_find(zoo, name)) {
+        snprintf(msg, msg_len, "model '%s' not in the zoo",
+                 name ? name : "");
+        return -1;
+    }
+    *m = *ecf_zoo_find(zoo, name);
+    return 0;
+}
+
+static int build_workload(ecf_workload *w, const cJSON *row, char *msg,
+                          size_t msg_len)
+{
+    ecf_workload init = ECF_WORKLOAD_INIT;
+    const char *task = jstr(row, "task"), *prec = jstr(row, "precision"),
+               *ckpt = jstr(row, "checkpointing");
+    int t = task ? ecf_task_parse(task) : -1;
+
+    *w = init;
+    if (t < 0) {
+        snprintf(msg, msg_len, "bad task '%s'", task ? task : "");
+        return -1;
+    }
+    w->task = (ecf_task)t;
+    w->precision = prec ? ecf_precision_parse(prec) : ECF_PREC_AUTO;
+    if (w->precision < 0) {
+        snprintf(msg, msg_len, "bad precision '%s'", prec);
+        return -1;
+    }
+    w->batch_size = (int)jnum(row, "batch", 0);
+    w->seq_len = (int)jnum(row, "seq_len", 0);
+    w->input_tokens = (int)jnum(row, "input_tokens", 0);
+    w->output_tokens = (int)jnum(row, "output_tokens", 0);
+    w->lora_rank = (int)jnum(row, "lora_rank", 0);
+    w->epochs = jnum(row, "epochs", 0);
+    if (jnum(row, "dataset_samples", 0) > 0) {
+        w->dataset_amount = jnum(row, "dataset_samples", 0);
+        w->dataset_unit = ECF_DATASET_SAMPLES;
+    } else if (jnum(row, "dataset_tokens", 0) > 0) {
+        w->dataset_amount = jnum(row, "dataset_tokens", 0);
+        w->dataset_unit = ECF_DATASET_TOKENS;
+    }
+    if (ckpt && strcmp(ckpt, "off") == 0)
+        w->activation_checkpointing = ECF_CKPT_OFF;
+    else if (ckpt && strcmp(ckpt, "on") == 0)
+        w->activation_checkpointing = ECF_CKPT_ON;
+    return 0;
+}
+
+/* Evaluates one row's metric. Returns 0 and sets *out, or -1 with msg. */
+static int evaluate(double *out, const calib_set *set, const cJSON *row,
+                    const char *metric, char *msg, size_t msg_len)
+{
+    ecf_model m;
+    ecf_workload w;
+    ecf_accel acc;
+    ecf_instance inst;
+    ecf_estimate e;
+    ecf_err err = ECF_ERR_INIT;
+    int nodes = (int)jnum(row, "nodes", 1);
+
+    if (build_model(&m, set->zoo, row, msg, msg_len) < 0)
+        return -1;
+    if (strcmp(metric, "params") == 0) {
+        *out = m.params;
+        return 0;
+    }
+    if (strcmp(metric, "fwd_gflops") == 0) {
+        *out = m.fwd_gflops_per_sample;
+        return 0;
+    }
+    if (build_instance(&acc, &inst, set->root, row, msg, msg_len) < 0 ||
+        build_workload(&w, row, msg, msg_len) < 0)
+        return -1;
+    if (strcmp(metric, "max_batch") == 0) {
+        int b, best = 0;
+        for (b = 1; b <= 4096; b++) {
+            ecf_workload wb = w;
+            wb.batch_size = b;
+            if (ecf_estimate_run(&e, &m, &wb, &inst, nodes, &err) < 0)
+                break;
+            if (!e.fits)
+                break;
+            best = b;
+        }
+        *out = best;
+        return 0;
+    }
+    if (ecf_estimate_run(&e, &m, &w, &inst, nodes, &err) < 0) {
+        snprintf(msg, msg_len, "%.190s", err.msg);
+        return -1;
+    }
+    if (!e.fits) {
+        snprintf(msg, msg_len, "does not fit: %.1f of %.1f GiB",
+                 e.memory.total_per_device_gib,
+                 e.memory.available_per_device_gib);
+        return -1;
+    }
+    if (strcmp(metric, "memory_allocated_gib") == 0)
+        /* torch.cuda.max_memory_allocated excludes the CUDA context and
+         * the caching allocator's slack: compare the parts only. */
+        *out = e.memory.total_per_device_gib - e.memory.overhead_gib;
+    else if (strcmp(metric, "memory_smi_gib") == 0)
+        *out = e.memory.total_per_device_gib;
+    else if (strcmp(metric, "samples_per_s") == 0)
+        *out = e.samples_per_s;
+    else if (strcmp(metric, "tokens_per_s") == 0)
+        *out = e.tokens_per_s;
+    else if (strcmp(metric, "time_hours") == 0)
+        *out = e.time_hours;
+    else if (strcmp(metric, "gpu_hours") == 0)
+        *out = e.time_hours * e.devices * e.nodes;
+    else if (strcmp(metric, "mfu_pct") == 0)
+        /* model FLOPs: 3x forward, without the recomputed forward */
+        *out = 100.0 * e.flops_per_step *
+               (e.activation_checkpointing ? 3.0 / 4.0 : 1.0) /
+               e.step_time_s / (e.devices * e.nodes * e.peak_tflops * 1e12);
+    else if (strcmp(metric, "latency_ms") == 0)
+        *out = e.latency_ms;
+    else if (strcmp(metric, "ttft_ms") == 0)
+        *out = e.ttft_ms;
+    else if (strcmp(metric, "ms_per_output_token") == 0)
+        *out = e.latency_ms / w.output_tokens;
+    else if (strcmp(metric, "decode_tokens_per_s") == 0)
+        *out = e.per_token_ms > 0 ? 1000.0 / e.per_token_ms : 0;
+    else {
+        snprintf(msg, msg_len, "unknown metric '%s'", metric);
+        return -1;
+    }
+    return 0;
+}
+
+/* Loads the fixture and evaluates every row. Returns 0, or -1 with a
+ * message on stderr. Caller frees with calib_free(). */
+static int calib_load(calib_set *set, const char *path)
+{
+    ecf_buf buf = ECF_BUF_INIT;
+    ecf_err err = ECF_ERR_INIT;
+    const cJSON *rows, *row = NULL;
+
+    memset(set, 0, sizeof(*set));
+    if (ecf_buf_read_file(&buf, path, 16u << 20, &err) < 0) {
+        fprintf(stderr, "%s\n", err.msg);
+        return -1;
+    }
+    set->root = cJSON_ParseWithLength(buf.data, buf.len);
+    ecf_buf_dispose(&buf);
+    if (!set->root) {
+        fprintf(stderr, "%s: invalid JSON\n", path);
+        return -1;
+    }
+    if (ecf_zoo_embedded(&set->zoo, &err) < 0) {
+        fprintf(stderr, "%s\n", err.msg);
+        return -1;
+    }
+    rows = cJSON_GetObjectItemCaseSensitive(set->root, "rows");
+    cJSON_ArrayForEach(row, rows)
+    {
+        calib_row *r;
+        const char *st = jstr(row, "status");
+        if (set->n >= CALIB_MAX_ROWS)
+            break;
+        r = &set->rows[set->n++];
+        r->id = jstr(row, "id");
+        r->kind = jstr(row, "kind");
+        r->metric = jstr(row, "metric");
+        r->reason = jstr(row, "reason");
+        r->status = st && strcmp(st, "skip") == 0      ? CALIB_SKIP
+                    : st && strcmp(st, "outlier") == 0 ? CALIB_OUTLIER
+                                                       : CALIB_USE;
+        r->expect = jnum(row, "expect", 0);
+        r->tol_pct = jnum(row, "tolerance_pct", 35);
+        if (r->status == CALIB_SKIP || !r->metric)
+            continue;
+        if (evaluate(&r->predicted, set, row, r->metric, r->msg,
+                     sizeof(r->msg)) == 0) {
+            r->ok = true;
+            if (r->expect != 0)
+                r->err_pct = 100.0 * (r->predicted - r->expect) / r->expect;
+            else
+                r->err_pct = r->predicted == 0 ? 0 : 100.0;
+        }
+    }
+    return 0;
+}
+
+static void calib_free(calib_set *set)
+{
+    cJSON_Delete(set->root);
+    ecf_zoo_free(set->zoo);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Median absolute % error of the rows of `kind` with status `st` (or all
+ * evaluated rows when include_outliers); -1 when there are none. */
+static double calib_median(const calib_set *set, const char *kind,
+                           bool include_outliers, size_t *count_out)
+{
+    double v[CALIB_MAX_ROWS];
+    size_t i, n = 0;
+
+    for (i = 0; i < set->n; i++) {
+        const calib_row *r = &set->rows[i];
+        if (!r->ok || strcmp(r->kind, kind) != 0)
+            continue;
+        if (r->status == CALIB_USE ||
+            (include_outliers && r->status == CALIB_OUTLIER))
+            v[n++] = fabs(r->err_pct);
+    }
+    if (count_out)
+        *count_out = n;
+    if (n == 0)
+        return -1;
+    qsort(v, n, sizeof(v[0]), cmp_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;
+}
+
+static const char *const calib_kinds[] = {
+    "model_fact", "memory", "train_throughput", "time_to_train",
+    "infer_throughput", "infer_latency"};
+
+static void calib_print(const calib_set *set, FILE *f)
+{
+    size_t i, k;
+    static const char *const st_names[] = {"use", "outlier", "skip"};
+
+    fprintf(f, "%-52s %-16s %-7s %12s %12s %8s %s\n", "ROW", "KIND",
+            "STATUS", "PUBLISHED", "ESTIMATE", "ERROR", "");
+    for (i = 0; i < set->n; i++) {
+        const calib_row *r = &set->rows[i];
+        if (r->status == CALIB_SKIP)
+            continue;
+        if (!r->ok)
+            fprintf(f, "%-52.52s %-16s %-7s %12.4g %12s %8s %s\n", r->id,
+                    r->kind, st_names[r->status], r->expect, "-", "-",
+                    r->msg);
+        else
+            fprintf(f, "%-52.52s %-16s %-7s %12.4g %12.4g %+7.1f%% %s\n",
+                    r->id, r->kind, st_names[r->status], r->expect,
+                    r->predicted, r->err_pct,
+                    r->status == CALIB_USE && fabs(r->err_pct) > r->tol_pct
+                        ? "OVER TOLERANCE"
+                        : "");
+    }
+    fprintf(f, "\nMedian absolute error per kind (rows asserted | with "
+               "outliers)\n");
+    for (k = 0; k < sizeof(calib_kinds) / sizeof(calib_kinds[0]); k++) {
+        size_t n1 = 0, n2 = 0;
+        double m1 = calib_median(set, calib_kinds[k], false, &n1);
+        double m2 = calib_median(set, calib_kinds[k], true, &n2);
+        fprintf(f, "  %-18s %6.1f%% over %2zu rows | %6.1f%% over %2zu rows\n",
+                calib_kinds[k], m1, n1, m2, n2);
+    }
+    fprintf(f, "\nOutliers (reported, not asserted)\n");
+    for (i = 0; i < set->n; i++)
+        if (set->rows[i].status == CALIB_OUTLIER)
+            fprintf(f, "  %s: %s\n", set->rows[i].id,
+                    set->rows[i].reason ? set->rows[i].reason : "");
+    fprintf(f, "\nSkipped (cannot be represented)\n");
+    for (i = 0; i < set->n; i++)
+        if (set->rows[i].status == CALIB_SKIP)
+            fprintf(f, "  %s: %s\n", set->rows[i].id,
+                    set->rows[i].reason ? set->rows[i].reason : "");
+}
+
+#ifndef CALIB_NO_MAIN
+int main(int argc, char **argv)
+{
+    calib_set *set = ecf_xcalloc(1, sizeof(*set));
+    int rc;
+
+    if (argc != 2) {
+        fprintf(stderr, "usage: calib_report tests/fixtures/calibration.json\n");
+        free(set);
+        return 2;
+    }
+    rc = calib_load(set, argv[1]);
+    if (rc == 0)
+        calib_print(set, stdout);
+    calib_free(set);
+    free(set);
+    return rc == 0 ? 0 : 1;
+}
+#endif
