@@ -30,24 +30,24 @@
  * section 3.1). 8-bit Adam (Dettmers et al. 2022) keeps m and v in 1 byte
  * each: 2 + 2 + 4 + 1 + 1 = 10. */
 #define ADAM_MASTER_BYTES 4.0
-#define ADAM_STATE_BYTES 8.0
+#define ADAM_STATE_BYTES  8.0
 #define ADAM8_STATE_BYTES 2.0
 /* LoRA adapters train in fp32 with Adam: 4 + 4 + 8 bytes/param (PEFT). */
 #define LORA_BYTES_PER_PARAM 16.0
-#define LORA_DEFAULT_RANK 16
+#define LORA_DEFAULT_RANK    16
 /* Quantised weights: int8 keeps one fp16 scale per 128 weights; int4
  * (GPTQ/AWQ/NF4-style) one fp16 scale and one fp16 zero per 128. */
 #define QUANT_GROUP 128.0
 /* CUDA context + cuBLAS/cuDNN workspaces: ~1.3 GB under nvidia-smi in the
  * calibration notes; allocator fragmentation adds ~5 % of the rest. */
 #define RUNTIME_OVERHEAD_GIB 1.0
-#define FRAGMENTATION 0.05
+#define FRAGMENTATION        0.05
 /* Korthikanti et al. 2022 ("Reducing Activation Recomputation in Large
  * Transformer Models", eq. 2): 16-bit activations per layer =
  * s*b*h*(34 + 5*a*s/h) bytes without recomputation. FlashAttention never
  * materialises the a*s*s scores, so decoders drop the second term. */
 #define ACT_BYTES_PER_SBH 34.0
-#define ACT_ATTN_SCORES 5.0
+#define ACT_ATTN_SCORES   5.0
 /* CNN time = convolution FLOPs at U_CNN_TC + element-wise traffic at
  * U_BW, added (BN/ReLU kernels run between the convolutions, not under
  * them). Training traffic = 10 passes over the saved activations (forward
@@ -60,18 +60,19 @@
 /* Achieved fractions of datasheet peak (calibrated on many rows of
  * tests/fixtures/calibration.json; docs/estimation.md "Utilisation"). A
  * GEMM of width h reaches U x h / (h + U_HIDDEN_HALF) of peak. */
-#define U_TRAIN 0.56       /* transformer training (BERT DLE, Megatron) */
-#define U_INFER 0.60       /* prefill / encoder inference (TensorRT-LLM) */
+#define U_TRAIN       0.56   /* transformer training (BERT DLE, Megatron) */
+#define U_INFER       0.60   /* prefill / encoder inference (TensorRT-LLM) */
 #define U_HIDDEN_HALF 1024.0 /* width at which GEMMs reach half of U */
-#define U_FP32 0.65        /* CUDA-core fp32 saturates at small sizes */
-#define U_CNN_TC 0.55      /* convolutions on tensor cores (cuDNN) */
-#define U_BW 0.70          /* achieved / peak HBM bandwidth (gpt-fast) */
-#define U_FP8 0.85         /* fp8 gains ~1.7x, not 2x, over bf16 */
-#define U_QLORA 0.75       /* NF4 dequantisation cost in QLoRA */
-#define U_CPU 0.40         /* oneDNN GEMM on host cores */
-#define U_NEURON 0.80      /* Neuron SDK vs NVIDIA stack (assumption) */
-#define U_POWER_LIMITED 0.60 /* <= 75 W parts (T4, L4) cannot hold boost
-                                clocks under sustained tensor load */
+#define U_FP32        0.65   /* CUDA-core fp32 saturates at small sizes */
+#define U_CNN_TC      0.55   /* convolutions on tensor cores (cuDNN) */
+#define U_BW          0.70   /* achieved / peak HBM bandwidth (gpt-fast) */
+#define U_FP8         0.85   /* fp8 gains ~1.7x, not 2x, over bf16 */
+#define U_QLORA       0.75   /* NF4 dequantisation cost in QLoRA */
+#define U_CPU         0.40   /* oneDNN GEMM on host cores */
+#define U_NEURON      0.80   /* Neuron SDK vs NVIDIA stack (assumption) */
+#define U_POWER_LIMITED                                                        \
+    0.60 /* <= 75 W parts (T4, L4) cannot hold boost                           \
+            clocks under sustained tensor load */
 #define POWER_LIMITED_W 75.0
 /* Eager-framework dispatch cost per forward call of a non-LLM model: the
  * batch-1 DLE rows (ResNet-50, BERT) all sit at 4-6 ms while their FLOPs
@@ -81,37 +82,37 @@
  * GHz, per hyperthread), x2 for bf16/fp16, x4 for int8 (VNNI); 1.5 GB/s
  * of sustained (STREAM-like) DRAM bandwidth per vCPU, e.g. ~290 GB/s for
  * a 192-vCPU two-socket host. */
-#define CPU_GFLOPS_PER_VCPU 40.0
+#define CPU_GFLOPS_PER_VCPU   40.0
 #define CPU_GBYTES_S_PER_VCPU 1.5
-#define CPU_OS_RESERVE_GIB 4.0
+#define CPU_OS_RESERVE_GIB    4.0
 /* Collective latency per ring hop (NCCL small-message): NVLink/NVSwitch,
  * PCIe, NeuronLink, EFA, plain TCP. */
 #define ALPHA_NVLINK 2e-6
-#define ALPHA_PCIE 10e-6
+#define ALPHA_PCIE   10e-6
 #define ALPHA_NEURON 5e-6
-#define ALPHA_EFA 15e-6
-#define ALPHA_TCP 50e-6
+#define ALPHA_EFA    15e-6
+#define ALPHA_TCP    50e-6
 /* Default per-device link bandwidths when the catalog has 0 (GB/s). */
-#define LINK_PCIE_GBYTES_S 16.0
-#define LINK_NVLINK_GBYTES_S 150.0
+#define LINK_PCIE_GBYTES_S     16.0
+#define LINK_NVLINK_GBYTES_S   150.0
 #define LINK_NVSWITCH_GBYTES_S 300.0
-#define LINK_NEURON_GBYTES_S 100.0
-#define LINK_OTHER_GBYTES_S 50.0
-#define LINK_EFFICIENCY 0.7 /* bus bandwidth / link bandwidth */
-#define NET_EFFICIENCY 0.8
+#define LINK_NEURON_GBYTES_S   100.0
+#define LINK_OTHER_GBYTES_S    50.0
+#define LINK_EFFICIENCY        0.7 /* bus bandwidth / link bandwidth */
+#define NET_EFFICIENCY         0.8
 /* Fraction of gradient communication hidden behind the backward pass. */
 #define COMM_OVERLAP 0.8
 /* Input pipeline: JPEG decode + augmentation ~150 images/s per vCPU
  * (PIL-SIMD class); instance-store NVMe ~2 GB/s per TB (AWS NVMe specs). */
 #define DECODE_IMAGES_PER_VCPU 150.0
-#define NVME_GBYTES_S_PER_TB 2.0
-#define HOST_RESERVE_GIB 8.0
-#define HOST_PER_DEVICE_GIB 2.0
+#define NVME_GBYTES_S_PER_TB   2.0
+#define HOST_RESERVE_GIB       8.0
+#define HOST_PER_DEVICE_GIB    2.0
 /* Serving defaults. */
-#define DEFAULT_INPUT_TOKENS 512
+#define DEFAULT_INPUT_TOKENS  512
 #define DEFAULT_OUTPUT_TOKENS 256
-#define SPEECH_OUTPUT_TOKENS 100
-#define MAX_AUTO_BATCH 512
+#define SPEECH_OUTPUT_TOKENS  100
+#define MAX_AUTO_BATCH        512
 
 /* ================================================================ */
 /* Names                                                             */
@@ -150,8 +151,8 @@ const char *ecf_parallelism_name(ecf_parallelism p)
 const char *ecf_bottleneck_name(ecf_bottleneck b)
 {
     static const char *const names[ECF_BN_COUNT] = {
-        "compute",     "memory-bandwidth", "communication",
-        "data",        "host-memory",      "device-memory"};
+        "compute", "memory-bandwidth", "communication",
+        "data",    "host-memory",      "device-memory"};
     return (unsigned)b < ECF_BN_COUNT ? names[b] : "unknown";
 }
 
@@ -193,8 +194,8 @@ int ecf_workload_resolve(ecf_workload *w, const ecf_model *m, ecf_err *err)
     w->precision_explicit = w->precision != ECF_PREC_AUTO;
     if (w->precision == ECF_PREC_AUTO)
         w->precision = ECF_PREC_BF16;
-    if (training && (w->precision == ECF_PREC_INT8 ||
-                     w->precision == ECF_PREC_INT4)) {
+    if (training &&
+        (w->precision == ECF_PREC_INT8 || w->precision == ECF_PREC_INT4)) {
         if (w->task == ECF_TASK_QLORA && w->precision == ECF_PREC_INT4)
             w->precision = ECF_PREC_BF16; /* 4-bit base, bf16 compute */
         else
@@ -217,9 +218,8 @@ int ecf_workload_resolve(ecf_workload *w, const ecf_model *m, ecf_err *err)
     if (!w->batch_explicit)
         w->batch_size = w->task == ECF_TASK_INFER ? 1 : m->default_batch;
     if (w->seq_len < 0 || w->input_tokens < 0 || w->output_tokens < 0)
-        return ecf_err_set(err, ECF_EINVAL,
-                           "%s: must be at least 1",
-                           w->seq_len < 0       ? "--seq-len"
+        return ecf_err_set(err, ECF_EINVAL, "%s: must be at least 1",
+                           w->seq_len < 0        ? "--seq-len"
                            : w->input_tokens < 0 ? "--input-tokens"
                                                  : "--output-tokens");
     if (!ecf_model_kind_is_transformer(m->kind)) {
@@ -274,9 +274,8 @@ int ecf_workload_resolve(ecf_workload *w, const ecf_model *m, ecf_err *err)
     if (w->dataset_amount > 0) {
         ecf_dataset_unit u = w->dataset_unit;
         double tokens_per_sample =
-            is_llm(m) && !training
-                ? (double)w->input_tokens + w->output_tokens
-                : (double)(w->seq_len > 0 ? w->seq_len : 1);
+            is_llm(m) && !training ? (double)w->input_tokens + w->output_tokens
+                                   : (double)(w->seq_len > 0 ? w->seq_len : 1);
         if (u == ECF_DATASET_ITEMS || u == ECF_DATASET_NONE)
             u = is_llm(m) ? ECF_DATASET_TOKENS : ECF_DATASET_SAMPLES;
         if (u == ECF_DATASET_TOKENS && !ecf_model_kind_is_transformer(m->kind))
@@ -327,7 +326,7 @@ typedef struct {
     double alpha_link;    /* per-hop latency, s */
     double net_gbytes_s;  /* inter-node, per node */
     double alpha_net;
-    bool power_limited;   /* TDP <= POWER_LIMITED_W */
+    bool power_limited; /* TDP <= POWER_LIMITED_W */
 } devinfo;
 
 static bool has_word(const char *s, const char *w)
@@ -379,11 +378,10 @@ static void describe(devinfo *d, const ecf_instance *inst)
         d->gen = classify(a);
         d->label = a->name ? a->name : a->id;
         d->count = inst->accel_count;
-        d->mem_gib = inst->accel_memory_gib > 0
-                         ? inst->accel_memory_gib
-                         : a->memory_gb * 1e9 / GIB;
-        d->bw_gbytes_s = a->memory_bw_gbytes_s > 0 ? a->memory_bw_gbytes_s
-                                                   : 300.0;
+        d->mem_gib = inst->accel_memory_gib > 0 ? inst->accel_memory_gib
+                                                : a->memory_gb * 1e9 / GIB;
+        d->bw_gbytes_s =
+            a->memory_bw_gbytes_s > 0 ? a->memory_bw_gbytes_s : 300.0;
         d->power_limited = a->tdp_w > 0 && a->tdp_w <= POWER_LIMITED_W;
         d->link_gbytes_s = inst->link_gbytes_s;
         switch (inst->link) {
@@ -419,8 +417,8 @@ static void describe(devinfo *d, const ecf_instance *inst)
         d->net_gbytes_s = inst->efa_gbps / 8.0;
         d->alpha_net = ALPHA_EFA;
     } else {
-        d->net_gbytes_s = (inst->network_gbps > 0 ? inst->network_gbps : 1.0) /
-                          8.0;
+        d->net_gbytes_s =
+            (inst->network_gbps > 0 ? inst->network_gbps : 1.0) / 8.0;
         d->alpha_net = ALPHA_TCP;
     }
 }
@@ -440,7 +438,8 @@ static double cpu_precision_factor(ecf_precision p)
     }
 }
 
-double ecf_estimate_peak_tflops(const ecf_instance *inst, ecf_precision p,
+double ecf_estimate_peak_tflops(const ecf_instance *inst,
+                                ecf_precision p,
                                 ecf_precision *ran_out)
 {
     /* Fallback chains: what a framework actually runs when the hardware
@@ -508,8 +507,12 @@ double ecf_estimate_weight_bytes(ecf_precision p)
 /* Notes                                                             */
 /* ================================================================ */
 
-static void note(char (*arr)[ECF_EST_NOTE_LEN], int *n, const char *fmt,
-                 va_list ap)
+static void
+note(char (*arr)[ECF_EST_NOTE_LEN], int *n, const char *fmt, va_list ap)
+    ECF_PRINTF(3, 0);
+
+static void
+note(char (*arr)[ECF_EST_NOTE_LEN], int *n, const char *fmt, va_list ap)
 {
     if (*n >= ECF_EST_MAX_NOTES)
         return;
@@ -579,8 +582,7 @@ static double lora_params(const ecf_model *m, int r)
     if (m->kind == ECF_KIND_DIFFUSION || m->layers == 0)
         return m->params * r * 2e-4; /* attention-only UNet LoRA, ~0.08%
                                         of weights at r = 4 */
-    mlp = (m->kind == ECF_KIND_DECODER || m->kind == ECF_KIND_MOE ? 3.0
-                                                                  : 2.0) *
+    mlp = (m->kind == ECF_KIND_DECODER || m->kind == ECF_KIND_MOE ? 3.0 : 2.0) *
           (h + I);
     if (m->experts > 0)
         mlp *= m->experts;
@@ -589,8 +591,8 @@ static double lora_params(const ecf_model *m, int r)
 }
 
 /* Training activations per sample per device, bytes, for transformers. */
-static double tf_act_bytes(const ecf_model *m, int seq, bool ckpt,
-                           double act_scale, int tp)
+static double
+tf_act_bytes(const ecf_model *m, int seq, bool ckpt, double act_scale, int tp)
 {
     double s = seq, h = m->hidden, a = m->heads;
     double per_layer = s * h * ACT_BYTES_PER_SBH;
@@ -671,18 +673,20 @@ typedef struct {
 
 static void sum_memory(ecf_memory *mem, double avail)
 {
-    double parts = mem->weights_gib + mem->gradients_gib +
-                   mem->optimizer_gib + mem->activations_gib +
-                   mem->kv_cache_gib + mem->lora_gib;
+    double parts = mem->weights_gib + mem->gradients_gib + mem->optimizer_gib +
+                   mem->activations_gib + mem->kv_cache_gib + mem->lora_gib;
     mem->overhead_gib = RUNTIME_OVERHEAD_GIB + FRAGMENTATION * parts;
     mem->total_per_device_gib = parts + mem->overhead_gib;
     mem->available_per_device_gib = avail;
 }
 
 /* Memory per device for a training plan. `total_devices` = dp x tp. */
-static void train_memory(ecf_memory *mem, const ecf_model *m,
-                         const ecf_workload *w, ecf_precision p,
-                         const plan *pl, const devinfo *d)
+static void train_memory(ecf_memory *mem,
+                         const ecf_model *m,
+                         const ecf_workload *w,
+                         ecf_precision p,
+                         const plan *pl,
+                         const devinfo *d)
 {
     double P = m->params, shard = 1, wb, act_scale;
     int n = pl->tp * pl->dp;
@@ -699,8 +703,8 @@ static void train_memory(ecf_memory *mem, const ecf_model *m,
                           ? ecf_estimate_weight_bytes(ECF_PREC_INT4)
                           : wb;
         mem->weights_gib = P * base / shard / GIB;
-        mem->lora_gib = lora_params(m, w->lora_rank) * LORA_BYTES_PER_PARAM /
-                        shard / GIB;
+        mem->lora_gib =
+            lora_params(m, w->lora_rank) * LORA_BYTES_PER_PARAM / shard / GIB;
     } else {
         mem->weights_gib = P * wb / shard / GIB;
         mem->gradients_gib = P * wb / shard / GIB;
@@ -716,22 +720,23 @@ static void train_memory(ecf_memory *mem, const ecf_model *m,
                 shard / GIB;
     }
     if (ecf_model_kind_is_transformer(m->kind))
-        mem->activations_gib = pl->batch *
-                               tf_act_bytes(m, w->seq_len, pl->ckpt,
-                                            act_scale, pl->tp) /
-                               GIB;
+        mem->activations_gib =
+            pl->batch *
+            tf_act_bytes(m, w->seq_len, pl->ckpt, act_scale, pl->tp) / GIB;
     else
-        mem->activations_gib = pl->batch * m->act_mib_per_sample *
-                               act_scale * (pl->ckpt ? CNN_CKPT_KEEP : 1.0) /
-                               1024.0;
+        mem->activations_gib = pl->batch * m->act_mib_per_sample * act_scale *
+                               (pl->ckpt ? CNN_CKPT_KEEP : 1.0) / 1024.0;
     sum_memory(mem, d->mem_gib);
 }
 
 /* Memory per device for an inference plan (tp devices per replica, pp
  * nodes per replica). */
-static void infer_memory(ecf_memory *mem, const ecf_model *m,
-                         const ecf_workload *w, ecf_precision p,
-                         const plan *pl, const devinfo *d)
+static void infer_memory(ecf_memory *mem,
+                         const ecf_model *m,
+                         const ecf_workload *w,
+                         ecf_precision p,
+                         const plan *pl,
+                         const devinfo *d)
 {
     double wb = ecf_estimate_weight_bytes(p);
     double kv_elem = p == ECF_PREC_FP8 ? 1.0 : 2.0;
@@ -764,8 +769,8 @@ static void infer_memory(ecf_memory *mem, const ecf_model *m,
     } else {
         double mult = m->kind == ECF_KIND_DIFFUSION ? 2.0 : 1.0; /* CFG */
         /* a few feature maps live at once: 10% of the training set */
-        mem->activations_gib = pl->batch * mult * m->act_mib_per_sample *
-                               0.1 * act_elem / 1024.0;
+        mem->activations_gib =
+            pl->batch * mult * m->act_mib_per_sample * 0.1 * act_elem / 1024.0;
     }
     sum_memory(mem, d->mem_gib);
 }
@@ -788,10 +793,10 @@ double ecf_estimate_min_total_gib(const ecf_model *m, const ecf_workload *w)
         else
             total = m->params * (w->optimizer_8bit ? 10.0 : 16.0);
     } else {
-        total = m->params *
-                ecf_estimate_weight_bytes((ecf_precision)(
-                    w->precision == ECF_PREC_AUTO ? ECF_PREC_BF16
-                                                  : w->precision));
+        total = m->params * ecf_estimate_weight_bytes(
+                                (ecf_precision)(w->precision == ECF_PREC_AUTO
+                                                    ? ECF_PREC_BF16
+                                                    : w->precision));
         if (is_llm(m))
             total += kv_bytes_per_token(m, 2.0) *
                      ((double)w->input_tokens + w->output_tokens);
@@ -805,8 +810,8 @@ double ecf_estimate_min_total_gib(const ecf_model *m, const ecf_workload *w)
 
 /* Ring all-reduce of `bytes` over n participants at `gbytes_s` each:
  * 2(n-1)/n x bytes / bandwidth + 2(n-1) x alpha. */
-static double allreduce_s(double bytes, int n, double gbytes_s, double alpha,
-                          double eff)
+static double
+allreduce_s(double bytes, int n, double gbytes_s, double alpha, double eff)
 {
     if (n <= 1 || gbytes_s <= 0)
         return 0;
@@ -817,8 +822,8 @@ static double allreduce_s(double bytes, int n, double gbytes_s, double alpha,
 /* Gradient sync time for `bytes` over dp devices spread across nodes:
  * intra-node ring over the device link, then inter-node ring over the
  * node's network (hierarchical all-reduce). */
-static double grad_sync_s(double bytes, int per_node, int nodes,
-                          const devinfo *d)
+static double
+grad_sync_s(double bytes, int per_node, int nodes, const devinfo *d)
 {
     double t = allreduce_s(bytes, per_node, d->link_gbytes_s, d->alpha_link,
                            LINK_EFFICIENCY);
@@ -832,9 +837,12 @@ static double grad_sync_s(double bytes, int per_node, int nodes,
 /* Data and host                                                     */
 /* ================================================================ */
 
-static void data_and_host(ecf_estimate *e, const ecf_model *m,
-                          const ecf_workload *w, const ecf_instance *inst,
-                          const devinfo *d, int nodes)
+static void data_and_host(ecf_estimate *e,
+                          const ecf_model *m,
+                          const ecf_workload *w,
+                          const ecf_instance *inst,
+                          const devinfo *d,
+                          int nodes)
 {
     double per_node_sps = e->samples_per_s / nodes;
     double need = per_node_sps * w->bytes_per_sample / 1e6; /* MB/s */
@@ -882,20 +890,19 @@ static void data_and_host(ecf_estimate *e, const ecf_model *m,
                  "decoding %.0f images/s per device needs ~%.1f vCPUs each "
                  "at %.0f images/s/vCPU; the instance has %.1f (use "
                  "GPU decoding such as DALI)",
-                 e->samples_per_s / nodes / d->count,
-                 e->vcpus_per_accel_needed, DECODE_IMAGES_PER_VCPU,
-                 e->vcpus_per_accel);
+                 e->samples_per_s / nodes / d->count, e->vcpus_per_accel_needed,
+                 DECODE_IMAGES_PER_VCPU, e->vcpus_per_accel);
     }
     /* Host RAM: a copy of this node's weights while loading, pinned
      * buffers per device, and the OS/framework. */
     e->host_ram_available_gib = inst->memory_gib;
     if (d->cpu)
-        e->host_ram_needed_gib = e->memory.total_per_device_gib +
-                                 CPU_OS_RESERVE_GIB;
-    else
         e->host_ram_needed_gib =
-            e->memory.weights_gib * e->devices +
-            HOST_PER_DEVICE_GIB * e->devices + HOST_RESERVE_GIB;
+            e->memory.total_per_device_gib + CPU_OS_RESERVE_GIB;
+    else
+        e->host_ram_needed_gib = e->memory.weights_gib * e->devices +
+                                 HOST_PER_DEVICE_GIB * e->devices +
+                                 HOST_RESERVE_GIB;
     if (!d->cpu && e->host_ram_needed_gib > e->host_ram_available_gib) {
         warn(e,
              "host RAM %.0f GiB is below the ~%.0f GiB needed to stage "
@@ -910,17 +917,20 @@ static void data_and_host(ecf_estimate *e, const ecf_model *m,
 /* Training                                                          */
 /* ================================================================ */
 
-static int pick_train_plan(plan *out, ecf_memory *mem, const ecf_model *m,
-                           const ecf_workload *w, ecf_precision p,
-                           const devinfo *d, int nodes)
+static int pick_train_plan(plan *out,
+                           ecf_memory *mem,
+                           const ecf_model *m,
+                           const ecf_workload *w,
+                           ecf_precision p,
+                           const devinfo *d,
+                           int nodes)
 {
     /* Ladder, cheapest first: replicate (DP); shard weights, grads and
      * optimizer (FSDP); then recompute activations; then tensor parallel
      * inside the node. Without an explicit batch, halve it last. */
     int n = d->count * nodes;
     int batch = w->batch_size;
-    const ecf_parallelism pars[] = {ECF_PAR_DP, ECF_PAR_FSDP,
-                                    ECF_PAR_TP_FSDP};
+    const ecf_parallelism pars[] = {ECF_PAR_DP, ECF_PAR_FSDP, ECF_PAR_TP_FSDP};
     size_t i;
     int c;
 
@@ -936,8 +946,7 @@ static int pick_train_plan(plan *out, ecf_memory *mem, const ecf_model *m,
                 if (n == 1 && pars[i] != ECF_PAR_DP)
                     continue;
                 if (pars[i] == ECF_PAR_TP_FSDP) {
-                    if (!ecf_model_kind_is_transformer(m->kind) ||
-                        d->count < 2)
+                    if (!ecf_model_kind_is_transformer(m->kind) || d->count < 2)
                         continue;
                     pl.tp = d->count;
                     while (pl.tp > 1 && m->heads % pl.tp != 0)
@@ -961,7 +970,7 @@ static int pick_train_plan(plan *out, ecf_memory *mem, const ecf_model *m,
     }
     /* Nothing fits: report the most sharded attempt at the given batch. */
     {
-        plan pl = {n > 1 ? ECF_PAR_FSDP : ECF_PAR_SINGLE, 1, n, 1,
+        plan pl = {n > 1 ? ECF_PAR_FSDP : ECF_PAR_SINGLE,       1, n, 1,
                    w->activation_checkpointing != ECF_CKPT_OFF, 1};
         if (w->batch_explicit)
             pl.batch = w->batch_size;
@@ -971,13 +980,16 @@ static int pick_train_plan(plan *out, ecf_memory *mem, const ecf_model *m,
     return 0;
 }
 
-static void run_train(ecf_estimate *e, const ecf_model *m,
-                      const ecf_workload *w, const devinfo *d, int nodes,
-                      ecf_precision p, double peak)
+static void run_train(ecf_estimate *e,
+                      const ecf_model *m,
+                      const ecf_workload *w,
+                      const devinfo *d,
+                      int nodes,
+                      ecf_precision p,
+                      double peak)
 {
     plan pl;
-    double flops_sample, mult, u, comm_bytes, comm, tp_comm, exposed,
-        mem_bytes;
+    double flops_sample, mult, u, comm_bytes, comm, tp_comm, exposed, mem_bytes;
     int n = d->count * nodes;
     bool tf = ecf_model_kind_is_transformer(m->kind);
 
@@ -1024,12 +1036,11 @@ static void run_train(ecf_estimate *e, const ecf_model *m,
     e->memory_s = mem_bytes / (d->bw_gbytes_s * 1e9 * (d->cpu ? 1.0 : U_BW));
 
     /* Communication per step. */
-    comm_bytes = (w->task == ECF_TASK_LORA || w->task == ECF_TASK_QLORA)
-                     ? lora_params(m, w->lora_rank) * 4.0
-                     : m->params * ((p == ECF_PREC_FP32 ||
-                                     p == ECF_PREC_TF32)
-                                        ? 4.0
-                                        : 2.0);
+    comm_bytes =
+        (w->task == ECF_TASK_LORA || w->task == ECF_TASK_QLORA)
+            ? lora_params(m, w->lora_rank) * 4.0
+            : m->params *
+                  ((p == ECF_PREC_FP32 || p == ECF_PREC_TF32) ? 4.0 : 2.0);
     /* Data-parallel traffic (gradient all-reduce, or FSDP's all-gathers
      * and reduce-scatter) overlaps the backward pass up to COMM_OVERLAP;
      * tensor-parallel all-reduces sit on the critical path. */
@@ -1068,20 +1079,18 @@ static void run_train(ecf_estimate *e, const ecf_model *m,
     /* Convnets: element-wise traffic adds to convolution time; for
      * transformers the optimizer traffic is the only memory term and it
      * also runs after the backward pass. */
-    e->step_time_s = tf ? (e->compute_s > e->memory_s ? e->compute_s
-                                                      : e->memory_s)
-                        : e->compute_s + e->memory_s;
+    e->step_time_s =
+        tf ? (e->compute_s > e->memory_s ? e->compute_s : e->memory_s)
+           : e->compute_s + e->memory_s;
     e->step_time_s += exposed;
-    e->bottleneck = e->compute_s >= e->memory_s ? ECF_BN_COMPUTE
-                                                : ECF_BN_MEMORY_BW;
+    e->bottleneck =
+        e->compute_s >= e->memory_s ? ECF_BN_COMPUTE : ECF_BN_MEMORY_BW;
     if (exposed > 0.25 * e->step_time_s)
         e->bottleneck = ECF_BN_COMMUNICATION;
-    e->samples_per_s = e->step_time_s > 0 ? e->samples_per_step /
-                                                e->step_time_s
-                                          : 0;
-    e->tokens_per_s = tf && m->kind != ECF_KIND_VIT
-                          ? e->samples_per_s * w->seq_len
-                          : 0;
+    e->samples_per_s =
+        e->step_time_s > 0 ? e->samples_per_step / e->step_time_s : 0;
+    e->tokens_per_s =
+        tf && m->kind != ECF_KIND_VIT ? e->samples_per_s * w->seq_len : 0;
     if (is_llm(m) || m->kind == ECF_KIND_ENCODER) {
         e->throughput = is_llm(m) ? e->tokens_per_s : e->samples_per_s;
         e->throughput_unit = is_llm(m) ? "tokens/s" : "samples/s";
@@ -1090,8 +1099,8 @@ static void run_train(ecf_estimate *e, const ecf_model *m,
         e->throughput_unit = is_vision(m) ? "images/s" : "samples/s";
     }
     if (w->dataset_samples > 0 && e->samples_per_s > 0)
-        e->time_hours = w->dataset_samples * w->epochs / e->samples_per_s /
-                        3600.0;
+        e->time_hours =
+            w->dataset_samples * w->epochs / e->samples_per_s / 3600.0;
     assume(e,
            "%s training: %.0fx forward FLOPs per sample, %.0f%% of %.0f "
            "TFLOPS peak",
@@ -1119,10 +1128,15 @@ typedef struct {
     bool mem_bound;
 } infer_times;
 
-static void llm_times(infer_times *t, const ecf_model *m,
-                      const ecf_workload *w, const devinfo *d,
-                      ecf_precision p, ecf_precision ran, double peak,
-                      const plan *pl, double *u_out)
+static void llm_times(infer_times *t,
+                      const ecf_model *m,
+                      const ecf_workload *w,
+                      const devinfo *d,
+                      ecf_precision p,
+                      ecf_precision ran,
+                      double peak,
+                      const plan *pl,
+                      double *u_out)
 {
     double wb = ecf_estimate_weight_bytes(p);
     double kv_elem = p == ECF_PREC_FP8 ? 1.0 : 2.0;
@@ -1143,29 +1157,26 @@ static void llm_times(infer_times *t, const ecf_model *m,
     memt = weights_dev / bw;
     comm_layer = 2.0 * m->layers *
                  allreduce_s(b * s_in * m->hidden * 2.0, pl->tp,
-                             d->link_gbytes_s, d->alpha_link,
-                             LINK_EFFICIENCY);
+                             d->link_gbytes_s, d->alpha_link, LINK_EFFICIENCY);
     t->ttft_s = (compute > memt ? compute : memt) + comm_layer;
     if (pl->pp > 1)
-        t->ttft_s += (pl->pp - 1) * (d->alpha_net +
-                                     b * s_in * m->hidden * 2.0 /
-                                         (d->net_gbytes_s * 1e9));
+        t->ttft_s +=
+            (pl->pp - 1) * (d->alpha_net + b * s_in * m->hidden * 2.0 /
+                                               (d->net_gbytes_s * 1e9));
     /* Decode step: read the weights touched this step (MoE: the experts
      * any of the b tokens routes to) and the KV cache; FLOPs are
      * 2 x active params per token. A roofline: the slower of the two. */
     if (m->experts > 0) {
         double k = m->experts_per_tok, E = m->experts;
         frac_experts = 1.0 - pow(1.0 - k / E, b);
-        dense_params = m->params - (m->params - m->active_params) *
-                                       E / (E - k);
+        dense_params = m->params - (m->params - m->active_params) * E / (E - k);
         if (dense_params < 0)
             dense_params = m->active_params * 0.2;
         expert_params = m->params - dense_params;
-        weights_dev = (dense_params + expert_params * frac_experts) * wb /
-                      split;
+        weights_dev =
+            (dense_params + expert_params * frac_experts) * wb / split;
     }
-    bytes = weights_dev + kv_bytes_per_token(m, kv_elem) * ctx_avg * b /
-                              split;
+    bytes = weights_dev + kv_bytes_per_token(m, kv_elem) * ctx_avg * b / split;
     u_dec = u_gemm(d, p, U_INFER, m->hidden);
     flops = b * (2.0 * matmul_params(m) +
                  4.0 * m->layers * ctx_avg * m->heads * m->head_dim);
@@ -1183,9 +1194,13 @@ static void llm_times(infer_times *t, const ecf_model *m,
     *u_out = u_pf; /* GEMM efficiency; decode is a bandwidth roofline */
 }
 
-static void other_times(infer_times *t, const ecf_model *m,
-                        const ecf_workload *w, const devinfo *d,
-                        ecf_precision p, double peak, const plan *pl,
+static void other_times(infer_times *t,
+                        const ecf_model *m,
+                        const ecf_workload *w,
+                        const devinfo *d,
+                        ecf_precision p,
+                        double peak,
+                        const plan *pl,
                         double *u_out)
 {
     double b = pl->batch, flops, bytes, compute, memt, u;
@@ -1204,10 +1219,10 @@ static void other_times(infer_times *t, const ecf_model *m,
     compute = peak > 0 ? flops / pl->tp / (peak * 1e12 * u) : 0;
     bytes = m->params * wb / pl->tp;
     if (!ecf_model_kind_is_transformer(m->kind))
-        bytes += b * m->act_mib_per_sample * 1048576.0 * act_elem *
-                 CNN_INFER_TRAFFIC *
-                 (m->kind == ECF_KIND_DIFFUSION ? 2.0 * m->diffusion_steps
-                                                : 1.0);
+        bytes +=
+            b * m->act_mib_per_sample * 1048576.0 * act_elem *
+            CNN_INFER_TRAFFIC *
+            (m->kind == ECF_KIND_DIFFUSION ? 2.0 * m->diffusion_steps : 1.0);
     memt = bytes / bw;
     t->mem_bound = memt > compute;
     /* convnets: add (see CNN_INFER_TRAFFIC); transformers: roofline */
@@ -1226,8 +1241,12 @@ static void other_times(infer_times *t, const ecf_model *m,
 }
 
 /* Largest power-of-two batch <= cap whose plan fits. */
-static int fill_batch(const ecf_model *m, const ecf_workload *w,
-                      ecf_precision p, plan *pl, const devinfo *d, int cap)
+static int fill_batch(const ecf_model *m,
+                      const ecf_workload *w,
+                      ecf_precision p,
+                      plan *pl,
+                      const devinfo *d,
+                      int cap)
 {
     ecf_memory mem;
     int b = 1, best = 0;
@@ -1242,9 +1261,14 @@ static int fill_batch(const ecf_model *m, const ecf_workload *w,
     return best;
 }
 
-static void run_infer(ecf_estimate *e, const ecf_model *m,
-                      const ecf_workload *w, const devinfo *d, int nodes,
-                      ecf_precision p, ecf_precision ran, double peak)
+static void run_infer(ecf_estimate *e,
+                      const ecf_model *m,
+                      const ecf_workload *w,
+                      const devinfo *d,
+                      int nodes,
+                      ecf_precision p,
+                      ecf_precision ran,
+                      double peak)
 {
     plan pl = {ECF_PAR_SINGLE, 1, 1, 1, false, w->batch_size};
     infer_times t;
@@ -1281,8 +1305,7 @@ static void run_infer(ecf_estimate *e, const ecf_model *m,
                     e->memory = mem;
                 continue;
             }
-            if (w->task == ECF_TASK_BATCH && !w->batch_explicit &&
-                is_llm(m)) {
+            if (w->task == ECF_TASK_BATCH && !w->batch_explicit && is_llm(m)) {
                 int b = fill_batch(m, w, p, &trial, d, MAX_AUTO_BATCH);
                 trial.batch = b > 0 ? b : 1;
                 infer_memory(&mem, m, w, p, &trial, d);
@@ -1364,24 +1387,26 @@ static void run_infer(ecf_estimate *e, const ecf_model *m,
         llm_times(&t, m, w, d, p, ran, peak, &pl, &u);
         e->ttft_ms = t.ttft_s * 1e3;
         e->per_token_ms = t.per_token_s * 1e3;
-        e->tokens_per_s = t.latency_s > 0 ? replicas * pl.batch *
-                                                (double)w->output_tokens /
-                                                t.latency_s
-                                          : 0;
+        e->tokens_per_s =
+            t.latency_s > 0
+                ? replicas * pl.batch * (double)w->output_tokens / t.latency_s
+                : 0;
         e->throughput = e->tokens_per_s;
         e->throughput_unit = "tokens/s";
         assume(e,
                "decode reads the weights and KV cache each step at %.0f%% of "
                "%.0f GB/s; prefill at %.0f%% of peak",
-               U_BW * 100, d->bw_gbytes_s, u_gemm(d, p, U_INFER, m->hidden) * 100);
+               U_BW * 100, d->bw_gbytes_s,
+               u_gemm(d, p, U_INFER, m->hidden) * 100);
         assume(e, "%d input + %d output tokens per request, batch %d",
                w->input_tokens, w->output_tokens, pl.batch);
     } else {
         other_times(&t, m, w, d, p, peak, &pl, &u);
         e->per_token_ms = t.per_token_s * 1e3;
         e->throughput_unit = is_vision(m) ? "images/s" : "samples/s";
-        assume(e, "%.0f ms framework dispatch per forward (eager PyTorch/TF, "
-                  "no TensorRT)",
+        assume(e,
+               "%.0f ms framework dispatch per forward (eager PyTorch/TF, "
+               "no TensorRT)",
                FRAMEWORK_OVERHEAD_S * 1e3);
     }
     e->latency_ms = t.latency_s * 1e3;
@@ -1389,8 +1414,7 @@ static void run_infer(ecf_estimate *e, const ecf_model *m,
     e->comm_s = t.comm_s;
     e->utilization = u;
     e->samples_per_step = (double)pl.batch * replicas;
-    e->samples_per_s = t.latency_s > 0 ? replicas * pl.batch / t.latency_s
-                                       : 0;
+    e->samples_per_s = t.latency_s > 0 ? replicas * pl.batch / t.latency_s : 0;
     if (!is_llm(m))
         e->throughput = e->samples_per_s;
     e->max_qps_per_replica = t.latency_s > 0 ? pl.batch / t.latency_s : 0;
@@ -1398,8 +1422,8 @@ static void run_infer(ecf_estimate *e, const ecf_model *m,
     if (t.comm_s > 0.25 * (t.per_token_s > 0 ? t.per_token_s : t.latency_s))
         e->bottleneck = ECF_BN_COMMUNICATION;
     if (w->dataset_samples > 0 && e->samples_per_s > 0)
-        e->time_hours = w->dataset_samples * w->epochs / e->samples_per_s /
-                        3600.0;
+        e->time_hours =
+            w->dataset_samples * w->epochs / e->samples_per_s / 3600.0;
     if (w->latency_target_ms > 0 && e->latency_ms > w->latency_target_ms)
         warn(e, "latency %.0f ms exceeds the %.0f ms target", e->latency_ms,
              w->latency_target_ms);
@@ -1412,9 +1436,12 @@ static void run_infer(ecf_estimate *e, const ecf_model *m,
 /* Entry points                                                      */
 /* ================================================================ */
 
-int ecf_estimate_run(ecf_estimate *out, const ecf_model *m,
-                     const ecf_workload *w_in, const ecf_instance *inst,
-                     int nodes, ecf_err *err)
+int ecf_estimate_run(ecf_estimate *out,
+                     const ecf_model *m,
+                     const ecf_workload *w_in,
+                     const ecf_instance *inst,
+                     int nodes,
+                     ecf_err *err)
 {
     ecf_workload w = *w_in;
     devinfo d;
@@ -1463,8 +1490,7 @@ int ecf_estimate_run(ecf_estimate *out, const ecf_model *m,
     if (ecf_task_is_training(w.task))
         run_train(out, m, &w, &d, nodes, (ecf_precision)w.precision, peak);
     else
-        run_infer(out, m, &w, &d, nodes, (ecf_precision)w.precision, ran,
-                  peak);
+        run_infer(out, m, &w, &d, nodes, (ecf_precision)w.precision, ran, peak);
     if (nodes > 1 && !d.cpu && !(inst->efa && inst->efa_gbps > 0))
         warn(out,
              "%d nodes without EFA: inter-node traffic uses %.0f Gbps "
@@ -1480,8 +1506,10 @@ int ecf_estimate_run(ecf_estimate *out, const ecf_model *m,
     return 0;
 }
 
-int ecf_estimate_min_nodes(const ecf_model *m, const ecf_workload *w,
-                           const ecf_instance *inst, int max_nodes)
+int ecf_estimate_min_nodes(const ecf_model *m,
+                           const ecf_workload *w,
+                           const ecf_instance *inst,
+                           int max_nodes)
 {
     double need = ecf_estimate_min_total_gib(m, w);
     devinfo d;

@@ -103,7 +103,9 @@ static int bad_count(const char *flag, const char *s, ecf_err *err)
                        flag, s);
 }
 
-int ecf_units_parse_count(double *out, const char *flag, const char *s,
+int ecf_units_parse_count(double *out,
+                          const char *flag,
+                          const char *s,
                           ecf_err *err)
 {
     const char *p = s;
@@ -146,8 +148,11 @@ static int bad_dataset(const char *flag, const char *s, ecf_err *err)
                        flag, s);
 }
 
-int ecf_units_parse_dataset(double *amount_out, ecf_dataset_unit *unit_out,
-                            const char *flag, const char *s, ecf_err *err)
+int ecf_units_parse_dataset(double *amount_out,
+                            ecf_dataset_unit *unit_out,
+                            const char *flag,
+                            const char *s,
+                            ecf_err *err)
 {
     const char *p = s;
     double v, mul = 1.0;
@@ -175,26 +180,29 @@ int ecf_units_parse_dataset(double *amount_out, ecf_dataset_unit *unit_out,
     }
     v *= mul;
     if (!isfinite(v) || v > MAX_EXACT * 1e3)
-        return ecf_err_set(err, ECF_EINVAL, "%s: '%s' is too large", flag,
-                           s);
+        return ecf_err_set(err, ECF_EINVAL, "%s: '%s' is too large", flag, s);
     if (v <= 0)
-        return ecf_err_set(err, ECF_EINVAL, "%s: must be more than zero",
-                           flag);
+        return ecf_err_set(err, ECF_EINVAL, "%s: must be more than zero", flag);
     *amount_out = v;
     *unit_out = unit;
     return 0;
 }
 
-int ecf_units_parse_duration(double *hours_out, const char *flag,
-                             const char *s, ecf_err *err)
+int ecf_units_parse_duration(double *hours_out,
+                             const char *flag,
+                             const char *s,
+                             ecf_err *err)
 {
     /* Units must appear in descending order, each at most once, so "1h30m"
      * is fine and "30m1h" or "1h1h" is a typo worth reporting. */
     static const struct {
         char c;
         double hours;
-    } units[] = {{'w', 168.0}, {'d', 24.0}, {'h', 1.0},
-                 {'m', 1.0 / 60.0}, {'s', 1.0 / 3600.0}};
+    } units[] = {{'w', 168.0},
+                 {'d', 24.0},
+                 {'h', 1.0},
+                 {'m', 1.0 / 60.0},
+                 {'s', 1.0 / 3600.0}};
     const char *p = s;
     double total = 0;
     size_t next = 0, i;
@@ -219,8 +227,7 @@ int ecf_units_parse_duration(double *hours_out, const char *flag,
     if (!isfinite(total) || total > 1e9)
         return ecf_err_set(err, ECF_EINVAL, "%s: '%s' is too long", flag, s);
     if (total <= 0)
-        return ecf_err_set(err, ECF_EINVAL, "%s: must be more than zero",
-                           flag);
+        return ecf_err_set(err, ECF_EINVAL, "%s: must be more than zero", flag);
     *hours_out = total;
     return 0;
 bad:
@@ -230,7 +237,9 @@ bad:
                        flag, s);
 }
 
-int ecf_units_parse_usd(double *out, const char *flag, const char *s,
+int ecf_units_parse_usd(double *out,
+                        const char *flag,
+                        const char *s,
                         ecf_err *err)
 {
     const char *p = s;
@@ -251,8 +260,7 @@ int ecf_units_parse_usd(double *out, const char *flag, const char *s,
         goto bad;
     v *= mul;
     if (!isfinite(v) || v > 1e12)
-        return ecf_err_set(err, ECF_EINVAL, "%s: '%s' is too large", flag,
-                           s);
+        return ecf_err_set(err, ECF_EINVAL, "%s: '%s' is too large", flag, s);
     *out = v;
     return 0;
 bad:

@@ -56,15 +56,15 @@ bool ecf_model_kind_is_llm(ecf_model_kind k)
 bool ecf_model_kind_is_transformer(ecf_model_kind k)
 {
     return k == ECF_KIND_VIT || k == ECF_KIND_ENCODER ||
-           k == ECF_KIND_DECODER || k == ECF_KIND_MOE ||
-           k == ECF_KIND_SPEECH;
+           k == ECF_KIND_DECODER || k == ECF_KIND_MOE || k == ECF_KIND_SPEECH;
 }
 
 /* ---------------------------------------------------------------- */
 /* Parameter counting                                                */
 /* ---------------------------------------------------------------- */
 
-double ecf_model_transformer_params(const ecf_model *m, unsigned int traits,
+double ecf_model_transformer_params(const ecf_model *m,
+                                    unsigned int traits,
                                     double *active_out)
 {
     double h = m->hidden, L = m->layers, V = m->vocab, I = m->intermediate;
@@ -117,8 +117,12 @@ static void normalise(char *out, size_t size, const char *s)
     out[n] = '\0';
 }
 
-static int get_string(char *dst, size_t size, const cJSON *obj,
-                      const char *key, bool required, const char *where,
+static int get_string(char *dst,
+                      size_t size,
+                      const cJSON *obj,
+                      const char *key,
+                      bool required,
+                      const char *where,
                       ecf_err *err)
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
@@ -133,16 +137,21 @@ static int get_string(char *dst, size_t size, const cJSON *obj,
                            key);
     if (strlen(v->valuestring) >= size)
         return ecf_err_set(err, ECF_EPARSE,
-                           "%s: \"%s\": longer than %zu characters", where,
-                           key, size - 1);
+                           "%s: \"%s\": longer than %zu characters", where, key,
+                           size - 1);
     memcpy(dst, v->valuestring, strlen(v->valuestring) + 1);
     return 0;
 }
 
 /* A number >= min (and <= max); absent keys leave *out unchanged. */
-static int get_number(double *out, const cJSON *obj, const char *key,
-                      bool required, double min, double max,
-                      const char *where, ecf_err *err)
+static int get_number(double *out,
+                      const cJSON *obj,
+                      const char *key,
+                      bool required,
+                      double min,
+                      double max,
+                      const char *where,
+                      ecf_err *err)
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
     if (!v || cJSON_IsNull(v)) {
@@ -153,14 +162,19 @@ static int get_number(double *out, const cJSON *obj, const char *key,
     if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble) ||
         v->valuedouble < min || v->valuedouble > max)
         return ecf_err_set(err, ECF_EPARSE,
-                           "%s: \"%s\": expected a number from %g to %g",
-                           where, key, min, max);
+                           "%s: \"%s\": expected a number from %g to %g", where,
+                           key, min, max);
     *out = v->valuedouble;
     return 0;
 }
 
-static int get_int(int *out, const cJSON *obj, const char *key,
-                   bool required, int min, int max, const char *where,
+static int get_int(int *out,
+                   const cJSON *obj,
+                   const char *key,
+                   bool required,
+                   int min,
+                   int max,
+                   const char *where,
                    ecf_err *err)
 {
     double d = *out;
@@ -175,13 +189,12 @@ static int get_int(int *out, const cJSON *obj, const char *key,
 }
 
 /* Checks the architecture of a transformer model; `where` names it. */
-static int check_transformer(ecf_model *m, const char *where, ecf_code code,
-                             ecf_err *err)
+static int
+check_transformer(ecf_model *m, const char *where, ecf_code code, ecf_err *err)
 {
     if (m->layers < 1 || m->hidden < 1 || m->heads < 1)
-        return ecf_err_set(err, code,
-                           "%s: a %s needs layers, hidden and heads", where,
-                           ecf_model_kind_name(m->kind));
+        return ecf_err_set(err, code, "%s: a %s needs layers, hidden and heads",
+                           where, ecf_model_kind_name(m->kind));
     if (m->kv_heads == 0)
         m->kv_heads = m->heads;
     if (m->kv_heads > m->heads || m->heads % m->kv_heads != 0)
@@ -200,13 +213,13 @@ static int check_transformer(ecf_model *m, const char *where, ecf_code code,
     if (m->experts > 0 &&
         (m->experts_per_tok < 1 || m->experts_per_tok > m->experts))
         return ecf_err_set(err, code,
-                           "%s: experts per token must be from 1 to %d",
-                           where, m->experts);
+                           "%s: experts per token must be from 1 to %d", where,
+                           m->experts);
     return 0;
 }
 
-static int load_model(ecf_model *m, const cJSON *o, size_t idx,
-                      const char *file, ecf_err *err)
+static int load_model(
+    ecf_model *m, const cJSON *o, size_t idx, const char *file, ecf_err *err)
 {
     char where[128];
     char kind[32];
@@ -225,8 +238,8 @@ static int load_model(ecf_model *m, const cJSON *o, size_t idx,
                          where, err)) < 0 ||
         (rc = get_string(kind, sizeof(kind), o, "kind", true, where, err)) <
             0 ||
-        (rc = get_string(m->source, sizeof(m->source), o, "source", true,
-                         where, err)) < 0)
+        (rc = get_string(m->source, sizeof(m->source), o, "source", true, where,
+                         err)) < 0)
         return rc;
     if (!m->display[0])
         memcpy(m->display, m->name, sizeof(m->name));
@@ -244,8 +257,7 @@ static int load_model(ecf_model *m, const cJSON *o, size_t idx,
         if (!cJSON_IsArray(aliases))
             return ecf_err_set(err, ECF_EPARSE,
                                "%s: \"aliases\": expected an array", where);
-        cJSON_ArrayForEach(a, aliases)
-        {
+        cJSON_ArrayForEach (a, aliases) {
             if (n >= ECF_MODEL_MAX_ALIASES)
                 return ecf_err_set(err, ECF_EPARSE,
                                    "%s: \"aliases\": more than %d", where,
@@ -256,8 +268,7 @@ static int load_model(ecf_model *m, const cJSON *o, size_t idx,
                                    "%s: \"aliases\"[%d]: expected a short "
                                    "string",
                                    where, n);
-            memcpy(m->aliases[n], a->valuestring,
-                   strlen(a->valuestring) + 1);
+            memcpy(m->aliases[n], a->valuestring, strlen(a->valuestring) + 1);
             n++;
         }
     }
@@ -267,36 +278,36 @@ static int load_model(ecf_model *m, const cJSON *o, size_t idx,
                          1e14, where, err)) < 0 ||
         (rc = get_int(&m->layers, o, "layers", false, 1, 10000, where, err)) <
             0 ||
-        (rc = get_int(&m->hidden, o, "hidden", false, 1, 1000000, where,
-                      err)) < 0 ||
+        (rc = get_int(&m->hidden, o, "hidden", false, 1, 1000000, where, err)) <
+            0 ||
         (rc = get_int(&m->heads, o, "heads", false, 1, 10000, where, err)) <
             0 ||
         (rc = get_int(&m->kv_heads, o, "kv_heads", false, 1, 10000, where,
                       err)) < 0 ||
         (rc = get_int(&m->head_dim, o, "head_dim", false, 1, 100000, where,
                       err)) < 0 ||
-        (rc = get_int(&m->intermediate, o, "intermediate", false, 1,
-                      10000000, where, err)) < 0 ||
-        (rc = get_int(&m->vocab, o, "vocab", false, 0, 10000000, where,
-                      err)) < 0 ||
+        (rc = get_int(&m->intermediate, o, "intermediate", false, 1, 10000000,
+                      where, err)) < 0 ||
+        (rc = get_int(&m->vocab, o, "vocab", false, 0, 10000000, where, err)) <
+            0 ||
         (rc = get_int(&m->max_context, o, "max_context", false, 0, 100000000,
                       where, err)) < 0 ||
         (rc = get_int(&m->experts, o, "experts", false, 0, 100000, where,
                       err)) < 0 ||
         (rc = get_int(&m->experts_per_tok, o, "experts_per_tok", false, 0,
                       100000, where, err)) < 0 ||
-        (rc = get_number(&m->fwd_gflops_per_sample, o, "fwd_gflops", false,
-                         0, 1e9, where, err)) < 0 ||
-        (rc = get_number(&m->act_mib_per_sample, o, "act_mib_per_sample",
-                         false, 0, 1e7, where, err)) < 0 ||
-        (rc = get_number(&m->input_bytes_per_sample, o, "input_bytes", true,
-                         1, 1e12, where, err)) < 0 ||
-        (rc = get_int(&m->default_batch, o, "default_batch", true, 1,
-                      1000000, where, err)) < 0 ||
+        (rc = get_number(&m->fwd_gflops_per_sample, o, "fwd_gflops", false, 0,
+                         1e9, where, err)) < 0 ||
+        (rc = get_number(&m->act_mib_per_sample, o, "act_mib_per_sample", false,
+                         0, 1e7, where, err)) < 0 ||
+        (rc = get_number(&m->input_bytes_per_sample, o, "input_bytes", true, 1,
+                         1e12, where, err)) < 0 ||
+        (rc = get_int(&m->default_batch, o, "default_batch", true, 1, 1000000,
+                      where, err)) < 0 ||
         (rc = get_int(&m->default_seq_len, o, "default_seq_len", false, 0,
                       100000000, where, err)) < 0 ||
-        (rc = get_int(&m->image_size, o, "image_size", false, 0, 100000,
-                      where, err)) < 0 ||
+        (rc = get_int(&m->image_size, o, "image_size", false, 0, 100000, where,
+                      err)) < 0 ||
         (rc = get_int(&m->diffusion_steps, o, "diffusion_steps", false, 0,
                       100000, where, err)) < 0)
         return rc;
@@ -313,8 +324,8 @@ static int load_model(ecf_model *m, const cJSON *o, size_t idx,
     if (m->active_params <= 0)
         m->active_params = m->params;
     if (m->active_params > m->params)
-        return ecf_err_set(err, ECF_EPARSE,
-                           "%s: active_params exceeds params", where);
+        return ecf_err_set(err, ECF_EPARSE, "%s: active_params exceeds params",
+                           where);
     if (ecf_model_kind_is_transformer(m->kind)) {
         if ((rc = check_transformer(m, where, ECF_EPARSE, err)) < 0)
             return rc;
@@ -322,8 +333,8 @@ static int load_model(ecf_model *m, const cJSON *o, size_t idx,
             return ecf_err_set(err, ECF_EPARSE,
                                "%s: missing \"default_seq_len\"", where);
         if (m->kind == ECF_KIND_MOE && m->experts < 1)
-            return ecf_err_set(err, ECF_EPARSE,
-                               "%s: a moe needs \"experts\"", where);
+            return ecf_err_set(err, ECF_EPARSE, "%s: a moe needs \"experts\"",
+                               where);
     } else if (m->fwd_gflops_per_sample <= 0 || m->act_mib_per_sample <= 0) {
         return ecf_err_set(err, ECF_EPARSE,
                            "%s: a %s needs \"fwd_gflops\" and "
@@ -337,8 +348,8 @@ static int load_model(ecf_model *m, const cJSON *o, size_t idx,
 
 /* No two models may share a name or alias after normalisation (a model
  * may list spellings of its own name, e.g. "resnet-18" for "resnet18"). */
-static int check_unique(const ecf_model *models, size_t n, const char *file,
-                        ecf_err *err)
+static int
+check_unique(const ecf_model *models, size_t n, const char *file, ecf_err *err)
 {
     size_t i, j, a, b;
     char x[64], y[64];
@@ -369,8 +380,8 @@ static int check_unique(const ecf_model *models, size_t n, const char *file,
     return 0;
 }
 
-int ecf_zoo_load_buffer(ecf_zoo **out, const char *data, size_t len,
-                        const char *name, ecf_err *err)
+int ecf_zoo_load_buffer(
+    ecf_zoo **out, const char *data, size_t len, const char *name, ecf_err *err)
 {
     cJSON *root = NULL;
     const cJSON *models, *m = NULL, *ver;
@@ -385,15 +396,14 @@ int ecf_zoo_load_buffer(ecf_zoo **out, const char *data, size_t len,
                            ECF_ZOO_MAX_BYTES);
     root = cJSON_ParseWithLengthOpts(data, len, &parse_end, 0);
     if (!root) {
-        rc = ecf_err_set(err, ECF_EPARSE, "%s: invalid JSON at byte %zu",
-                         name,
+        rc = ecf_err_set(err, ECF_EPARSE, "%s: invalid JSON at byte %zu", name,
                          parse_end ? (size_t)(parse_end - data) : (size_t)0);
         goto out;
     }
     ver = cJSON_GetObjectItemCaseSensitive(root, "schema_version");
     if (!cJSON_IsNumber(ver) || ver->valuedouble != 1) {
-        rc = ecf_err_set(err, ECF_EPARSE,
-                         "%s: \"schema_version\": expected 1", name);
+        rc = ecf_err_set(err, ECF_EPARSE, "%s: \"schema_version\": expected 1",
+                         name);
         goto out;
     }
     models = cJSON_GetObjectItemCaseSensitive(root, "models");
@@ -411,8 +421,7 @@ int ecf_zoo_load_buffer(ecf_zoo **out, const char *data, size_t len,
     }
     zoo = ecf_xcalloc(1, sizeof(*zoo));
     zoo->models = ecf_xcalloc(n, sizeof(ecf_model));
-    cJSON_ArrayForEach(m, models)
-    {
+    cJSON_ArrayForEach (m, models) {
         if ((rc = load_model(&zoo->models[i], m, i, name, err)) < 0)
             goto out;
         i++;
@@ -508,7 +517,9 @@ static size_t distance(const char *a, const char *b)
     return row[lb];
 }
 
-size_t ecf_zoo_suggest(const char **out, size_t max, const ecf_zoo *zoo,
+size_t ecf_zoo_suggest(const char **out,
+                       size_t max,
+                       const ecf_zoo *zoo,
                        const char *name)
 {
     /* Up to a third of the name's length in edits (at least 2), measured
@@ -558,9 +569,9 @@ int ecf_model_from_params(ecf_model *out, double params, ecf_err *err)
         int hidden, heads;
         double params;
     } shapes[] = {
-        {768, 12, 124e6},    {1024, 16, 350e6},   {2048, 16, 1.3e9},
-        {2560, 32, 2.7e9},   {4096, 32, 6.7e9},   {5120, 40, 13e9},
-        {6656, 52, 32.5e9},  {8192, 64, 69e9},    {12288, 96, 175e9},
+        {768, 12, 124e6},    {1024, 16, 350e6},  {2048, 16, 1.3e9},
+        {2560, 32, 2.7e9},   {4096, 32, 6.7e9},  {5120, 40, 13e9},
+        {6656, 52, 32.5e9},  {8192, 64, 69e9},   {12288, 96, 175e9},
         {16384, 128, 405e9}, {25600, 160, 1e12},
     };
     const double vocab = 32000;
@@ -585,8 +596,10 @@ int ecf_model_from_params(ecf_model *out, double params, ecf_err *err)
     memset(out, 0, sizeof(*out));
     snprintf(out->name, sizeof(out->name), "custom-%s",
              ecf_units_format_count(count, sizeof(count), params));
-    snprintf(out->display, sizeof(out->display), "custom %s-parameter "
-             "decoder", count);
+    snprintf(out->display, sizeof(out->display),
+             "custom %s-parameter "
+             "decoder",
+             count);
     out->kind = ECF_KIND_DECODER;
     out->params = params;
     out->active_params = params;
@@ -627,8 +640,7 @@ static const hf_style hf_styles[] = {
      "intermediate_size", "max_position_embeddings", 0},
     {"qwen2", ECF_KIND_DECODER, ECF_TF_GATED_MLP | ECF_TF_QKV_BIAS,
      "hidden_size", "num_hidden_layers", "num_attention_heads",
-     "num_key_value_heads", "intermediate_size", "max_position_embeddings",
-     0},
+     "num_key_value_heads", "intermediate_size", "max_position_embeddings", 0},
     {"mixtral", ECF_KIND_MOE, ECF_TF_GATED_MLP, "hidden_size",
      "num_hidden_layers", "num_attention_heads", "num_key_value_heads",
      "intermediate_size", "max_position_embeddings", 0},
@@ -647,13 +659,17 @@ static const hf_style hf_styles[] = {
      "intermediate_size", "max_position_embeddings", 1},
     {"distilbert", ECF_KIND_ENCODER,
      ECF_TF_LINEAR_BIAS | ECF_TF_LEARNED_POS | ECF_TF_LAYERNORM, "dim",
-     "n_layers", "n_heads", NULL, "hidden_dim", "max_position_embeddings",
-     1},
+     "n_layers", "n_heads", NULL, "hidden_dim", "max_position_embeddings", 1},
 };
 
 /* Reads an integer key of a config.json; `required` keys must exist. */
-static int hf_int(int *out, const cJSON *root, const char *key,
-                  bool required, int min, int max, const char *name,
+static int hf_int(int *out,
+                  const cJSON *root,
+                  const char *key,
+                  bool required,
+                  int min,
+                  int max,
+                  const char *name,
                   ecf_err *err)
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, key);
@@ -672,8 +688,8 @@ static int hf_int(int *out, const cJSON *root, const char *key,
     return 0;
 }
 
-static const hf_style *hf_detect(const cJSON *root, const char *name,
-                                 ecf_err *err)
+static const hf_style *
+hf_detect(const cJSON *root, const char *name, ecf_err *err)
 {
     const cJSON *mt = cJSON_GetObjectItemCaseSensitive(root, "model_type");
     size_t i;
@@ -710,8 +726,11 @@ static const hf_style *hf_detect(const cJSON *root, const char *name,
     return NULL;
 }
 
-int ecf_model_from_hf_config(ecf_model *out, const char *json, size_t len,
-                             const char *name, ecf_err *err)
+int ecf_model_from_hf_config(ecf_model *out,
+                             const char *json,
+                             size_t len,
+                             const char *name,
+                             ecf_err *err)
 {
     cJSON *root = NULL;
     const char *parse_end = NULL;
@@ -727,8 +746,7 @@ int ecf_model_from_hf_config(ecf_model *out, const char *json, size_t len,
                            ECF_HF_CONFIG_MAX_BYTES);
     root = cJSON_ParseWithLengthOpts(json, len, &parse_end, 0);
     if (!root) {
-        rc = ecf_err_set(err, ECF_EINVAL, "%s: invalid JSON at byte %zu",
-                         name,
+        rc = ecf_err_set(err, ECF_EINVAL, "%s: invalid JSON at byte %zu", name,
                          parse_end ? (size_t)(parse_end - json) : (size_t)0);
         goto out;
     }
@@ -743,18 +761,19 @@ int ecf_model_from_hf_config(ecf_model *out, const char *json, size_t len,
     m.kind = st->kind;
     if ((rc = hf_int(&m.hidden, root, st->hidden, true, 1, 1000000, name,
                      err)) < 0 ||
-        (rc = hf_int(&m.layers, root, st->layers, true, 1, 10000, name,
-                     err)) < 0 ||
+        (rc = hf_int(&m.layers, root, st->layers, true, 1, 10000, name, err)) <
+            0 ||
         (rc = hf_int(&m.heads, root, st->heads, true, 1, 10000, name, err)) <
             0 ||
         (rc = hf_int(&m.vocab, root, "vocab_size", true, 1, 10000000, name,
                      err)) < 0 ||
-        (rc = hf_int(&m.max_context, root, st->ctx, st->kind != ECF_KIND_DECODER ||
-                                                        st->traits & ECF_TF_LEARNED_POS,
+        (rc = hf_int(&m.max_context, root, st->ctx,
+                     st->kind != ECF_KIND_DECODER ||
+                         st->traits & ECF_TF_LEARNED_POS,
                      1, 100000000, name, err)) < 0)
         goto out;
-    if (st->kv_heads && (rc = hf_int(&m.kv_heads, root, st->kv_heads, false,
-                                     1, 10000, name, err)) < 0)
+    if (st->kv_heads && (rc = hf_int(&m.kv_heads, root, st->kv_heads, false, 1,
+                                     10000, name, err)) < 0)
         goto out;
     if ((rc = hf_int(&m.head_dim, root, "head_dim", false, 1, 100000, name,
                      err)) < 0)
@@ -771,12 +790,12 @@ int ecf_model_from_hf_config(ecf_model *out, const char *json, size_t len,
     if (st->kind == ECF_KIND_MOE &&
         ((rc = hf_int(&m.experts, root, "num_local_experts", true, 1, 100000,
                       name, err)) < 0 ||
-         (rc = hf_int(&m.experts_per_tok, root, "num_experts_per_tok", true,
-                      1, 100000, name, err)) < 0))
+         (rc = hf_int(&m.experts_per_tok, root, "num_experts_per_tok", true, 1,
+                      100000, name, err)) < 0))
         goto out;
     if (st->traits & ECF_TF_BERT_EXTRAS &&
-        (rc = hf_int(&type_vocab, root, "type_vocab_size", false, 0, 1000,
-                     name, err)) < 0)
+        (rc = hf_int(&type_vocab, root, "type_vocab_size", false, 0, 1000, name,
+                     err)) < 0)
         goto out;
     tie = cJSON_GetObjectItemCaseSensitive(root, "tie_word_embeddings");
     if (tie && !cJSON_IsBool(tie)) {

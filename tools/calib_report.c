@@ -32,17 +32,17 @@
 typedef enum { CALIB_USE = 0, CALIB_OUTLIER, CALIB_SKIP } calib_status;
 
 typedef struct {
-    const char *id;     /* borrowed from the cJSON tree */
+    const char *id; /* borrowed from the cJSON tree */
     const char *kind;
     const char *metric;
     const char *reason;
     calib_status status;
     double expect;
     double predicted;
-    double err_pct;     /* signed */
+    double err_pct; /* signed */
     double tol_pct;
-    bool ok;            /* evaluated without error */
-    char msg[200];      /* evaluation error, if any */
+    bool ok;       /* evaluated without error */
+    char msg[200]; /* evaluation error, if any */
 } calib_row;
 
 typedef struct {
@@ -79,8 +79,11 @@ static ecf_link parse_link(const char *s)
 
 /* Builds the accelerator and instance a row runs on. Strings point into
  * the cJSON tree (the estimator only reads them). */
-static int build_instance(ecf_accel *acc, ecf_instance *inst,
-                          const cJSON *root, const cJSON *row, char *msg,
+static int build_instance(ecf_accel *acc,
+                          ecf_instance *inst,
+                          const cJSON *root,
+                          const cJSON *row,
+                          char *msg,
                           size_t msg_len)
 {
     const char *hwid = jstr(row, "hardware"), *hostid = jstr(row, "host");
@@ -115,8 +118,8 @@ static int build_instance(ecf_accel *acc, ecf_instance *inst,
     inst->accel = acc;
     inst->accel_count = (int)jnum(row, "devices", 1);
     inst->accel_memory_gib = jnum(hw, "memory_gib", 0);
-    inst->link = inst->accel_count > 1 ? parse_link(jstr(host, "link"))
-                                       : ECF_LINK_NONE;
+    inst->link =
+        inst->accel_count > 1 ? parse_link(jstr(host, "link")) : ECF_LINK_NONE;
     if (inst->link == ECF_LINK_NONE && inst->accel_count > 1)
         inst->link = ECF_LINK_PCIE;
     inst->link_gbytes_s = jnum(host, "link_gbytes_s", 0);
@@ -129,8 +132,11 @@ static int build_instance(ecf_accel *acc, ecf_instance *inst,
     return 0;
 }
 
-static int build_model(ecf_model *m, const ecf_zoo *zoo, const cJSON *row,
-                       char *msg, size_t msg_len)
+static int build_model(ecf_model *m,
+                       const ecf_zoo *zoo,
+                       const cJSON *row,
+                       char *msg,
+                       size_t msg_len)
 {
     const cJSON *cm = cJSON_GetObjectItemCaseSensitive(row, "custom_model");
     const char *name = jstr(row, "model");
@@ -151,8 +157,8 @@ static int build_model(ecf_model *m, const ecf_zoo *zoo, const cJSON *row,
         c.max_context = (int)jnum(cm, "max_context", 2048);
         c.tie_embeddings = true;
         c.params = ecf_model_transformer_params(
-            &c,
-            ECF_TF_LINEAR_BIAS | ECF_TF_LEARNED_POS | ECF_TF_LAYERNORM, NULL);
+            &c, ECF_TF_LINEAR_BIAS | ECF_TF_LEARNED_POS | ECF_TF_LAYERNORM,
+            NULL);
         c.active_params = c.params;
         c.default_batch = 1;
         c.default_seq_len = (int)jnum(cm, "seq", 2048);
@@ -161,16 +167,15 @@ static int build_model(ecf_model *m, const ecf_zoo *zoo, const cJSON *row,
         return 0;
     }
     if (!name || !ecf_zoo_find(zoo, name)) {
-        snprintf(msg, msg_len, "model '%s' not in the zoo",
-                 name ? name : "");
+        snprintf(msg, msg_len, "model '%s' not in the zoo", name ? name : "");
         return -1;
     }
     *m = *ecf_zoo_find(zoo, name);
     return 0;
 }
 
-static int build_workload(ecf_workload *w, const cJSON *row, char *msg,
-                          size_t msg_len)
+static int
+build_workload(ecf_workload *w, const cJSON *row, char *msg, size_t msg_len)
 {
     ecf_workload init = ECF_WORKLOAD_INIT;
     const char *task = jstr(row, "task"), *prec = jstr(row, "precision"),
@@ -209,8 +214,12 @@ static int build_workload(ecf_workload *w, const cJSON *row, char *msg,
 }
 
 /* Evaluates one row's metric. Returns 0 and sets *out, or -1 with msg. */
-static int evaluate(double *out, const calib_set *set, const cJSON *row,
-                    const char *metric, char *msg, size_t msg_len)
+static int evaluate(double *out,
+                    const calib_set *set,
+                    const cJSON *row,
+                    const char *metric,
+                    char *msg,
+                    size_t msg_len)
 {
     ecf_model m;
     ecf_workload w;
@@ -274,8 +283,8 @@ static int evaluate(double *out, const calib_set *set, const cJSON *row,
     else if (strcmp(metric, "mfu_pct") == 0)
         /* model FLOPs: 3x forward, without the recomputed forward */
         *out = 100.0 * e.flops_per_step *
-               (e.activation_checkpointing ? 3.0 / 4.0 : 1.0) /
-               e.step_time_s / (e.devices * e.nodes * e.peak_tflops * 1e12);
+               (e.activation_checkpointing ? 3.0 / 4.0 : 1.0) / e.step_time_s /
+               (e.devices * e.nodes * e.peak_tflops * 1e12);
     else if (strcmp(metric, "latency_ms") == 0)
         *out = e.latency_ms;
     else if (strcmp(metric, "ttft_ms") == 0)
@@ -315,8 +324,7 @@ static int calib_load(calib_set *set, const char *path)
         return -1;
     }
     rows = cJSON_GetObjectItemCaseSensitive(set->root, "rows");
-    cJSON_ArrayForEach(row, rows)
-    {
+    cJSON_ArrayForEach (row, rows) {
         calib_row *r;
         const char *st = jstr(row, "status");
         if (set->n >= CALIB_MAX_ROWS)
@@ -359,8 +367,10 @@ static int cmp_double(const void *a, const void *b)
 
 /* Median absolute % error of the rows of `kind` with status `st` (or all
  * evaluated rows when include_outliers); -1 when there are none. */
-static double calib_median(const calib_set *set, const char *kind,
-                           bool include_outliers, size_t *count_out)
+static double calib_median(const calib_set *set,
+                           const char *kind,
+                           bool include_outliers,
+                           size_t *count_out)
 {
     double v[CALIB_MAX_ROWS];
     size_t i, n = 0;
@@ -381,29 +391,28 @@ static double calib_median(const calib_set *set, const char *kind,
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;
 }
 
-static const char *const calib_kinds[] = {
-    "model_fact", "memory", "train_throughput", "time_to_train",
-    "infer_throughput", "infer_latency"};
+static const char *const calib_kinds[] = {"model_fact",       "memory",
+                                          "train_throughput", "time_to_train",
+                                          "infer_throughput", "infer_latency"};
 
 static void calib_print(const calib_set *set, FILE *f)
 {
     size_t i, k;
     static const char *const st_names[] = {"use", "outlier", "skip"};
 
-    fprintf(f, "%-52s %-16s %-7s %12s %12s %8s %s\n", "ROW", "KIND",
-            "STATUS", "PUBLISHED", "ESTIMATE", "ERROR", "");
+    fprintf(f, "%-52s %-16s %-7s %12s %12s %8s %s\n", "ROW", "KIND", "STATUS",
+            "PUBLISHED", "ESTIMATE", "ERROR", "");
     for (i = 0; i < set->n; i++) {
         const calib_row *r = &set->rows[i];
         if (r->status == CALIB_SKIP)
             continue;
         if (!r->ok)
             fprintf(f, "%-52.52s %-16s %-7s %12.4g %12s %8s %s\n", r->id,
-                    r->kind, st_names[r->status], r->expect, "-", "-",
-                    r->msg);
+                    r->kind, st_names[r->status], r->expect, "-", "-", r->msg);
         else
-            fprintf(f, "%-52.52s %-16s %-7s %12.4g %12.4g %+7.1f%% %s\n",
-                    r->id, r->kind, st_names[r->status], r->expect,
-                    r->predicted, r->err_pct,
+            fprintf(f, "%-52.52s %-16s %-7s %12.4g %12.4g %+7.1f%% %s\n", r->id,
+                    r->kind, st_names[r->status], r->expect, r->predicted,
+                    r->err_pct,
                     r->status == CALIB_USE && fabs(r->err_pct) > r->tol_pct
                         ? "OVER TOLERANCE"
                         : "");
@@ -436,7 +445,8 @@ int main(int argc, char **argv)
     int rc;
 
     if (argc != 2) {
-        fprintf(stderr, "usage: calib_report tests/fixtures/calibration.json\n");
+        fprintf(stderr,
+                "usage: calib_report tests/fixtures/calibration.json\n");
         free(set);
         return 2;
     }

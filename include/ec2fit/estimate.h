@@ -47,8 +47,8 @@ bool ecf_task_is_training(ecf_task t);
 #define ECF_PREC_AUTO (-1)
 /** Tri-state for activation checkpointing. */
 #define ECF_CKPT_AUTO (-1) /* on only when needed to fit */
-#define ECF_CKPT_OFF 0
-#define ECF_CKPT_ON 1
+#define ECF_CKPT_OFF  0
+#define ECF_CKPT_ON   1
 
 typedef struct {
     ecf_task task;
@@ -60,13 +60,13 @@ typedef struct {
     int output_tokens;     /* LLM serving generated tokens; 0 = default 256 */
     double dataset_amount; /* in dataset_unit; 0 = no dataset */
     ecf_dataset_unit dataset_unit;
-    double epochs;         /* passes over the dataset; 0 = 1 */
+    double epochs;                /* passes over the dataset; 0 = 1 */
     int activation_checkpointing; /* ECF_CKPT_* */
-    bool optimizer_8bit;   /* 8-bit Adam states (bitsandbytes) */
-    int lora_rank;         /* 0 = 16 */
-    double latency_target_ms; /* serving: per-request target; 0 = none */
-    double qps;            /* serving: requests/s wanted; 0 = none */
-    double bytes_per_sample; /* override of the model's input bytes */
+    bool optimizer_8bit;          /* 8-bit Adam states (bitsandbytes) */
+    int lora_rank;                /* 0 = 16 */
+    double latency_target_ms;     /* serving: per-request target; 0 = none */
+    double qps;                   /* serving: requests/s wanted; 0 = none */
+    double bytes_per_sample;      /* override of the model's input bytes */
     /* Filled by ecf_workload_resolve; do not set. */
     bool resolved;
     bool precision_explicit;
@@ -75,9 +75,11 @@ typedef struct {
     double dataset_samples; /* dataset in samples (0 = none) */
 } ecf_workload;
 
-#define ECF_WORKLOAD_INIT                                                     \
-    {ECF_TASK_INFER, ECF_PREC_AUTO, 0, 0, 0, 0, 0.0, ECF_DATASET_NONE, 0.0,   \
-     ECF_CKPT_AUTO, false, 0, 0.0, 0.0, 0.0, false, false, false, 0.0}
+#define ECF_WORKLOAD_INIT                                                      \
+    {                                                                          \
+        ECF_TASK_INFER, ECF_PREC_AUTO, 0, 0, 0, 0, 0.0, ECF_DATASET_NONE, 0.0, \
+            ECF_CKPT_AUTO, false, 0, 0.0, 0.0, 0.0, false, false, false, 0.0   \
+    }
 
 /** Fills defaults from the model (batch, sequence length, serving lengths,
  *  precision, LoRA rank, epochs), converts the dataset to samples, and
@@ -128,64 +130,64 @@ typedef struct {
     double optimizer_gib;
     double activations_gib;
     double kv_cache_gib;
-    double lora_gib;       /* adapters + their grads and Adam states */
-    double overhead_gib;   /* CUDA/runtime context, allocator slack */
+    double lora_gib;     /* adapters + their grads and Adam states */
+    double overhead_gib; /* CUDA/runtime context, allocator slack */
     double total_per_device_gib;
     double available_per_device_gib;
 } ecf_memory;
 
 #define ECF_EST_MAX_NOTES 12
-#define ECF_EST_NOTE_LEN 200
+#define ECF_EST_NOTE_LEN  200
 
 typedef struct {
-    bool fits;                 /* memory fits on every device */
-    bool cpu_only;             /* ran on host cores (no accelerator) */
-    int devices;               /* accelerators used per node (1 on CPU) */
+    bool fits;     /* memory fits on every device */
+    bool cpu_only; /* ran on host cores (no accelerator) */
+    int devices;   /* accelerators used per node (1 on CPU) */
     int nodes;
     ecf_parallelism parallelism;
-    int tp_degree;             /* devices per model replica (TP) */
-    int dp_degree;             /* model replicas */
-    int pp_degree;             /* pipeline stages (nodes) */
+    int tp_degree; /* devices per model replica (TP) */
+    int dp_degree; /* model replicas */
+    int pp_degree; /* pipeline stages (nodes) */
     bool activation_checkpointing;
-    int batch_size;            /* per device/replica micro-batch used */
-    int seq_len;               /* tokens per sample used (0 = n/a) */
-    ecf_precision precision;   /* what runs (after any fallback) */
+    int batch_size;          /* per device/replica micro-batch used */
+    int seq_len;             /* tokens per sample used (0 = n/a) */
+    ecf_precision precision; /* what runs (after any fallback) */
     ecf_memory memory;
 
     /* compute */
-    double peak_tflops;        /* per device at `precision`, datasheet */
-    double utilization;        /* achieved fraction of peak (documented) */
-    double flops_per_step;     /* whole cluster, one optimizer step */
-    double compute_s;          /* per step */
-    double memory_s;           /* per step, bytes / bandwidth */
-    double comm_s;             /* per step, exposed (after overlap) */
-    double data_s;             /* per step, input pipeline floor */
+    double peak_tflops;    /* per device at `precision`, datasheet */
+    double utilization;    /* achieved fraction of peak (documented) */
+    double flops_per_step; /* whole cluster, one optimizer step */
+    double compute_s;      /* per step */
+    double memory_s;       /* per step, bytes / bandwidth */
+    double comm_s;         /* per step, exposed (after overlap) */
+    double data_s;         /* per step, input pipeline floor */
     double step_time_s;
-    double samples_per_step;   /* global batch */
+    double samples_per_step; /* global batch */
 
     /* results */
-    double throughput;         /* in throughput_unit */
+    double throughput;           /* in throughput_unit */
     const char *throughput_unit; /* static: "samples/s", "tokens/s",
                                     "images/s", "requests/s" */
     double samples_per_s;
-    double tokens_per_s;       /* 0 when not a token model */
-    double time_hours;         /* dataset x epochs; 0 without a dataset */
-    double latency_ms;         /* serving: one request end to end */
-    double ttft_ms;            /* LLM: time to first token (prefill) */
-    double per_token_ms;       /* LLM: per generated token (decode) */
-    double max_qps_per_replica;/* serving: requests/s one replica sustains
-                                  within the latency target */
-    int replicas;              /* serving: independent copies per node x
-                                  nodes */
+    double tokens_per_s;        /* 0 when not a token model */
+    double time_hours;          /* dataset x epochs; 0 without a dataset */
+    double latency_ms;          /* serving: one request end to end */
+    double ttft_ms;             /* LLM: time to first token (prefill) */
+    double per_token_ms;        /* LLM: per generated token (decode) */
+    double max_qps_per_replica; /* serving: requests/s one replica sustains
+                                   within the latency target */
+    int replicas;               /* serving: independent copies per node x
+                                   nodes */
     ecf_bottleneck bottleneck;
 
     /* data and host */
-    double data_rate_required_mbytes_s; /* samples/s x bytes/sample */
-    double data_rate_available_mbytes_s;/* best of network/EBS/NVMe */
-    const char *data_source;   /* static: "network", "ebs", "nvme" */
+    double data_rate_required_mbytes_s;  /* samples/s x bytes/sample */
+    double data_rate_available_mbytes_s; /* best of network/EBS/NVMe */
+    const char *data_source;             /* static: "network", "ebs", "nvme" */
     double host_ram_needed_gib;
     double host_ram_available_gib;
-    double vcpus_per_accel;    /* instance vCPUs / devices */
+    double vcpus_per_accel; /* instance vCPUs / devices */
     double vcpus_per_accel_needed;
 
     int n_warnings;
@@ -207,9 +209,12 @@ typedef struct {
  *  not an error. Never allocates.
  *  Errors: ECF_EINVAL for nodes < 1 or an invalid workload (messages as
  *  ecf_workload_resolve). */
-int ecf_estimate_run(ecf_estimate *out, const ecf_model *m,
-                     const ecf_workload *w, const ecf_instance *inst,
-                     int nodes, ecf_err *err);
+int ecf_estimate_run(ecf_estimate *out,
+                     const ecf_model *m,
+                     const ecf_workload *w,
+                     const ecf_instance *inst,
+                     int nodes,
+                     ecf_err *err);
 
 /** Total memory the workload needs summed over all devices with the most
  *  sharding allowed (GiB): a cheap lower bound so `recommend` can skip
@@ -219,15 +224,18 @@ double ecf_estimate_min_total_gib(const ecf_model *m, const ecf_workload *w);
 
 /** Smallest node count in [1, max_nodes] at which the workload fits on
  *  `inst`, or 0 when none does. `w` must be resolved. */
-int ecf_estimate_min_nodes(const ecf_model *m, const ecf_workload *w,
-                           const ecf_instance *inst, int max_nodes);
+int ecf_estimate_min_nodes(const ecf_model *m,
+                           const ecf_workload *w,
+                           const ecf_instance *inst,
+                           int max_nodes);
 
 /** Peak dense TFLOPS of one device of `inst` at precision `p`, after the
  *  fallbacks (bf16 -> fp16 on Volta/Turing, fp8 -> fp16/bf16 where the
  *  hardware has no fp8, tf32 -> fp32). For CPU-only instances, the host's
  *  estimated peak (vCPUs x per-core GFLOPS). Writes the precision that
  *  actually runs to *ran_out when non-NULL. */
-double ecf_estimate_peak_tflops(const ecf_instance *inst, ecf_precision p,
+double ecf_estimate_peak_tflops(const ecf_instance *inst,
+                                ecf_precision p,
                                 ecf_precision *ran_out);
 
 /** Bytes per parameter of stored weights at precision p, including the

@@ -53,24 +53,33 @@ const char *ecf_dataset_unit_name(ecf_dataset_unit u);
  *  unless the text is exactly a zero ("0", "0.0"), which is returned as 0 so
  *  the caller can word its own range message.
  *  Errors: ECF_EINVAL naming `flag`. */
-int ecf_units_parse_count(double *out, const char *flag, const char *s,
+int ecf_units_parse_count(double *out,
+                          const char *flag,
+                          const char *s,
                           ecf_err *err);
 
 /** Parses a dataset size (see the grammar above). *amount_out is in the
  *  unit written to *unit_out (bytes for byte sizes). Zero is rejected.
  *  Errors: ECF_EINVAL naming `flag`. */
-int ecf_units_parse_dataset(double *amount_out, ecf_dataset_unit *unit_out,
-                            const char *flag, const char *s, ecf_err *err);
+int ecf_units_parse_dataset(double *amount_out,
+                            ecf_dataset_unit *unit_out,
+                            const char *flag,
+                            const char *s,
+                            ecf_err *err);
 
 /** Parses a duration ("24h", "90m", "2d", "30s", "1h30m", "1.5h") into
  *  hours. Zero is rejected. Errors: ECF_EINVAL naming `flag`. */
-int ecf_units_parse_duration(double *hours_out, const char *flag,
-                             const char *s, ecf_err *err);
+int ecf_units_parse_duration(double *hours_out,
+                             const char *flag,
+                             const char *s,
+                             ecf_err *err);
 
 /** Parses a dollar amount ("$500", "500", "1.5k", "$2M") into USD. Zero is
  *  accepted (a budget of nothing is the caller's to refuse).
  *  Errors: ECF_EINVAL naming `flag`. */
-int ecf_units_parse_usd(double *out, const char *flag, const char *s,
+int ecf_units_parse_usd(double *out,
+                        const char *flag,
+                        const char *s,
                         ecf_err *err);
 
 /** Formats a count compactly with 3 significant digits ("7.24B", "350K",

@@ -19,8 +19,8 @@
 
 #include "ec2fit/err.h"
 
-#define ECF_ZOO_MAX_BYTES (4u * 1024u * 1024u)
-#define ECF_ZOO_MAX_MODELS 1000
+#define ECF_ZOO_MAX_BYTES     (4u * 1024u * 1024u)
+#define ECF_ZOO_MAX_MODELS    1000
 #define ECF_MODEL_MAX_ALIASES 4
 /* A Hugging Face config.json larger than this is refused unread. */
 #define ECF_HF_CONFIG_MAX_BYTES (1u * 1024u * 1024u)
@@ -48,9 +48,9 @@ bool ecf_model_kind_is_transformer(ecf_model_kind k);
 /** One model. Zero means "not applicable" for every architecture field
  *  (a CNN has no layers/hidden/heads here; a dense model no experts). */
 typedef struct {
-    char name[64];                          /* canonical, "llama-3.1-8b" */
+    char name[64];                           /* canonical, "llama-3.1-8b" */
     char aliases[ECF_MODEL_MAX_ALIASES][64]; /* "" = unused */
-    char display[96];                       /* "Llama 3.1 8B" */
+    char display[96];                        /* "Llama 3.1 8B" */
     ecf_model_kind kind;
     double params;        /* total parameters */
     double active_params; /* per token (MoE); == params for dense */
@@ -65,22 +65,22 @@ typedef struct {
     int experts;          /* MoE experts per layer; 0 = dense */
     int experts_per_tok;  /* MoE experts routed per token */
     bool tie_embeddings;  /* input and output embeddings shared */
-    double fwd_gflops_per_sample; /* forward GFLOPs (2/MAC) for one sample
-                                     at the default input; for diffusion one
-                                     UNet denoising step; 0 = derive from
-                                     params x tokens (transformers) */
-    double act_mib_per_sample; /* CNN/diffusion: 16-bit activations kept
-                                  for the backward pass per sample at the
-                                  default input, MiB; transformers use the
-                                  formula in docs/estimation.md instead */
+    double fwd_gflops_per_sample;  /* forward GFLOPs (2/MAC) for one sample
+                                      at the default input; for diffusion one
+                                      UNet denoising step; 0 = derive from
+                                      params x tokens (transformers) */
+    double act_mib_per_sample;     /* CNN/diffusion: 16-bit activations kept
+                                      for the backward pass per sample at the
+                                      default input, MiB; transformers use the
+                                      formula in docs/estimation.md instead */
     double input_bytes_per_sample; /* encoded bytes read from storage per
                                       sample (JPEG, audio, tokens) */
-    int default_batch;    /* per-device batch used when --batch-size absent */
-    int default_seq_len;  /* tokens per sample (transformers); patches+1
-                             for ViT; 0 for CNN */
-    int image_size;       /* input resolution in pixels (vision), 0 = n/a */
-    int diffusion_steps;  /* denoising steps per generated image */
-    char source[512];     /* where every number comes from */
+    int default_batch;   /* per-device batch used when --batch-size absent */
+    int default_seq_len; /* tokens per sample (transformers); patches+1
+                            for ViT; 0 for CNN */
+    int image_size;      /* input resolution in pixels (vision), 0 = n/a */
+    int diffusion_steps; /* denoising steps per generated image */
+    char source[512];    /* where every number comes from */
 } ecf_model;
 
 typedef struct ecf_zoo ecf_zoo;
@@ -90,8 +90,11 @@ typedef struct ecf_zoo ecf_zoo;
  *  with ecf_zoo_free(); NULL on failure.
  *  Errors: ECF_EPARSE (syntax with byte offset, or schema), ECF_EINVAL
  *  (over a limit). */
-int ecf_zoo_load_buffer(ecf_zoo **out, const char *data, size_t len,
-                        const char *name, ecf_err *err);
+int ecf_zoo_load_buffer(ecf_zoo **out,
+                        const char *data,
+                        size_t len,
+                        const char *name,
+                        ecf_err *err);
 
 /** Loads the zoo embedded at build time. Errors: ECF_EIO when this build
  *  has none, else as ecf_zoo_load_buffer. */
@@ -109,7 +112,9 @@ const ecf_model *ecf_zoo_find(const ecf_zoo *zoo, const char *name);
 
 /** Fills up to `max` borrowed names close to `name` (for "did you mean"),
  *  best first. */
-size_t ecf_zoo_suggest(const char **out, size_t max, const ecf_zoo *zoo,
+size_t ecf_zoo_suggest(const char **out,
+                       size_t max,
+                       const ecf_zoo *zoo,
                        const char *name);
 
 /** A dense decoder with `params` parameters and Llama-like shape: the
@@ -124,25 +129,30 @@ int ecf_model_from_params(ecf_model *out, double params, ecf_err *err);
  *  Errors: ECF_EINVAL "NAME: ..." for malformed JSON (with byte offset),
  *  missing or out-of-range keys, or an unsupported architecture. User
  *  files are user input, so this is EINVAL (exit 2), not EPARSE. */
-int ecf_model_from_hf_config(ecf_model *out, const char *json, size_t len,
-                             const char *name, ecf_err *err);
+int ecf_model_from_hf_config(ecf_model *out,
+                             const char *json,
+                             size_t len,
+                             const char *name,
+                             ecf_err *err);
 
 /* Architecture traits for ecf_model_transformer_params. */
-#define ECF_TF_GATED_MLP (1u << 0)  /* SwiGLU: 3 MLP matrices (llama) */
-#define ECF_TF_QKV_BIAS (1u << 1)   /* biases on q, k, v only (qwen2) */
-#define ECF_TF_LINEAR_BIAS (1u << 2)/* biases on every linear (gpt2, bert) */
-#define ECF_TF_LEARNED_POS (1u << 3)/* learned position table, ctx x h */
-#define ECF_TF_LAYERNORM (1u << 4)  /* LayerNorm (weight+bias), not RMSNorm */
-#define ECF_TF_BERT_EXTRAS (1u << 5)/* token-type table (2 x h) + pooler */
-#define ECF_TF_MLP_BIAS (1u << 6)   /* biases on the MLP and out-proj only
-                                       (gpt-j) */
+#define ECF_TF_GATED_MLP   (1u << 0) /* SwiGLU: 3 MLP matrices (llama) */
+#define ECF_TF_QKV_BIAS    (1u << 1) /* biases on q, k, v only (qwen2) */
+#define ECF_TF_LINEAR_BIAS (1u << 2) /* biases on every linear (gpt2, bert) */
+#define ECF_TF_LEARNED_POS (1u << 3) /* learned position table, ctx x h */
+#define ECF_TF_LAYERNORM   (1u << 4) /* LayerNorm (weight+bias), not RMSNorm */
+#define ECF_TF_BERT_EXTRAS (1u << 5) /* token-type table (2 x h) + pooler */
+#define ECF_TF_MLP_BIAS                                                        \
+    (1u << 6) /* biases on the MLP and out-proj only                           \
+                 (gpt-j) */
 
 /** Parameter count of a decoder/encoder transformer from m's architecture
  *  fields and `traits` (ECF_TF_*): embeddings, the LM head unless tied,
  *  attention (GQA aware, head_dim may differ from hidden/heads), the MLP
  *  (times experts plus the router for MoE) and norms. Writes the per-token
  *  active count (top-k experts only) to *active_out when non-NULL. */
-double ecf_model_transformer_params(const ecf_model *m, unsigned int traits,
+double ecf_model_transformer_params(const ecf_model *m,
+                                    unsigned int traits,
                                     double *active_out);
 
 #endif

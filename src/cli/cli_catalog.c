@@ -109,8 +109,12 @@ static int load_embedded(ecf_catalog **out, ecf_buf *text, ecf_err *err)
     if (text) {
         ecf_buf_clear(text);
         ecf_buf_append(text, data, len);
+        return ecf_catalog_load_buffer(out, data, len, "embedded catalog",
+                                       err);
     }
-    return ecf_catalog_load_buffer(out, data, len, "embedded catalog", err);
+    /* No JSON text wanted: the packed form validated at build time loads
+     * in microseconds instead of the JSON's ~14 ms. */
+    return ecf_catalog_load_embedded(out, err);
 }
 
 /* Is catalog a strictly newer than b? as_of first, then generated_at. */

@@ -16,8 +16,7 @@
 #include "ec2fit/buf.h"
 #include "ec2fit/units.h"
 
-int cli_workload_option(cli_workload *wl, int c, const char *arg,
-                        ecf_err *err)
+int cli_workload_option(cli_workload *wl, int c, const char *arg, ecf_err *err)
 {
     ecf_workload *w = &wl->w;
     double d = 0;
@@ -113,13 +112,13 @@ int cli_workload_option(cli_workload *wl, int c, const char *arg,
         w->optimizer_8bit = true;
         break;
     case CLI_WL_LORA_RANK:
-        return cli_parse_int(&w->lora_rank, "--lora-rank", arg, 1, 4096,
-                             err) < 0
+        return cli_parse_int(&w->lora_rank, "--lora-rank", arg, 1, 4096, err) <
+                       0
                    ? ECF_EINVAL
                    : 1;
     case CLI_WL_LATENCY_MS:
-        rc = cli_parse_double(&w->latency_target_ms, "--latency-ms", arg,
-                              0.001, 1e9, err);
+        rc = cli_parse_double(&w->latency_target_ms, "--latency-ms", arg, 0.001,
+                              1e9, err);
         return rc < 0 ? rc : 1;
     case CLI_WL_QPS:
         rc = cli_parse_double(&w->qps, "--qps", arg, 0.000001, 1e9, err);
@@ -161,18 +160,20 @@ static int find_model(ecf_model *out, const char *name, ecf_err *err)
                          "--params or --model-config)",
                          name);
     else
-        rc = ecf_err_set(err, ECF_ENOTFOUND,
-                         "unknown model '%s' (did you mean %s?)", name,
-                         sugg[0]);
+        rc =
+            ecf_err_set(err, ECF_ENOTFOUND,
+                        "unknown model '%s' (did you mean %s?)", name, sugg[0]);
     ecf_zoo_free(zoo);
     return rc;
 }
 
-int cli_workload_finish(cli_workload *wl, ecf_model *model_out,
-                        bool need_task, ecf_err *err)
+int cli_workload_finish(cli_workload *wl,
+                        ecf_model *model_out,
+                        bool need_task,
+                        ecf_err *err)
 {
-    int given = (wl->model != NULL) + (wl->params != NULL) +
-                (wl->model_config != NULL);
+    int given =
+        (wl->model != NULL) + (wl->params != NULL) + (wl->model_config != NULL);
     int rc = 0;
 
     if (given == 0)
@@ -197,8 +198,8 @@ int cli_workload_finish(cli_workload *wl, ecf_model *model_out,
     } else {
         ecf_buf buf = ECF_BUF_INIT;
         const char *base = strrchr(wl->model_config, '/');
-        rc = ecf_buf_read_file(&buf, wl->model_config,
-                               ECF_HF_CONFIG_MAX_BYTES, err);
+        rc = ecf_buf_read_file(&buf, wl->model_config, ECF_HF_CONFIG_MAX_BYTES,
+                               err);
         if (rc == 0) {
             rc = ecf_model_from_hf_config(model_out, buf.data, buf.len,
                                           wl->model_config, err);
@@ -218,43 +219,42 @@ int cli_workload_finish(cli_workload *wl, ecf_model *model_out,
 
 void cli_workload_usage(FILE *f)
 {
-    fputs(
-        "Model (exactly one):\n"
-        "  --model NAME            a model from 'ec2fit models' (aliases "
-        "and case ignored)\n"
-        "  --params N              a dense decoder of N parameters (7B, "
-        "350M, 1.5T)\n"
-        "  --model-config FILE     a Hugging Face config.json (llama, "
-        "mistral, qwen2,\n"
-        "                          mixtral, gpt2, bert, roberta, "
-        "distilbert)\n"
-        "Workload:\n"
-        "  --task T                train | finetune | lora | qlora | infer "
-        "| batch\n"
-        "  --precision P           fp32 | tf32 | fp16 | bf16 (default) | "
-        "fp8 | int8 | int4\n"
-        "  --batch-size N          per-device micro-batch (training, batch) "
-        "or\n"
-        "                          concurrent requests (infer)\n"
-        "  --seq-len N             tokens per training sample (default: "
-        "the model's)\n"
-        "  --input-tokens N        prompt tokens per request (LLM serving, "
-        "default 512)\n"
-        "  --output-tokens N       generated tokens per request (default "
-        "256)\n"
-        "  --dataset SIZE          1.28M (samples; tokens for LLMs), "
-        "2Ttok, 5Msamples,\n"
-        "                          150GB, 500GiB\n"
-        "  --epochs N              passes over the dataset (default 1)\n"
-        "  --activation-checkpointing, --no-activation-checkpointing\n"
-        "                          force recomputation on/off (default: "
-        "only to fit)\n"
-        "  --optimizer-8bit        8-bit Adam states (10 instead of 16 "
-        "bytes/param)\n"
-        "  --lora-rank N           LoRA rank (default 16)\n"
-        "  --latency-ms MS         serving latency target per request\n"
-        "  --qps N                 serving requests per second wanted\n"
-        "  --sample-bytes SIZE     bytes read from storage per sample "
-        "(e.g. 110KB)\n",
-        f);
+    fputs("Model (exactly one):\n"
+          "  --model NAME            a model from 'ec2fit models' (aliases "
+          "and case ignored)\n"
+          "  --params N              a dense decoder of N parameters (7B, "
+          "350M, 1.5T)\n"
+          "  --model-config FILE     a Hugging Face config.json (llama, "
+          "mistral, qwen2,\n"
+          "                          mixtral, gpt2, bert, roberta, "
+          "distilbert)\n"
+          "Workload:\n"
+          "  --task T                train | finetune | lora | qlora | infer "
+          "| batch\n"
+          "  --precision P           fp32 | tf32 | fp16 | bf16 (default) | "
+          "fp8 | int8 | int4\n"
+          "  --batch-size N          per-device micro-batch (training, batch) "
+          "or\n"
+          "                          concurrent requests (infer)\n"
+          "  --seq-len N             tokens per training sample (default: "
+          "the model's)\n"
+          "  --input-tokens N        prompt tokens per request (LLM serving, "
+          "default 512)\n"
+          "  --output-tokens N       generated tokens per request (default "
+          "256)\n"
+          "  --dataset SIZE          1.28M (samples; tokens for LLMs), "
+          "2Ttok, 5Msamples,\n"
+          "                          150GB, 500GiB\n"
+          "  --epochs N              passes over the dataset (default 1)\n"
+          "  --activation-checkpointing, --no-activation-checkpointing\n"
+          "                          force recomputation on/off (default: "
+          "only to fit)\n"
+          "  --optimizer-8bit        8-bit Adam states (10 instead of 16 "
+          "bytes/param)\n"
+          "  --lora-rank N           LoRA rank (default 16)\n"
+          "  --latency-ms MS         serving latency target per request\n"
+          "  --qps N                 serving requests per second wanted\n"
+          "  --sample-bytes SIZE     bytes read from storage per sample "
+          "(e.g. 110KB)\n",
+          f);
 }

@@ -57,25 +57,27 @@ enum {
 };
 
 /* A fragment of a `struct option[]` initializer (no terminator). */
-#define CLI_WORKLOAD_LONGOPTS                                                 \
-    {"model", required_argument, NULL, CLI_WL_MODEL},                         \
-        {"params", required_argument, NULL, CLI_WL_PARAMS},                   \
-        {"model-config", required_argument, NULL, CLI_WL_MODEL_CONFIG},       \
-        {"task", required_argument, NULL, CLI_WL_TASK},                       \
-        {"precision", required_argument, NULL, CLI_WL_PRECISION},             \
-        {"batch-size", required_argument, NULL, CLI_WL_BATCH_SIZE},           \
-        {"seq-len", required_argument, NULL, CLI_WL_SEQ_LEN},                 \
-        {"input-tokens", required_argument, NULL, CLI_WL_INPUT_TOKENS},       \
-        {"output-tokens", required_argument, NULL, CLI_WL_OUTPUT_TOKENS},     \
-        {"dataset", required_argument, NULL, CLI_WL_DATASET},                 \
-        {"epochs", required_argument, NULL, CLI_WL_EPOCHS},                   \
-        {"activation-checkpointing", no_argument, NULL, CLI_WL_CKPT},         \
-        {"no-activation-checkpointing", no_argument, NULL, CLI_WL_NO_CKPT},   \
-        {"optimizer-8bit", no_argument, NULL, CLI_WL_OPTIM_8BIT},             \
-        {"lora-rank", required_argument, NULL, CLI_WL_LORA_RANK},             \
-        {"latency-ms", required_argument, NULL, CLI_WL_LATENCY_MS},           \
-        {"qps", required_argument, NULL, CLI_WL_QPS},                         \
-        {"sample-bytes", required_argument, NULL, CLI_WL_SAMPLE_BYTES}
+#define CLI_WORKLOAD_LONGOPTS                                                  \
+    {"model", required_argument, NULL, CLI_WL_MODEL},                          \
+        {"params", required_argument, NULL, CLI_WL_PARAMS},                    \
+        {"model-config", required_argument, NULL, CLI_WL_MODEL_CONFIG},        \
+        {"task", required_argument, NULL, CLI_WL_TASK},                        \
+        {"precision", required_argument, NULL, CLI_WL_PRECISION},              \
+        {"batch-size", required_argument, NULL, CLI_WL_BATCH_SIZE},            \
+        {"seq-len", required_argument, NULL, CLI_WL_SEQ_LEN},                  \
+        {"input-tokens", required_argument, NULL, CLI_WL_INPUT_TOKENS},        \
+        {"output-tokens", required_argument, NULL, CLI_WL_OUTPUT_TOKENS},      \
+        {"dataset", required_argument, NULL, CLI_WL_DATASET},                  \
+        {"epochs", required_argument, NULL, CLI_WL_EPOCHS},                    \
+        {"activation-checkpointing", no_argument, NULL, CLI_WL_CKPT},          \
+        {"no-activation-checkpointing", no_argument, NULL, CLI_WL_NO_CKPT},    \
+        {"optimizer-8bit", no_argument, NULL, CLI_WL_OPTIM_8BIT},              \
+        {"lora-rank", required_argument, NULL, CLI_WL_LORA_RANK},              \
+        {"latency-ms", required_argument, NULL, CLI_WL_LATENCY_MS},            \
+        {"qps", required_argument, NULL, CLI_WL_QPS},                          \
+    {                                                                          \
+        "sample-bytes", required_argument, NULL, CLI_WL_SAMPLE_BYTES           \
+    }
 
 typedef struct {
     const char *model;        /* --model NAME */
@@ -85,13 +87,15 @@ typedef struct {
     ecf_workload w;
 } cli_workload;
 
-#define CLI_WORKLOAD_INIT {NULL, NULL, NULL, false, ECF_WORKLOAD_INIT}
+#define CLI_WORKLOAD_INIT                                                      \
+    {                                                                          \
+        NULL, NULL, NULL, false, ECF_WORKLOAD_INIT                             \
+    }
 
 /** Handles one getopt_long result. Returns 1 when `c` is a workload flag
  *  and `arg` was valid, 0 when `c` is not a workload flag (the command
  *  handles it), or ECF_EINVAL with `err` naming the flag. */
-int cli_workload_option(cli_workload *wl, int c, const char *arg,
-                        ecf_err *err);
+int cli_workload_option(cli_workload *wl, int c, const char *arg, ecf_err *err);
 
 /** After the option loop: requires exactly one of --model/--params/
  *  --model-config and (when `need_task`) --task; loads the model into
@@ -99,8 +103,10 @@ int cli_workload_option(cli_workload *wl, int c, const char *arg,
  *  against it. Errors: ECF_EINVAL / ECF_ENOTFOUND (exit 2) with one line,
  *  "unknown model 'resnet5' (did you mean resnet50?)"; ECF_EIO for an
  *  unreadable config file. */
-int cli_workload_finish(cli_workload *wl, ecf_model *model_out,
-                        bool need_task, ecf_err *err);
+int cli_workload_finish(cli_workload *wl,
+                        ecf_model *model_out,
+                        bool need_task,
+                        ecf_err *err);
 
 /** Prints the workload flags' help lines (two-space indented). */
 void cli_workload_usage(FILE *f);

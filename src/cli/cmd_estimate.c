@@ -68,9 +68,12 @@ static void fmt_time(char *buf, size_t n, double hours)
         snprintf(buf, n, "%.1f days", hours / 24);
 }
 
-static void print_table(const ecf_estimate *e, const ecf_model *m,
-                        const ecf_workload *w, const ecf_instance *in,
-                        const ecf_price *price, const char *region)
+static void print_table(const ecf_estimate *e,
+                        const ecf_model *m,
+                        const ecf_workload *w,
+                        const ecf_instance *in,
+                        const ecf_price *price,
+                        const char *region)
 {
     char acc[96], t[32], cnt[32];
     int i;
@@ -79,8 +82,8 @@ static void print_table(const ecf_estimate *e, const ecf_model *m,
     printf("%s (%s, %s params), %s, %s on %d x %s (%s)\n", m->name,
            ecf_model_kind_name(m->kind),
            ecf_units_format_count(cnt, sizeof(cnt), m->params),
-           ecf_task_name(w->task), ecf_precision_name(e->precision),
-           e->nodes, in->type, e->cpu_only ? "CPU only" : acc);
+           ecf_task_name(w->task), ecf_precision_name(e->precision), e->nodes,
+           in->type, e->cpu_only ? "CPU only" : acc);
     printf("\nMemory per device (GiB)\n");
     printf("  weights        %9.2f\n", e->memory.weights_gib);
     printf("  gradients      %9.2f\n", e->memory.gradients_gib);
@@ -90,8 +93,7 @@ static void print_table(const ecf_estimate *e, const ecf_model *m,
     printf("  lora adapters  %9.2f\n", e->memory.lora_gib);
     printf("  overhead       %9.2f\n", e->memory.overhead_gib);
     printf("  total          %9.2f of %.2f available: %s\n",
-           e->memory.total_per_device_gib,
-           e->memory.available_per_device_gib,
+           e->memory.total_per_device_gib, e->memory.available_per_device_gib,
            e->fits ? "fits" : "DOES NOT FIT");
     printf("\nParallelism      %s (tp %d, dp %d, pp %d), batch %d per "
            "%s%s\n",
@@ -128,8 +130,8 @@ static void print_table(const ecf_estimate *e, const ecf_model *m,
     if (price && e->time_hours > 0)
         printf("Cost             $%.2f on-demand in %s ($%.4g/h x %d "
                "node%s)\n",
-               price->ondemand_usd_per_hour * e->nodes * e->time_hours,
-               region, price->ondemand_usd_per_hour, e->nodes,
+               price->ondemand_usd_per_hour * e->nodes * e->time_hours, region,
+               price->ondemand_usd_per_hour, e->nodes,
                e->nodes == 1 ? "" : "s");
     printf("Bottleneck       %s\n", ecf_bottleneck_name(e->bottleneck));
     printf("Input data       %.1f MB/s needed per node, %s gives ~%.0f "
@@ -151,8 +153,8 @@ static void print_table(const ecf_estimate *e, const ecf_model *m,
     printf("  - formulas and constants: docs/estimation.md\n");
 }
 
-static void add_or_null(cJSON *o, const char *key, double v, int dec,
-                        bool present)
+static void
+add_or_null(cJSON *o, const char *key, double v, int dec, bool present)
 {
     if (present)
         cli_json_add_num(o, key, v, dec);
@@ -160,9 +162,12 @@ static void add_or_null(cJSON *o, const char *key, double v, int dec,
         cJSON_AddNullToObject(o, key);
 }
 
-static void print_json(const ecf_estimate *e, const ecf_model *m,
-                       const ecf_workload *w, const ecf_instance *in,
-                       const ecf_price *price, const char *region)
+static void print_json(const ecf_estimate *e,
+                       const ecf_model *m,
+                       const ecf_workload *w,
+                       const ecf_instance *in,
+                       const ecf_price *price,
+                       const char *region)
 {
     cJSON *root = cJSON_CreateObject(), *o, *arr;
     bool infer = !ecf_task_is_training(w->task);
@@ -201,8 +206,8 @@ static void print_json(const ecf_estimate *e, const ecf_model *m,
     cli_json_add_num(o, "kv_cache_gib", e->memory.kv_cache_gib, 3);
     cli_json_add_num(o, "lora_gib", e->memory.lora_gib, 3);
     cli_json_add_num(o, "overhead_gib", e->memory.overhead_gib, 3);
-    cli_json_add_num(o, "total_per_device_gib",
-                     e->memory.total_per_device_gib, 3);
+    cli_json_add_num(o, "total_per_device_gib", e->memory.total_per_device_gib,
+                     3);
     cli_json_add_num(o, "available_per_device_gib",
                      e->memory.available_per_device_gib, 3);
     cli_json_add_num(root, "peak_tflops", e->peak_tflops, 2);
@@ -215,14 +220,12 @@ static void print_json(const ecf_estimate *e, const ecf_model *m,
     cli_json_add_num(o, "value", e->throughput, 3);
     cJSON_AddStringToObject(o, "unit", e->throughput_unit);
     cli_json_add_num(root, "samples_per_s", e->samples_per_s, 3);
-    add_or_null(root, "tokens_per_s", e->tokens_per_s, 3,
-                e->tokens_per_s > 0);
+    add_or_null(root, "tokens_per_s", e->tokens_per_s, 3, e->tokens_per_s > 0);
     cli_json_add_num(root, "time_hours", e->time_hours, 4);
     add_or_null(root, "latency_ms", e->latency_ms, 3, infer);
     add_or_null(root, "ttft_ms", e->ttft_ms, 3, llm_serving);
     add_or_null(root, "per_token_ms", e->per_token_ms, 4, llm_serving);
-    add_or_null(root, "max_qps_per_replica", e->max_qps_per_replica, 4,
-                infer);
+    add_or_null(root, "max_qps_per_replica", e->max_qps_per_replica, 4, infer);
     if (infer)
         cJSON_AddNumberToObject(root, "replicas", e->replicas);
     else
@@ -230,10 +233,9 @@ static void print_json(const ecf_estimate *e, const ecf_model *m,
     cJSON_AddStringToObject(root, "bottleneck",
                             ecf_bottleneck_name(e->bottleneck));
     o = cJSON_AddObjectToObject(root, "data");
-    cli_json_add_num(o, "required_mbytes_s", e->data_rate_required_mbytes_s,
+    cli_json_add_num(o, "required_mbytes_s", e->data_rate_required_mbytes_s, 2);
+    cli_json_add_num(o, "available_mbytes_s", e->data_rate_available_mbytes_s,
                      2);
-    cli_json_add_num(o, "available_mbytes_s",
-                     e->data_rate_available_mbytes_s, 2);
     cJSON_AddStringToObject(o, "source", e->data_source);
     o = cJSON_AddObjectToObject(root, "host");
     cli_json_add_num(o, "ram_needed_gib", e->host_ram_needed_gib, 2);
@@ -247,8 +249,8 @@ static void print_json(const ecf_estimate *e, const ecf_model *m,
         cli_json_add_num(o, "ondemand_usd_per_hour",
                          price->ondemand_usd_per_hour * e->nodes, 4);
         add_or_null(o, "total_usd",
-                    price->ondemand_usd_per_hour * e->nodes * e->time_hours,
-                    2, e->time_hours > 0);
+                    price->ondemand_usd_per_hour * e->nodes * e->time_hours, 2,
+                    e->time_hours > 0);
     } else {
         cJSON_AddNullToObject(root, "cost");
     }

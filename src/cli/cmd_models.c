@@ -26,9 +26,9 @@ static void print_table(const ecf_zoo *zoo)
 {
     size_t i, n = ecf_zoo_count(zoo);
 
-    printf("%-20s %-9s %7s %7s %6s %6s %5s %4s %7s %10s %5s\n", "MODEL",
-           "KIND", "PARAMS", "ACTIVE", "LAYERS", "HIDDEN", "HEADS", "KV",
-           "CONTEXT", "GFLOP/SMP", "BATCH");
+    printf("%-20s %-9s %7s %7s %6s %6s %5s %4s %7s %10s %5s\n", "MODEL", "KIND",
+           "PARAMS", "ACTIVE", "LAYERS", "HIDDEN", "HEADS", "KV", "CONTEXT",
+           "GFLOP/SMP", "BATCH");
     for (i = 0; i < n; i++) {
         const ecf_model *m = ecf_zoo_at(zoo, i);
         char p[16], a[16], l[16], h[16], hd[16], kv[16], ctx[16], gf[16];
@@ -50,8 +50,8 @@ static void print_table(const ecf_zoo *zoo)
                      : 2.0 * m->active_params * m->default_seq_len / 1e9);
         printf("%-20s %-9s %7s %7s %6s %6s %5s %4s %7s %10s %5d\n", m->name,
                ecf_model_kind_name(m->kind), p, a, m->layers ? l : "-",
-               m->hidden ? h : "-", m->heads ? hd : "-",
-               m->kv_heads ? kv : "-", ctx, gf, m->default_batch);
+               m->hidden ? h : "-", m->heads ? hd : "-", m->kv_heads ? kv : "-",
+               ctx, gf, m->default_batch);
     }
 }
 

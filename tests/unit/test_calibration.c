@@ -38,8 +38,7 @@ static int teardown(void **state)
     return 0;
 }
 
-static void test_calibration__every_published_row_is_accounted_for(
-    void **state)
+static void test_calibration__every_published_row_is_accounted_for(void **state)
 {
     const calib_set *set = *state;
     size_t i, used = 0;
@@ -73,8 +72,7 @@ static void test_calibration__asserted_rows_within_tolerance(void **state)
         } else if (fabs(r->err_pct) > r->tol_pct) {
             print_error("%s: published %.4g, estimate %.4g (%+.1f%%, "
                         "tolerance %.0f%%)\n",
-                        r->id, r->expect, r->predicted, r->err_pct,
-                        r->tol_pct);
+                        r->id, r->expect, r->predicted, r->err_pct, r->tol_pct);
             bad++;
         }
     }

@@ -27,9 +27,16 @@ typedef struct {
     ecf_instance p4de, p4de_1, p3_2x, p3_16x, g4dn, p5, c7i, cpu_small;
 } fx;
 
-static void gpu(ecf_accel *a, const char *id, const char *gen, double bw,
-                double fp32, double tf32, double fp16, double bf16,
-                double fp8, double tdp)
+static void gpu(ecf_accel *a,
+                const char *id,
+                const char *gen,
+                double bw,
+                double fp32,
+                double tf32,
+                double fp16,
+                double bf16,
+                double fp8,
+                double tdp)
 {
     memset(a, 0, sizeof(*a));
     a->id = (char *)id;
@@ -45,9 +52,17 @@ static void gpu(ecf_accel *a, const char *id, const char *gen, double bw,
     a->tdp_w = tdp;
 }
 
-static void host(ecf_instance *in, const char *type, const ecf_accel *a,
-                 int n, double mem_gib, ecf_link link, double link_gbs,
-                 int vcpu, double ram, double net, double efa)
+static void host(ecf_instance *in,
+                 const char *type,
+                 const ecf_accel *a,
+                 int n,
+                 double mem_gib,
+                 ecf_link link,
+                 double link_gbs,
+                 int vcpu,
+                 double ram,
+                 double net,
+                 double efa)
 {
     memset(in, 0, sizeof(*in));
     in->type = (char *)type;
@@ -77,22 +92,21 @@ static int setup(void **state)
     gpu(&f->v100, "V100", "volta", 900, 15.7, 0, 125, 0, 0, 300);
     gpu(&f->t4, "T4", "turing", 320, 8.1, 0, 65, 0, 0, 70);
     gpu(&f->h100, "h100", "hopper", 3350, 67, 494.5, 989.5, 989.5, 1979, 700);
-    host(&f->p4de, "p4de.24xlarge", &f->a100, 8, 80, ECF_LINK_NVSWITCH, 600,
-         96, 1152, 400, 400);
-    host(&f->p4de_1, "a100x1", &f->a100, 1, 80, ECF_LINK_NONE, 0, 12, 144,
-         50, 0);
-    host(&f->p3_2x, "p3.2xlarge", &f->v100, 1, 16, ECF_LINK_NONE, 0, 8, 61,
-         10, 0);
-    host(&f->p3_16x, "p3.16xlarge", &f->v100, 8, 16, ECF_LINK_NVLINK, 300,
-         64, 488, 25, 0);
-    host(&f->g4dn, "g4dn.xlarge", &f->t4, 1, 16, ECF_LINK_NONE, 0, 4, 16, 5,
+    host(&f->p4de, "p4de.24xlarge", &f->a100, 8, 80, ECF_LINK_NVSWITCH, 600, 96,
+         1152, 400, 400);
+    host(&f->p4de_1, "a100x1", &f->a100, 1, 80, ECF_LINK_NONE, 0, 12, 144, 50,
          0);
+    host(&f->p3_2x, "p3.2xlarge", &f->v100, 1, 16, ECF_LINK_NONE, 0, 8, 61, 10,
+         0);
+    host(&f->p3_16x, "p3.16xlarge", &f->v100, 8, 16, ECF_LINK_NVLINK, 300, 64,
+         488, 25, 0);
+    host(&f->g4dn, "g4dn.xlarge", &f->t4, 1, 16, ECF_LINK_NONE, 0, 4, 16, 5, 0);
     host(&f->p5, "p5.48xlarge", &f->h100, 8, 80, ECF_LINK_NVSWITCH, 900, 192,
          2048, 3200, 3200);
     host(&f->c7i, "c7i.48xlarge", NULL, 0, 0, ECF_LINK_NONE, 0, 192, 384, 50,
          0);
-    host(&f->cpu_small, "c7i.large", NULL, 0, 0, ECF_LINK_NONE, 0, 2, 4,
-         12.5, 0);
+    host(&f->cpu_small, "c7i.large", NULL, 0, 0, ECF_LINK_NONE, 0, 2, 4, 12.5,
+         0);
     *state = f;
     return 0;
 }
@@ -112,8 +126,11 @@ static const ecf_model *model(void **state, const char *name)
     return m;
 }
 
-static void run_ok(ecf_estimate *e, const ecf_model *m, ecf_workload *w,
-                   const ecf_instance *in, int nodes)
+static void run_ok(ecf_estimate *e,
+                   const ecf_model *m,
+                   ecf_workload *w,
+                   const ecf_instance *in,
+                   int nodes)
 {
     ecf_err err = ECF_ERR_INIT;
     if (ecf_estimate_run(e, m, w, in, nodes, &err) != 0)
@@ -396,9 +413,8 @@ static void test_estimate__does_not_fit_is_a_result(void **state)
      * of 640 GiB; min_nodes is the first count that fits */
     w = (ecf_workload)ECF_WORKLOAD_INIT;
     w.task = ECF_TASK_FINETUNE;
-    assert_int_equal(ecf_workload_resolve(&w, model(state, "llama-3.1-405b"),
-                                          NULL),
-                     0);
+    assert_int_equal(
+        ecf_workload_resolve(&w, model(state, "llama-3.1-405b"), NULL), 0);
     n = ecf_estimate_min_nodes(model(state, "llama-3.1-405b"), &w, &f->p4de,
                                64);
     assert_true(n >= 10);
@@ -406,8 +422,8 @@ static void test_estimate__does_not_fit_is_a_result(void **state)
     assert_true(e.fits);
     run_ok(&e, model(state, "llama-3.1-405b"), &w, &f->p4de, n - 1);
     assert_false(e.fits);
-    assert_true(ecf_estimate_min_total_gib(model(state, "llama-3.1-405b"),
-                                           &w) > 6000);
+    assert_true(ecf_estimate_min_total_gib(model(state, "llama-3.1-405b"), &w) >
+                6000);
 }
 
 static void test_estimate__cpu_never_beats_a_gpu_at_resnet50(void **state)
@@ -433,8 +449,8 @@ static void test_estimate__cpu_never_beats_a_gpu_at_resnet50(void **state)
     assert_false(cpu.fits);
 }
 
-static void expect_invalid(void **state, const char *name, ecf_workload *w,
-                           const char *msg)
+static void
+expect_invalid(void **state, const char *name, ecf_workload *w, const char *msg)
 {
     ecf_err err = ECF_ERR_INIT;
     assert_int_equal(ecf_workload_resolve(w, model(state, name), &err),
@@ -490,9 +506,9 @@ static void test_estimate__workload_validation(void **state)
                    "--dataset: resnet50 is a cnn; give samples or bytes, not "
                    "tokens");
     w = (ecf_workload)ECF_WORKLOAD_INIT;
-    assert_int_equal(ecf_estimate_run(&e, model(state, "resnet50"), &w,
-                                      &f->p4de, 0, &err),
-                     ECF_EINVAL);
+    assert_int_equal(
+        ecf_estimate_run(&e, model(state, "resnet50"), &w, &f->p4de, 0, &err),
+        ECF_EINVAL);
     assert_string_equal(err.msg, "--nodes: must be at least 1, got 0");
 }
 
@@ -505,14 +521,16 @@ static void test_estimate__dataset_units_resolve_per_model(void **state)
     w.task = ECF_TASK_TRAIN;
     w.dataset_amount = 2e9;
     w.dataset_unit = ECF_DATASET_ITEMS;
-    assert_int_equal(ecf_workload_resolve(&w, model(state, "llama-2-7b"), &err), 0);
+    assert_int_equal(ecf_workload_resolve(&w, model(state, "llama-2-7b"), &err),
+                     0);
     assert_int_equal(w.dataset_unit, ECF_DATASET_TOKENS);
     assert_float_equal(w.dataset_samples, 2e9 / 2048, 1e-6);
     w = (ecf_workload)ECF_WORKLOAD_INIT;
     w.task = ECF_TASK_TRAIN;
     w.dataset_amount = 150e9;
     w.dataset_unit = ECF_DATASET_BYTES;
-    assert_int_equal(ecf_workload_resolve(&w, model(state, "resnet50"), &err), 0);
+    assert_int_equal(ecf_workload_resolve(&w, model(state, "resnet50"), &err),
+                     0);
     assert_float_equal(w.dataset_samples, 150e9 / 110000, 1e-6);
     assert_int_equal(w.batch_size, 256); /* zoo default */
 }
@@ -526,8 +544,7 @@ static void test_estimate__names(void **state)
     assert_string_equal(ecf_parallelism_name(ECF_PAR_TP_DP), "tp+dp");
     assert_string_equal(ecf_bottleneck_name(ECF_BN_MEMORY_BW),
                         "memory-bandwidth");
-    assert_string_equal(ecf_bottleneck_name(ECF_BN_HOST_MEMORY),
-                        "host-memory");
+    assert_string_equal(ecf_bottleneck_name(ECF_BN_HOST_MEMORY), "host-memory");
 }
 
 int main(void)
@@ -543,7 +560,8 @@ int main(void)
         cmocka_unit_test(test_estimate__decode_and_prefill_roofline),
         cmocka_unit_test(test_estimate__cnn_training_step),
         cmocka_unit_test(test_estimate__gradient_allreduce_without_efa),
-        cmocka_unit_test(test_estimate__serving_spans_the_node_batch_replicates),
+        cmocka_unit_test(
+            test_estimate__serving_spans_the_node_batch_replicates),
         cmocka_unit_test(test_estimate__does_not_fit_is_a_result),
         cmocka_unit_test(test_estimate__cpu_never_beats_a_gpu_at_resnet50),
         cmocka_unit_test(test_estimate__workload_validation),

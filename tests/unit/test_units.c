@@ -79,10 +79,10 @@ static void test_units__count_overflow(void **state)
     assert_int_equal(ecf_units_parse_count(&v, "--params", "9999T", &err),
                      ECF_EINVAL);
     assert_string_equal(err.msg, "--params: '9999T' is too large (at most 9P)");
-    assert_int_equal(
-        ecf_units_parse_count(&v, "--params",
-                              "1000000000000000000000000000000", &err),
-        ECF_EINVAL);
+    assert_int_equal(ecf_units_parse_count(&v, "--params",
+                                           "1000000000000000000000000000000",
+                                           &err),
+                     ECF_EINVAL);
 }
 
 static void test_units__dataset_units(void **state)
@@ -92,25 +92,32 @@ static void test_units__dataset_units(void **state)
     ecf_err err = ECF_ERR_INIT;
     (void)state;
 
-    assert_int_equal(ecf_units_parse_dataset(&v, &u, "--dataset", "1.28M", &err), 0);
+    assert_int_equal(
+        ecf_units_parse_dataset(&v, &u, "--dataset", "1.28M", &err), 0);
     assert_float_equal(v, 1.28e6, 1e-6);
     assert_int_equal(u, ECF_DATASET_ITEMS);
-    assert_int_equal(ecf_units_parse_dataset(&v, &u, "--dataset", "2Ttok", &err), 0);
+    assert_int_equal(
+        ecf_units_parse_dataset(&v, &u, "--dataset", "2Ttok", &err), 0);
     assert_float_equal(v, 2e12, 1);
     assert_int_equal(u, ECF_DATASET_TOKENS);
-    assert_int_equal(ecf_units_parse_dataset(&v, &u, "--dataset", "300Btokens", &err), 0);
+    assert_int_equal(
+        ecf_units_parse_dataset(&v, &u, "--dataset", "300Btokens", &err), 0);
     assert_float_equal(v, 3e11, 1);
     assert_int_equal(u, ECF_DATASET_TOKENS);
-    assert_int_equal(ecf_units_parse_dataset(&v, &u, "--dataset", "5ksamples", &err), 0);
+    assert_int_equal(
+        ecf_units_parse_dataset(&v, &u, "--dataset", "5ksamples", &err), 0);
     assert_float_equal(v, 5000, 1e-9);
     assert_int_equal(u, ECF_DATASET_SAMPLES);
     /* 150GB = 150 x 10^9 bytes; 500GiB = 500 x 2^30 = 536870912000 */
-    assert_int_equal(ecf_units_parse_dataset(&v, &u, "--dataset", "150GB", &err), 0);
+    assert_int_equal(
+        ecf_units_parse_dataset(&v, &u, "--dataset", "150GB", &err), 0);
     assert_float_equal(v, 150e9, 1);
     assert_int_equal(u, ECF_DATASET_BYTES);
-    assert_int_equal(ecf_units_parse_dataset(&v, &u, "--dataset", "500GiB", &err), 0);
+    assert_int_equal(
+        ecf_units_parse_dataset(&v, &u, "--dataset", "500GiB", &err), 0);
     assert_float_equal(v, 536870912000.0, 1);
-    assert_int_equal(ecf_units_parse_dataset(&v, &u, "--dataset", "1.5TB", &err), 0);
+    assert_int_equal(
+        ecf_units_parse_dataset(&v, &u, "--dataset", "1.5TB", &err), 0);
     assert_float_equal(v, 1.5e12, 1);
     assert_string_equal(ecf_dataset_unit_name(ECF_DATASET_TOKENS), "tokens");
 }
@@ -122,13 +129,15 @@ static void test_units__dataset_rejections(void **state)
     ecf_err err = ECF_ERR_INIT;
     (void)state;
 
-    assert_int_equal(ecf_units_parse_dataset(&v, &u, "--dataset", "150 GB", &err),
-                     ECF_EINVAL);
+    assert_int_equal(
+        ecf_units_parse_dataset(&v, &u, "--dataset", "150 GB", &err),
+        ECF_EINVAL);
     assert_string_equal(err.msg,
                         "--dataset: expected a count like 1.28M, tokens like "
                         "2Ttok or bytes like 150GB or 500GiB, got '150 GB'");
-    assert_int_equal(ecf_units_parse_dataset(&v, &u, "--dataset", "150gb", &err),
-                     ECF_EINVAL);
+    assert_int_equal(
+        ecf_units_parse_dataset(&v, &u, "--dataset", "150gb", &err),
+        ECF_EINVAL);
     assert_int_equal(ecf_units_parse_dataset(&v, &u, "--dataset", "2Tt", &err),
                      ECF_EINVAL);
     assert_int_equal(ecf_units_parse_dataset(&v, &u, "--dataset", "GB", &err),
@@ -144,18 +153,23 @@ static void test_units__durations(void **state)
     ecf_err err = ECF_ERR_INIT;
     (void)state;
 
-    assert_int_equal(ecf_units_parse_duration(&h, "--max-time", "24h", &err), 0);
+    assert_int_equal(ecf_units_parse_duration(&h, "--max-time", "24h", &err),
+                     0);
     assert_float_equal(h, 24.0, 1e-12);
-    assert_int_equal(ecf_units_parse_duration(&h, "--max-time", "90m", &err), 0);
+    assert_int_equal(ecf_units_parse_duration(&h, "--max-time", "90m", &err),
+                     0);
     assert_float_equal(h, 1.5, 1e-12);
     assert_int_equal(ecf_units_parse_duration(&h, "--max-time", "2d", &err), 0);
     assert_float_equal(h, 48.0, 1e-12);
-    assert_int_equal(ecf_units_parse_duration(&h, "--max-time", "30s", &err), 0);
+    assert_int_equal(ecf_units_parse_duration(&h, "--max-time", "30s", &err),
+                     0);
     assert_float_equal(h, 30.0 / 3600.0, 1e-12);
     /* 1h30m = 1 + 30/60 = 1.5 h; 1w2d = 168 + 48 = 216 h */
-    assert_int_equal(ecf_units_parse_duration(&h, "--max-time", "1h30m", &err), 0);
+    assert_int_equal(ecf_units_parse_duration(&h, "--max-time", "1h30m", &err),
+                     0);
     assert_float_equal(h, 1.5, 1e-12);
-    assert_int_equal(ecf_units_parse_duration(&h, "--max-time", "1w2d", &err), 0);
+    assert_int_equal(ecf_units_parse_duration(&h, "--max-time", "1w2d", &err),
+                     0);
     assert_float_equal(h, 216.0, 1e-12);
 
     assert_int_equal(ecf_units_parse_duration(&h, "--max-time", "24", &err),
@@ -200,9 +214,12 @@ static void test_units__format_count(void **state)
 {
     char buf[32];
     (void)state;
-    assert_string_equal(ecf_units_format_count(buf, sizeof(buf), 7.24e9), "7.24B");
-    assert_string_equal(ecf_units_format_count(buf, sizeof(buf), 350e3), "350K");
-    assert_string_equal(ecf_units_format_count(buf, sizeof(buf), 124439808), "124M");
+    assert_string_equal(ecf_units_format_count(buf, sizeof(buf), 7.24e9),
+                        "7.24B");
+    assert_string_equal(ecf_units_format_count(buf, sizeof(buf), 350e3),
+                        "350K");
+    assert_string_equal(ecf_units_format_count(buf, sizeof(buf), 124439808),
+                        "124M");
     assert_string_equal(ecf_units_format_count(buf, sizeof(buf), 12), "12");
     assert_string_equal(ecf_units_format_count(buf, sizeof(buf), 2e12), "2T");
 }

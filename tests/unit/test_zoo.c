@@ -36,14 +36,34 @@ static int teardown(void **state)
 
 static void test_zoo__has_every_model_the_issue_lists(void **state)
 {
-    static const char *const names[] = {
-        "resnet18", "resnet50", "resnet101", "resnet152", "mobilenet_v2",
-        "efficientnet_b0", "efficientnet_b7", "vit_b_16", "vit_l_16",
-        "bert-base", "bert-large", "distilbert", "roberta-base", "gpt2",
-        "gpt2-xl", "llama-2-7b", "llama-2-13b", "llama-2-70b",
-        "llama-3.1-8b", "llama-3.1-70b", "llama-3.1-405b", "mistral-7b",
-        "mixtral-8x7b", "qwen2.5-7b", "qwen2.5-72b", "whisper-large-v3",
-        "stable-diffusion-1.5", "sdxl"};
+    static const char *const names[] = {"resnet18",
+                                        "resnet50",
+                                        "resnet101",
+                                        "resnet152",
+                                        "mobilenet_v2",
+                                        "efficientnet_b0",
+                                        "efficientnet_b7",
+                                        "vit_b_16",
+                                        "vit_l_16",
+                                        "bert-base",
+                                        "bert-large",
+                                        "distilbert",
+                                        "roberta-base",
+                                        "gpt2",
+                                        "gpt2-xl",
+                                        "llama-2-7b",
+                                        "llama-2-13b",
+                                        "llama-2-70b",
+                                        "llama-3.1-8b",
+                                        "llama-3.1-70b",
+                                        "llama-3.1-405b",
+                                        "mistral-7b",
+                                        "mixtral-8x7b",
+                                        "qwen2.5-7b",
+                                        "qwen2.5-72b",
+                                        "whisper-large-v3",
+                                        "stable-diffusion-1.5",
+                                        "sdxl"};
     const ecf_zoo *zoo = *state;
     size_t i;
 
@@ -101,8 +121,14 @@ static void test_zoo__torchvision_facts(void **state)
     assert_float_equal(m->fwd_gflops_per_sample, 2 * 0.386, 1e-9);
 }
 
-static void check_arch(const ecf_zoo *zoo, const char *name, int hidden,
-                       int layers, int heads, int kv, int vocab, int ctx)
+static void check_arch(const ecf_zoo *zoo,
+                       const char *name,
+                       int hidden,
+                       int layers,
+                       int heads,
+                       int kv,
+                       int vocab,
+                       int ctx)
 {
     const ecf_model *m = ecf_zoo_find(zoo, name);
     assert_non_null(m);
@@ -183,8 +209,7 @@ static void test_zoo__transformer_params_by_hand(void **state)
     assert_float_equal(active, 1416, 0);
 }
 
-static void load_hf(ecf_model *m, const char *file, int want_rc,
-                    ecf_err *err)
+static void load_hf(ecf_model *m, const char *file, int want_rc, ecf_err *err)
 {
     char path[512];
     ecf_buf buf = ECF_BUF_INIT;
@@ -219,7 +244,7 @@ static void test_zoo__hf_configs_give_published_parameter_counts(void **state)
     within_1pct(m.params, 7.24e9); /* 7,241,732,096 */
 
     load_hf(&m, "mixtral-8x7b-v0.1.json", 0, &err);
-    within_1pct(m.params, 46.7e9);       /* 46,702,792,704 */
+    within_1pct(m.params, 46.7e9);        /* 46,702,792,704 */
     within_1pct(m.active_params, 12.9e9); /* paper: "13B active" */
     assert_int_equal(m.kind, ECF_KIND_MOE);
 
@@ -227,7 +252,7 @@ static void test_zoo__hf_configs_give_published_parameter_counts(void **state)
     within_1pct(m.params, 7.61e9); /* model card: 7.61B */
 
     load_hf(&m, "gpt2.json", 0, &err);
-    within_1pct(m.params, 124e6); /* 124,439,808 */
+    within_1pct(m.params, 124e6);              /* 124,439,808 */
     assert_int_equal(m.intermediate, 4 * 768); /* n_inner absent */
     assert_int_equal(m.max_context, 1024);
 
@@ -314,12 +339,13 @@ static void test_zoo__loader_rejects_bad_files(void **state)
                      ECF_EPARSE);
     assert_string_equal(err.msg, "m.json: invalid JSON at byte 5");
     assert_null(zoo);
-    assert_int_equal(ecf_zoo_load_buffer(&zoo, "{\"schema_version\":2}", 20,
-                                         "m.json", &err),
-                     ECF_EPARSE);
+    assert_int_equal(
+        ecf_zoo_load_buffer(&zoo, "{\"schema_version\":2}", 20, "m.json", &err),
+        ECF_EPARSE);
     assert_string_equal(err.msg, "m.json: \"schema_version\": expected 1");
-    assert_int_equal(ecf_zoo_load_buffer(&zoo, dup, strlen(dup), "m.json", &err),
-                     ECF_EPARSE);
+    assert_int_equal(
+        ecf_zoo_load_buffer(&zoo, dup, strlen(dup), "m.json", &err),
+        ECF_EPARSE);
     assert_string_equal(err.msg, "m.json: 'a-1' (a-1) and 'A_1' (A_1) name "
                                  "the same model");
     assert_int_equal(
