@@ -113,6 +113,12 @@
 #define DEFAULT_OUTPUT_TOKENS 256
 #define SPEECH_OUTPUT_TOKENS  100
 #define MAX_AUTO_BATCH        512
+/* Online serving without --latency-ms batches requests (continuous
+ * batching in vLLM/TGI, dynamic batching in Triton) up to the knee of the
+ * roofline: the largest power-of-two batch whose latency stays within this
+ * factor of a lone request's. Past the knee, throughput barely grows while
+ * every request waits longer. */
+#define SERVE_KNEE_LATENCY    2.0
 
 /* ================================================================ */
 /* Names                                                             */
@@ -291,6 +297,16 @@ int ecf_workload_resolve(ecf_workload *w, const ecf_model *m, ecf_err *err)
             w->dataset_samples = w->dataset_amount;
         w->dataset_unit = u;
     }
+    if (w->tensor_parallel < 0 || w->tensor_parallel > 1024 ||
+        (w->tensor_parallel & (w->tensor_parallel - 1)) != 0)
+        return ecf_err_set(err, ECF_EINVAL,
+                           "--tensor-parallel: expected a power of two from "
+                           "1 to 1024, got %d",
+                           w->tensor_parallel);
+    if (w->tensor_parallel > 0 && w->task != ECF_TASK_INFER)
+        return ecf_err_set(err, ECF_EINVAL,
+                           "--tensor-parallel: only for --task infer (jobs "
+                           "choose their sharding)");
     if (w->latency_target_ms < 0 || w->qps < 0)
         return ecf_err_set(err, ECF_EINVAL, "%s: must be positive",
                            w->qps < 0 ? "--qps" : "--latency-ms");
@@ -524,6 +540,8 @@ static void warn(ecf_estimate *e, const char *fmt, ...) ECF_PRINTF(2, 3);
 static void warn(ecf_estimate *e, const char *fmt, ...)
 {
     va_list ap;
+    if (e->quiet)
+        return;
     va_start(ap, fmt);
     note(e->warnings, &e->n_warnings, fmt, ap);
     va_end(ap);
@@ -533,6 +551,8 @@ static void assume(ecf_estimate *e, const char *fmt, ...) ECF_PRINTF(2, 3);
 static void assume(ecf_estimate *e, const char *fmt, ...)
 {
     va_list ap;
+    if (e->quiet)
+        return;
     va_start(ap, fmt);
     note(e->assumptions, &e->n_assumptions, fmt, ap);
     va_end(ap);
@@ -903,12 +923,16 @@ static void data_and_host(ecf_estimate *e,
         e->host_ram_needed_gib = e->memory.weights_gib * e->devices +
                                  HOST_PER_DEVICE_GIB * e->devices +
                                  HOST_RESERVE_GIB;
+    /* Below the need it is a warning (safetensors are memory-mapped, so
+     * loading still works, slowly); below half of it, checkpoint loading
+     * and pinned staging swap, and the host is the bottleneck. */
     if (!d->cpu && e->host_ram_needed_gib > e->host_ram_available_gib) {
         warn(e,
              "host RAM %.0f GiB is below the ~%.0f GiB needed to stage "
              "weights and pinned buffers",
              e->host_ram_available_gib, e->host_ram_needed_gib);
-        if (e->bottleneck != ECF_BN_DATA)
+        if (e->host_ram_available_gib < 0.5 * e->host_ram_needed_gib &&
+            e->bottleneck != ECF_BN_DATA)
             e->bottleneck = ECF_BN_HOST_MEMORY;
     }
 }
@@ -1261,6 +1285,68 @@ static int fill_batch(const ecf_model *m,
     return best;
 }
 
+/* Times of one batch for either kind of model. */
+static void serve_times(infer_times *t,
+                        const ecf_model *m,
+                        const ecf_workload *w,
+                        const devinfo *d,
+                        ecf_precision p,
+                        ecf_precision ran,
+                        double peak,
+                        const plan *pl,
+                        double *u)
+{
+    if (is_llm(m))
+        llm_times(t, m, w, d, p, ran, peak, pl, u);
+    else
+        other_times(t, m, w, d, p, peak, pl, u);
+}
+
+/* Online serving: the batch (concurrent requests per replica) for `pl`.
+ * With --latency-ms, the largest that meets it; without, the largest
+ * within SERVE_KNEE_LATENCY x the batch-1 latency; an explicit
+ * --batch-size is kept. Returns false when batch 1 does not fit. */
+static bool serve_batch(plan *pl,
+                        ecf_memory *mem_out,
+                        const ecf_model *m,
+                        const ecf_workload *w,
+                        const devinfo *d,
+                        ecf_precision p,
+                        ecf_precision ran,
+                        double peak)
+{
+    infer_times t;
+    double u = 0, limit = 0;
+    int b, best = 0;
+
+    if (w->batch_explicit) {
+        infer_memory(mem_out, m, w, p, pl, d);
+        return fits(mem_out);
+    }
+    for (b = 1; b <= MAX_AUTO_BATCH; b *= 2) {
+        ecf_memory mem;
+        plan trial = *pl;
+        trial.batch = b;
+        infer_memory(&mem, m, w, p, &trial, d);
+        if (!fits(&mem)) {
+            if (b == 1)
+                *mem_out = mem;
+            break;
+        }
+        serve_times(&t, m, w, d, p, ran, peak, &trial, &u);
+        if (b == 1)
+            limit = w->latency_target_ms > 0
+                        ? w->latency_target_ms / 1e3
+                        : SERVE_KNEE_LATENCY * t.latency_s;
+        else if (t.latency_s > limit)
+            break;
+        best = b;
+        *mem_out = mem;
+    }
+    pl->batch = best > 0 ? best : 1;
+    return best > 0;
+}
+
 static void run_infer(ecf_estimate *e,
                       const ecf_model *m,
                       const ecf_workload *w,
@@ -1282,13 +1368,47 @@ static void run_infer(ecf_estimate *e,
      * batch jobs try every group size that holds the model and keep the
      * highest throughput (replicas x batch); other models replicate. If a
      * node is too small, pipeline across nodes. */
-    if (is_llm(m) && w->task == ECF_TASK_INFER) {
-        tp = d->count;
-        while (tp > 1 && (m->heads % tp != 0 || d->count % tp != 0))
-            tp /= 2;
-        pl.tp = tp;
-        infer_memory(&e->memory, m, w, p, &pl, d);
-        found = fits(&e->memory);
+    if (w->task == ECF_TASK_INFER) {
+        /* Online serving: every tensor-parallel group size that holds the
+         * model, each at its serving batch; keep the highest throughput
+         * among the groups that meet the latency target (or the lowest
+         * latency when none does). Small models replicate (tp 1). */
+        double best_tput = -1, best_lat = 0;
+        bool best_meets = false;
+        plan best = pl;
+        for (tp = 1; tp <= d->count; tp *= 2) {
+            ecf_memory mem;
+            plan trial = pl;
+            double tput;
+            bool meets;
+            if (tp > 1 && (!tf || m->heads % tp != 0 || d->count % tp != 0))
+                continue;
+            if (w->tensor_parallel > 0 && tp != w->tensor_parallel)
+                continue;
+            trial.tp = tp;
+            if (!serve_batch(&trial, &mem, m, w, d, p, ran, peak)) {
+                if (!found)
+                    e->memory = mem;
+                continue;
+            }
+            serve_times(&t, m, w, d, p, ran, peak, &trial, &u);
+            tput = t.latency_s > 0
+                       ? (double)(d->count / tp) * trial.batch / t.latency_s
+                       : 0;
+            meets = w->latency_target_ms <= 0 ||
+                    t.latency_s * 1e3 <= w->latency_target_ms;
+            if (!found || (meets && !best_meets) ||
+                (meets == best_meets &&
+                 (meets ? tput > best_tput : t.latency_s < best_lat))) {
+                best_tput = tput;
+                best_lat = t.latency_s;
+                best_meets = meets;
+                best = trial;
+                e->memory = mem;
+            }
+            found = true;
+        }
+        pl = best;
     } else {
         double best_tput = -1;
         plan best = pl;
@@ -1360,28 +1480,13 @@ static void run_infer(ecf_estimate *e,
     else
         e->parallelism = ECF_PAR_SINGLE;
 
-    /* Serving with a latency target: the largest batch that meets it. */
-    if (w->task == ECF_TASK_INFER && w->latency_target_ms > 0 &&
-        !w->batch_explicit && found) {
-        int b;
-        for (b = 1; b <= MAX_AUTO_BATCH; b *= 2) {
-            ecf_memory mem;
-            plan trial = pl;
-            trial.batch = b;
-            infer_memory(&mem, m, w, p, &trial, d);
-            if (!fits(&mem))
-                break;
-            if (is_llm(m))
-                llm_times(&t, m, w, d, p, ran, peak, &trial, &u);
-            else
-                other_times(&t, m, w, d, p, peak, &trial, &u);
-            if (t.latency_s * 1e3 > w->latency_target_ms && b > 1)
-                break;
-            pl.batch = b;
+    /* Serving pipelined across nodes: its batch too. */
+    if (w->task == ECF_TASK_INFER && found && pl.pp > 1) {
+        ecf_memory mem;
+        if (serve_batch(&pl, &mem, m, w, d, p, ran, peak))
             e->memory = mem;
-        }
-        e->batch_size = pl.batch;
     }
+    e->batch_size = pl.batch;
 
     if (is_llm(m)) {
         llm_times(&t, m, w, d, p, ran, peak, &pl, &u);
@@ -1436,12 +1541,41 @@ static void run_infer(ecf_estimate *e,
 /* Entry points                                                      */
 /* ================================================================ */
 
+static int estimate(ecf_estimate *out,
+                    const ecf_model *m,
+                    const ecf_workload *w_in,
+                    const ecf_instance *inst,
+                    int nodes,
+                    bool quiet,
+                    ecf_err *err);
+
 int ecf_estimate_run(ecf_estimate *out,
                      const ecf_model *m,
-                     const ecf_workload *w_in,
+                     const ecf_workload *w,
                      const ecf_instance *inst,
                      int nodes,
                      ecf_err *err)
+{
+    return estimate(out, m, w, inst, nodes, false, err);
+}
+
+int ecf_estimate_run_quiet(ecf_estimate *out,
+                           const ecf_model *m,
+                           const ecf_workload *w,
+                           const ecf_instance *inst,
+                           int nodes,
+                           ecf_err *err)
+{
+    return estimate(out, m, w, inst, nodes, true, err);
+}
+
+static int estimate(ecf_estimate *out,
+                    const ecf_model *m,
+                    const ecf_workload *w_in,
+                    const ecf_instance *inst,
+                    int nodes,
+                    bool quiet,
+                    ecf_err *err)
 {
     ecf_workload w = *w_in;
     devinfo d;
@@ -1450,10 +1584,12 @@ int ecf_estimate_run(ecf_estimate *out,
     int rc;
 
     memset(out, 0, sizeof(*out));
+    out->quiet = quiet;
     if (nodes < 1)
         return ecf_err_set(err, ECF_EINVAL,
                            "--nodes: must be at least 1, got %d", nodes);
-    if ((rc = ecf_workload_resolve(&w, m, err)) < 0)
+    rc = ecf_workload_resolve(&w, m, err);
+    if (rc < 0)
         return rc;
     describe(&d, inst);
     want = (ecf_precision)w.precision;
@@ -1521,7 +1657,7 @@ int ecf_estimate_min_nodes(const ecf_model *m,
         /* cheap reject before the full estimate */
         if (d.mem_gib * d.count * n < need)
             continue;
-        if (ecf_estimate_run(&e, m, w, inst, n, NULL) == 0 && e.fits)
+        if (ecf_estimate_run_quiet(&e, m, w, inst, n, NULL) == 0 && e.fits)
             return n;
     }
     return 0;

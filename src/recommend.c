@@ -322,7 +322,7 @@ static int consider(run_ctx *c, const ecf_instance *inst, const char *region,
 
     for (n = start; n <= limit; n++) {
         bool any_fixable = false;
-        if (ecf_estimate_run(&e, c->m, c->w, inst, n, err) != 0)
+        if (ecf_estimate_run_quiet(&e, c->m, c->w, inst, n, err) != 0)
             return -1;
         for (k = 0; k < 2; k++) {
             ecf_plan tmp;
@@ -669,7 +669,7 @@ static void lambda_option(ecf_light_option *o, const ecf_lambda_pricing *p,
         ecf_estimate e;
         double secs, monthly;
         synth_instance(&in, type, ecf_lambda_vcpus(p, mem), mem / 1024.0);
-        if (ecf_estimate_run(&e, m, w, &in, 1, NULL) != 0 || !e.fits ||
+        if (ecf_estimate_run_quiet(&e, m, w, &in, 1, NULL) != 0 || !e.fits ||
             e.host_ram_needed_gib > in.memory_gib)
             continue;
         secs = e.latency_ms / 1000.0;
@@ -729,7 +729,7 @@ static void lightsail_option(ecf_light_option *o, const ecf_light *light,
         ecf_estimate e;
         double sustained, n, monthly;
         synth_instance(&in, type, b->vcpu, b->memory_gb * 1e9 / 1073741824.0);
-        if (ecf_estimate_run(&e, m, w, &in, 1, NULL) != 0 || !e.fits ||
+        if (ecf_estimate_run_quiet(&e, m, w, &in, 1, NULL) != 0 || !e.fits ||
             e.host_ram_needed_gib > in.memory_gib)
             continue;
         if (w->latency_target_ms > 0 && e.latency_ms > w->latency_target_ms) {

@@ -12,6 +12,7 @@
 #include "ec2fit/zoo.h"
 
 #include <ctype.h>
+#include <stddef.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -218,28 +219,72 @@ check_transformer(ecf_model *m, const char *where, ecf_code code, ecf_err *err)
     return 0;
 }
 
+/* The numeric keys of a zoo entry: where each goes, whether it is
+ * required, and its range. */
+typedef struct {
+    const char *key;
+    size_t offset;
+    bool is_int, required;
+    double min, max;
+} model_field;
+
+static const model_field model_fields[] = {
+    {"params", offsetof(ecf_model, params), false, true, 1e3, 1e14},
+    {"active_params", offsetof(ecf_model, active_params), false, false, 1e3,
+     1e14},
+    {"layers", offsetof(ecf_model, layers), true, false, 1, 10000},
+    {"hidden", offsetof(ecf_model, hidden), true, false, 1, 1000000},
+    {"heads", offsetof(ecf_model, heads), true, false, 1, 10000},
+    {"kv_heads", offsetof(ecf_model, kv_heads), true, false, 1, 10000},
+    {"head_dim", offsetof(ecf_model, head_dim), true, false, 1, 100000},
+    {"intermediate", offsetof(ecf_model, intermediate), true, false, 1,
+     10000000},
+    {"vocab", offsetof(ecf_model, vocab), true, false, 0, 10000000},
+    {"max_context", offsetof(ecf_model, max_context), true, false, 0,
+     100000000},
+    {"experts", offsetof(ecf_model, experts), true, false, 0, 100000},
+    {"experts_per_tok", offsetof(ecf_model, experts_per_tok), true, false, 0,
+     100000},
+    {"fwd_gflops", offsetof(ecf_model, fwd_gflops_per_sample), false, false, 0,
+     1e9},
+    {"act_mib_per_sample", offsetof(ecf_model, act_mib_per_sample), false,
+     false, 0, 1e7},
+    {"input_bytes", offsetof(ecf_model, input_bytes_per_sample), false, true, 1,
+     1e12},
+    {"default_batch", offsetof(ecf_model, default_batch), true, true, 1,
+     1000000},
+    {"default_seq_len", offsetof(ecf_model, default_seq_len), true, false, 0,
+     100000000},
+    {"image_size", offsetof(ecf_model, image_size), true, false, 0, 100000},
+    {"diffusion_steps", offsetof(ecf_model, diffusion_steps), true, false, 0,
+     100000},
+};
+
 static int load_model(
     ecf_model *m, const cJSON *o, size_t idx, const char *file, ecf_err *err)
 {
     char where[128];
     char kind[32];
     const cJSON *aliases;
+    size_t f;
     int k, rc;
 
     memset(m, 0, sizeof(*m));
     snprintf(where, sizeof(where), "%s: models[%zu]", file, idx);
     if (!cJSON_IsObject(o))
         return ecf_err_set(err, ECF_EPARSE, "%s: expected an object", where);
-    if ((rc = get_string(m->name, sizeof(m->name), o, "name", true, where,
-                         err)) < 0)
+    rc = get_string(m->name, sizeof(m->name), o, "name", true, where, err);
+    if (rc < 0)
         return rc;
     snprintf(where, sizeof(where), "%s: model '%s'", file, m->name);
-    if ((rc = get_string(m->display, sizeof(m->display), o, "display", false,
-                         where, err)) < 0 ||
-        (rc = get_string(kind, sizeof(kind), o, "kind", true, where, err)) <
-            0 ||
-        (rc = get_string(m->source, sizeof(m->source), o, "source", true, where,
-                         err)) < 0)
+    rc = get_string(m->display, sizeof(m->display), o, "display", false, where,
+                    err);
+    if (rc == 0)
+        rc = get_string(kind, sizeof(kind), o, "kind", true, where, err);
+    if (rc == 0)
+        rc = get_string(m->source, sizeof(m->source), o, "source", true, where,
+                        err);
+    if (rc < 0)
         return rc;
     if (!m->display[0])
         memcpy(m->display, m->name, sizeof(m->name));
@@ -272,45 +317,18 @@ static int load_model(
             n++;
         }
     }
-    if ((rc = get_number(&m->params, o, "params", true, 1e3, 1e14, where,
-                         err)) < 0 ||
-        (rc = get_number(&m->active_params, o, "active_params", false, 1e3,
-                         1e14, where, err)) < 0 ||
-        (rc = get_int(&m->layers, o, "layers", false, 1, 10000, where, err)) <
-            0 ||
-        (rc = get_int(&m->hidden, o, "hidden", false, 1, 1000000, where, err)) <
-            0 ||
-        (rc = get_int(&m->heads, o, "heads", false, 1, 10000, where, err)) <
-            0 ||
-        (rc = get_int(&m->kv_heads, o, "kv_heads", false, 1, 10000, where,
-                      err)) < 0 ||
-        (rc = get_int(&m->head_dim, o, "head_dim", false, 1, 100000, where,
-                      err)) < 0 ||
-        (rc = get_int(&m->intermediate, o, "intermediate", false, 1, 10000000,
-                      where, err)) < 0 ||
-        (rc = get_int(&m->vocab, o, "vocab", false, 0, 10000000, where, err)) <
-            0 ||
-        (rc = get_int(&m->max_context, o, "max_context", false, 0, 100000000,
-                      where, err)) < 0 ||
-        (rc = get_int(&m->experts, o, "experts", false, 0, 100000, where,
-                      err)) < 0 ||
-        (rc = get_int(&m->experts_per_tok, o, "experts_per_tok", false, 0,
-                      100000, where, err)) < 0 ||
-        (rc = get_number(&m->fwd_gflops_per_sample, o, "fwd_gflops", false, 0,
-                         1e9, where, err)) < 0 ||
-        (rc = get_number(&m->act_mib_per_sample, o, "act_mib_per_sample", false,
-                         0, 1e7, where, err)) < 0 ||
-        (rc = get_number(&m->input_bytes_per_sample, o, "input_bytes", true, 1,
-                         1e12, where, err)) < 0 ||
-        (rc = get_int(&m->default_batch, o, "default_batch", true, 1, 1000000,
-                      where, err)) < 0 ||
-        (rc = get_int(&m->default_seq_len, o, "default_seq_len", false, 0,
-                      100000000, where, err)) < 0 ||
-        (rc = get_int(&m->image_size, o, "image_size", false, 0, 100000, where,
-                      err)) < 0 ||
-        (rc = get_int(&m->diffusion_steps, o, "diffusion_steps", false, 0,
-                      100000, where, err)) < 0)
-        return rc;
+    for (f = 0; f < sizeof(model_fields) / sizeof(model_fields[0]); f++) {
+        const model_field *mf = &model_fields[f];
+        char *dst = (char *)m + mf->offset;
+        if (mf->is_int)
+            rc = get_int((int *)(void *)dst, o, mf->key, mf->required,
+                         (int)mf->min, (int)mf->max, where, err);
+        else
+            rc = get_number((double *)(void *)dst, o, mf->key, mf->required,
+                            mf->min, mf->max, where, err);
+        if (rc < 0)
+            return rc;
+    }
     {
         const cJSON *t =
             cJSON_GetObjectItemCaseSensitive(o, "tie_word_embeddings");
@@ -327,7 +345,8 @@ static int load_model(
         return ecf_err_set(err, ECF_EPARSE, "%s: active_params exceeds params",
                            where);
     if (ecf_model_kind_is_transformer(m->kind)) {
-        if ((rc = check_transformer(m, where, ECF_EPARSE, err)) < 0)
+        rc = check_transformer(m, where, ECF_EPARSE, err);
+        if (rc < 0)
             return rc;
         if (m->default_seq_len < 1)
             return ecf_err_set(err, ECF_EPARSE,
@@ -422,12 +441,14 @@ int ecf_zoo_load_buffer(
     zoo = ecf_xcalloc(1, sizeof(*zoo));
     zoo->models = ecf_xcalloc(n, sizeof(ecf_model));
     cJSON_ArrayForEach (m, models) {
-        if ((rc = load_model(&zoo->models[i], m, i, name, err)) < 0)
+        rc = load_model(&zoo->models[i], m, i, name, err);
+        if (rc < 0)
             goto out;
         i++;
     }
     zoo->n = n;
-    if ((rc = check_unique(zoo->models, n, name, err)) < 0)
+    rc = check_unique(zoo->models, n, name, err);
+    if (rc < 0)
         goto out;
     *out = zoo;
     zoo = NULL;
@@ -754,49 +775,51 @@ int ecf_model_from_hf_config(ecf_model *out,
         rc = ecf_err_set(err, ECF_EINVAL, "%s: expected a JSON object", name);
         goto out;
     }
-    if (!(st = hf_detect(root, name, err))) {
+    st = hf_detect(root, name, err);
+    if (!st) {
         rc = err ? (int)err->code : ECF_EINVAL;
         goto out;
     }
     m.kind = st->kind;
-    if ((rc = hf_int(&m.hidden, root, st->hidden, true, 1, 1000000, name,
-                     err)) < 0 ||
-        (rc = hf_int(&m.layers, root, st->layers, true, 1, 10000, name, err)) <
-            0 ||
-        (rc = hf_int(&m.heads, root, st->heads, true, 1, 10000, name, err)) <
-            0 ||
-        (rc = hf_int(&m.vocab, root, "vocab_size", true, 1, 10000000, name,
-                     err)) < 0 ||
-        (rc = hf_int(&m.max_context, root, st->ctx,
-                     st->kind != ECF_KIND_DECODER ||
-                         st->traits & ECF_TF_LEARNED_POS,
-                     1, 100000000, name, err)) < 0)
-        goto out;
-    if (st->kv_heads && (rc = hf_int(&m.kv_heads, root, st->kv_heads, false, 1,
-                                     10000, name, err)) < 0)
-        goto out;
-    if ((rc = hf_int(&m.head_dim, root, "head_dim", false, 1, 100000, name,
-                     err)) < 0)
-        goto out;
+    /* Required keys first, in the order a reader checks them. The
+     * context is optional for rotary decoders (default 4096). */
+    rc = hf_int(&m.hidden, root, st->hidden, true, 1, 1000000, name, err);
+    if (rc == 0)
+        rc = hf_int(&m.layers, root, st->layers, true, 1, 10000, name, err);
+    if (rc == 0)
+        rc = hf_int(&m.heads, root, st->heads, true, 1, 10000, name, err);
+    if (rc == 0)
+        rc = hf_int(&m.vocab, root, "vocab_size", true, 1, 10000000, name, err);
+    if (rc == 0)
+        rc = hf_int(&m.max_context, root, st->ctx,
+                    st->kind != ECF_KIND_DECODER ||
+                        (st->traits & ECF_TF_LEARNED_POS),
+                    1, 100000000, name, err);
+    if (rc == 0 && st->kv_heads)
+        rc =
+            hf_int(&m.kv_heads, root, st->kv_heads, false, 1, 10000, name, err);
+    if (rc == 0)
+        rc = hf_int(&m.head_dim, root, "head_dim", false, 1, 100000, name, err);
     /* gpt2's n_inner is null for the default 4 x n_embd. */
-    if ((rc = hf_int(&m.intermediate, root, st->intermediate,
-                     strcmp(st->model_type, "gpt2") != 0, 1, 10000000, name,
-                     err)) < 0)
+    if (rc == 0)
+        rc =
+            hf_int(&m.intermediate, root, st->intermediate,
+                   strcmp(st->model_type, "gpt2") != 0, 1, 10000000, name, err);
+    if (rc == 0 && st->kind == ECF_KIND_MOE)
+        rc = hf_int(&m.experts, root, "num_local_experts", true, 1, 100000,
+                    name, err);
+    if (rc == 0 && st->kind == ECF_KIND_MOE)
+        rc = hf_int(&m.experts_per_tok, root, "num_experts_per_tok", true, 1,
+                    100000, name, err);
+    if (rc == 0 && (st->traits & ECF_TF_BERT_EXTRAS))
+        rc = hf_int(&type_vocab, root, "type_vocab_size", false, 0, 1000, name,
+                    err);
+    if (rc < 0)
         goto out;
     if (m.intermediate == 0)
         m.intermediate = 4 * m.hidden;
     if (!m.max_context)
         m.max_context = 4096;
-    if (st->kind == ECF_KIND_MOE &&
-        ((rc = hf_int(&m.experts, root, "num_local_experts", true, 1, 100000,
-                      name, err)) < 0 ||
-         (rc = hf_int(&m.experts_per_tok, root, "num_experts_per_tok", true, 1,
-                      100000, name, err)) < 0))
-        goto out;
-    if (st->traits & ECF_TF_BERT_EXTRAS &&
-        (rc = hf_int(&type_vocab, root, "type_vocab_size", false, 0, 1000, name,
-                     err)) < 0)
-        goto out;
     tie = cJSON_GetObjectItemCaseSensitive(root, "tie_word_embeddings");
     if (tie && !cJSON_IsBool(tie)) {
         rc = ecf_err_set(err, ECF_EINVAL,
@@ -808,7 +831,8 @@ int ecf_model_from_hf_config(ecf_model *out,
     m.tie_embeddings = tie ? cJSON_IsTrue(tie) : st->default_tie != 0;
     if (st->kind == ECF_KIND_ENCODER)
         m.tie_embeddings = true; /* no LM head counted for encoders */
-    if ((rc = check_transformer(&m, name, ECF_EINVAL, err)) < 0)
+    rc = check_transformer(&m, name, ECF_EINVAL, err);
+    if (rc < 0)
         goto out;
     m.params = ecf_model_transformer_params(&m, st->traits, &active);
     /* The formula's BERT extras assume two token types (bert); roberta has

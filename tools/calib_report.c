@@ -256,6 +256,10 @@ static int evaluate(double *out,
         *out = best;
         return 0;
     }
+    /* Serving rows were measured with one tensor-parallel group over all
+     * the row's GPUs (gpt-fast, TensorRT-LLM, TGI): pin it. */
+    if (w.task == ECF_TASK_INFER && inst.accel_count > 1)
+        w.tensor_parallel = inst.accel_count;
     if (ecf_estimate_run(&e, &m, &w, &inst, nodes, &err) < 0) {
         snprintf(msg, msg_len, "%.190s", err.msg);
         return -1;

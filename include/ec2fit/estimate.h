@@ -67,6 +67,8 @@ typedef struct {
     double latency_target_ms;     /* serving: per-request target; 0 = none */
     double qps;                   /* serving: requests/s wanted; 0 = none */
     double bytes_per_sample;      /* override of the model's input bytes */
+    int tensor_parallel;          /* serving: devices per model replica;
+                                     0 = chosen for throughput */
     /* Filled by ecf_workload_resolve; do not set. */
     bool resolved;
     bool precision_explicit;
@@ -78,7 +80,8 @@ typedef struct {
 #define ECF_WORKLOAD_INIT                                                      \
     {                                                                          \
         ECF_TASK_INFER, ECF_PREC_AUTO, 0, 0, 0, 0, 0.0, ECF_DATASET_NONE, 0.0, \
-            ECF_CKPT_AUTO, false, 0, 0.0, 0.0, 0.0, false, false, false, 0.0   \
+            ECF_CKPT_AUTO, false, 0, 0.0, 0.0, 0.0, 0, false, false, false,    \
+            0.0                                                                \
     }
 
 /** Fills defaults from the model (batch, sequence length, serving lengths,
@@ -190,6 +193,7 @@ typedef struct {
     double vcpus_per_accel; /* instance vCPUs / devices */
     double vcpus_per_accel_needed;
 
+    bool quiet;                /* notes not formatted (run_quiet) */
     int n_warnings;
     char warnings[ECF_EST_MAX_NOTES][ECF_EST_NOTE_LEN];
     int n_assumptions;
@@ -215,6 +219,13 @@ int ecf_estimate_run(ecf_estimate *out,
                      const ecf_instance *inst,
                      int nodes,
                      ecf_err *err);
+
+/** As ecf_estimate_run, but leaves warnings and assumptions empty: the
+ *  formatting is most of an estimate's cost, and a scorer looping over the
+ *  catalog needs only the numbers. */
+int ecf_estimate_run_quiet(ecf_estimate *out, const ecf_model *m,
+                           const ecf_workload *w, const ecf_instance *inst,
+                           int nodes, ecf_err *err);
 
 /** Total memory the workload needs summed over all devices with the most
  *  sharding allowed (GiB): a cheap lower bound so `recommend` can skip

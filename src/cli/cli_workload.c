@@ -123,6 +123,10 @@ int cli_workload_option(cli_workload *wl, int c, const char *arg, ecf_err *err)
     case CLI_WL_QPS:
         rc = cli_parse_double(&w->qps, "--qps", arg, 0.000001, 1e9, err);
         return rc < 0 ? rc : 1;
+    case CLI_WL_TENSOR_PARALLEL:
+        rc = cli_parse_int(&w->tensor_parallel, "--tensor-parallel", arg, 1,
+                           1024, err);
+        return rc < 0 ? rc : 1;
     case CLI_WL_SAMPLE_BYTES:
         rc = ecf_units_parse_dataset(&d, &(ecf_dataset_unit){0},
                                      "--sample-bytes", arg, err);
@@ -145,7 +149,8 @@ static int find_model(ecf_model *out, const char *name, ecf_err *err)
     size_t k;
     int rc;
 
-    if ((rc = ecf_zoo_embedded(&zoo, err)) < 0)
+    rc = ecf_zoo_embedded(&zoo, err);
+    if (rc < 0)
         return rc;
     m = ecf_zoo_find(zoo, name);
     if (m) {
@@ -255,6 +260,8 @@ void cli_workload_usage(FILE *f)
           "  --latency-ms MS         serving latency target per request\n"
           "  --qps N                 serving requests per second wanted\n"
           "  --sample-bytes SIZE     bytes read from storage per sample "
-          "(e.g. 110KB)\n",
+          "(e.g. 110KB)\n"
+          "  --tensor-parallel N     serving: GPUs per model replica (default:\n"
+          "                          the group size with the best throughput)\n",
           f);
 }

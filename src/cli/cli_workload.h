@@ -53,6 +53,7 @@ enum {
     CLI_WL_LATENCY_MS,
     CLI_WL_QPS,
     CLI_WL_SAMPLE_BYTES,
+    CLI_WL_TENSOR_PARALLEL,
     CLI_WL_END
 };
 
@@ -75,9 +76,8 @@ enum {
         {"lora-rank", required_argument, NULL, CLI_WL_LORA_RANK},              \
         {"latency-ms", required_argument, NULL, CLI_WL_LATENCY_MS},            \
         {"qps", required_argument, NULL, CLI_WL_QPS},                          \
-    {                                                                          \
-        "sample-bytes", required_argument, NULL, CLI_WL_SAMPLE_BYTES           \
-    }
+        {"sample-bytes", required_argument, NULL, CLI_WL_SAMPLE_BYTES},       \
+        {"tensor-parallel", required_argument, NULL, CLI_WL_TENSOR_PARALLEL}
 
 typedef struct {
     const char *model;        /* --model NAME */

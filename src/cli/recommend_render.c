@@ -117,12 +117,19 @@ static void workload_line(char *buf, size_t n, const rr_view *v)
     if (w->task == ECF_TASK_INFER)
         snprintf(ds, sizeof(ds), ", %g req/s%s", w->qps > 0 ? w->qps : 0,
                  w->qps > 0 ? "" : " (not given: one replica)");
-    snprintf(buf, n, "%s (%s params), %s, %s, batch %d%s", v->model->name,
-             params, ecf_task_name(w->task),
-             ecf_precision_name((ecf_precision)(w->precision >= 0
-                                                    ? w->precision
-                                                    : ECF_PREC_BF16)),
-             w->batch_size, ds);
+    {
+        char batch[32];
+        if (w->batch_explicit || w->task != ECF_TASK_INFER)
+            snprintf(batch, sizeof(batch), "batch %d", w->batch_size);
+        else
+            snprintf(batch, sizeof(batch), "batch auto");
+        snprintf(buf, n, "%s (%s params), %s, %s, %s%s", v->model->name,
+                 params, ecf_task_name(w->task),
+                 ecf_precision_name((ecf_precision)(w->precision >= 0
+                                                        ? w->precision
+                                                        : ECF_PREC_BF16)),
+                 batch, ds);
+    }
 }
 
 /* ------------------------------------------------------------------ */
@@ -200,7 +207,10 @@ void rr_print_table(FILE *f, const rr_view *v)
                        "%11s %-16s %s%s\n",
                     bold, "RANK", tw, "INSTANCE", "NODES", "PURCHASE",
                     "ACCELERATOR", "MEM_GiB/DEV", "LATENCY", "CAP_QPS",
-                    "$/HOUR", "MONTHLY", "$/1M_REQ", "BOTTLENECK", "NOTE",
+                    "$/HOUR", "MONTHLY",
+                    strcmp(r->per_million_unit, "tokens") == 0 ? "$/1M_TOK"
+                                                               : "$/1M_REQ",
+                    "BOTTLENECK", "NOTE",
                     reset);
         else
             fprintf(f, "%s%-4s %-*s %5s %-9s %-22s %13s %10s %11s %11s "

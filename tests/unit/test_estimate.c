@@ -296,6 +296,7 @@ static void test_estimate__decode_and_prefill_roofline(void **state)
     ecf_workload w = ECF_WORKLOAD_INIT;
     ecf_estimate e;
     w.task = ECF_TASK_INFER;
+    w.batch_size = 1; /* a lone request (serving would batch otherwise) */
     w.input_tokens = 128;
     w.output_tokens = 128;
     run_ok(&e, model(state, "llama-2-7b"), &w, &f->p4de_1, 1);
