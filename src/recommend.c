@@ -555,7 +555,9 @@ int ecf_recommend_run(ecf_recommendation **out, const ecf_catalog *cat,
     c.r->max_nodes = c.max_nodes;
     c.r->spot_considered = c.spot_allowed;
     if (c.serving) {
-        c.r->basis = ECF_COST_MONTHLY;
+        /* Without --qps the plan is one replica, and its monthly cost says
+         * nothing about value: rank by $ per 1M requests (tokens) then. */
+        c.r->basis = ww.qps > 0 ? ECF_COST_MONTHLY : ECF_COST_PER_MILLION;
         c.r->per_million_unit =
             ecf_model_kind_is_llm(m->kind) ? "tokens" : "requests";
     } else {

@@ -208,6 +208,7 @@ static bool check(const ecf_rules *rules, ecf_rule_id id,
                   "time can be estimated";
         if (!why)
             return false;
+        *ratio = 1e9; /* no amount of anything fixes it */
         var_s(&v, "instance", type);
         var_s(&v, "accelerator", a->name);
         var_s(&v, "why", why);

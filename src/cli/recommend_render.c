@@ -115,8 +115,11 @@ static void workload_line(char *buf, size_t n, const rr_view *v)
                  w->epochs > 0 ? w->epochs : 1, w->epochs == 1 ? "" : "s");
     }
     if (w->task == ECF_TASK_INFER)
-        snprintf(ds, sizeof(ds), ", %g req/s%s", w->qps > 0 ? w->qps : 0,
-                 w->qps > 0 ? "" : " (not given: one replica)");
+        snprintf(ds, sizeof(ds), "%s%g req/s", w->qps > 0 ? ", " : "",
+                 w->qps);
+    if (w->task == ECF_TASK_INFER && w->qps <= 0)
+        snprintf(ds, sizeof(ds), ", no --qps (one replica, ranked by $ per "
+                                 "1M)");
     {
         char batch[32];
         if (w->batch_explicit || w->task != ECF_TASK_INFER)
@@ -157,16 +160,40 @@ static void print_rejected_grouped(FILE *f, const rr_view *v, size_t limit)
     }
 }
 
-/* The rejections closest to passing, over every rule except no-price. */
+/* The rejections closest to passing. Misses of the user's own limits
+ * (deadline, budgets, latency, throughput) come first: those candidates
+ * passed everything else, so they are the plans one relaxed flag away.
+ * Then the smallest ratio of need to limit; no-price and duplicate spot
+ * rows of a type already listed are skipped. */
+static bool user_limit(ecf_rule_id id)
+{
+    return id == ECF_RULE_DEADLINE || id == ECF_RULE_BUDGET ||
+           id == ECF_RULE_BUDGET_HOURLY || id == ECF_RULE_LATENCY ||
+           id == ECF_RULE_THROUGHPUT;
+}
+
+static bool closer(const ecf_rejection *a, const ecf_rejection *b)
+{
+    if (user_limit(a->rule) != user_limit(b->rule))
+        return user_limit(a->rule);
+    return a->miss_ratio < b->miss_ratio;
+}
+
 static size_t closest(const ecf_rejection **out, size_t max,
                       const ecf_recommendation *r)
 {
     size_t n = 0, i, k;
     for (i = 0; i < r->n_rejected; i++) {
         const ecf_rejection *x = &r->rejected[i];
+        bool dup = false;
         if (x->rule == ECF_RULE_NO_PRICE)
             continue;
-        for (k = n; k > 0 && out[k - 1]->miss_ratio > x->miss_ratio; k--)
+        for (k = 0; k < n && !dup; k++)
+            dup = out[k]->inst == x->inst &&
+                  strcmp(out[k]->region, x->region) == 0;
+        if (dup)
+            continue;
+        for (k = n; k > 0 && closer(x, out[k - 1]); k--)
             if (k < max)
                 out[k] = out[k - 1];
         if (k < max) {
@@ -264,7 +291,7 @@ void rr_print_table(FILE *f, const rr_view *v)
                     reset);
         }
     }
-    if (n > 0 && r->basis == ECF_COST_PER_MILLION)
+    if (n > 0 && r->basis == ECF_COST_PER_MILLION && !r->serving)
         fprintf(f, "\nNo --dataset: costs are per 1M %s, throughput in %s. "
                    "Pass --dataset and --epochs for\ntime and total cost.\n",
                 r->per_million_unit,

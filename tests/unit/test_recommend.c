@@ -1,0 +1,311 @@
+/* test_recommend.c - the scorer end to end on the embedded catalog, zoo
+ * and rules: pinned sanity checks an expert would sign, the cost
+ * arithmetic against catalog prices, the spot model, and the light
+ * alternatives. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <string.h>
+
+#include "ec2fit/light.h"
+#include "ec2fit/recommend.h"
+
+typedef struct {
+    ecf_catalog *cat;
+    ecf_zoo *zoo;
+    ecf_rules rules;
+    ecf_light *light;
+} fx;
+
+static int setup(void **state)
+{
+    static fx f;
+    ecf_err err = ECF_ERR_INIT;
+    if (ecf_catalog_load_embedded(&f.cat, &err) || ecf_zoo_embedded(&f.zoo, &err) ||
+        ecf_rules_embedded(&f.rules, &err) || ecf_light_embedded(&f.light, &err))
+        return -1;
+    *state = &f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    fx *f = *state;
+    ecf_catalog_free(f->cat);
+    ecf_zoo_free(f->zoo);
+    ecf_light_free(f->light);
+    return 0;
+}
+
+static ecf_recommendation *run(fx *f, const char *model, ecf_workload *w,
+                               ecf_recommend_opts *o)
+{
+    const ecf_model *m = ecf_zoo_find(f->zoo, model);
+    ecf_recommendation *r = NULL;
+    ecf_err err = ECF_ERR_INIT;
+    assert_non_null(m);
+    if (o->n_regions == 0)
+        o->regions[o->n_regions++] = "us-east-1";
+    assert_int_equal(ecf_workload_resolve(w, m, &err), 0);
+    if (ecf_recommend_run(&r, f->cat, m, w, &f->rules, o, &err) != 0)
+        fail_msg("%s", err.msg);
+    return r;
+}
+
+static void test_recommend__70b_never_fits_one_24gb_gpu(void **state)
+{
+    fx *f = *state;
+    ecf_workload w = ECF_WORKLOAD_INIT;
+    ecf_recommend_opts o = ECF_RECOMMEND_OPTS_INIT;
+    ecf_recommendation *r;
+    size_t i;
+    bool saw_g5 = false;
+
+    w.task = ECF_TASK_INFER; /* bf16 weights alone are 141 GB */
+    w.precision = ECF_PREC_BF16;
+    r = run(f, "llama-3.1-70b", &w, &o);
+    for (i = 0; i < r->n_plans; i++) {
+        const ecf_plan *p = &r->plans[i];
+        if (p->inst->accel && p->inst->accel_memory_gib <= 24)
+            assert_true(p->devices_per_node * p->nodes_per_group > 1);
+    }
+    for (i = 0; i < r->n_rejected; i++)
+        if (strcmp(r->rejected[i].inst->type, "g5.2xlarge") == 0) {
+            saw_g5 = true;
+            assert_string_equal(ecf_rule_name(r->rejected[i].rule),
+                                "memory-fit");
+        }
+    assert_true(saw_g5);
+    ecf_recommendation_free(r);
+}
+
+static void test_recommend__resnet50_gpus_rank_above_cpus(void **state)
+{
+    fx *f = *state;
+    ecf_workload w = ECF_WORKLOAD_INIT;
+    ecf_recommend_opts o = ECF_RECOMMEND_OPTS_INIT;
+    ecf_recommendation *r;
+    size_t i, first_cpu = 0;
+    double best_gpu = INFINITY, best_cpu = INFINITY;
+
+    w.task = ECF_TASK_TRAIN;
+    w.dataset_amount = 1281167; /* ImageNet-1k train */
+    w.dataset_unit = ECF_DATASET_SAMPLES;
+    w.epochs = 90;
+    r = run(f, "resnet50", &w, &o);
+    assert_true(r->n_plans > 20);
+    for (i = 0; i < r->n_plans; i++) {
+        const ecf_plan *p = &r->plans[i];
+        if (p->inst->accel) {
+            if (p->total_usd < best_gpu)
+                best_gpu = p->total_usd;
+        } else {
+            if (!first_cpu)
+                first_cpu = i + 1;
+            if (p->total_usd < best_cpu)
+                best_cpu = p->total_usd;
+        }
+    }
+    assert_true(first_cpu > 20); /* no CPU type among the first 20 plans */
+    assert_true(best_cpu > 5 * best_gpu);
+    ecf_recommendation_free(r);
+}
+
+static void test_recommend__multi_node_needs_efa(void **state)
+{
+    fx *f = *state;
+    ecf_workload w = ECF_WORKLOAD_INIT;
+    ecf_recommend_opts o = ECF_RECOMMEND_OPTS_INIT;
+    ecf_recommendation *r;
+    size_t i, multi = 0;
+
+    /* Full fine-tune of a 70B model needs ~1.1 TB of device memory: many
+     * types need several nodes, and only EFA types may use them. */
+    w.task = ECF_TASK_FINETUNE;
+    w.dataset_amount = 1e8;
+    w.dataset_unit = ECF_DATASET_TOKENS;
+    r = run(f, "llama-3.1-70b", &w, &o);
+    for (i = 0; i < r->n_plans; i++)
+        if (r->plans[i].nodes_per_group > 1) {
+            multi++;
+            assert_true(r->plans[i].inst->efa);
+        }
+    assert_true(multi > 0);
+    for (i = 0; i < r->n_rejected; i++)
+        assert_true(r->rejected[i].rule != ECF_RULE_MULTI_NODE_NO_EFA ||
+                    !r->rejected[i].inst->efa);
+    ecf_recommendation_free(r);
+}
+
+static void test_recommend__distilbert_2qps_is_small(void **state)
+{
+    fx *f = *state;
+    ecf_workload w = ECF_WORKLOAD_INIT;
+    ecf_recommend_opts o = ECF_RECOMMEND_OPTS_INIT;
+    ecf_recommendation *r;
+    ecf_light_option alt[2];
+    size_t i, n;
+
+    w.task = ECF_TASK_INFER;
+    w.qps = 2;
+    r = run(f, "distilbert", &w, &o);
+    assert_true(r->n_plans >= 5);
+    for (i = 0; i < 5; i++) {
+        const char *fam = r->plans[i].inst->family;
+        assert_true(strncmp(fam, "p4", 2) != 0 && strncmp(fam, "p5", 2) != 0);
+        assert_true(r->plans[i].hourly_usd < 0.5);
+    }
+    /* monthly = $/h x 730 for the winning plan */
+    assert_float_equal(r->plans[0].monthly_usd,
+                       r->plans[0].hourly_usd * 730, 1e-6);
+    n = ecf_recommend_light(alt, 2, f->light, ecf_zoo_find(f->zoo, "distilbert"),
+                            &w, r);
+    assert_int_equal(n, 2);
+    assert_string_equal(alt[0].kind, "lambda");
+    assert_true(alt[0].feasible);
+    assert_string_equal(alt[1].kind, "lightsail");
+    ecf_recommendation_free(r);
+}
+
+static void test_recommend__costs_follow_catalog_prices(void **state)
+{
+    fx *f = *state;
+    ecf_workload w = ECF_WORKLOAD_INIT;
+    ecf_recommend_opts o = ECF_RECOMMEND_OPTS_INIT;
+    const char *fams[] = {"p4d", NULL};
+    ecf_recommendation *r;
+    size_t i;
+    int seen = 0;
+
+    w.task = ECF_TASK_TRAIN;
+    w.dataset_amount = 1281167;
+    w.dataset_unit = ECF_DATASET_SAMPLES;
+    w.epochs = 90;
+    o.families = fams;
+    r = run(f, "resnet50", &w, &o);
+    for (i = 0; i < r->n_plans; i++) {
+        const ecf_plan *p = &r->plans[i];
+        assert_string_equal(p->inst->type, "p4d.24xlarge");
+        if (!p->spot) {
+            /* ec2_ondemand_us-east-1.csv: p4d.24xlarge 21.957642 */
+            assert_float_equal(p->hourly_usd, 21.957642 * p->nodes, 1e-9);
+            assert_float_equal(p->total_usd, p->hourly_usd * p->time_hours,
+                               1e-6);
+            seen |= 1;
+        } else {
+            /* spot: 21.957642 x (1 - 0.67), band 2 (10-15%); the expected
+             * time adds rework: T' = T (1 + lambda N (c/2 + r)) */
+            double lambda = -log(1 - 0.125) / 730;
+            const ecf_plan *od = r->plans[0].spot ? &r->plans[1]
+                                                  : &r->plans[0];
+            assert_float_equal(p->usd_per_hour_instance, 7.246022, 1e-9);
+            assert_int_equal(p->interruption_band, 2);
+            assert_float_equal(p->time_hours,
+                               od->time_hours *
+                                   (1 + lambda * p->nodes * (0.25 + 10.0 / 60)),
+                               1e-9);
+            seen |= 2;
+        }
+    }
+    assert_int_equal(seen, 3);
+    ecf_recommendation_free(r);
+}
+
+static void test_recommend__constraints_and_no_plan(void **state)
+{
+    fx *f = *state;
+    ecf_workload w = ECF_WORKLOAD_INIT;
+    ecf_recommend_opts o = ECF_RECOMMEND_OPTS_INIT;
+    ecf_recommendation *r;
+    size_t i;
+
+    w.task = ECF_TASK_LORA;
+    w.dataset_amount = 1e8;
+    w.dataset_unit = ECF_DATASET_TOKENS;
+    o.budget_usd = 1; /* nothing fine-tunes 70B for a dollar */
+    r = run(f, "llama-3.1-70b", &w, &o);
+    assert_int_equal(r->n_plans, 0);
+    for (i = 0; i < r->n_rejected; i++)
+        if (r->rejected[i].rule == ECF_RULE_BUDGET)
+            break;
+    assert_true(i < r->n_rejected);
+    ecf_recommendation_free(r);
+
+    /* a deadline is met by adding nodes: fewest nodes that meet it */
+    w = (ecf_workload)ECF_WORKLOAD_INIT;
+    o = (ecf_recommend_opts)ECF_RECOMMEND_OPTS_INIT;
+    w.task = ECF_TASK_TRAIN;
+    w.dataset_amount = 1281167;
+    w.dataset_unit = ECF_DATASET_SAMPLES;
+    w.epochs = 90;
+    o.deadline_hours = 0.5;
+    o.spot = ECF_SPOT_NO;
+    r = run(f, "resnet50", &w, &o);
+    assert_true(r->n_plans > 0);
+    for (i = 0; i < r->n_plans; i++) {
+        assert_true(r->plans[i].time_hours <= 0.5);
+        if (r->plans[i].nodes > 1)
+            assert_true(r->plans[i].inst->efa);
+    }
+    ecf_recommendation_free(r);
+}
+
+static void test_recommend__spot_interruption_model(void **state)
+{
+    (void)state;
+    /* band 0 (<5%/month): midpoint 2.5% -> lambda = -ln(0.975)/730 */
+    assert_float_equal(ecf_spot_expected_interruptions(0, 1, 730),
+                       -log(0.975), 1e-12);
+    /* 8 nodes for 10 h at band 4 (25%) */
+    assert_float_equal(ecf_spot_expected_interruptions(4, 8, 10),
+                       -log(0.75) / 730 * 80, 1e-12);
+    /* unknown band: the worst */
+    assert_float_equal(ecf_spot_expected_interruptions(-1, 1, 1),
+                       ecf_spot_expected_interruptions(4, 1, 1), 0);
+    assert_int_equal(ecf_optimize_parse("balanced"), ECF_OPT_BALANCED);
+    assert_int_equal(ecf_optimize_parse("fast"), -1);
+}
+
+static void test_recommend__marks_and_optimize(void **state)
+{
+    fx *f = *state;
+    ecf_workload w = ECF_WORKLOAD_INIT;
+    ecf_recommend_opts o = ECF_RECOMMEND_OPTS_INIT;
+    ecf_recommendation *r;
+    size_t i;
+    unsigned all = 0;
+
+    w.task = ECF_TASK_TRAIN;
+    w.dataset_amount = 1281167;
+    w.dataset_unit = ECF_DATASET_SAMPLES;
+    w.epochs = 90;
+    o.optimize = ECF_OPT_TIME;
+    r = run(f, "resnet50", &w, &o);
+    for (i = 0; i < r->n_plans; i++)
+        all |= r->plans[i].marks;
+    assert_int_equal(all, ECF_MARK_CHEAPEST | ECF_MARK_FASTEST |
+                              ECF_MARK_BEST_VALUE);
+    /* optimize time: rank 1 is the fastest unless penalised */
+    for (i = 1; i < r->n_plans; i++)
+        assert_true(r->plans[i - 1].score <= r->plans[i].score);
+    ecf_recommendation_free(r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_recommend__70b_never_fits_one_24gb_gpu),
+        cmocka_unit_test(test_recommend__resnet50_gpus_rank_above_cpus),
+        cmocka_unit_test(test_recommend__multi_node_needs_efa),
+        cmocka_unit_test(test_recommend__distilbert_2qps_is_small),
+        cmocka_unit_test(test_recommend__costs_follow_catalog_prices),
+        cmocka_unit_test(test_recommend__constraints_and_no_plan),
+        cmocka_unit_test(test_recommend__spot_interruption_model),
+        cmocka_unit_test(test_recommend__marks_and_optimize),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
