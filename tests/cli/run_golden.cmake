@@ -7,7 +7,8 @@ cmake_minimum_required(VERSION 3.20)
 #   CASE.err    expected stderr, byte for byte (optional: absent = must be empty
 #               when the exit code is 0, not compared otherwise)
 #   CASE.stdin  optional file fed to stdin
-# "@FIXTURES@" in the arguments is replaced by the fixtures folder.
+# Paths in arguments are relative to tests/fixtures (the working directory),
+# so messages that quote them are the same on every machine.
 # Set UPDATE=1 in the environment to rewrite .out/.err from the actual output.
 file(STRINGS ${DIR}/${CASE}.args lines)
 list(GET lines 0 argline)
@@ -16,7 +17,6 @@ list(LENGTH lines n)
 if(n GREATER 1)
   list(GET lines 1 want_rc)
 endif()
-string(REPLACE "@FIXTURES@" "${FIXTURES}" argline "${argline}")
 separate_arguments(argv UNIX_COMMAND "${argline}")
 set(stdin_opt "")
 if(EXISTS ${DIR}/${CASE}.stdin)
