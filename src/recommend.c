@@ -80,8 +80,7 @@ static ecf_plan *push_plan(ecf_recommendation *r, size_t *cap)
 
 static void push_reject(ecf_recommendation *r, size_t *cap,
                         const ecf_instance *inst, const char *region,
-                        bool spot, ecf_rule_id rule, double ratio,
-                        const char *reason)
+                        bool spot, int nodes, ecf_rule_id rule, double ratio)
 {
     ecf_rejection *x;
     if (r->n_rejected == *cap) {
@@ -92,10 +91,9 @@ static void push_reject(ecf_recommendation *r, size_t *cap,
     x->inst = inst;
     x->region = region;
     x->spot = spot;
+    x->nodes = nodes;
     x->rule = rule;
     x->miss_ratio = ratio;
-    memcpy(x->reason, reason, sizeof(x->reason));
-    x->reason[sizeof(x->reason) - 1] = '\0';
 }
 
 /* ------------------------------------------------------------------ */
@@ -257,11 +255,12 @@ static void finish_plan(run_ctx *c, ecf_plan *p, const ecf_instance *inst,
     p->per_token_ms = e->per_token_ms;
     p->bottleneck = e->bottleneck;
     p->penalty = res->penalty;
-    p->n_penalties = res->n_penalties < ECF_PLAN_MAX_PENALTIES
-                         ? res->n_penalties
-                         : ECF_PLAN_MAX_PENALTIES;
-    memcpy(p->penalties, res->penalties,
-           sizeof(ecf_rule_hit) * (size_t)p->n_penalties);
+    p->n_penalties = 0;
+    while (p->n_penalties < res->n_penalties &&
+           p->n_penalties < ECF_PLAN_MAX_PENALTIES) {
+        p->penalty_ids[p->n_penalties] = res->penalties[p->n_penalties].id;
+        p->n_penalties++;
+    }
 }
 
 static void fill_targets(run_ctx *c, ecf_rule_input *in,
@@ -279,6 +278,25 @@ static void fill_targets(run_ctx *c, ecf_rule_input *in,
     in->max_nodes = c->max_nodes;
 }
 
+/* Costs one purchase option of a candidate at `n` nodes and runs the
+ * rules; reasons are formatted only when `fmt`. */
+static void evaluate(run_ctx *c, ecf_plan *p, ecf_rule_result *res,
+                     const ecf_instance *inst, const ecf_price *price,
+                     const ecf_estimate *e, bool spot, int n, bool fmt)
+{
+    ecf_rule_input in;
+    memset(p, 0, sizeof(*p));
+    if (c->serving)
+        cost_serving(c, p, &in, e, price, spot, n);
+    else
+        cost_job(c, p, &in, e, price, spot, n);
+    fill_targets(c, &in, inst, e);
+    if (fmt)
+        ecf_rules_eval(res, c->rules, &in);
+    else
+        ecf_rules_eval_quiet(res, c->rules, &in);
+}
+
 /* One instance type in one region: the fewest-node plan that passes, per
  * purchase option, or the rejection. */
 static int consider(run_ctx *c, const ecf_instance *inst, const char *region,
@@ -292,14 +310,8 @@ static int consider(run_ctx *c, const ecf_instance *inst, const char *region,
     ecf_estimate e;
 
     if (!price) {
-        char reason[ECF_RULE_MSG_LEN];
-        const char *names[] = {"instance", "region"};
-        const char *values[] = {inst->type, region};
-        ecf_rules_format(reason, sizeof(reason),
-                         c->rules->rules[ECF_RULE_NO_PRICE].message, names,
-                         values, 2);
-        push_reject(c->r, &c->rej_cap, inst, region, false, ECF_RULE_NO_PRICE,
-                    1e9, reason);
+        push_reject(c->r, &c->rej_cap, inst, region, false, 0,
+                    ECF_RULE_NO_PRICE, 1e9);
         return 0;
     }
     want[0] = true;
@@ -321,22 +333,15 @@ static int consider(run_ctx *c, const ecf_instance *inst, const char *region,
     }
 
     for (n = start; n <= limit; n++) {
-        bool any_fixable = false;
+        bool any_fixable = false, memory_short = false;
         if (ecf_estimate_run_quiet(&e, c->m, c->w, inst, n, err) != 0)
             return -1;
         for (k = 0; k < 2; k++) {
             ecf_plan tmp;
-            ecf_rule_input in;
             ecf_rule_result res;
             if (!want[k] || placed[k])
                 continue;
-            memset(&tmp, 0, sizeof(tmp));
-            if (c->serving)
-                cost_serving(c, &tmp, &in, &e, price, k == 1, n);
-            else
-                cost_job(c, &tmp, &in, &e, price, k == 1, n);
-            fill_targets(c, &in, inst, &e);
-            ecf_rules_eval(&res, c->rules, &in);
+            evaluate(c, &tmp, &res, inst, price, &e, k == 1, n, false);
             if (res.pass) {
                 ecf_plan *p = push_plan(c->r, &c->plan_cap);
                 *p = tmp;
@@ -347,23 +352,93 @@ static int consider(run_ctx *c, const ecf_instance *inst, const char *region,
                 last_nodes[k] = n;
                 if (fixable_by_nodes(res.failed))
                     any_fixable = true;
+                if (res.failed == ECF_RULE_MEMORY_FIT ||
+                    res.failed == ECF_RULE_HOST_RAM)
+                    memory_short = true;
             }
         }
         if ((placed[0] || !want[0]) && (placed[1] || !want[1]))
             break;
-        /* Serving scales by replicas, not by spreading one replica: only
-         * memory (a replica needs more nodes) is fixed by a bigger group. */
         if (!any_fixable)
             break;
-        if (c->serving && !(last[0].failed == ECF_RULE_MEMORY_FIT ||
-                            last[0].failed == ECF_RULE_HOST_RAM))
+        /* Serving scales by replicas, not by spreading one replica: only
+         * memory (a replica needs more nodes) is fixed by a bigger group. */
+        if (c->serving && !memory_short)
             break;
     }
     for (k = 0; k < 2; k++)
         if (want[k] && !placed[k] && last_nodes[k] > 0)
             push_reject(c->r, &c->rej_cap, inst, region, k == 1,
-                        last[k].failed, last[k].miss_ratio, last[k].reason);
+                        last_nodes[k], last[k].failed, last[k].miss_ratio);
     return 0;
+}
+
+/* Rebuilds the evaluation context of a finished run. */
+static void ctx_from(run_ctx *c, const ecf_recommendation *r)
+{
+    memset(c, 0, sizeof(*c));
+    c->m = r->model;
+    c->w = &r->workload;
+    c->rules = r->rules;
+    c->o = &r->opts;
+    c->serving = r->serving;
+    c->spot_allowed = r->spot_considered;
+    c->max_nodes = r->max_nodes;
+    c->restart_hours =
+        ecf_rule_param_get(&r->rules->rules[ECF_RULE_SPOT_INTERRUPTION],
+                           "restart_overhead_min", 10) /
+        60.0;
+}
+
+void ecf_recommend_rejection_reason(char *out, size_t n,
+                                    const ecf_recommendation *r,
+                                    const ecf_rejection *x)
+{
+    run_ctx c;
+    ecf_estimate e;
+    ecf_plan p;
+    ecf_rule_result res;
+    const ecf_price *price = ecf_instance_price(x->inst, x->region);
+
+    if (n == 0)
+        return;
+    out[0] = '\0';
+    if (x->rule == ECF_RULE_NO_PRICE || !price) {
+        const char *names[] = {"instance", "region"};
+        const char *values[] = {x->inst->type, x->region};
+        ecf_rules_format(out, n, r->rules->rules[ECF_RULE_NO_PRICE].message,
+                         names, values, 2);
+        return;
+    }
+    ctx_from(&c, r);
+    if (ecf_estimate_run_quiet(&e, c.m, c.w, x->inst, x->nodes, NULL) != 0)
+        return;
+    evaluate(&c, &p, &res, x->inst, price, &e, x->spot, x->nodes, true);
+    snprintf(out, n, "%s", res.pass ? "" : res.reason);
+}
+
+int ecf_recommend_plan_penalties(ecf_rule_hit *out, int max,
+                                 const ecf_recommendation *r,
+                                 const ecf_plan *p)
+{
+    run_ctx c;
+    ecf_estimate e;
+    ecf_plan tmp;
+    ecf_rule_result res;
+    const ecf_price *price = ecf_instance_price(p->inst, p->region);
+    int i;
+
+    if (p->n_penalties == 0 || !price)
+        return 0;
+    ctx_from(&c, r);
+    if (ecf_estimate_run_quiet(&e, c.m, c.w, p->inst, p->nodes_per_group,
+                               NULL) != 0)
+        return 0;
+    evaluate(&c, &tmp, &res, p->inst, price, &e, p->spot, p->nodes_per_group,
+             true);
+    for (i = 0; i < res.n_penalties && i < max; i++)
+        out[i] = res.penalties[i];
+    return i;
 }
 
 /* ------------------------------------------------------------------ */
@@ -552,6 +627,10 @@ int ecf_recommend_run(ecf_recommendation **out, const ecf_catalog *cat,
     c.r->rejected =
         ecf_xcalloc(c.rej_cap ? c.rej_cap : 1, sizeof(ecf_rejection));
     c.r->serving = c.serving;
+    c.r->model = m;
+    c.r->rules = rules;
+    c.r->workload = ww;
+    c.r->opts = *o;
     c.r->max_nodes = c.max_nodes;
     c.r->spot_considered = c.spot_allowed;
     if (c.serving) {

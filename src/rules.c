@@ -209,6 +209,8 @@ static bool check(const ecf_rules *rules, ecf_rule_id id,
         if (!why)
             return false;
         *ratio = 1e9; /* no amount of anything fixes it */
+        if (!reason)
+            return true; /* quiet: no formatting */
         var_s(&v, "instance", type);
         var_s(&v, "accelerator", a->name);
         var_s(&v, "why", why);
@@ -222,6 +224,8 @@ static bool check(const ecf_rules *rules, ecf_rule_id id,
         if (e->fits && req <= have)
             return false;
         *ratio = have > 0 ? req / have : 1e9;
+        if (!reason)
+            return true; /* quiet: no formatting */
         var_s(&v, "instance", type);
         var_num(&v, "required_gib", req, 1);
         var_num(&v, "need_gib", need, 1);
@@ -238,6 +242,8 @@ static bool check(const ecf_rules *rules, ecf_rule_id id,
         *ratio = e->host_ram_needed_gib /
                  (e->host_ram_available_gib > 0 ? e->host_ram_available_gib
                                                 : 1e-9);
+        if (!reason)
+            return true; /* quiet: no formatting */
         var_s(&v, "instance", type);
         var_num(&v, "needed_gib", e->host_ram_needed_gib, 1);
         var_num(&v, "available_gib", e->host_ram_available_gib, 1);
@@ -249,6 +255,8 @@ static bool check(const ecf_rules *rules, ecf_rule_id id,
         if (e->cpu_only || !ecf_task_is_training(in->w->task) ||
             e->vcpus_per_accel >= need)
             return false;
+        if (!reason)
+            return true; /* quiet: no formatting */
         var_s(&v, "instance", type);
         var_num(&v, "have", e->vcpus_per_accel, -1);
         var_num(&v, "needed", need, -1);
@@ -258,6 +266,8 @@ static bool check(const ecf_rules *rules, ecf_rule_id id,
         if (in->deadline_hours <= 0 || in->time_hours <= in->deadline_hours)
             return false;
         *ratio = in->time_hours / in->deadline_hours;
+        if (!reason)
+            return true; /* quiet: no formatting */
         var_s(&v, "instance", type);
         var_num(&v, "time_h", in->time_hours, -1);
         var_num(&v, "deadline_h", in->deadline_hours, -1);
@@ -267,6 +277,8 @@ static bool check(const ecf_rules *rules, ecf_rule_id id,
         if (in->budget_usd <= 0 || in->total_usd <= in->budget_usd)
             return false;
         *ratio = in->total_usd / in->budget_usd;
+        if (!reason)
+            return true; /* quiet: no formatting */
         var_s(&v, "instance", type);
         var_num(&v, "total_usd", in->total_usd, 2);
         var_num(&v, "budget_usd", in->budget_usd, 2);
@@ -277,6 +289,8 @@ static bool check(const ecf_rules *rules, ecf_rule_id id,
             in->hourly_usd <= in->budget_hourly_usd)
             return false;
         *ratio = in->hourly_usd / in->budget_hourly_usd;
+        if (!reason)
+            return true; /* quiet: no formatting */
         var_s(&v, "instance", type);
         var_num(&v, "hourly_usd", in->hourly_usd, 4);
         var_num(&v, "budget_hourly_usd", in->budget_hourly_usd, 4);
@@ -288,6 +302,8 @@ static bool check(const ecf_rules *rules, ecf_rule_id id,
             e->latency_ms <= in->latency_ms)
             return false;
         *ratio = e->latency_ms / in->latency_ms;
+        if (!reason)
+            return true; /* quiet: no formatting */
         var_s(&v, "instance", type);
         var_num(&v, "latency_ms", e->latency_ms, -1);
         var_num(&v, "target_ms", in->latency_ms, -1);
@@ -299,6 +315,8 @@ static bool check(const ecf_rules *rules, ecf_rule_id id,
         *ratio = (double)in->instances_needed / in->max_nodes;
         per = e->max_qps_per_replica * (e->replicas > 0 ? e->replicas : 1) /
               (in->nodes_per_group > 0 ? in->nodes_per_group : 1);
+        if (!reason)
+            return true; /* quiet: no formatting */
         var_s(&v, "instance", type);
         var_num(&v, "instances", in->instances_needed, 0);
         var_num(&v, "qps", in->qps, -1);
@@ -310,6 +328,8 @@ static bool check(const ecf_rules *rules, ecf_rule_id id,
         if (in->nodes_per_group <= 1 || in->inst->efa)
             return false;
         *ratio = in->nodes_per_group;
+        if (!reason)
+            return true; /* quiet: no formatting */
         var_s(&v, "instance", type);
         var_num(&v, "nodes", in->nodes_per_group, 0);
         var_num(&v, "network_gbps", in->inst->network_gbps, -1);
@@ -318,6 +338,8 @@ static bool check(const ecf_rules *rules, ecf_rule_id id,
         if (!ecf_task_is_training(in->w->task) || e->devices <= 1 ||
             in->inst->link != ECF_LINK_PCIE)
             return false;
+        if (!reason)
+            return true; /* quiet: no formatting */
         var_s(&v, "instance", type);
         var_num(&v, "devices", e->devices, 0);
         break;
@@ -328,6 +350,8 @@ static bool check(const ecf_rules *rules, ecf_rule_id id,
         if (need <= 0 || (have > 0 && need <= have * pct / 100))
             return false;
         *ratio = have > 0 ? need / (have * pct / 100) : 1e9;
+        if (!reason)
+            return true; /* quiet: no formatting */
         var_s(&v, "instance", type);
         var_num(&v, "required_mbytes_s", need, 0);
         var_num(&v, "available_mbytes_s", have, 0);
@@ -338,6 +362,8 @@ static bool check(const ecf_rules *rules, ecf_rule_id id,
         double max = ecf_rule_param_get(r, "max_expected_interruptions", 1);
         if (!in->spot || in->expected_interruptions <= max)
             return false;
+        if (!reason)
+            return true; /* quiet: no formatting */
         var_s(&v, "instance", type);
         var_num(&v, "band", in->interruption_band, 0);
         var_s(&v, "band_label", band_label(in->interruption_band));
@@ -350,6 +376,8 @@ static bool check(const ecf_rules *rules, ecf_rule_id id,
     case ECF_RULE_NEURON_SUPPORT:
         if (!in->inst->accel || in->inst->accel->kind != ECF_ACCEL_NEURON)
             return false;
+        if (!reason)
+            return true; /* quiet: no formatting */
         var_s(&v, "instance", type);
         var_s(&v, "accelerator", in->inst->accel->name);
         var_s(&v, "model", in->model->name);
@@ -361,8 +389,8 @@ static bool check(const ecf_rules *rules, ecf_rule_id id,
     return true;
 }
 
-void ecf_rules_eval(ecf_rule_result *out, const ecf_rules *rules,
-                    const ecf_rule_input *in)
+static void eval(ecf_rule_result *out, const ecf_rules *rules,
+                 const ecf_rule_input *in, bool fmt)
 {
     int id;
     double ratio;
@@ -376,7 +404,8 @@ void ecf_rules_eval(ecf_rule_result *out, const ecf_rules *rules,
     for (id = 1; id < ECF_RULE_COUNT; id++) {
         if (!on(rules, (ecf_rule_id)id, ECF_RULE_CONSTRAINT))
             continue;
-        if (check(rules, (ecf_rule_id)id, in, out->reason, &ratio)) {
+        if (check(rules, (ecf_rule_id)id, in, fmt ? out->reason : NULL,
+                  &ratio)) {
             out->pass = false;
             out->failed = (ecf_rule_id)id;
             out->miss_ratio = ratio;
@@ -387,10 +416,25 @@ void ecf_rules_eval(ecf_rule_result *out, const ecf_rules *rules,
         ecf_rule_hit *hit = &out->penalties[out->n_penalties];
         if (!on(rules, (ecf_rule_id)id, ECF_RULE_PENALTY))
             continue;
-        if (check(rules, (ecf_rule_id)id, in, hit->reason, &ratio)) {
+        if (check(rules, (ecf_rule_id)id, in, fmt ? hit->reason : NULL,
+                  &ratio)) {
+            if (!fmt)
+                hit->reason[0] = '\0';
             hit->id = (ecf_rule_id)id;
             out->penalty += rules->rules[id].weight;
             out->n_penalties++;
         }
     }
+}
+
+void ecf_rules_eval(ecf_rule_result *out, const ecf_rules *rules,
+                    const ecf_rule_input *in)
+{
+    eval(out, rules, in, true);
+}
+
+void ecf_rules_eval_quiet(ecf_rule_result *out, const ecf_rules *rules,
+                          const ecf_rule_input *in)
+{
+    eval(out, rules, in, false);
 }

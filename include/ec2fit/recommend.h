@@ -88,17 +88,17 @@ typedef struct {
     double score;            /* lower is better */
     double penalty;          /* sum of penalty weights */
     unsigned marks;          /* ECF_MARK_* */
-    int n_penalties;
-    ecf_rule_hit penalties[ECF_PLAN_MAX_PENALTIES];
+    int n_penalties;         /* reasons: ecf_recommend_plan_penalties */
+    ecf_rule_id penalty_ids[ECF_PLAN_MAX_PENALTIES];
 } ecf_plan;
 
 typedef struct {
     const ecf_instance *inst;
     const char *region;
     bool spot;               /* the purchase option that failed */
+    int nodes;               /* the node count of the reported attempt */
     ecf_rule_id rule;
     double miss_ratio;       /* >= 1; closer to 1 = closer miss */
-    char reason[ECF_RULE_MSG_LEN];
 } ecf_rejection;
 
 typedef struct {
@@ -115,6 +115,12 @@ typedef struct {
     /* Auto Scaling suggestion for the top serving plan */
     int asg_min, asg_max;
     double asg_target_qps_per_instance;
+    /* What the plans were evaluated with, to explain them later. The
+     * model and rules are borrowed and must outlive the result. */
+    const ecf_model *model;
+    const ecf_rules *rules;
+    ecf_workload workload;    /* resolved copy */
+    ecf_recommend_opts opts;  /* copy (its pointers stay borrowed) */
 } ecf_recommendation;
 
 /** Builds and ranks the plans. Errors: ECF_EINVAL (no region, bad
@@ -126,6 +132,19 @@ int ecf_recommend_run(ecf_recommendation **out, const ecf_catalog *cat,
                       ecf_err *err);
 
 void ecf_recommendation_free(ecf_recommendation *r);
+
+/** The reason a candidate was rejected, with its numbers ("needs 31.2 GiB
+ *  per device ..."). Reasons are formatted on demand, not for every one of
+ *  the thousands of candidates a run rejects. */
+void ecf_recommend_rejection_reason(char *out, size_t n,
+                                    const ecf_recommendation *r,
+                                    const ecf_rejection *x);
+
+/** The penalty rules that fired on a plan, with their reasons. Returns the
+ *  number written (at most `max`). */
+int ecf_recommend_plan_penalties(ecf_rule_hit *out, int max,
+                                 const ecf_recommendation *r,
+                                 const ecf_plan *p);
 
 /* ------------------------------------------------------------------ */
 /* Light serving alternatives: AWS Lambda and Lightsail (CPU only)      */

@@ -139,6 +139,11 @@ typedef struct {
 void ecf_rules_eval(ecf_rule_result *out, const ecf_rules *rules,
                     const ecf_rule_input *in);
 
+/** As ecf_rules_eval, but leaves every reason empty: the scorer decides
+ *  with this and formats reasons only for what it shows. */
+void ecf_rules_eval_quiet(ecf_rule_result *out, const ecf_rules *rules,
+                          const ecf_rule_input *in);
+
 /** Fills a message template: {name} is replaced by the matching value;
  *  numbers are printed with %g-like short forms. Used by ecf_rules_eval
  *  and by tests. */

@@ -149,10 +149,14 @@ static void print_rejected_grouped(FILE *f, const rr_view *v, size_t limit)
         while (j < r->n_rejected && r->rejected[j].rule == rule)
             j++;
         fprintf(f, "  %s (%zu):\n", ecf_rule_name(rule), j - i);
-        for (k = i; k < j && k < i + limit; k++)
+        for (k = i; k < j && k < i + limit; k++) {
+            char reason[ECF_RULE_MSG_LEN];
+            ecf_recommend_rejection_reason(reason, sizeof(reason), r,
+                                           &r->rejected[k]);
             fprintf(f, "    %s%s %s: %s\n", r->rejected[k].inst->type,
                     r->rejected[k].spot ? " (spot)" : "",
-                    r->rejected[k].region, r->rejected[k].reason);
+                    r->rejected[k].region, reason);
+        }
         if (j - i > limit)
             fprintf(f, "    ... %zu more (--output json lists all)\n",
                     j - i - limit);
@@ -301,16 +305,17 @@ void rr_print_table(FILE *f, const rr_view *v)
     {
         bool header = false;
         for (i = 0; i < n; i++) {
-            const ecf_plan *p = &r->plans[i];
-            int k;
-            for (k = 0; k < p->n_penalties; k++) {
+            ecf_rule_hit hits[ECF_PLAN_MAX_PENALTIES];
+            int k, nh = ecf_recommend_plan_penalties(
+                       hits, ECF_PLAN_MAX_PENALTIES, r, &r->plans[i]);
+            for (k = 0; k < nh; k++) {
                 if (!header) {
                     fprintf(f, "\nNotes\n");
                     header = true;
                 }
-                fprintf(f, "  %zu. %s (%s): %s\n", i + 1, p->inst->type,
-                        ecf_rule_name(p->penalties[k].id),
-                        p->penalties[k].reason);
+                fprintf(f, "  %zu. %s (%s): %s\n", i + 1,
+                        r->plans[i].inst->type, ecf_rule_name(hits[k].id),
+                        hits[k].reason);
             }
         }
     }
@@ -345,10 +350,13 @@ void rr_print_table(FILE *f, const rr_view *v)
         size_t k, m = closest(cl, MAX_CLOSEST, r);
         fprintf(f, "\nNo instance type satisfies every constraint. Closest "
                    "misses:\n");
-        for (k = 0; k < m; k++)
+        for (k = 0; k < m; k++) {
+            char reason[ECF_RULE_MSG_LEN];
+            ecf_recommend_rejection_reason(reason, sizeof(reason), r, cl[k]);
             fprintf(f, "  %s%s %s (%s): %s\n", cl[k]->inst->type,
                     cl[k]->spot ? " (spot)" : "", cl[k]->region,
-                    ecf_rule_name(cl[k]->rule), cl[k]->reason);
+                    ecf_rule_name(cl[k]->rule), reason);
+        }
     }
     if (v->explain && r->n_rejected > 0) {
         fprintf(f, "\nRejected, by rule:\n");
@@ -479,11 +487,16 @@ static cJSON *json_plan(const rr_view *v, const ecf_plan *p, size_t rank)
     if (p->marks & ECF_MARK_BEST_VALUE)
         cJSON_AddItemToArray(marks, cJSON_CreateString("best-value"));
     warn = cJSON_AddArrayToObject(o, "warnings");
-    for (k = 0; k < p->n_penalties; k++) {
-        cJSON *h = cJSON_CreateObject();
-        cJSON_AddStringToObject(h, "rule", ecf_rule_name(p->penalties[k].id));
-        cJSON_AddStringToObject(h, "reason", p->penalties[k].reason);
-        cJSON_AddItemToArray(warn, h);
+    {
+        ecf_rule_hit hits[ECF_PLAN_MAX_PENALTIES];
+        int nh = ecf_recommend_plan_penalties(hits, ECF_PLAN_MAX_PENALTIES,
+                                              r, p);
+        for (k = 0; k < nh; k++) {
+            cJSON *h = cJSON_CreateObject();
+            cJSON_AddStringToObject(h, "rule", ecf_rule_name(hits[k].id));
+            cJSON_AddStringToObject(h, "reason", hits[k].reason);
+            cJSON_AddItemToArray(warn, h);
+        }
     }
     /* the estimator's own warnings for this plan (re-run: plans keep no
      * estimate to stay small) */
@@ -498,14 +511,17 @@ static cJSON *json_plan(const rr_view *v, const ecf_plan *p, size_t rank)
     return o;
 }
 
-static cJSON *json_rejection(const ecf_rejection *x)
+static cJSON *json_rejection(const ecf_recommendation *r,
+                             const ecf_rejection *x)
 {
     cJSON *o = cJSON_CreateObject();
+    char reason[ECF_RULE_MSG_LEN];
+    ecf_recommend_rejection_reason(reason, sizeof(reason), r, x);
     cJSON_AddStringToObject(o, "instance_type", x->inst->type);
     cJSON_AddStringToObject(o, "region", x->region);
     cJSON_AddStringToObject(o, "purchase", x->spot ? "spot" : "on-demand");
     cJSON_AddStringToObject(o, "rule", ecf_rule_name(x->rule));
-    cJSON_AddStringToObject(o, "reason", x->reason);
+    cJSON_AddStringToObject(o, "reason", reason);
     return o;
 }
 
@@ -562,12 +578,12 @@ void rr_print_json(FILE *f, const rr_view *v)
         size_t k, m = closest(cl, MAX_CLOSEST, r);
         cJSON *c = cJSON_AddArrayToObject(root, "closest_misses");
         for (k = 0; k < m; k++)
-            cJSON_AddItemToArray(c, json_rejection(cl[k]));
+            cJSON_AddItemToArray(c, json_rejection(r, cl[k]));
     }
     if (v->explain) {
         cJSON *rej = cJSON_AddArrayToObject(root, "rejected");
         for (i = 0; i < r->n_rejected; i++)
-            cJSON_AddItemToArray(rej, json_rejection(&r->rejected[i]));
+            cJSON_AddItemToArray(rej, json_rejection(r, &r->rejected[i]));
     }
     cli_json_print(f, root);
 }
@@ -702,10 +718,13 @@ void rr_print_tfvars(FILE *f, const rr_view *v)
 void rr_print_no_plan_stderr(FILE *f, const rr_view *v)
 {
     const ecf_rejection *cl[1] = {NULL};
-    if (closest(cl, 1, v->rec) == 1 && cl[0])
+    if (closest(cl, 1, v->rec) == 1 && cl[0]) {
+        char reason[ECF_RULE_MSG_LEN];
+        ecf_recommend_rejection_reason(reason, sizeof(reason), v->rec, cl[0]);
         fprintf(f, "ec2fit: recommend: no instance type satisfies the "
                    "constraints; closest: %s (%s): %s\n",
-                cl[0]->inst->type, ecf_rule_name(cl[0]->rule), cl[0]->reason);
+                cl[0]->inst->type, ecf_rule_name(cl[0]->rule), reason);
+    }
     else
         fprintf(f, "ec2fit: recommend: no instance type satisfies the "
                    "constraints\n");
