@@ -28,12 +28,82 @@
 #include <unistd.h>
 
 #include <curl/curl.h>
+#include <dlfcn.h>
 
 #ifndef ECF_VERSION
 #define ECF_VERSION "0"
 #endif
 
 #define MAX_BACKOFF_MS 8000L
+
+/* libcurl is loaded when first needed (dlopen) instead of linked: linking
+ * it maps ~30 shared libraries (TLS, HTTP/2, IDN, LDAP, Kerberos ...) into
+ * every run, and relocating them cost ~2.5 ms of a ~5 ms `recommend`,
+ * which never touches the network. Only `update` pays for it now. The
+ * functions keep their curl signatures; see docs/update.md. */
+#define LIBCURL_SONAME "libcurl.so.4"
+
+static struct {
+    void *handle;
+    CURLcode (*global_init)(long);
+    void (*global_cleanup)(void);
+    CURL *(*easy_init)(void);
+    CURLcode (*easy_setopt)(CURL *, CURLoption, ...);
+    CURLcode (*easy_perform)(CURL *);
+    CURLcode (*easy_getinfo)(CURL *, CURLINFO, ...);
+    void (*easy_cleanup)(CURL *);
+    const char *(*easy_strerror)(CURLcode);
+    void (*free)(void *);
+    struct curl_slist *(*slist_append)(struct curl_slist *, const char *);
+    void (*slist_free_all)(struct curl_slist *);
+    CURLU *(*url)(void);
+    void (*url_cleanup)(CURLU *);
+    CURLUcode (*url_get)(CURLU *, CURLUPart, char **, unsigned int);
+    CURLUcode (*url_set)(CURLU *, CURLUPart, const char *, unsigned int);
+    const char *(*url_strerror)(CURLUcode);
+} lc;
+
+/* POSIX's sanctioned way to store a dlsym result in a function pointer. */
+#define LC_SYM(field, name)                                                    \
+    do {                                                                       \
+        void *sym_ = dlsym(handle, name);                                      \
+        if (!sym_) {                                                           \
+            dlclose(handle);                                                   \
+            return ecf_err_set(err, ECF_ERR, "%s: missing symbol %s",          \
+                               LIBCURL_SONAME, name);                          \
+        }                                                                      \
+        memcpy(&lc.field, &sym_, sizeof(sym_));                                \
+    } while (0)
+
+static int load_curl(ecf_err *err)
+{
+    void *handle;
+    if (lc.handle)
+        return 0;
+    handle = dlopen(LIBCURL_SONAME, RTLD_NOW | RTLD_LOCAL);
+    if (!handle)
+        return ecf_err_set(err, ECF_ERR,
+                           "cannot load %s (apt-get install libcurl4): %s",
+                           LIBCURL_SONAME, dlerror());
+    LC_SYM(global_init, "curl_global_init");
+    LC_SYM(global_cleanup, "curl_global_cleanup");
+    LC_SYM(easy_init, "curl_easy_init");
+    LC_SYM(easy_setopt, "curl_easy_setopt");
+    LC_SYM(easy_perform, "curl_easy_perform");
+    LC_SYM(easy_getinfo, "curl_easy_getinfo");
+    LC_SYM(easy_cleanup, "curl_easy_cleanup");
+    LC_SYM(easy_strerror, "curl_easy_strerror");
+    LC_SYM(free, "curl_free");
+    LC_SYM(slist_append, "curl_slist_append");
+    LC_SYM(slist_free_all, "curl_slist_free_all");
+    LC_SYM(url, "curl_url");
+    LC_SYM(url_cleanup, "curl_url_cleanup");
+    LC_SYM(url_get, "curl_url_get");
+    LC_SYM(url_set, "curl_url_set");
+    LC_SYM(url_strerror, "curl_url_strerror");
+    lc.handle = handle;
+    return 0;
+}
 
 static int global_done;
 
@@ -42,10 +112,12 @@ int ecf_http_global_init(ecf_err *err)
     CURLcode rc;
     if (global_done)
         return 0;
-    rc = curl_global_init(CURL_GLOBAL_DEFAULT);
+    if (load_curl(err) != 0)
+        return ECF_ERR;
+    rc = lc.global_init(CURL_GLOBAL_DEFAULT);
     if (rc != CURLE_OK)
         return ecf_err_set(err, ECF_ERR, "curl_global_init: %s",
-                           curl_easy_strerror(rc));
+                           lc.easy_strerror(rc));
     global_done = 1;
     return 0;
 }
@@ -53,7 +125,7 @@ int ecf_http_global_init(ecf_err *err)
 void ecf_http_global_cleanup(void)
 {
     if (global_done)
-        curl_global_cleanup();
+        lc.global_cleanup();
     global_done = 0;
 }
 
@@ -78,17 +150,20 @@ static int is_loopback(const char *host)
 
 static int parse_url(CURLU **u_out, const char *url, ecf_err *err)
 {
-    CURLU *u = curl_url();
+    CURLU *u;
     CURLUcode uc;
+    if (load_curl(err) != 0)
+        return ECF_ERR;
+    u = lc.url();
     if (!u) {
         fputs("ec2fit: out of memory\n", stderr);
         abort();
     }
-    uc = curl_url_set(u, CURLUPART_URL, url, 0);
+    uc = lc.url_set(u, CURLUPART_URL, url, 0);
     if (uc != CURLUE_OK) {
-        curl_url_cleanup(u);
+        lc.url_cleanup(u);
         return ecf_err_set(err, ECF_EINVAL, "invalid URL '%s': %s", url,
-                           curl_url_strerror(uc));
+                           lc.url_strerror(uc));
     }
     *u_out = u;
     return 0;
@@ -103,8 +178,8 @@ int ecf_http_check_url(const char *url, ecf_err *err)
     rc = parse_url(&u, url, err);
     if (rc < 0)
         return rc;
-    if (curl_url_get(u, CURLUPART_SCHEME, &scheme, 0) != CURLUE_OK ||
-        curl_url_get(u, CURLUPART_HOST, &host, 0) != CURLUE_OK) {
+    if (lc.url_get(u, CURLUPART_SCHEME, &scheme, 0) != CURLUE_OK ||
+        lc.url_get(u, CURLUPART_HOST, &host, 0) != CURLUE_OK) {
         rc = ecf_err_set(err, ECF_EINVAL, "invalid URL '%s'", url);
         goto out;
     }
@@ -121,9 +196,9 @@ int ecf_http_check_url(const char *url, ecf_err *err)
         rc = ecf_err_set(err, ECF_EINVAL, "%s: unsupported scheme '%s'",
                          url, scheme);
 out:
-    curl_free(scheme);
-    curl_free(host);
-    curl_url_cleanup(u);
+    lc.free(scheme);
+    lc.free(host);
+    lc.url_cleanup(u);
     return rc;
 }
 
@@ -140,24 +215,24 @@ int ecf_http_split_url(char **host_out, char **path_out, const char *url,
     rc = parse_url(&u, url, err);
     if (rc < 0)
         return rc;
-    if (curl_url_get(u, CURLUPART_HOST, &host, 0) != CURLUE_OK ||
-        curl_url_get(u, CURLUPART_PATH, &path, 0) != CURLUE_OK) {
+    if (lc.url_get(u, CURLUPART_HOST, &host, 0) != CURLUE_OK ||
+        lc.url_get(u, CURLUPART_PATH, &path, 0) != CURLUE_OK) {
         rc = ecf_err_set(err, ECF_EINVAL, "invalid URL '%s'", url);
         goto out;
     }
     /* Only an explicit port appears in the Host header (curl omits the
      * scheme's default port, and so must the signed copy). */
-    if (curl_url_get(u, CURLUPART_PORT, &port, 0) == CURLUE_OK && port)
+    if (lc.url_get(u, CURLUPART_PORT, &port, 0) == CURLUE_OK && port)
         ecf_buf_printf(&b, "%s:%s", host, port);
     else
         ecf_buf_puts(&b, host);
     *host_out = ecf_buf_detach(&b);
     *path_out = ecf_xstrdup(path && *path ? path : "/");
 out:
-    curl_free(host);
-    curl_free(port);
-    curl_free(path);
-    curl_url_cleanup(u);
+    lc.free(host);
+    lc.free(port);
+    lc.free(path);
+    lc.url_cleanup(u);
     return rc;
 }
 
@@ -223,10 +298,10 @@ typedef enum { ATTEMPT_OK, ATTEMPT_RETRY, ATTEMPT_FAIL } attempt_result;
 
 #define SETOPT(h, opt, val)                                                    \
     do {                                                                       \
-        CURLcode sc_ = curl_easy_setopt((h), (opt), (val));                    \
+        CURLcode sc_ = lc.easy_setopt((h), (opt), (val));                    \
         if (sc_ != CURLE_OK) {                                                 \
-            rc = ecf_err_set(err, ECF_ERR, "curl_easy_setopt(%s): %s", #opt,   \
-                             curl_easy_strerror(sc_));                         \
+            rc = ecf_err_set(err, ECF_ERR, "curl_easy_setopt %s: %s", #opt,   \
+                             lc.easy_strerror(sc_));                         \
             goto out;                                                          \
         }                                                                      \
     } while (0)
@@ -256,7 +331,7 @@ static attempt_result attempt(ecf_http_response *out,
     s.too_large = 0;
     pc.opts = opts;
 
-    h = curl_easy_init();
+    h = lc.easy_init();
     if (!h) {
         rc = ecf_err_set(err, ECF_ERR, "curl_easy_init failed");
         goto out;
@@ -266,7 +341,7 @@ static attempt_result attempt(ecf_http_response *out,
         struct curl_slist *n;
         ecf_buf_printf(&line, "%s: %s", req->headers[i].name,
                        req->headers[i].value);
-        n = curl_slist_append(hdrs, line.data);
+        n = lc.slist_append(hdrs, line.data);
         ecf_buf_dispose(&line);
         if (!n) {
             rc = ecf_err_set(err, ECF_ERR, "curl_slist_append failed");
@@ -276,7 +351,7 @@ static attempt_result attempt(ecf_http_response *out,
     }
     /* Ask for no "Expect: 100-continue" round trip on POST. */
     {
-        struct curl_slist *n = curl_slist_append(hdrs, "Expect:");
+        struct curl_slist *n = lc.slist_append(hdrs, "Expect:");
         if (!n) {
             rc = ecf_err_set(err, ECF_ERR, "curl_slist_append failed");
             goto out;
@@ -317,10 +392,10 @@ static attempt_result attempt(ecf_http_response *out,
         goto out;
     }
 
-    cc = curl_easy_perform(h);
+    cc = lc.easy_perform(h);
     if (cc == CURLE_OK) {
-        curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
-        if (curl_easy_getinfo(h, CURLINFO_FILETIME, &filetime) != CURLE_OK)
+        lc.easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
+        if (lc.easy_getinfo(h, CURLINFO_FILETIME, &filetime) != CURLE_OK)
             filetime = -1;
         out->status = status;
         out->last_modified = filetime;
@@ -340,8 +415,8 @@ static attempt_result attempt(ecf_http_response *out,
         goto out;
     }
     rc = ecf_err_set(err, ECF_EIO, "%s",
-                     errbuf[0] ? errbuf : curl_easy_strerror(cc));
-    trace(opts, "< error: %s", errbuf[0] ? errbuf : curl_easy_strerror(cc));
+                     errbuf[0] ? errbuf : lc.easy_strerror(cc));
+    trace(opts, "< error: %s", errbuf[0] ? errbuf : lc.easy_strerror(cc));
     switch (cc) {
     case CURLE_OPERATION_TIMEDOUT:
     case CURLE_PARTIAL_FILE:
@@ -355,9 +430,9 @@ static attempt_result attempt(ecf_http_response *out,
         break;
     }
 out:
-    curl_slist_free_all(hdrs);
+    lc.slist_free_all(hdrs);
     if (h)
-        curl_easy_cleanup(h);
+        lc.easy_cleanup(h);
     *rc_out = rc;
     return rc < 0 && res == ATTEMPT_OK ? ATTEMPT_FAIL : res;
 }
@@ -403,6 +478,8 @@ int ecf_http_send(ecf_http_response *out, const ecf_http_request *req,
 
     if (!opts)
         opts = &defaults;
+    if (load_curl(err) != 0)
+        return ECF_ERR;
     ecf_buf_clear(&out->body);
     out->status = 0;
     out->last_modified = -1;
