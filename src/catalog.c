@@ -827,14 +827,13 @@ out:
 int ecf_catalog_load_file(ecf_catalog **out, const char *path, ecf_err *err)
 {
     ecf_buf b = ECF_BUF_INIT;
-    const char *base = strrchr(path, '/');
     int rc;
 
+    /* Messages name the path as the user gave it. */
     *out = NULL;
     rc = ecf_buf_read_file(&b, path, ECF_CATALOG_MAX_BYTES, err);
     if (rc == 0)
-        rc = ecf_catalog_load_buffer(out, b.data, b.len,
-                                     base ? base + 1 : path, err);
+        rc = ecf_catalog_load_buffer(out, b.data, b.len, path, err);
     ecf_buf_dispose(&b);
     return rc;
 }

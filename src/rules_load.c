@@ -221,11 +221,10 @@ out:
 int ecf_rules_load_file(ecf_rules *out, const char *path, ecf_err *err)
 {
     ecf_buf b = ECF_BUF_INIT;
-    const char *base = strrchr(path, '/');
     int rc = ecf_buf_read_file(&b, path, ECF_RULES_MAX_BYTES, err);
+    /* Messages name the path as the user gave it. */
     if (rc == 0)
-        rc = ecf_rules_load_buffer(out, b.data, b.len, base ? base + 1 : path,
-                                   err);
+        rc = ecf_rules_load_buffer(out, b.data, b.len, path, err);
     ecf_buf_dispose(&b);
     return rc;
 }
