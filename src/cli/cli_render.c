@@ -108,13 +108,18 @@ void cli_json_print(FILE *f, cJSON *root)
 
 void cli_accel_label(char *buf, size_t n, const ecf_instance *in)
 {
+    /* The datasheet name up to any parenthesis ("Trainium (NeuronCore-v2
+     * x2)" -> "Trainium"): `show` prints the full name. */
+    const char *name = in->accel ? in->accel->name : "";
+    const char *paren = strstr(name, " (");
+    int len = paren ? (int)(paren - name) : (int)strlen(name);
     if (!in->accel)
         snprintf(buf, n, "-");
     else if (in->accel_fraction < 1)
-        snprintf(buf, n, "%gx %s (1/%g)", (double)in->accel_count,
-                 in->accel->name, round(1 / in->accel_fraction));
+        snprintf(buf, n, "%gx %.*s (1/%g)", (double)in->accel_count, len,
+                 name, round(1 / in->accel_fraction));
     else
-        snprintf(buf, n, "%dx %s", in->accel_count, in->accel->name);
+        snprintf(buf, n, "%dx %.*s", in->accel_count, len, name);
 }
 
 void cli_csv_field(FILE *f, const char *s, int last)

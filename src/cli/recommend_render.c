@@ -217,7 +217,7 @@ void rr_print_table(FILE *f, const rr_view *v)
     const char *bold = v->color ? "\033[1m" : "";
     const char *green = v->color ? "\033[32m" : "";
     const char *reset = v->color ? "\033[0m" : "";
-    int tw = 8;
+    int tw = 8, aw = 11;
 
     workload_line(wl, sizeof(wl), v);
     fprintf(f, "%sWorkload%s  %s\n", bold, reset, wl);
@@ -228,15 +228,20 @@ void rr_print_table(FILE *f, const rr_view *v)
             v->opts->regions[0], v->opts->n_regions > 1 ? ", ..." : "",
             ecf_optimize_name(v->opts->optimize),
             r->spot_considered ? "considered (estimated prices)" : "off");
-    for (i = 0; i < n; i++)
+    for (i = 0; i < n; i++) {
+        char acc[96];
+        cli_accel_label(acc, sizeof(acc), r->plans[i].inst);
         if ((int)strlen(r->plans[i].inst->type) > tw)
             tw = (int)strlen(r->plans[i].inst->type);
+        if ((int)strlen(acc) > aw)
+            aw = (int)strlen(acc);
+    }
 
     if (n > 0) {
         if (r->serving)
-            fprintf(f, "%s%-4s %-*s %5s %-9s %-22s %13s %10s %9s %10s %11s "
+            fprintf(f, "%s%-4s %-*s %5s %-9s %-*s %13s %10s %9s %10s %11s "
                        "%11s %-16s %s%s\n",
-                    bold, "RANK", tw, "INSTANCE", "NODES", "PURCHASE",
+                    bold, "RANK", tw, "INSTANCE", "NODES", "PURCHASE", aw,
                     "ACCELERATOR", "MEM_GiB/DEV", "LATENCY", "CAP_QPS",
                     "$/HOUR", "MONTHLY",
                     strcmp(r->per_million_unit, "tokens") == 0 ? "$/1M_TOK"
@@ -244,9 +249,9 @@ void rr_print_table(FILE *f, const rr_view *v)
                     "BOTTLENECK", "NOTE",
                     reset);
         else
-            fprintf(f, "%s%-4s %-*s %5s %-9s %-22s %13s %10s %11s %11s "
+            fprintf(f, "%s%-4s %-*s %5s %-9s %-*s %13s %10s %11s %11s "
                        "%-16s %s%s\n",
-                    bold, "RANK", tw, "INSTANCE", "NODES", "PURCHASE",
+                    bold, "RANK", tw, "INSTANCE", "NODES", "PURCHASE", aw,
                     "ACCELERATOR", "MEM_GiB/DEV",
                     r->basis == ECF_COST_TOTAL ? "TIME" : "THROUGHPUT",
                     "$/HOUR",
@@ -257,8 +262,6 @@ void rr_print_table(FILE *f, const rr_view *v)
         const ecf_plan *p = &r->plans[i];
         char acc[96], mem[32], c1[32], c2[32], c3[32], c4[32];
         cli_accel_label(acc, sizeof(acc), p->inst);
-        if (strlen(acc) > 22)
-            acc[22] = '\0';
         snprintf(mem, sizeof(mem), "%.1f/%.1f", p->required_per_device_gib,
                  p->available_per_device_gib);
         marks_str(mk, sizeof(mk), p->marks);
@@ -271,9 +274,10 @@ void rr_print_table(FILE *f, const rr_view *v)
                 char c5[32];
                 fmt_usd(c5, sizeof(c5), p->usd_per_million);
                 fprintf(f,
-                        "%-4zu %-*s %5d %-9s %-22s %13s %10s %9s %10s %11s "
+                        "%-4zu %-*s %5d %-9s %-*s %13s %10s %9s %10s %11s "
                         "%11s %-16s %s%s%s\n",
-                        i + 1, tw, p->inst->type, p->nodes, purchase(p), acc,
+                        i + 1, tw, p->inst->type, p->nodes, purchase(p), aw,
+                        acc,
                         mem, c1, c3, c2, c4, c5,
                         ecf_bottleneck_name(p->bottleneck), green, mk, reset);
             }
@@ -288,9 +292,10 @@ void rr_print_table(FILE *f, const rr_view *v)
                 fmt_usd(c3, sizeof(c3), p->usd_per_million);
             }
             fprintf(f,
-                    "%-4zu %-*s %5d %-9s %-22s %13s %10s %11s %11s %-16s "
+                    "%-4zu %-*s %5d %-9s %-*s %13s %10s %11s %11s %-16s "
                     "%s%s%s\n",
-                    i + 1, tw, p->inst->type, p->nodes, purchase(p), acc, mem,
+                    i + 1, tw, p->inst->type, p->nodes, purchase(p), aw, acc,
+                    mem,
                     c1, c2, c3, ecf_bottleneck_name(p->bottleneck), green, mk,
                     reset);
         }
