@@ -5,12 +5,9 @@
  *
  * The evaluation code is shared with tests/unit/test_calibration.c, which
  * includes this file with CALIB_NO_MAIN defined, so the report and the
- * test can never disagree. Build and run the tool by hand:
+ * test can never disagree. CMake builds it with the tests:
  *
- *   cc -std=c11 -D_POSIX_C_SOURCE=200809L -Iinclude tools/calib_report.c \
- *      build/libec2fit_core.a $(pkg-config --cflags --libs libcjson) \
- *      -lcurl -lcrypto -lm -o calib_report
- *   ./calib_report tests/fixtures/calibration.json
+ *   build/tests/calib_report tests/fixtures/calibration.json
  *
  * (or run build/tests/test_calibration --report).
  */
