@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "ec2fit/buf.h"
+#include "json_check.h"
 
 struct ecf_catalog {
     int schema_version;
@@ -735,7 +736,8 @@ static int load_instances(ctx *c, ecf_catalog *cat, const cJSON *arr)
         ecf_instance *in = &cat->instances[i];
         for (k = 0; k < in->n_prices; k++)
             in->prices[k].region = intern_lookup(cat, in->prices[k].region);
-        qsort(in->prices, in->n_prices, sizeof(ecf_price), price_cmp);
+        if (in->n_prices > 1) /* prices is NULL when there are none */
+            qsort(in->prices, in->n_prices, sizeof(ecf_price), price_cmp);
     }
     return 0;
 }
@@ -785,6 +787,9 @@ int ecf_catalog_load_buffer(ecf_catalog **out, const char *data, size_t len,
         rc = fail(&c, NULL, "expected a JSON object");
         goto out;
     }
+    rc = ecf_json_check(root, data, len, end, name, ECF_EPARSE, err);
+    if (rc)
+        goto out;
     rc = get_int(&c, &cat->schema_version, root, "schema_version", true,
                  false, 0, 0);
     if (!rc && cat->schema_version != ECF_CATALOG_SCHEMA_VERSION)

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "json_check.h"
 
 struct ecf_light {
     ecf_lambda_pricing lambda;
@@ -363,6 +364,9 @@ int ecf_light_load_buffer(ecf_light **out,
         rc = fail(&c, NULL, "expected a JSON object");
         goto out;
     }
+    rc = ecf_json_check(root, data, len, end, name, ECF_EPARSE, err);
+    if (rc)
+        goto out;
     rc = get_posint(&c, &version, root, "schema_version");
     if (!rc && version != ECF_LIGHT_SCHEMA_VERSION)
         rc = fail(&c, "schema_version",

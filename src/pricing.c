@@ -98,7 +98,10 @@ void ecf_pricing_table_finish(ecf_pricing_table *t)
     size_t i, j, w = 0;
     if (t->finished)
         return;
-    qsort(t->v, t->n, sizeof(*t->v), od_cmp);
+    /* An empty page leaves v NULL, and qsort(NULL, 0) is undefined
+     * (found by fuzz/fuzz_pricing). */
+    if (t->n)
+        qsort(t->v, t->n, sizeof(*t->v), od_cmp);
     for (i = 0; i < t->n; i = j) {
         size_t first_ok = (size_t)-1;
         bool ambiguous = false;
@@ -169,7 +172,7 @@ double ecf_pricing_table_get(const ecf_pricing_table *t, const char *region,
     const od_entry *e;
     if (reason_out)
         *reason_out = NULL;
-    if (!t->finished)
+    if (!t->finished || t->n == 0) /* bsearch(NULL, 0) is undefined */
         return -1;
     e = bsearch(key, t->v, t->n, sizeof(*t->v), od_key_cmp);
     if (!e)
@@ -550,7 +553,8 @@ int ecf_spot_parse(ecf_spot_table **out, const char *data, size_t len,
             e->band = r;
         }
     }
-    qsort(t->v, t->n, sizeof(*t->v), spot_cmp);
+    if (t->n) /* v is NULL when nothing was kept */
+        qsort(t->v, t->n, sizeof(*t->v), spot_cmp);
     *out = t;
     t = NULL;
 out:
@@ -570,6 +574,8 @@ bool ecf_spot_table_get(const ecf_spot_table *t, const char *region,
     spot_entry key, *e;
     key.region = (char *)region;
     key.type = (char *)type;
+    if (t->n == 0) /* v is NULL: bsearch(NULL, 0) is undefined */
+        return false;
     e = bsearch(&key, t->v, t->n, sizeof(*t->v), spot_cmp);
     if (!e)
         return false;

@@ -13,6 +13,7 @@
 
 #include "ec2fit/buf.h"
 #include "rules_table.h"
+#include "json_check.h"
 
 #ifdef ECF_HAVE_EMBEDDED_RULES
 extern const char ecf_embedded_rules[];
@@ -186,6 +187,9 @@ int ecf_rules_load_buffer(ecf_rules *out, const char *data, size_t len,
         rc = ecf_err_set(err, ECF_EPARSE, "%s: expected a JSON object", name);
         goto out;
     }
+    rc = ecf_json_check(root, data, len, end, name, ECF_EPARSE, err);
+    if (rc)
+        goto out;
     if (!cJSON_IsNumber(ver) || ver->valuedouble != ECF_RULES_SCHEMA_VERSION) {
         rc = ecf_err_set(err, ECF_EPARSE,
                          "%s: schema_version: expected %d", name,

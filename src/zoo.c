@@ -21,6 +21,7 @@
 #include <cjson/cJSON.h>
 
 #include "ec2fit/units.h"
+#include "json_check.h"
 
 #ifdef ECF_HAVE_EMBEDDED_MODELS
 extern const char ecf_embedded_models[];
@@ -419,6 +420,10 @@ int ecf_zoo_load_buffer(
                          parse_end ? (size_t)(parse_end - data) : (size_t)0);
         goto out;
     }
+    rc = ecf_json_check(root, data, len, parse_end, name, ECF_EPARSE,
+                        err);
+    if (rc)
+        goto out;
     ver = cJSON_GetObjectItemCaseSensitive(root, "schema_version");
     if (!cJSON_IsNumber(ver) || ver->valuedouble != 1) {
         rc = ecf_err_set(err, ECF_EPARSE, "%s: \"schema_version\": expected 1",
@@ -775,6 +780,10 @@ int ecf_model_from_hf_config(ecf_model *out,
         rc = ecf_err_set(err, ECF_EINVAL, "%s: expected a JSON object", name);
         goto out;
     }
+    rc = ecf_json_check(root, json, len, parse_end, name, ECF_EINVAL,
+                        err);
+    if (rc)
+        goto out;
     st = hf_detect(root, name, err);
     if (!st) {
         rc = err ? (int)err->code : ECF_EINVAL;

@@ -63,7 +63,7 @@ typedef struct {
 
 typedef struct {
     ecf_rule rules[ECF_RULE_COUNT]; /* indexed by ecf_rule_id */
-    char source[64];                /* "embedded" or a file name */
+    char source[256];               /* "embedded" or the path given */
 } ecf_rules;
 
 /** "memory-fit", "deadline", ... (the ids used in rules.json and in

@@ -1,8 +1,10 @@
 /*
  * cli_common.c - helpers shared by the cmd_*.c files: diagnostics, strict
- * flag parsing, output-format parsing, catalog selection, suggestions.
+ * flag parsing, output-format parsing, catalog selection, suggestions,
+ * and the end of stdout (write errors, --output-file).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdarg.h>
@@ -10,8 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "cmd.h"
+#include "cli_config.h"
 
 int cli_fail(const ecf_err *err)
 {
@@ -143,6 +147,8 @@ const char *cli_default_region(void)
     r = getenv("AWS_DEFAULT_REGION");
     if (r && *r)
         return r;
+    if (cli_config_get()->region[0])
+        return cli_config_get()->region;
     return "us-east-1";
 }
 
@@ -242,17 +248,116 @@ bool cli_use_color(FILE *f)
     return isatty(fileno(f)) != 0;
 }
 
+/* ---- --output-file: write a temporary, fsync, rename ---- */
+
+/* The pending --output-file, if any: stdout has been pointed at `tmp`
+ * (a mkstemp file in the target's directory, so rename(2) is atomic) and
+ * cli_finish_stdout renames it to `path` or removes it. */
+static char *out_path;
+static char *out_tmp;
+
+int cli_output_begin(const char *path, ecf_err *err)
+{
+    const char *slash = strrchr(path, '/');
+    size_t dir_len = slash ? (size_t)(slash - path) + 1 : 0;
+    size_t n;
+    mode_t mask;
+    int fd;
+
+    if (out_tmp)
+        return ecf_err_set(err, ECF_EINVAL, "--output-file: given twice");
+    if (!*path || (slash && !slash[1]))
+        return ecf_err_set(err, ECF_EINVAL,
+                           "--output-file: expected a file name, got '%s'",
+                           path);
+    /* "DIR/.NAME.XXXXXX": hidden, next to the target. */
+    n = strlen(path) + 16;
+    out_tmp = ecf_xmalloc(n);
+    snprintf(out_tmp, n, "%.*s.%s.XXXXXX", (int)dir_len, path,
+             path + dir_len);
+    fd = mkstemp(out_tmp);
+    if (fd < 0) {
+        int e = errno;
+        free(out_tmp);
+        out_tmp = NULL;
+        return ecf_err_set(err, ECF_EIO, "--output-file: %s: %s", path,
+                           strerror(e));
+    }
+    /* mkstemp makes 0600; give the file the mode fopen would. */
+    mask = umask(0);
+    umask(mask);
+    if (fchmod(fd, 0666 & ~mask) != 0 || fflush(stdout) != 0 ||
+        dup2(fd, STDOUT_FILENO) < 0) {
+        int e = errno;
+        close(fd);
+        unlink(out_tmp);
+        free(out_tmp);
+        out_tmp = NULL;
+        return ecf_err_set(err, ECF_EIO, "--output-file: %s: %s", path,
+                           strerror(e));
+    }
+    close(fd);
+    out_path = ecf_xstrdup(path);
+    return 0;
+}
+
+/* Makes the rename durable: fsync the directory that holds `path`. */
+static void sync_dir_of(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    char *dir = slash ? ecf_xstrdup(path) : ecf_xstrdup(".");
+    int fd;
+
+    if (slash)
+        dir[slash == path ? 1 : (size_t)(slash - path)] = '\0';
+    fd = open(dir, O_RDONLY);
+    if (fd >= 0) {
+        (void)fsync(fd); /* best effort: some filesystems refuse it */
+        close(fd);
+    }
+    free(dir);
+}
+
 int cli_finish_stdout(int status)
 {
-    int bad = 0;
-    if (fflush(stdout) != 0 || ferror(stdout))
+    int bad = 0, e = 0;
+
+    errno = 0;
+    if (fflush(stdout) != 0 || ferror(stdout)) {
         bad = 1;
-    if (fclose(stdout) != 0)
+        e = errno;
+    }
+    if (!bad && out_tmp && fsync(STDOUT_FILENO) != 0) {
         bad = 1;
+        e = errno;
+    }
+    errno = 0;
+    if (fclose(stdout) != 0 && !bad) {
+        bad = 1;
+        e = errno;
+    }
     if (bad) {
         fprintf(stderr, "ec2fit: error writing output: %s\n",
-                strerror(errno ? errno : EIO));
-        return status ? status : 1;
+                strerror(e ? e : EIO));
+        if (!status)
+            status = 1;
+    }
+    if (out_tmp) {
+        /* Exit 3 still renders its document (docs/exit-codes.md), so it
+         * is kept; any other failure leaves no file behind. */
+        if (bad || (status != 0 && status != 3)) {
+            unlink(out_tmp);
+        } else if (rename(out_tmp, out_path) != 0) {
+            fprintf(stderr, "ec2fit: --output-file: %s: %s\n", out_path,
+                    strerror(errno));
+            unlink(out_tmp);
+            status = 1;
+        } else {
+            sync_dir_of(out_path);
+        }
+        free(out_tmp);
+        free(out_path);
+        out_tmp = out_path = NULL;
     }
     return status;
 }

@@ -140,25 +140,31 @@ int cli_workload_option(cli_workload *wl, int c, const char *arg, ecf_err *err)
     return 1;
 }
 
-/* Loads the zoo and finds `name`, suggesting close names. */
-static int find_model(ecf_model *out, const char *name, ecf_err *err)
+/* Finds `name` in `shared`, or in the embedded zoo loaded for this call
+ * when `shared` is NULL, suggesting close names. */
+static int find_model(ecf_model *out, const ecf_zoo *shared, const char *name,
+                      ecf_err *err)
 {
     ecf_zoo *zoo = NULL;
+    const ecf_zoo *z = shared;
     const ecf_model *m;
     const char *sugg[1];
     size_t k;
     int rc;
 
-    rc = ecf_zoo_embedded(&zoo, err);
-    if (rc < 0)
-        return rc;
-    m = ecf_zoo_find(zoo, name);
+    if (!z) {
+        rc = ecf_zoo_embedded(&zoo, err);
+        if (rc < 0)
+            return rc;
+        z = zoo;
+    }
+    m = ecf_zoo_find(z, name);
     if (m) {
         *out = *m;
         ecf_zoo_free(zoo);
         return 0;
     }
-    k = ecf_zoo_suggest(sugg, 1, zoo, name);
+    k = ecf_zoo_suggest(sugg, 1, z, name);
     if (k == 0)
         rc = ecf_err_set(err, ECF_ENOTFOUND,
                          "unknown model '%s' (see 'ec2fit models', or use "
@@ -177,6 +183,15 @@ int cli_workload_finish(cli_workload *wl,
                         bool need_task,
                         ecf_err *err)
 {
+    return cli_workload_finish_zoo(wl, model_out, need_task, NULL, err);
+}
+
+int cli_workload_finish_zoo(cli_workload *wl,
+                            ecf_model *model_out,
+                            bool need_task,
+                            const ecf_zoo *zoo,
+                            ecf_err *err)
+{
     int given =
         (wl->model != NULL) + (wl->params != NULL) + (wl->model_config != NULL);
     int rc = 0;
@@ -194,7 +209,7 @@ int cli_workload_finish(cli_workload *wl,
                            "missing --task (train, finetune, lora, qlora, "
                            "infer or batch)");
     if (wl->model) {
-        rc = find_model(model_out, wl->model, err);
+        rc = find_model(model_out, zoo, wl->model, err);
     } else if (wl->params) {
         double p = 0;
         rc = ecf_units_parse_count(&p, "--params", wl->params, err);

@@ -108,6 +108,15 @@ int cli_workload_finish(cli_workload *wl,
                         bool need_task,
                         ecf_err *err);
 
+/** As cli_workload_finish, with the model looked up in `zoo` (borrowed;
+ *  NULL = load the embedded zoo for this call), so a batch of profiles
+ *  parses the zoo once. */
+int cli_workload_finish_zoo(cli_workload *wl,
+                            ecf_model *model_out,
+                            bool need_task,
+                            const ecf_zoo *zoo,
+                            ecf_err *err);
+
 /** Prints the workload flags' help lines (two-space indented). */
 void cli_workload_usage(FILE *f);
 

@@ -31,6 +31,10 @@ int cmd_models(int argc, char **argv);
 int cmd_estimate(int argc, char **argv);
 int cmd_recommend(int argc, char **argv);
 int cmd_update(int argc, char **argv);
+int cmd_tf_external(int argc, char **argv);
+int cmd_completion(int argc, char **argv);
+/** The subcommand table of main.c (for `completion`). */
+const ecf_cmd *cli_commands(size_t *n_out);
 
 /* ---- diagnostics ---- */
 
@@ -91,7 +95,8 @@ int cli_catalog_text(ecf_buf *text_out, const char **label_out,
 /** Seconds since the epoch; EC2FIT_NOW pins it in tests (docs/update.md). */
 long cli_now(void);
 
-/** Default region: AWS_REGION, then AWS_DEFAULT_REGION, then us-east-1. */
+/** Default region: AWS_REGION, then AWS_DEFAULT_REGION, then the config
+ *  file's "region" (cli_config.h), then us-east-1. */
 const char *cli_default_region(void);
 /** Exit-2 error unless `region` has prices in the catalog. */
 int cli_check_region(const ecf_catalog *cat, const char *region,
@@ -106,7 +111,20 @@ size_t cli_suggest(const char **out, size_t max, const char *s,
 bool cli_use_color(FILE *f);
 
 /** Flushes and closes stdout, reporting a write error (full disk, closed
- *  pipe) as exit 1, as jq does. Returns the final exit status. */
+ *  pipe) as exit 1, as jq does. With a pending --output-file it fsyncs the
+ *  temporary and renames it over the target when `status` is 0 or 3, and
+ *  removes it otherwise. Returns the final exit status. */
 int cli_finish_stdout(int status);
+
+/** --output-file FILE: points stdout at a new temporary file next to
+ *  `path` (mkstemp, same directory, so the final rename is atomic). The
+ *  command then prints as usual; cli_finish_stdout commits or removes it,
+ *  so FILE is either the whole output or untouched. Call it after flag
+ *  validation. Errors: ECF_EIO (cannot create the temporary), ECF_EINVAL
+ *  (empty name, a directory, given twice). */
+int cli_output_begin(const char *path, ecf_err *err);
+#define CLI_OUTPUT_FILE_HELP                                                 \
+    "  --output-file FILE          write the output to FILE atomically "     \
+    "(a temporary\n                              file, fsync, rename)\n"
 
 #endif

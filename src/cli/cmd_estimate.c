@@ -41,6 +41,7 @@ static void usage(FILE *f)
           "AWS_REGION or us-east-1)\n"
           "  -c, --catalog FILE      catalog file, or 'embedded'\n"
           "  -o, --output FMT        table (default) or json\n"
+          CLI_OUTPUT_FILE_HELP
           "  -h, --help              this help\n",
           f);
 }
@@ -272,6 +273,7 @@ int cmd_estimate(int argc, char **argv)
         {"region", required_argument, NULL, 'r'},
         {"catalog", required_argument, NULL, 'c'},
         {"output", required_argument, NULL, 'o'},
+        {"output-file", required_argument, NULL, 'O'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
     ecf_err err = ECF_ERR_INIT;
@@ -281,7 +283,7 @@ int cmd_estimate(int argc, char **argv)
     ecf_catalog *cat = NULL;
     const ecf_instance *in;
     const ecf_price *price = NULL;
-    const char *type = NULL, *region = NULL;
+    const char *type = NULL, *region = NULL, *output_file = NULL;
     ecf_model model;
     ecf_estimate est;
     int c, nodes = 1, status = 0, r;
@@ -319,6 +321,9 @@ int cmd_estimate(int argc, char **argv)
                                  &err))
                 return fail(&err);
             break;
+        case 'O':
+            output_file = optarg;
+            break;
         default:
             return cli_bad_option("estimate", c, argc, argv);
         }
@@ -332,6 +337,8 @@ int cmd_estimate(int argc, char **argv)
         return cli_usage_error("estimate",
                                "missing --instance TYPE (e.g. --instance "
                                "g5.xlarge)");
+    if (output_file && cli_output_begin(output_file, &err) != 0)
+        return cli_fail(&err);
     if (cli_open_catalog(&cat, &copts, NULL, &err) != 0)
         return cli_fail(&err);
     in = ecf_catalog_find(cat, type);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli_render.h"
+#include "cli_config.h"
 #include "cmd.h"
 #include "ec2fit/filter.h"
 
@@ -35,6 +36,7 @@ static void usage(FILE *f)
         "Output:\n"
         "  --sort price|accel-memory|vcpus|name|price-per-accel   (default price)\n"
         "  --output table|json|csv     (default table)\n"
+        CLI_OUTPUT_FILE_HELP
         "  --catalog FILE|embedded     catalog to read (default: embedded, or\n"
         "                              EC2FIT_CATALOG, or the update cache)\n"
         "  -h, --help                  this help\n\n"
@@ -45,7 +47,7 @@ static void usage(FILE *f)
 enum {
     O_ACCEL = 256, O_MIN_ACCELS, O_MIN_ACCEL_MEM, O_MIN_TOTAL_MEM,
     O_MIN_VCPUS, O_MIN_MEM, O_EFA, O_ARCH, O_FAMILY, O_REGION, O_MAX_PRICE,
-    O_SPOT, O_SORT, O_OUTPUT, O_CATALOG
+    O_SPOT, O_SORT, O_OUTPUT, O_CATALOG, O_OUTPUT_FILE
 };
 
 static const struct option longopts[] = {
@@ -65,6 +67,7 @@ static const struct option longopts[] = {
     {"sort", required_argument, NULL, O_SORT},
     {"output", required_argument, NULL, O_OUTPUT},
     {"catalog", required_argument, NULL, O_CATALOG},
+    {"output-file", required_argument, NULL, O_OUTPUT_FILE},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0}};
 
@@ -193,11 +196,14 @@ int cmd_list(int argc, char **argv)
     const ecf_instance **v = NULL;
     const char **families = NULL;
     char *family_arg = NULL;
-    const char *label = NULL;
+    const char *label = NULL, *output_file = NULL;
     size_t n = 0, i, nfam = 0;
     int sort = ECF_SORT_PRICE, c, status = 0;
 
     f.region = cli_default_region();
+    cli_config_default_output(&out, CLI_OUT_BIT(CLI_OUT_TABLE) |
+                                        CLI_OUT_BIT(CLI_OUT_JSON) |
+                                        CLI_OUT_BIT(CLI_OUT_CSV));
     optind = 0;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
@@ -287,6 +293,9 @@ int cmd_list(int argc, char **argv)
         case O_CATALOG:
             copts.path = optarg;
             break;
+        case O_OUTPUT_FILE:
+            output_file = optarg;
+            break;
         default:
             status = cli_bad_option("list", c, argc, argv);
             goto out;
@@ -299,6 +308,10 @@ int cmd_list(int argc, char **argv)
     if (optind < argc) {
         status = cli_usage_error("list", "unexpected argument '%s'",
                                  argv[optind]);
+        goto out;
+    }
+    if (output_file && cli_output_begin(output_file, &err) != 0) {
+        status = cli_fail(&err);
         goto out;
     }
     if (cli_open_catalog(&cat, &copts, &label, &err) != 0) {

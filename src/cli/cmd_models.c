@@ -18,6 +18,7 @@ static void usage(FILE *f)
           "Lists the built-in model zoo: kind, parameters (active for "
           "MoE),\narchitecture, forward GFLOPs per sample and defaults.\n\n"
           "  -o, --output FMT   table (default) or json\n"
+          CLI_OUTPUT_FILE_HELP
           "  -h, --help         this help\n",
           f);
 }
@@ -110,11 +111,13 @@ int cmd_models(int argc, char **argv)
 {
     static const struct option longopts[] = {
         {"output", required_argument, NULL, 'o'},
+        {"output-file", required_argument, NULL, 'O'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
     ecf_err err = ECF_ERR_INIT;
     cli_output out = CLI_OUT_TABLE;
     ecf_zoo *zoo = NULL;
+    const char *output_file = NULL;
     int c;
 
     optind = 0;
@@ -131,6 +134,9 @@ int cmd_models(int argc, char **argv)
                                  &err))
                 return cli_usage_error("models", "%s", err.msg);
             break;
+        case 'O':
+            output_file = optarg;
+            break;
         default:
             return cli_bad_option("models", c, argc, argv);
         }
@@ -138,6 +144,8 @@ int cmd_models(int argc, char **argv)
     if (optind < argc)
         return cli_usage_error("models", "unexpected argument '%s'",
                                argv[optind]);
+    if (output_file && cli_output_begin(output_file, &err) != 0)
+        return cli_fail(&err);
     if (ecf_zoo_embedded(&zoo, &err) < 0)
         return cli_fail(&err);
     if (out == CLI_OUT_JSON)

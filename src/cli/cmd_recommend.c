@@ -14,6 +14,9 @@
 #include "ec2fit/recommend.h"
 #include "ec2fit/rules.h"
 #include "ec2fit/units.h"
+#include "cli_config.h"
+#include "cmd_recommend.h"
+#include "recommend_batch.h"
 #include "recommend_render.h"
 
 static void usage(FILE *f)
@@ -34,7 +37,8 @@ static void usage(FILE *f)
           "  --max-nodes N           at most N nodes (default 16 for jobs, 64 for serving)\n"
           "  --spot | --no-spot      consider spot (default: for train/batch jobs only)\n"
           "  --checkpoint-every DUR  checkpoint interval for spot rework (default 30m)\n"
-          "  --region R              default AWS_REGION, AWS_DEFAULT_REGION, us-east-1\n"
+          "  --region R              default AWS_REGION, AWS_DEFAULT_REGION, config,\n"
+          "                          us-east-1\n"
           "  --regions all|LIST      compare several regions (comma-separated)\n"
           "  --families LIST         only these families (globs: p5,g6*)\n"
           "  --exclude-families LIST skip these families\n"
@@ -42,11 +46,15 @@ static void usage(FILE *f)
           "  --optimize cost|time|balanced   (default cost)\n"
           "  --top N                 show N plans (default 5)\n"
           "  --explain               list rejected candidates grouped by rule\n"
-          "  --output table|json|csv|markdown|tfvars   (default table)\n"
+          "  --output FORMAT         table|json|csv|markdown|tfvars|karpenter|html\n"
+          "                          (default table, or the config file's)\n"
           "  --rules FILE            replace the embedded rules (data/rules.json)\n"
           "  --catalog FILE|embedded catalog to read\n"
-          "  -h, --help              this help\n\n"
-          "Exit status: 0 a plan exists, 3 nothing satisfies the constraints (the\n"
+          "  --output-file FILE      write the output to FILE atomically\n"
+          "  -h, --help              this help\n",
+          f);
+    cli_recommend_batch_usage(f);
+    fputs("\nExit status: 0 a plan exists, 3 nothing satisfies the constraints (the\n"
           "closest misses are printed), 2 usage error, 1 runtime error.\n",
           f);
 }
@@ -54,7 +62,8 @@ static void usage(FILE *f)
 enum {
     O_DEADLINE = 256, O_BUDGET, O_BUDGET_HOURLY, O_PEAK_QPS, O_MAX_NODES,
     O_SPOT, O_NO_SPOT, O_CHECKPOINT, O_REGION, O_REGIONS, O_FAMILIES,
-    O_EXCLUDE, O_OPTIMIZE, O_TOP, O_EXPLAIN, O_OUTPUT, O_RULES, O_CATALOG
+    O_EXCLUDE, O_OPTIMIZE, O_TOP, O_EXPLAIN, O_OUTPUT, O_RULES, O_CATALOG,
+    O_BATCH, O_OUTPUT_FILE
 };
 
 static const struct option longopts[] = {
@@ -77,6 +86,8 @@ static const struct option longopts[] = {
     {"output", required_argument, NULL, O_OUTPUT},
     {"rules", required_argument, NULL, O_RULES},
     {"catalog", required_argument, NULL, O_CATALOG},
+    {"batch", required_argument, NULL, O_BATCH},
+    {"output-file", required_argument, NULL, O_OUTPUT_FILE},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0}};
 
@@ -99,11 +110,29 @@ static const char **split(const char *s, char **store, size_t *n_out)
     return v;
 }
 
+const struct option *cli_recommend_longopts(void)
+{
+    return longopts;
+}
+
 int cmd_recommend(int argc, char **argv)
 {
+    return cli_recommend_main(argc, argv, NULL);
+}
+
+int cli_recommend_main(int argc, char **argv, rr_printer printer)
+{
+    /* Messages name the command that called (tf-external reuses this). */
+    const char *me = argc > 0 ? argv[0] : "recommend";
+    const unsigned outputs =
+        CLI_OUT_BIT(CLI_OUT_TABLE) | CLI_OUT_BIT(CLI_OUT_JSON) |
+        CLI_OUT_BIT(CLI_OUT_CSV) | CLI_OUT_BIT(CLI_OUT_MARKDOWN) |
+        CLI_OUT_BIT(CLI_OUT_TFVARS) | CLI_OUT_BIT(CLI_OUT_KARPENTER) |
+        CLI_OUT_BIT(CLI_OUT_HTML);
     cli_workload wl = CLI_WORKLOAD_INIT;
     ecf_recommend_opts o = ECF_RECOMMEND_OPTS_INIT;
     cli_catalog_opts copts = {NULL};
+    bool batch = false;
     rr_view view;
     ecf_err err = ECF_ERR_INIT;
     ecf_catalog *cat = NULL;
@@ -112,7 +141,7 @@ int cmd_recommend(int argc, char **argv)
     ecf_model model;
     cli_output out = CLI_OUT_TABLE;
     const char *region = NULL, *regions_arg = NULL, *rules_path = NULL;
-    const char *label = NULL;
+    const char *label = NULL, *output_file = NULL;
     const char **fam = NULL, **exfam = NULL, **regv = NULL;
     char *fam_store = NULL, *exfam_store = NULL, *reg_store = NULL;
     size_t nfam = 0, nex = 0, nreg = 0, i;
@@ -120,12 +149,18 @@ int cmd_recommend(int argc, char **argv)
     bool explain = false;
 
     memset(&view, 0, sizeof(view));
+    /* User defaults (docs/config.md): any flag below overrides them. */
+    cli_config_default_output(&out, outputs);
+    if (cli_config_get()->spot >= 0)
+        o.spot = cli_config_get()->spot ? ECF_SPOT_YES : ECF_SPOT_NO;
+    if (cli_config_get()->rules[0])
+        rules_path = cli_config_get()->rules;
     optind = 0;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
         int rc = cli_workload_option(&wl, c, optarg, &err);
         if (rc < 0) {
-            status = cli_usage_error("recommend", "%s", err.msg);
+            status = cli_usage_error(me, "%s", err.msg);
             goto out;
         }
         if (rc > 0)
@@ -225,13 +260,7 @@ int cmd_recommend(int argc, char **argv)
             explain = true;
             break;
         case O_OUTPUT:
-            rc = cli_parse_output(&out, optarg,
-                                  CLI_OUT_BIT(CLI_OUT_TABLE) |
-                                      CLI_OUT_BIT(CLI_OUT_JSON) |
-                                      CLI_OUT_BIT(CLI_OUT_CSV) |
-                                      CLI_OUT_BIT(CLI_OUT_MARKDOWN) |
-                                      CLI_OUT_BIT(CLI_OUT_TFVARS),
-                                  &err);
+            rc = cli_parse_output(&out, optarg, outputs, &err);
             break;
         case O_RULES:
             rules_path = optarg;
@@ -239,47 +268,61 @@ int cmd_recommend(int argc, char **argv)
         case O_CATALOG:
             copts.path = optarg;
             break;
+        case O_BATCH:
+            batch = true;
+            break;
+        case O_OUTPUT_FILE:
+            output_file = optarg;
+            break;
         default:
-            status = cli_bad_option("recommend", c, argc, argv);
+            status = cli_bad_option(me, c, argc, argv);
             goto out;
         }
         if (rc) {
-            status = cli_usage_error("recommend", "%s", err.msg);
+            status = cli_usage_error(me, "%s", err.msg);
             goto out;
         }
     }
     if (optind < argc) {
-        status = cli_usage_error("recommend", "unexpected argument '%s'",
+        status = cli_usage_error(me, "unexpected argument '%s'",
                                  argv[optind]);
         goto out;
     }
+    if (output_file && cli_output_begin(output_file, &err) != 0) {
+        status = cli_fail(&err);
+        goto out;
+    }
+    if (batch) {
+        status = cli_recommend_batch(argc, argv);
+        goto out;
+    }
     if (region && regions_arg) {
-        status = cli_usage_error("recommend",
+        status = cli_usage_error(me,
                                  "--region and --regions are exclusive");
         goto out;
     }
     if (cli_workload_finish(&wl, &model, true, &err) != 0) {
         status = err.code == ECF_EIO ? cli_fail(&err)
-                                     : cli_usage_error("recommend", "%s",
+                                     : cli_usage_error(me, "%s",
                                                        err.msg);
         goto out;
     }
     if (wl.w.task != ECF_TASK_INFER && wl.w.dataset_samples <= 0) {
         if (o.deadline_hours > 0) {
             status = cli_usage_error(
-                "recommend", "--deadline: needs --dataset (a job's length is "
+                me, "--deadline: needs --dataset (a job's length is "
                              "unknown without it)");
             goto out;
         }
         if (o.budget_usd > 0) {
             status = cli_usage_error(
-                "recommend", "--budget: needs --dataset (a job's total cost "
+                me, "--budget: needs --dataset (a job's total cost "
                              "is unknown without it; see --budget-hourly)");
             goto out;
         }
     }
     if (o.peak_qps > 0 && wl.w.task != ECF_TASK_INFER) {
-        status = cli_usage_error("recommend",
+        status = cli_usage_error(me,
                                  "--peak-qps: only for --task infer");
         goto out;
     }
@@ -307,7 +350,7 @@ int cmd_recommend(int argc, char **argv)
     } else if (regions_arg) {
         regv = split(regions_arg, &reg_store, &nreg);
         if (nreg == 0 || nreg > ECF_RECOMMEND_MAX_REGIONS) {
-            status = cli_usage_error("recommend",
+            status = cli_usage_error(me,
                                      "--regions: expected all or a list of "
                                      "1 to %d regions, got '%s'",
                                      ECF_RECOMMEND_MAX_REGIONS, regions_arg);
@@ -315,7 +358,7 @@ int cmd_recommend(int argc, char **argv)
         }
         for (i = 0; i < nreg; i++) {
             if (cli_check_region(cat, regv[i], "--regions", &err) != 0) {
-                status = cli_usage_error("recommend", "%s", err.msg);
+                status = cli_usage_error(me, "%s", err.msg);
                 goto out;
             }
             o.regions[o.n_regions++] = regv[i];
@@ -324,7 +367,7 @@ int cmd_recommend(int argc, char **argv)
         if (!region)
             region = cli_default_region();
         if (cli_check_region(cat, region, "--region", &err) != 0) {
-            status = cli_usage_error("recommend", "%s", err.msg);
+            status = cli_usage_error(me, "%s", err.msg);
             goto out;
         }
         o.regions[o.n_regions++] = region;
@@ -334,7 +377,7 @@ int cmd_recommend(int argc, char **argv)
 
     if (ecf_recommend_run(&rec, cat, &model, &wl.w, &rules, &o, &err) != 0) {
         status = err.code == ECF_EINVAL
-                     ? cli_usage_error("recommend", "%s", err.msg)
+                     ? cli_usage_error(me, "%s", err.msg)
                      : cli_fail(&err);
         goto out;
     }
@@ -350,26 +393,38 @@ int cmd_recommend(int argc, char **argv)
     view.explain = explain;
     view.color = out == CLI_OUT_TABLE && cli_use_color(stdout);
     rr_light_alternatives(&view);
-    switch (out) {
-    case CLI_OUT_JSON:
-        rr_print_json(stdout, &view);
-        break;
-    case CLI_OUT_CSV:
-        rr_print_csv(stdout, &view);
-        break;
-    case CLI_OUT_MARKDOWN:
-        rr_print_markdown(stdout, &view);
-        break;
-    case CLI_OUT_TFVARS:
+    if (printer) {
         if (rec->n_plans > 0)
-            rr_print_tfvars(stdout, &view);
-        break;
-    default:
-        rr_print_table(stdout, &view);
-        break;
+            printer(stdout, &view);
+    } else {
+        switch (out) {
+        case CLI_OUT_JSON:
+            rr_print_json(stdout, &view);
+            break;
+        case CLI_OUT_CSV:
+            rr_print_csv(stdout, &view);
+            break;
+        case CLI_OUT_MARKDOWN:
+            rr_print_markdown(stdout, &view);
+            break;
+        case CLI_OUT_TFVARS:
+            if (rec->n_plans > 0)
+                rr_print_tfvars(stdout, &view);
+            break;
+        case CLI_OUT_KARPENTER:
+            if (rec->n_plans > 0)
+                rr_print_karpenter(stdout, &view);
+            break;
+        case CLI_OUT_HTML:
+            rr_print_html(stdout, &view);
+            break;
+        default:
+            rr_print_table(stdout, &view);
+            break;
+        }
     }
     if (rec->n_plans == 0) {
-        if (out != CLI_OUT_TABLE)
+        if (out != CLI_OUT_TABLE || printer)
             rr_print_no_plan_stderr(stderr, &view);
         status = 3;
     }

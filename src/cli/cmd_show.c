@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli_render.h"
+#include "cli_config.h"
 #include "cmd.h"
 
 static void usage(FILE *f)
@@ -20,6 +21,7 @@ static void usage(FILE *f)
           "  --region R              only region R\n"
           "  --output table|json     (default table)\n"
           "  --catalog FILE|embedded catalog to read\n"
+          CLI_OUTPUT_FILE_HELP
           "  -h, --help              this help\n\n"
           "Exit status: 0 ok, 1 runtime error, 2 usage or unknown type.\n",
           f);
@@ -159,16 +161,19 @@ int cmd_show(int argc, char **argv)
         {"region", required_argument, NULL, 'r'},
         {"output", required_argument, NULL, 'o'},
         {"catalog", required_argument, NULL, 'c'},
+        {"output-file", required_argument, NULL, 'O'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
     ecf_err err = ECF_ERR_INIT;
     ecf_catalog *cat = NULL;
     cli_catalog_opts copts = {NULL};
     cli_output out = CLI_OUT_TABLE;
-    const char *region = NULL, *label = NULL, *type;
+    const char *region = NULL, *label = NULL, *type, *output_file = NULL;
     const ecf_instance *in;
     int c, status = 0;
 
+    cli_config_default_output(&out, CLI_OUT_BIT(CLI_OUT_TABLE) |
+                                        CLI_OUT_BIT(CLI_OUT_JSON));
     optind = 0;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
@@ -189,6 +194,9 @@ int cmd_show(int argc, char **argv)
         case 'c':
             copts.path = optarg;
             break;
+        case 'O':
+            output_file = optarg;
+            break;
         default:
             return cli_bad_option("show", c, argc, argv);
         }
@@ -200,6 +208,8 @@ int cmd_show(int argc, char **argv)
         return cli_usage_error("show", "unexpected argument '%s'",
                                argv[optind + 1]);
     type = argv[optind];
+    if (output_file && cli_output_begin(output_file, &err) != 0)
+        return cli_fail(&err);
     if (cli_open_catalog(&cat, &copts, &label, &err) != 0)
         return cli_fail(&err);
     in = ecf_catalog_find(cat, type);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_config.h"
 #include "cmd.h"
 
 static const ecf_cmd cmds[] = {
@@ -17,7 +18,15 @@ static const ecf_cmd cmds[] = {
     {"show", cmd_show, "Every fact about one instance type"},
     {"models", cmd_models, "List the built-in model zoo"},
     {"update", cmd_update, "Refresh prices from AWS into the local cache"},
+    {"tf-external", cmd_tf_external, "Terraform external data source (JSON on stdin)"},
+    {"completion", cmd_completion, "Print a bash, zsh or fish completion script"},
 };
+
+const ecf_cmd *cli_commands(size_t *n_out)
+{
+    *n_out = sizeof(cmds) / sizeof(cmds[0]);
+    return cmds;
+}
 
 static void usage(FILE *f)
 {
@@ -27,7 +36,7 @@ static void usage(FILE *f)
                "workload, how long\nwill it take, and what will it cost?\n\n"
                "Commands:\n");
     for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
-        fprintf(f, "  %-10s %s\n", cmds[i].name, cmds[i].summary);
+        fprintf(f, "  %-12s %s\n", cmds[i].name, cmds[i].summary);
     fprintf(f, "\nRun 'ec2fit <command> --help' for a command's flags.\n"
                "Exit status: 0 ok, 1 runtime error, 2 usage error, "
                "3 nothing satisfies the constraints.\n");
@@ -75,6 +84,14 @@ int main(int argc, char **argv)
     if (optind >= argc) {
         usage(stderr);
         return 2;
+    }
+    {
+        /* User defaults (docs/config.md) are read once, here, so every
+         * command sees the same values and a broken file is reported the
+         * same way whichever command runs. */
+        ecf_err err = ECF_ERR_INIT;
+        if (cli_config_load(&err) != 0)
+            return cli_finish_stdout(cli_fail(&err));
     }
     for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
         if (strcmp(argv[optind], cmds[i].name) == 0)

@@ -532,6 +532,11 @@ static cJSON *json_rejection(const ecf_recommendation *r,
 
 void rr_print_json(FILE *f, const rr_view *v)
 {
+    cli_json_print(f, rr_json(v));
+}
+
+cJSON *rr_json(const rr_view *v)
+{
     const ecf_recommendation *r = v->rec;
     cJSON *root = cJSON_CreateObject(), *arr, *sum;
     size_t i, n = shown(v);
@@ -590,7 +595,7 @@ void rr_print_json(FILE *f, const rr_view *v)
         for (i = 0; i < r->n_rejected; i++)
             cJSON_AddItemToArray(rej, json_rejection(r, &r->rejected[i]));
     }
-    cli_json_print(f, root);
+    return root;
 }
 
 /* ------------------------------------------------------------------ */

@@ -31,9 +31,20 @@ void rr_light_alternatives(rr_view *v);
 
 void rr_print_table(FILE *f, const rr_view *v);
 void rr_print_json(FILE *f, const rr_view *v);
+/** The --output json object, the caller's (cJSON_Delete): batch mode
+ *  prints it compact on one line. */
+struct cJSON *rr_json(const rr_view *v);
 void rr_print_csv(FILE *f, const rr_view *v);
 void rr_print_markdown(FILE *f, const rr_view *v);
 void rr_print_tfvars(FILE *f, const rr_view *v);
+/** Karpenter NodePool spec.template.spec.requirements (YAML): the top
+ *  --top feasible types, deduplicated, and the capacity types among them.
+ *  Needs at least one plan (render_karpenter.c). */
+void rr_print_karpenter(FILE *f, const rr_view *v);
+/** One self-contained HTML page (no external assets, no script): the
+ *  workload, the ranked table, a cost-versus-time SVG scatter, the top
+ *  plan's memory breakdown, assumptions and catalog date (render_html.c). */
+void rr_print_html(FILE *f, const rr_view *v);
 /** One line on stderr for machine formats when no plan exists. */
 void rr_print_no_plan_stderr(FILE *f, const rr_view *v);
 

@@ -181,6 +181,37 @@ static void test_pricing__rejects_bad_pages(void **state)
     ecf_pricing_table_free(t);
 }
 
+/* Found by fuzz/fuzz_pricing: a page that yields no price left the table
+ * empty (v == NULL), and finish/get called qsort/bsearch on NULL, which
+ * UBSan reports. An empty spot table had the same bsearch. */
+static void test_pricing__empty_tables(void **state)
+{
+    static const char page[] =
+        "{\"PriceList\": [\"{\\\"product\\\":{\\\"attributes\\\":{}}}\"]}";
+    static const char feed[] =
+        "{\"ranges\": [], \"spot_advisor\": {}}";
+    ecf_pricing_table *t = ecf_pricing_table_new();
+    ecf_spot_table *s = NULL;
+    ecf_err err = ECF_ERR_INIT;
+    const char *regions[] = {"us-east-1"};
+    char *next = NULL;
+    int pct, band;
+    (void)state;
+    assert_int_equal(ecf_pricing_parse_products(&next, t, "us-east-1", page,
+                                                sizeof(page) - 1, &err),
+                     0);
+    ecf_pricing_table_finish(t);
+    assert_int_equal(ecf_pricing_table_count(t), 0);
+    assert_true(ecf_pricing_table_get(t, "us-east-1", "m5.large", NULL) < 0);
+    ecf_pricing_table_free(t);
+    if (ecf_spot_parse(&s, feed, sizeof(feed) - 1, regions, 1, &err) == 0) {
+        assert_int_equal(ecf_spot_table_count(s), 0);
+        assert_false(ecf_spot_table_get(s, "us-east-1", "m5.large", &pct,
+                                        &band));
+        ecf_spot_table_free(s);
+    }
+}
+
 static void test_pricing__spot_feed(void **state)
 {
     ecf_buf b = slurp("spot.json");
@@ -491,6 +522,7 @@ int main(void)
         cmocka_unit_test(test_pricing__parses_pages),
         cmocka_unit_test(test_pricing__rejects_ambiguous_and_zero),
         cmocka_unit_test(test_pricing__rejects_bad_pages),
+        cmocka_unit_test(test_pricing__empty_tables),
         cmocka_unit_test(test_pricing__spot_feed),
         cmocka_unit_test(test_pricing__spot_feed_rejects_bad_values),
         cmocka_unit_test(test_pricing__error_message),

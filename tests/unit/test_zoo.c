@@ -358,6 +358,44 @@ static void test_zoo__loader_rejects_bad_files(void **state)
     assert_null(zoo);
 }
 
+/* Limits and document checks (docs/security.md): the size cap is checked
+ * before parsing; duplicate keys, invalid UTF-8 and trailing data are
+ * rejected in both the zoo and the HF config import. */
+static void test_zoo__rejects_over_limit_and_duplicates(void **state)
+{
+    ecf_zoo *zoo = NULL;
+    ecf_model m;
+    ecf_err err = ECF_ERR_INIT;
+    (void)state;
+    assert_int_equal(ecf_zoo_load_buffer(&zoo, "{}", ECF_ZOO_MAX_BYTES + 1u,
+                                         "big", &err),
+                     ECF_EINVAL);
+    assert_null(zoo);
+    assert_int_equal(ecf_zoo_load_buffer(
+                         &zoo, "{\"schema_version\": 1, \"models\": [], "
+                               "\"models\": []}",
+                         49, "z.json", &err),
+                     ECF_EPARSE);
+    assert_string_equal(err.msg, "z.json: duplicate key \"models\"");
+    assert_int_equal(ecf_model_from_hf_config(&m, "{}",
+                                              ECF_HF_CONFIG_MAX_BYTES + 1u,
+                                              "c.json", &err),
+                     ECF_EINVAL);
+    assert_int_equal(ecf_model_from_hf_config(
+                         &m, "{\"a\": {\"b\": 1, \"b\": 2}}", 23, "c.json",
+                         &err),
+                     ECF_EINVAL);
+    assert_string_equal(err.msg, "c.json: a: duplicate key \"b\"");
+    assert_int_equal(ecf_model_from_hf_config(&m, "{\"x\": \"\xc0\xaf\"}",
+                                              11, "c.json", &err),
+                     ECF_EINVAL);
+    assert_string_equal(err.msg, "c.json: x: invalid UTF-8 in a string");
+    assert_int_equal(ecf_model_from_hf_config(&m, "{} []", 5, "c.json", &err),
+                     ECF_EINVAL);
+    assert_string_equal(err.msg, "c.json: unexpected data after the JSON "
+                                 "value at byte offset 3");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -373,6 +411,7 @@ int main(void)
         cmocka_unit_test(test_zoo__hf_config_errors_name_the_file),
         cmocka_unit_test(test_zoo__params_defaults),
         cmocka_unit_test(test_zoo__loader_rejects_bad_files),
+        cmocka_unit_test(test_zoo__rejects_over_limit_and_duplicates),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

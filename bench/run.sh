@@ -1,0 +1,161 @@
+#!/usr/bin/env bash
+# bench/run.sh - whole-process wall time (hyperfine) and peak RSS
+# (/usr/bin/time -v) of ec2fit's commands, a jq baseline over the same
+# catalog, scaling on synthetic catalogs, and batch throughput. Writes
+# bench/results.md (override with RESULTS=...). Not run in CI.
+#
+#   bench/run.sh [path/to/ec2fit]      (default: build/ec2fit)
+#   needs: hyperfine, time (/usr/bin/time), jq, python3
+#          apt-get install -y hyperfine time jq python3
+# Knobs: RUNS (hyperfine runs, default 100), WARMUP (default 10).
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/.." && pwd)
+EC2FIT=$(realpath "${1:-$root/build/ec2fit}")
+RESULTS=${RESULTS:-$here/results.md}
+RUNS=${RUNS:-100}
+WARMUP=${WARMUP:-10}
+CATALOG=$root/data/catalog.json
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+for tool in hyperfine /usr/bin/time jq python3; do
+  command -v "$tool" >/dev/null || { echo "bench: missing $tool (apt-get install -y hyperfine time jq python3)" >&2; exit 1; }
+done
+[ -x "$EC2FIT" ] || { echo "bench: no binary at $EC2FIT (build first)" >&2; exit 1; }
+
+# A run must not pick up a user's cache, config or region.
+export EC2FIT_CATALOG= XDG_CACHE_HOME=$work/cache XDG_CONFIG_HOME=$work/config NO_COLOR=1
+unset AWS_REGION AWS_DEFAULT_REGION
+
+# name|command (the command is run by hyperfine -N, i.e. without a shell)
+cases=(
+  "recommend-cnn-train|$EC2FIT recommend --model resnet50 --task train --dataset 1.28M --epochs 90"
+  "recommend-main-job|$EC2FIT recommend --model resnet50 --task train"
+  "recommend-llm-serve|$EC2FIT recommend --model llama-3.1-8b --task infer --qps 50"
+  "recommend-llm-finetune|$EC2FIT recommend --model llama-3.1-70b --task lora --dataset 100M --budget 500"
+  "list|$EC2FIT list --accelerator h100"
+  "show|$EC2FIT show p4d.24xlarge"
+  "estimate|$EC2FIT estimate --model llama-3.1-8b --task infer --instance g5.2xlarge"
+)
+JQ_FILTER='[.instances[] | select(.accelerator != null and .accelerator.memory_gib >= 24 and .prices["us-east-1"] != null) | {type, usd: .prices["us-east-1"].ondemand_usd_per_hour}] | sort_by(.usd)'
+cases+=("jq-baseline|jq -c '$JQ_FILTER' $CATALOG")
+
+median_ms() { # hyperfine JSON -> median in ms
+  python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["results"][0]; print("%.2f %.2f" % (r["median"]*1e3, r["stddev"]*1e3))' "$1"
+}
+rss_kb() { # peak RSS of one run, KiB
+  { /usr/bin/time -v "$@" 2>&1 >/dev/null || true; } |
+    awk -F': ' '/Maximum resident set size/ {print $2}'
+}
+
+declare -A MED SD RSS
+for c in "${cases[@]}"; do
+  name=${c%%|*}; cmd=${c#*|}
+  echo "== $name" >&2
+  if [ "$name" = jq-baseline ]; then
+    hyperfine -w "$WARMUP" -r "$RUNS" --export-json "$work/$name.json" "$cmd" >/dev/null
+    RSS[$name]=$(rss_kb jq -c "$JQ_FILTER" "$CATALOG")
+  else
+    hyperfine -N -i -w "$WARMUP" -r "$RUNS" --export-json "$work/$name.json" "$cmd" >/dev/null
+    # shellcheck disable=SC2086
+    RSS[$name]=$(rss_kb $cmd)
+  fi
+  read -r MED[$name] SD[$name] < <(median_ms "$work/$name.json")
+done
+# jq runs through a shell (for the quoting); measure the shell alone to subtract it
+hyperfine -N -w "$WARMUP" -r "$RUNS" --export-json "$work/sh.json" "sh -c true" >/dev/null
+read -r sh_ms _ < <(median_ms "$work/sh.json")
+
+# ---- scaling: synthetic catalogs through the JSON loader ----
+declare -A SMED
+rows1=$(jq '[.instances[].prices | length] | add' "$CATALOG")
+# 100x (136,700 types) exceeds the loader's input limits (20,000 instances,
+# 64 MiB: src/catalog.c), so the largest catalog measured is 14x.
+SCALES=${SCALES:-1 5 10 14}
+for k in $SCALES; do
+  python3 "$here/gen_synthetic_catalog.py" "$k" "$CATALOG" > "$work/cat$k.json"
+  echo "== scaling x$k" >&2
+  r=$([ "$k" -ge 10 ] && echo 10 || echo 30)
+  hyperfine -N -i -w 2 -r "$r" --export-json "$work/s$k.json" \
+    "$EC2FIT recommend --model resnet50 --task train --dataset 1.28M --epochs 90 --catalog $work/cat$k.json" >/dev/null
+  read -r SMED[$k] _ < <(median_ms "$work/s$k.json")
+  RSS[scale$k]=$(rss_kb "$EC2FIT" recommend --model resnet50 --task train --dataset 1.28M --epochs 90 --catalog "$work/cat$k.json")
+done
+
+# ---- batch: 10,000 varied profiles, and 1,000 all different ----
+python3 "$here/gen_batch_profiles.py" 10000 > "$work/p10k.jsonl"
+python3 "$here/gen_batch_profiles.py" 1000 --distinct > "$work/p1k.jsonl"
+distinct10k=$(sort -u "$work/p10k.jsonl" | wc -l)
+echo "== batch" >&2
+hyperfine -N -i -w 1 -r 5 --export-json "$work/b10k.json" "$EC2FIT recommend --batch $work/p10k.jsonl" >/dev/null
+hyperfine -N -i -w 1 -r 5 --export-json "$work/b1k.json" "$EC2FIT recommend --batch $work/p1k.jsonl" >/dev/null
+read -r b10k _ < <(median_ms "$work/b10k.json")
+read -r b1k _ < <(median_ms "$work/b1k.json")
+RSS[batch10k]=$(rss_kb "$EC2FIT" recommend --batch "$work/p10k.jsonl")
+
+# ---- report ----
+jq_ms=${MED[jq-baseline]}
+jq_net=$(awk -v a="$jq_ms" -v b="$sh_ms" 'BEGIN{printf "%.2f", a-b}')
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN{printf "%.2f", a/b}'; }
+{
+  echo "# ec2fit benchmark results"
+  echo
+  echo "Generated by \`bench/run.sh\` on $(date -u +%Y-%m-%dT%H:%MZ)."
+  echo
+  echo "| machine | |"
+  echo "| --- | --- |"
+  echo "| CPU | $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //') |"
+  echo "| nproc | $(nproc) |"
+  echo "| kernel | $(uname -sr) |"
+  echo "| binary | $("$EC2FIT" --version | head -1), $(basename "$EC2FIT") |"
+  echo "| jq | $(jq --version) |"
+  echo
+  echo "## Whole-process wall time and peak RSS"
+  echo
+  echo "hyperfine median of $RUNS runs ($WARMUP warm-up), \`-N\` (no shell). Ratio = median / jq baseline"
+  echo "($jq_ms ms through \`sh -c\`, $jq_net ms without the shell's $sh_ms ms; ratios use the net figure)."
+  echo
+  echo "| case | median ms | σ ms | × jq | peak RSS MiB |"
+  echo "| --- | ---: | ---: | ---: | ---: |"
+  for c in "${cases[@]}"; do
+    name=${c%%|*}
+    m=${MED[$name]}
+    if [ "$name" = jq-baseline ]; then m=$jq_net; fi
+    printf '| %s | %s | %s | %s | %.1f |\n' "$name" "$m" "${SD[$name]}" "$(ratio "$m" "$jq_net")" \
+      "$(awk -v k="${RSS[$name]}" 'BEGIN{print k/1024}')"
+  done
+  echo
+  echo "Commands:"
+  echo
+  for c in "${cases[@]}"; do echo "- \`${c%%|*}\`: \`${c#*|}\`" | sed "s|$EC2FIT|ec2fit|; s|$CATALOG|data/catalog.json|"; done
+  echo
+  echo "## Scaling with the catalog size (JSON loader, \`--catalog FILE\`)"
+  echo
+  echo "\`recommend --model resnet50 --task train --dataset 1.28M --epochs 90 --catalog catK.json\`,"
+  echo "catalogs from \`bench/gen_synthetic_catalog.py K\` ($rows1 instance-region rows per copy)."
+  echo "100x (136,700 types) is refused by the loader's limits (20,000 instances, 64 MiB), so 14x is the largest."
+  echo
+  echo "| K | rows | median ms | ms per 1,000 rows | peak RSS MiB |"
+  echo "| ---: | ---: | ---: | ---: | ---: |"
+  for k in $SCALES; do
+    rows=$((rows1 * k))
+    printf '| %s | %s | %s | %s | %.1f |\n' "$k" "$rows" "${SMED[$k]}" \
+      "$(awk -v m="${SMED[$k]}" -v r="$rows" 'BEGIN{printf "%.3f", m/r*1000}')" \
+      "$(awk -v k="${RSS[scale$k]}" 'BEGIN{print k/1024}')"
+  done
+  echo
+  echo "## Batch mode (\`recommend --batch FILE\`, embedded catalog)"
+  echo
+  echo "| input | lines | distinct profiles | median ms | profiles/s |"
+  echo "| --- | ---: | ---: | ---: | ---: |"
+  printf '| varied (gen_batch_profiles.py 10000) | 10000 | %s | %s | %s |\n' "$distinct10k" "$b10k" \
+    "$(awk -v m="$b10k" 'BEGIN{printf "%.0f", 10000/(m/1000)}')"
+  printf '| all different (gen_batch_profiles.py 1000 --distinct) | 1000 | 1000 | %s | %s |\n' "$b1k" \
+    "$(awk -v m="$b1k" 'BEGIN{printf "%.0f", 1000/(m/1000)}')"
+  echo
+  printf 'Peak RSS of the 10,000-line batch: %.1f MiB.\n' "$(awk -v k="${RSS[batch10k]}" 'BEGIN{print k/1024}')"
+} > "$RESULTS.tmp"
+mv "$RESULTS.tmp" "$RESULTS"
+echo "bench: wrote $RESULTS" >&2
+cat "$RESULTS"

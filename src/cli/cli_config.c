@@ -1,0 +1,166 @@
+/*
+ * cli_config.c - loads the user's defaults file (see cli_config.h and
+ * docs/config.md). Strict like the other loaders: an unknown key or a value
+ * of the wrong type is an error naming the file, because a misspelt
+ * "regoin" that is silently ignored would send a user's jobs to the wrong
+ * region without a word.
+ */
+#include "cli_config.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ec2fit/buf.h"
+
+#define CONFIG_MAX_BYTES (64 * 1024)
+
+static cli_config config = {"", "", -1, "", ""};
+
+const cli_config *cli_config_get(void)
+{
+    return &config;
+}
+
+int cli_config_path(char *out, size_t n)
+{
+    const char *xdg = getenv("XDG_CONFIG_HOME");
+    const char *home = getenv("HOME");
+    int len;
+
+    if (xdg && *xdg)
+        len = snprintf(out, n, "%s/ec2fit/config.json", xdg);
+    else if (home && *home)
+        len = snprintf(out, n, "%s/.config/ec2fit/config.json", home);
+    else
+        return ECF_ENOTFOUND;
+    return len < 0 || (size_t)len >= n ? ECF_ENOTFOUND : 0;
+}
+
+static int copy_string(char *dst, size_t n, const cJSON *item,
+                       const char *path, ecf_err *err)
+{
+    if (!cJSON_IsString(item) || !item->valuestring[0])
+        return ecf_err_set(err, ECF_EPARSE,
+                           "%s: \"%s\": expected a non-empty string", path,
+                           item->string);
+    if (strlen(item->valuestring) >= n)
+        return ecf_err_set(err, ECF_EPARSE, "%s: \"%s\": longer than %zu "
+                           "characters", path, item->string, n - 1);
+    memcpy(dst, item->valuestring, strlen(item->valuestring) + 1);
+    return 0;
+}
+
+/* A relative "rules" path is taken from the config file's directory, so
+ * the same config works from any working directory. */
+static int resolve_rules(cli_config *c, const char *value, ecf_err *err)
+{
+    const char *slash = strrchr(c->path, '/');
+    int len;
+
+    if (value[0] == '/' || !slash)
+        len = snprintf(c->rules, sizeof(c->rules), "%s", value);
+    else
+        len = snprintf(c->rules, sizeof(c->rules), "%.*s/%s",
+                       (int)(slash - c->path), c->path, value);
+    if (len < 0 || (size_t)len >= sizeof(c->rules))
+        return ecf_err_set(err, ECF_EPARSE, "%s: \"rules\": path too long",
+                           c->path);
+    return 0;
+}
+
+int cli_config_load(ecf_err *err)
+{
+    static const char *const names[] = {"table",  "json",     "csv",
+                                        "markdown", "tfvars", "karpenter",
+                                        "html"};
+    cli_config c = {"", "", -1, "", ""};
+    ecf_buf text = ECF_BUF_INIT;
+    cJSON *root = NULL;
+    const cJSON *item = NULL;
+    const char *end = NULL;
+    char rules[4096] = "";
+    FILE *f = NULL;
+    int rc = 0;
+    size_t i;
+
+    config = c;
+    if (cli_config_path(c.path, sizeof(c.path)) != 0)
+        return 0;
+    /* A missing file is the common case: not an error. */
+    f = fopen(c.path, "rb");
+    if (!f) {
+        if (errno == ENOENT || errno == ENOTDIR)
+            return 0;
+        return ecf_err_set(err, ECF_EIO, "%s: %s", c.path, strerror(errno));
+    }
+    fclose(f);
+    rc = ecf_buf_read_file(&text, c.path, CONFIG_MAX_BYTES, err);
+    if (rc != 0) {
+        rc = ECF_EIO;
+        err->code = ECF_EIO;
+        goto out;
+    }
+    root = cJSON_ParseWithLengthOpts(text.data, text.len, &end, 0);
+    if (!root) {
+        rc = ecf_err_set(err, ECF_EPARSE,
+                         "%s: invalid JSON at byte offset %zu", c.path,
+                         end ? (size_t)(end - text.data) : (size_t)0);
+        goto out;
+    }
+    if (!cJSON_IsObject(root)) {
+        rc = ecf_err_set(err, ECF_EPARSE, "%s: expected a JSON object",
+                         c.path);
+        goto out;
+    }
+    cJSON_ArrayForEach(item, root) {
+        const char *key = item->string;
+        if (strcmp(key, "region") == 0) {
+            rc = copy_string(c.region, sizeof(c.region), item, c.path, err);
+        } else if (strcmp(key, "spot") == 0) {
+            if (!cJSON_IsBool(item))
+                rc = ecf_err_set(err, ECF_EPARSE,
+                                 "%s: \"spot\": expected true or false",
+                                 c.path);
+            else
+                c.spot = cJSON_IsTrue(item) ? 1 : 0;
+        } else if (strcmp(key, "output") == 0) {
+            rc = copy_string(c.output, sizeof(c.output), item, c.path, err);
+            for (i = 0; rc == 0 && i < sizeof(names) / sizeof(names[0]); i++)
+                if (strcmp(c.output, names[i]) == 0)
+                    break;
+            if (rc == 0 && i == sizeof(names) / sizeof(names[0]))
+                rc = ecf_err_set(err, ECF_EPARSE,
+                                 "%s: \"output\": expected table|json|csv|"
+                                 "markdown|tfvars|karpenter|html, got '%s'",
+                                 c.path, c.output);
+        } else if (strcmp(key, "rules") == 0) {
+            rc = copy_string(rules, sizeof(rules), item, c.path, err);
+            if (rc == 0)
+                rc = resolve_rules(&c, rules, err);
+        } else {
+            rc = ecf_err_set(err, ECF_EPARSE,
+                             "%s: unknown key \"%s\" (expected region, spot, "
+                             "output or rules)",
+                             c.path, key);
+        }
+        if (rc != 0)
+            goto out;
+    }
+    config = c;
+out:
+    cJSON_Delete(root);
+    ecf_buf_dispose(&text);
+    return rc;
+}
+
+void cli_config_default_output(cli_output *out, unsigned allowed)
+{
+    cli_output v;
+    ecf_err err = ECF_ERR_INIT;
+    if (config.output[0] &&
+        cli_parse_output(&v, config.output, allowed, &err) == 0)
+        *out = v;
+}

@@ -1,0 +1,766 @@
+/*
+ * recommend_batch.c - `ec2fit recommend --batch FILE|-`: one workload
+ * profile per input line (a JSON object whose fields are recommend's flags
+ * without the dashes), one compact JSON line out per input line, in order.
+ *
+ * The catalog, rules, model zoo and light data are loaded once per batch,
+ * not once per line: loading is most of a single run's cost.
+ * Identical profiles (the same fields with the same values, in any order)
+ * are computed once: the result is a pure function of the profile, the
+ * catalog and the rules, so the second copy reuses the first one's JSON.
+ * The cache is bounded (RB_CACHE_MAX_BYTES); past it every line is
+ * computed.
+ *
+ * Fields are validated by the same parsers as the flags, so a line gets
+ * exactly the message the flag would ("--epochs: must be more than zero,
+ * got '0'"). A bad line yields {"line":N,"error":"...","exit_code":2} and
+ * the batch goes on.
+ */
+#include "recommend_batch.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <getopt.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+
+#include "cli_workload.h"
+#include "cmd.h"
+#include "cmd_recommend.h"
+#include "ec2fit/light.h"
+#include "ec2fit/recommend.h"
+#include "ec2fit/rules.h"
+#include "ec2fit/units.h"
+#include "ec2fit/zoo.h"
+#include "recommend_render.h"
+
+#define RB_MAX_LINE (1u << 20)       /* bytes in one input line */
+#define RB_MAX_FIELDS 64             /* fields in one profile */
+#define RB_MAX_LIST 64               /* families in one list */
+#define RB_CACHE_MAX_BYTES (64u << 20) /* results kept for reuse */
+
+/* ------------------------------------------------------------------ */
+/* Result cache: canonical profile text -> compact JSON and status       */
+/* ------------------------------------------------------------------ */
+
+typedef struct {
+    char *key;
+    char *json; /* the result object without "line" */
+    int status; /* 0 or 3 */
+} rb_entry;
+
+typedef struct {
+    rb_entry *slots; /* open addressing, power-of-two size */
+    size_t cap, n, bytes;
+} rb_cache;
+
+static uint64_t fnv1a(const char *s)
+{
+    uint64_t h = 1469598103934665603u;
+    for (; *s; s++) {
+        h ^= (unsigned char)*s;
+        h *= 1099511628211u;
+    }
+    return h;
+}
+
+static rb_entry *cache_slot(rb_cache *c, const char *key)
+{
+    size_t i;
+    if (c->cap == 0)
+        return NULL;
+    for (i = fnv1a(key) & (c->cap - 1);; i = (i + 1) & (c->cap - 1))
+        if (!c->slots[i].key || strcmp(c->slots[i].key, key) == 0)
+            return &c->slots[i];
+}
+
+static void cache_put(rb_cache *c, const char *key, const char *json,
+                      int status)
+{
+    rb_entry *e;
+    size_t add = strlen(key) + strlen(json) + 2;
+    if (c->bytes + add > RB_CACHE_MAX_BYTES)
+        return;
+    if ((c->n + 1) * 2 > c->cap) {
+        rb_entry *old = c->slots;
+        size_t i, oldcap = c->cap;
+        c->cap = c->cap ? c->cap * 2 : 256;
+        c->slots = ecf_xcalloc(c->cap, sizeof(*c->slots));
+        for (i = 0; i < oldcap; i++)
+            if (old[i].key)
+                *cache_slot(c, old[i].key) = old[i];
+        free(old);
+    }
+    e = cache_slot(c, key);
+    if (e->key)
+        return;
+    e->key = ecf_xstrdup(key);
+    e->json = ecf_xstrdup(json);
+    e->status = status;
+    c->n++;
+    c->bytes += add;
+}
+
+static void cache_free(rb_cache *c)
+{
+    size_t i;
+    for (i = 0; i < c->cap; i++) {
+        free(c->slots[i].key);
+        free(c->slots[i].json);
+    }
+    free(c->slots);
+}
+
+/* ------------------------------------------------------------------ */
+/* One profile                                                         */
+/* ------------------------------------------------------------------ */
+
+typedef struct {
+    const ecf_catalog *cat;
+    const char *label;
+    const ecf_rules *rules;
+    const ecf_zoo *zoo;
+    const ecf_light *light; /* NULL: a build without light data */
+    int top;
+    bool explain;
+    rb_cache cache;
+} rb_batch;
+
+/* Recommend's own fields (the workload ones come from cli_workload.h). */
+enum {
+    F_DEADLINE = 1, F_BUDGET, F_BUDGET_HOURLY, F_PEAK_QPS, F_MAX_NODES,
+    F_SPOT, F_CHECKPOINT, F_REGION, F_REGIONS, F_FAMILIES, F_EXCLUDE,
+    F_OPTIMIZE
+};
+
+static const struct {
+    const char *name;
+    int id;
+} rec_fields[] = {
+    {"deadline", F_DEADLINE},
+    {"budget", F_BUDGET},
+    {"budget-hourly", F_BUDGET_HOURLY},
+    {"peak-qps", F_PEAK_QPS},
+    {"max-nodes", F_MAX_NODES},
+    {"spot", F_SPOT},
+    {"checkpoint-every", F_CHECKPOINT},
+    {"region", F_REGION},
+    {"regions", F_REGIONS},
+    {"families", F_FAMILIES},
+    {"exclude-families", F_EXCLUDE},
+    {"optimize", F_OPTIMIZE},
+};
+
+static const struct option wl_fields[] = {CLI_WORKLOAD_LONGOPTS,
+                                          {NULL, 0, NULL, 0}};
+
+typedef struct {
+    char name[32];  /* field name, '_' read as '-' */
+    char text[256]; /* the value as a flag argument */
+    bool is_bool, bval;
+} rb_field;
+
+typedef struct {
+    cli_workload wl;
+    ecf_recommend_opts o;
+    ecf_model model;
+    char region[256];
+    char regions[4096];
+    char fam[1024], exfam[1024];
+    const char *famv[RB_MAX_LIST + 1], *exfamv[RB_MAX_LIST + 1];
+} rb_profile;
+
+static int field_cmp(const void *a, const void *b)
+{
+    return strcmp(((const rb_field *)a)->name, ((const rb_field *)b)->name);
+}
+
+/* Reads the line's fields as flag arguments: strings as they are, numbers
+ * in the shortest form that reads back exactly, lists comma-joined. */
+static int read_fields(rb_field *out, size_t *n_out, const cJSON *root,
+                       ecf_err *err)
+{
+    const cJSON *it;
+    size_t n = 0, i;
+
+    if (!cJSON_IsObject(root))
+        return ecf_err_set(err, ECF_EINVAL,
+                           "expected a JSON object of recommend's flags");
+    cJSON_ArrayForEach(it, root)
+    {
+        rb_field *f = &out[n];
+        char *p;
+        if (n == RB_MAX_FIELDS)
+            return ecf_err_set(err, ECF_EINVAL, "more than %d fields",
+                               RB_MAX_FIELDS);
+        memset(f, 0, sizeof(*f));
+        if ((size_t)snprintf(f->name, sizeof(f->name), "%s", it->string) >=
+            sizeof(f->name))
+            return ecf_err_set(err, ECF_EINVAL, "unknown field \"%.40s\"",
+                               it->string);
+        for (p = f->name; *p; p++)
+            if (*p == '_')
+                *p = '-';
+        if (cJSON_IsBool(it)) {
+            f->is_bool = true;
+            f->bval = cJSON_IsTrue(it);
+            snprintf(f->text, sizeof(f->text), "%s",
+                     f->bval ? "true" : "false");
+        } else if (cJSON_IsString(it)) {
+            if ((size_t)snprintf(f->text, sizeof(f->text), "%s",
+                                 it->valuestring) >= sizeof(f->text))
+                return ecf_err_set(err, ECF_EINVAL,
+                                   "\"%s\": value longer than %zu bytes",
+                                   f->name, sizeof(f->text) - 1);
+        } else if (cJSON_IsNumber(it)) {
+            snprintf(f->text, sizeof(f->text), "%.15g", it->valuedouble);
+            if (strtod(f->text, NULL) != it->valuedouble)
+                snprintf(f->text, sizeof(f->text), "%.17g", it->valuedouble);
+        } else if (cJSON_IsArray(it)) {
+            const cJSON *el;
+            size_t len = 0;
+            cJSON_ArrayForEach(el, it)
+            {
+                int k;
+                if (!cJSON_IsString(el))
+                    return ecf_err_set(err, ECF_EINVAL,
+                                       "\"%s\": expected an array of "
+                                       "strings",
+                                       f->name);
+                k = snprintf(f->text + len, sizeof(f->text) - len, "%s%s",
+                             len ? "," : "", el->valuestring);
+                if (k < 0 || (size_t)k >= sizeof(f->text) - len)
+                    return ecf_err_set(err, ECF_EINVAL,
+                                       "\"%s\": list longer than %zu bytes",
+                                       f->name, sizeof(f->text) - 1);
+                len += (size_t)k;
+            }
+        } else {
+            return ecf_err_set(err, ECF_EINVAL,
+                               "\"%s\": expected a string, number, boolean "
+                               "or array of strings",
+                               f->name);
+        }
+        n++;
+    }
+    qsort(out, n, sizeof(*out), field_cmp);
+    for (i = 1; i < n; i++)
+        if (strcmp(out[i - 1].name, out[i].name) == 0)
+            return ecf_err_set(err, ECF_EINVAL, "duplicate field \"%s\"",
+                               out[i].name);
+    *n_out = n;
+    return 0;
+}
+
+/* Splits a comma list in place into `v` (NULL-terminated). */
+static size_t split_list(const char **v, char *s)
+{
+    size_t n = 0;
+    char *p, *save = NULL;
+    for (p = strtok_r(s, ",", &save); p && n < RB_MAX_LIST;
+         p = strtok_r(NULL, ",", &save))
+        if (*p)
+            v[n++] = p;
+    v[n] = NULL;
+    return n;
+}
+
+static int positive(double v, const char *flag, const char *arg,
+                    ecf_err *err)
+{
+    if (v <= 0)
+        return ecf_err_set(err, ECF_EINVAL, "%s: must be positive, got '%s'",
+                           flag, arg);
+    return 0;
+}
+
+/* One recommend-specific field; the checks and messages are the flags'. */
+static int rec_field(rb_profile *p, int id, const rb_field *f, ecf_err *err)
+{
+    ecf_recommend_opts *o = &p->o;
+    const char *arg = f->text;
+    int rc = 0, v;
+
+    if (f->is_bool && id != F_SPOT)
+        return ecf_err_set(err, ECF_EINVAL, "\"%s\": expected a value, got %s",
+                           f->name, arg);
+    switch (id) {
+    case F_DEADLINE:
+        rc = ecf_units_parse_duration(&o->deadline_hours, "--deadline", arg,
+                                      err);
+        return rc ? rc : positive(o->deadline_hours, "--deadline", arg, err);
+    case F_BUDGET:
+        rc = ecf_units_parse_usd(&o->budget_usd, "--budget", arg, err);
+        return rc ? rc : positive(o->budget_usd, "--budget", arg, err);
+    case F_BUDGET_HOURLY:
+        rc = ecf_units_parse_usd(&o->budget_hourly_usd, "--budget-hourly",
+                                 arg, err);
+        return rc ? rc
+                  : positive(o->budget_hourly_usd, "--budget-hourly", arg,
+                             err);
+    case F_PEAK_QPS:
+        return cli_parse_double(&o->peak_qps, "--peak-qps", arg, 0, 1e9, err);
+    case F_MAX_NODES:
+        return cli_parse_int(&o->max_nodes, "--max-nodes", arg, 1, 4096, err);
+    case F_SPOT:
+        if (!f->is_bool)
+            return ecf_err_set(err, ECF_EINVAL,
+                               "\"spot\": expected true or false, got '%s'",
+                               arg);
+        o->spot = f->bval ? ECF_SPOT_YES : ECF_SPOT_NO;
+        return 0;
+    case F_CHECKPOINT:
+        rc = ecf_units_parse_duration(&o->checkpoint_hours,
+                                      "--checkpoint-every", arg, err);
+        return rc ? rc
+                  : positive(o->checkpoint_hours, "--checkpoint-every", arg,
+                             err);
+    case F_REGION:
+        snprintf(p->region, sizeof(p->region), "%s", arg);
+        return 0;
+    case F_REGIONS:
+        snprintf(p->regions, sizeof(p->regions), "%s", arg);
+        return 0;
+    case F_FAMILIES:
+    case F_EXCLUDE: {
+        bool ex = id == F_EXCLUDE;
+        char *store = ex ? p->exfam : p->fam;
+        const char **vec = ex ? p->exfamv : p->famv;
+        snprintf(store, sizeof(p->fam), "%s", arg);
+        if (split_list(vec, store) == 0)
+            return ecf_err_set(err, ECF_EINVAL,
+                               "%s: expected a comma-separated list, got "
+                               "'%s'",
+                               ex ? "--exclude-families" : "--families", arg);
+        if (ex)
+            o->exclude_families = vec;
+        else
+            o->families = vec;
+        return 0;
+    }
+    case F_OPTIMIZE:
+        v = ecf_optimize_parse(arg);
+        if (v < 0)
+            return ecf_err_set(err, ECF_EINVAL,
+                               "--optimize: expected cost|time|balanced, got "
+                               "'%s'",
+                               arg);
+        o->optimize = (ecf_optimize)v;
+        return 0;
+    default:
+        break;
+    }
+    return 0;
+}
+
+/* One field, workload or recommend. */
+static int apply_field(rb_profile *p, const rb_field *f, ecf_err *err)
+{
+    size_t i;
+    for (i = 0; wl_fields[i].name; i++) {
+        int rc;
+        if (strcmp(wl_fields[i].name, f->name) != 0)
+            continue;
+        if (wl_fields[i].has_arg == no_argument) {
+            /* a switch: true sets it, false leaves the default */
+            if (!f->is_bool)
+                return ecf_err_set(err, ECF_EINVAL,
+                                   "\"%s\": expected true or false, got '%s'",
+                                   f->name, f->text);
+            if (!f->bval && wl_fields[i].val != CLI_WL_CKPT)
+                return 0;
+            /* "activation-checkpointing": false forces it off */
+            rc = cli_workload_option(&p->wl,
+                                     f->bval ? wl_fields[i].val
+                                             : CLI_WL_NO_CKPT,
+                                     NULL, err);
+        } else {
+            if (f->is_bool)
+                return ecf_err_set(err, ECF_EINVAL,
+                                   "\"%s\": expected a value, got %s",
+                                   f->name, f->text);
+            rc = cli_workload_option(&p->wl, wl_fields[i].val, f->text, err);
+        }
+        return rc < 0 ? rc : 0;
+    }
+    for (i = 0; i < sizeof(rec_fields) / sizeof(rec_fields[0]); i++)
+        if (strcmp(rec_fields[i].name, f->name) == 0)
+            return rec_field(p, rec_fields[i].id, f, err);
+    return ecf_err_set(err, ECF_EINVAL,
+                       "unknown field \"%s\" (fields are recommend's flags: "
+                       "see 'ec2fit recommend --help')",
+                       f->name);
+}
+
+/* Builds a profile from the fields, with the command's cross-flag checks.
+ * Model-name strings point into `fields`, which must outlive the run. */
+static int build_profile(rb_profile *p, const rb_batch *b,
+                         const rb_field *fields, size_t n, ecf_err *err)
+{
+    size_t i;
+    int rc;
+
+    for (i = 0; i < n; i++) {
+        rc = apply_field(p, &fields[i], err);
+        if (rc < 0)
+            return rc;
+    }
+    if (p->region[0] && p->regions[0])
+        return ecf_err_set(err, ECF_EINVAL,
+                           "--region and --regions are exclusive");
+    rc = cli_workload_finish_zoo(&p->wl, &p->model, true, b->zoo, err);
+    if (rc < 0)
+        return rc;
+    if (p->wl.w.task != ECF_TASK_INFER && p->wl.w.dataset_samples <= 0) {
+        if (p->o.deadline_hours > 0)
+            return ecf_err_set(err, ECF_EINVAL,
+                               "--deadline: needs --dataset (a job's length "
+                               "is unknown without it)");
+        if (p->o.budget_usd > 0)
+            return ecf_err_set(err, ECF_EINVAL,
+                               "--budget: needs --dataset (a job's total "
+                               "cost is unknown without it; see "
+                               "--budget-hourly)");
+    }
+    if (p->o.peak_qps > 0 && p->wl.w.task != ECF_TASK_INFER)
+        return ecf_err_set(err, ECF_EINVAL,
+                           "--peak-qps: only for --task infer");
+
+    if (strcmp(p->regions, "all") == 0) {
+        for (i = 0; i < ecf_catalog_region_count(b->cat) &&
+                    p->o.n_regions < ECF_RECOMMEND_MAX_REGIONS;
+             i++)
+            p->o.regions[p->o.n_regions++] = ecf_catalog_region_at(b->cat, i);
+    } else if (p->regions[0]) {
+        const char *v[ECF_RECOMMEND_MAX_REGIONS + 2];
+        char copy[sizeof(p->regions)];
+        size_t k, nv;
+        snprintf(copy, sizeof(copy), "%s", p->regions);
+        nv = 0;
+        {
+            char *q, *save = NULL;
+            for (q = strtok_r(p->regions, ",", &save);
+                 q && nv <= ECF_RECOMMEND_MAX_REGIONS;
+                 q = strtok_r(NULL, ",", &save))
+                if (*q)
+                    v[nv++] = q;
+        }
+        if (nv == 0 || nv > ECF_RECOMMEND_MAX_REGIONS)
+            return ecf_err_set(err, ECF_EINVAL,
+                               "--regions: expected all or a list of 1 to %d "
+                               "regions, got '%s'",
+                               ECF_RECOMMEND_MAX_REGIONS, copy);
+        for (k = 0; k < nv; k++) {
+            rc = cli_check_region(b->cat, v[k], "--regions", err);
+            if (rc < 0)
+                return rc;
+            p->o.regions[p->o.n_regions++] = v[k];
+        }
+    } else {
+        const char *r = p->region[0] ? p->region : cli_default_region();
+        rc = cli_check_region(b->cat, r, "--region", err);
+        if (rc < 0)
+            return rc;
+        if (!p->region[0])
+            snprintf(p->region, sizeof(p->region), "%s", r);
+        p->o.regions[p->o.n_regions++] = p->region;
+    }
+    return 0;
+}
+
+/* Runs one parsed profile: *json_out (compact, no "line"; the caller's)
+ * and 0 or 3, or an error code with `err` set. */
+static int run_profile(char **json_out, rb_batch *b, rb_profile *p,
+                       ecf_err *err)
+{
+    ecf_recommendation *rec = NULL;
+    rr_view view;
+    cJSON *root;
+    int rc;
+
+    *json_out = NULL;
+    rc = ecf_recommend_run(&rec, b->cat, &p->model, &p->wl.w, b->rules, &p->o,
+                           err);
+    if (rc < 0)
+        return rc;
+    memset(&view, 0, sizeof(view));
+    view.cat = b->cat;
+    view.catalog_label = b->label;
+    view.model = &p->model;
+    view.w = &p->wl.w;
+    view.opts = &p->o;
+    view.rules = b->rules;
+    view.rec = rec;
+    view.top = b->top;
+    view.explain = b->explain;
+    if (b->light && p->wl.w.task == ECF_TASK_INFER)
+        view.n_light = ecf_recommend_light(view.light, 2, b->light, &p->model,
+                                           &p->wl.w, rec);
+    root = rr_json(&view);
+    *json_out = cJSON_PrintUnformatted(root);
+    cJSON_Delete(root);
+    rc = rec->n_plans > 0 ? 0 : 3;
+    ecf_recommendation_free(rec);
+    if (!*json_out) {
+        fputs("ec2fit: out of memory\n", stderr);
+        abort();
+    }
+    return rc;
+}
+
+/* The exit status of a failed line, as the single command would give. */
+static int line_status(const ecf_err *err)
+{
+    return err->code == ECF_EINVAL || err->code == ECF_ENOTFOUND ? 2 : 1;
+}
+
+static void print_error(FILE *out, long line, const ecf_err *err, int status)
+{
+    cJSON *o = cJSON_CreateObject();
+    char *s;
+    cJSON_AddNumberToObject(o, "line", (double)line);
+    cJSON_AddStringToObject(o, "error", err->msg);
+    cJSON_AddNumberToObject(o, "exit_code", status);
+    s = cJSON_PrintUnformatted(o);
+    if (s)
+        fprintf(out, "%s\n", s);
+    cJSON_free(s);
+    cJSON_Delete(o);
+    fprintf(stderr, "ec2fit: recommend: line %ld: %s\n", line, err->msg);
+}
+
+/* One input line: prints its record, returns its status (0, 1, 2, 3). */
+static int batch_line(rb_batch *b, FILE *out, long lineno, const char *text,
+                      size_t len)
+{
+    rb_field fields[RB_MAX_FIELDS];
+    rb_profile *p = NULL;
+    ecf_err err = ECF_ERR_INIT;
+    ecf_buf key = ECF_BUF_INIT;
+    const char *end = NULL;
+    cJSON *root = NULL;
+    rb_entry *hit;
+    char *json = NULL;
+    size_t n = 0, i;
+    int status;
+
+    root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+    if (!root) {
+        ecf_err_set(&err, ECF_EINVAL, "malformed JSON at byte %ld",
+                    end ? (long)(end - text) : 0L);
+        goto fail;
+    }
+    if (read_fields(fields, &n, root, &err) < 0)
+        goto fail;
+    /* the sorted fields are the profile's canonical form */
+    for (i = 0; i < n; i++)
+        ecf_buf_printf(&key, "%s=%s%s\x1f", fields[i].name,
+                       fields[i].is_bool ? "?" : "", fields[i].text);
+    hit = cache_slot(&b->cache, key.data ? key.data : "");
+    if (hit && hit->key) {
+        status = hit->status;
+        fprintf(out, "{\"line\":%ld,%s\n", lineno, hit->json + 1);
+        goto out;
+    }
+    p = ecf_xcalloc(1, sizeof(*p));
+    {
+        cli_workload wl0 = CLI_WORKLOAD_INIT;
+        ecf_recommend_opts o0 = ECF_RECOMMEND_OPTS_INIT;
+        p->wl = wl0;
+        p->o = o0;
+    }
+    if (build_profile(p, b, fields, n, &err) < 0)
+        goto fail;
+    status = run_profile(&json, b, p, &err);
+    if (status < 0)
+        goto fail;
+    fprintf(out, "{\"line\":%ld,%s\n", lineno, json + 1);
+    cache_put(&b->cache, key.data ? key.data : "", json, status);
+    goto out;
+fail:
+    status = line_status(&err);
+    print_error(out, lineno, &err, status);
+out:
+    free(json);
+    free(p);
+    ecf_buf_dispose(&key);
+    cJSON_Delete(root);
+    return status;
+}
+
+/* 1 beats 2 beats 3 beats 0. */
+static int worse(int a, int b)
+{
+    static const int rank[4] = {0, 3, 2, 1};
+    if (a < 0 || a > 3)
+        return a;
+    if (b < 0 || b > 3)
+        return b;
+    return rank[b] > rank[a] ? b : a;
+}
+
+static bool blank(const char *s, size_t n)
+{
+    size_t i;
+    for (i = 0; i < n; i++)
+        if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r' && s[i] != '\n')
+            return false;
+    return true;
+}
+
+/* ------------------------------------------------------------------ */
+/* Driver                                                              */
+/* ------------------------------------------------------------------ */
+
+int cli_recommend_batch(int argc, char **argv)
+{
+    const struct option *longopts = cli_recommend_longopts();
+    cli_catalog_opts copts = {NULL};
+    rb_batch b;
+    ecf_err err = ECF_ERR_INIT;
+    ecf_catalog *cat = NULL;
+    ecf_zoo *zoo = NULL;
+    ecf_light *light = NULL;
+    ecf_rules rules;
+    const char *path = NULL, *rules_path = NULL;
+    FILE *in = NULL;
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t got;
+    long lineno = 0;
+    int c, idx, status = 0;
+
+    memset(&b, 0, sizeof(b));
+    b.top = 5;
+    optind = 0;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":h", longopts, &idx)) != -1) {
+        const char *name = c == '?' || c == ':' || c == 'h'
+                               ? NULL
+                               : longopts[idx].name;
+        if (!name)
+            return cli_bad_option("recommend", c, argc, argv);
+        if (strcmp(name, "batch") == 0) {
+            path = optarg;
+        } else if (strcmp(name, "output-file") == 0) {
+            /* the command already pointed stdout at it */
+        } else if (strcmp(name, "catalog") == 0) {
+            copts.path = optarg;
+        } else if (strcmp(name, "rules") == 0) {
+            rules_path = optarg;
+        } else if (strcmp(name, "explain") == 0) {
+            b.explain = true;
+        } else if (strcmp(name, "top") == 0) {
+            if (cli_parse_int(&b.top, "--top", optarg, 1, 10000, &err) < 0)
+                return cli_usage_error("recommend", "%s", err.msg);
+        } else if (strcmp(name, "output") == 0) {
+            if (strcmp(optarg, "json") != 0)
+                return cli_usage_error("recommend",
+                                       "--batch: output is JSON Lines; "
+                                       "--output %s is not available",
+                                       optarg);
+        } else {
+            return cli_usage_error("recommend",
+                                   "--%s: give it as a field of each --batch "
+                                   "line (\"%s\": ...)",
+                                   name, name);
+        }
+    }
+    if (!path)
+        return cli_usage_error("recommend", "--batch: missing FILE");
+
+    if (rules_path ? ecf_rules_load_file(&rules, rules_path, &err)
+                   : ecf_rules_embedded(&rules, &err)) {
+        status = cli_fail(&err);
+        goto out;
+    }
+    if (cli_open_catalog(&cat, &copts, &b.label, &err) != 0 ||
+        ecf_zoo_embedded(&zoo, &err) != 0) {
+        status = cli_fail(&err);
+        goto out;
+    }
+    if (ecf_light_embedded(&light, &err) != 0)
+        light = NULL; /* a build without light data shows none */
+    b.cat = cat;
+    b.rules = &rules;
+    b.zoo = zoo;
+    b.light = light;
+
+    if (strcmp(path, "-") == 0) {
+        in = stdin;
+    } else {
+        in = fopen(path, "r");
+        if (!in) {
+            ecf_err_set(&err, ECF_EIO, "--batch: %s: %s", path,
+                        strerror(errno));
+            status = cli_fail(&err);
+            goto out;
+        }
+    }
+    while ((got = getline(&line, &cap, in)) != -1) {
+        lineno++;
+        if (blank(line, (size_t)got))
+            continue;
+        if ((size_t)got > RB_MAX_LINE) {
+            ecf_err_set(&err, ECF_EINVAL, "line longer than %u bytes",
+                        RB_MAX_LINE);
+            print_error(stdout, lineno, &err, 2);
+            status = worse(status, 2);
+            continue;
+        }
+        status = worse(status,
+                       batch_line(&b, stdout, lineno, line, (size_t)got));
+    }
+    if (ferror(in)) {
+        ecf_err_set(&err, ECF_EIO, "--batch: %s: read error",
+                    in == stdin ? "stdin" : path);
+        status = cli_fail(&err);
+    }
+out:
+    if (in && in != stdin)
+        fclose(in);
+    free(line);
+    cache_free(&b.cache);
+    ecf_light_free(light);
+    ecf_zoo_free(zoo);
+    ecf_catalog_free(cat);
+    return status;
+}
+
+void cli_recommend_batch_usage(FILE *f)
+{
+    fputs("Batch (JSON Lines):\n"
+          "  --batch FILE|-          one workload per line, a JSON object "
+          "whose fields are\n"
+          "                          the flags above without dashes: "
+          "model, params,\n"
+          "                          model-config, task, precision, "
+          "batch-size, seq-len,\n"
+          "                          input-tokens, output-tokens, dataset, "
+          "epochs, lora-rank,\n"
+          "                          latency-ms, qps, sample-bytes, "
+          "tensor-parallel,\n"
+          "                          deadline, budget, budget-hourly, "
+          "peak-qps, max-nodes,\n"
+          "                          checkpoint-every, region, regions, "
+          "families,\n"
+          "                          exclude-families, optimize (strings "
+          "or numbers; '_'\n"
+          "                          may replace '-'); spot, "
+          "activation-checkpointing,\n"
+          "                          optimizer-8bit: true|false. Prints one "
+          "compact\n"
+          "                          --output json object per line, with "
+          "\"line\"; a bad line\n"
+          "                          prints {\"line\":N,\"error\":...,"
+          "\"exit_code\":2} and the\n"
+          "                          rest go on. Only --catalog, --rules, "
+          "--top, --explain\n"
+          "                          and --output-file may be given with "
+          "it. Exit: 0 all ok,\n"
+          "                          2 a bad line, 3 a line without a plan, "
+          "1 I/O.\n",
+          f);
+}

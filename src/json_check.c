@@ -1,0 +1,170 @@
+/*
+ * json_check.c - checks on a parsed cJSON tree: nothing after the value,
+ * every key and string valid UTF-8, no duplicate keys. Small objects
+ * (the usual case) are checked pairwise; larger ones (the Spot Advisor's
+ * per-region maps run to hundreds of keys) sort a copy of their key
+ * pointers, so the check stays O(n log n) per object. Recursion depth is
+ * bounded by cJSON's own nesting limit (CJSON_NESTING_LIMIT, 1000).
+ */
+#include "json_check.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ec2fit/err.h"
+
+#define PAIRWISE_MAX 16
+
+/* RFC 3629: no overlong forms, no surrogates, nothing above U+10FFFF.
+ * cJSON copies string bytes through unchecked (it only decodes \u
+ * escapes), so this is where invalid text stops. */
+static bool utf8_valid(const unsigned char *s)
+{
+    while (*s) {
+        unsigned char c = *s;
+        size_t n, i;
+        unsigned long cp;
+        if (c < 0x80) {
+            s++;
+            continue;
+        }
+        if (c >= 0xc2 && c <= 0xdf) {
+            n = 1;
+            cp = c & 0x1f;
+        } else if (c >= 0xe0 && c <= 0xef) {
+            n = 2;
+            cp = c & 0x0f;
+        } else if (c >= 0xf0 && c <= 0xf4) {
+            n = 3;
+            cp = c & 0x07;
+        } else {
+            return false;
+        }
+        for (i = 1; i <= n; i++) {
+            if ((s[i] & 0xc0) != 0x80)
+                return false;
+            cp = (cp << 6) | (s[i] & 0x3f);
+        }
+        if ((n == 2 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
+            (n == 3 && (cp < 0x10000 || cp > 0x10ffff)))
+            return false;
+        s += n + 1;
+    }
+    return true;
+}
+
+static int key_cmp(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static const char *dup_in(const cJSON *obj)
+{
+    const cJSON *a, *b;
+    const char **keys = NULL;
+    const char *hit = NULL;
+    size_t n = 0, i;
+
+    for (a = obj->child; a; a = a->next)
+        n++;
+    if (n <= PAIRWISE_MAX) {
+        for (a = obj->child; a; a = a->next)
+            for (b = a->next; b; b = b->next)
+                if (a->string && b->string && strcmp(a->string, b->string) == 0)
+                    return a->string;
+        return NULL;
+    }
+    keys = ecf_xcalloc(n, sizeof(*keys));
+    for (a = obj->child, i = 0; a; a = a->next)
+        keys[i++] = a->string ? a->string : "";
+    qsort(keys, n, sizeof(*keys), key_cmp);
+    for (i = 1; i < n && !hit; i++)
+        if (strcmp(keys[i - 1], keys[i]) == 0)
+            hit = keys[i];
+    free(keys);
+    return hit;
+}
+
+/* Appends the path step for `c`, a member of `node`, at path[len]. */
+static size_t step(char *path, size_t size, size_t len, const cJSON *node,
+                   const cJSON *c, size_t i)
+{
+    int w;
+    if (cJSON_IsArray(node))
+        w = snprintf(path + len, size - len, "[%zu]", i);
+    else
+        w = snprintf(path + len, size - len, "%s%s", len ? "." : "",
+                     c->string ? c->string : "");
+    if (w < 0 || (size_t)w >= size - len)
+        w = (int)(size - len - 1); /* truncated: keep what fits */
+    return len + (size_t)w;
+}
+
+/* Depth-first: sets *key_out to a duplicate key, or *bad_utf8 when a key
+ * or string value is not UTF-8 (path then names that member). */
+static bool walk(char *path, size_t size, size_t len, const char **key_out,
+                 bool *bad_utf8, const cJSON *node)
+{
+    const cJSON *c;
+    size_t i = 0;
+
+    if (cJSON_IsObject(node)) {
+        const char *k = dup_in(node);
+        if (k) {
+            *key_out = k;
+            return true;
+        }
+    } else if (!cJSON_IsArray(node)) {
+        return false;
+    }
+    for (c = node->child; c; c = c->next, i++) {
+        size_t end;
+        if ((c->string && !utf8_valid((const unsigned char *)c->string)) ||
+            (cJSON_IsString(c) && c->valuestring &&
+             !utf8_valid((const unsigned char *)c->valuestring))) {
+            if (c->string && !utf8_valid((const unsigned char *)c->string))
+                c = NULL; /* don't echo an invalid key into the path */
+            if (c)
+                step(path, size, len, node, c, i);
+            *bad_utf8 = true;
+            return true;
+        }
+        if (!cJSON_IsObject(c) && !cJSON_IsArray(c))
+            continue;
+        end = step(path, size, len, node, c, i);
+        if (walk(path, size, end, key_out, bad_utf8, c))
+            return true;
+        path[len] = '\0';
+    }
+    return false;
+}
+
+int ecf_json_check(const cJSON *root, const char *data, size_t len,
+                   const char *parse_end, const char *name, ecf_code code,
+                   ecf_err *err)
+{
+    char path[128];
+    const char *key = NULL;
+    bool bad_utf8 = false;
+
+    if (data && parse_end) {
+        const char *p = parse_end;
+        while (p < data + len &&
+               (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
+            p++;
+        if (p < data + len)
+            return ecf_err_set(err, code,
+                               "%s: unexpected data after the JSON value at "
+                               "byte offset %zu",
+                               name, (size_t)(p - data));
+    }
+    path[0] = '\0';
+    if (!walk(path, sizeof(path), 0, &key, &bad_utf8, root))
+        return 0;
+    if (bad_utf8)
+        return ecf_err_set(err, code, "%s: %s%sinvalid UTF-8 in a string",
+                           name, path, path[0] ? ": " : "");
+    return ecf_err_set(err, code, "%s: %s%sduplicate key \"%.64s\"", name,
+                       path, path[0] ? ": " : "", key);
+}

@@ -1,0 +1,32 @@
+/*
+ * json_check.h - checks the loaders run on a parsed cJSON tree before
+ * reading it. Internal to src/: cJSON never leaves the loaders.
+ */
+#ifndef EC2FIT_JSON_CHECK_H
+#define EC2FIT_JSON_CHECK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <cjson/cJSON.h>
+
+#include "ec2fit/err.h"
+
+/** Checks a document the loaders are about to read:
+ *  - nothing but whitespace follows the value (cJSON, without
+ *    require_null_terminated, stops at the end of the value silently);
+ *    skipped when `data` or `parse_end` is NULL;
+ *  - every key and string value is valid UTF-8 (cJSON passes raw bytes
+ *    through, and they would reach JSON and terminal output);
+ *  - no object holds the same key twice: cJSON keeps both members and
+ *    cJSON_GetObjectItem returns the first, so a duplicate would silently
+ *    hide a value.
+ *  Returns 0, or `code` with "NAME: PATH: duplicate key \"K\"", "NAME:
+ *  PATH: invalid UTF-8 in a string" or "NAME: unexpected data after the
+ *  JSON value at byte offset N" (PATH like instances[3].prices, omitted at
+ *  the root). Recursion is bounded by cJSON's nesting limit (1000). */
+int ecf_json_check(const cJSON *root, const char *data, size_t len,
+                   const char *parse_end, const char *name, ecf_code code,
+                   ecf_err *err);
+
+#endif

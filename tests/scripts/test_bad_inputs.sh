@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# The bad-input corpus (tests/bad/, docs/security.md): every case in
+# tests/bad/cases.tsv runs ec2fit on a malformed, hostile or oversized
+# input and checks its exit status and its exact one-line message on
+# stderr. A crash (signal, sanitizer report) fails the case too.
+#
+# cases.tsv: name <TAB> exit <TAB> vg <TAB> expected stderr <TAB> args
+#   expected  after "ec2fit: "; "-" means stderr must be empty; a trailing
+#             "..." makes it a prefix (for messages that echo a huge input)
+#   args      shell words, run in a scratch copy of tests/bad (so paths in
+#             messages are relative); leading NAME=value words go to env.
+#   vg        "vg" also runs the case under valgrind memcheck, which must
+#             report no error and no definite or indirect leak. Skipped in a
+#             sanitizer build (ASan and valgrind do not mix) or without
+#             valgrind; ECF_VALGRIND=0 skips, ECF_VALGRIND=1 insists.
+# The big inputs (a 10 MB string, 100,000-deep nesting, 70 MB and over-limit
+# files, 20,001 instances) are generated here, not committed.
+set -euo pipefail
+: "${EC2FIT:?}" "${SRC_DIR:?}" "${WORK:?}"
+bad=$SRC_DIR/tests/bad
+dir=$WORK/bad
+rm -rf "$dir"
+mkdir -p "$dir" "$WORK/cache" "$WORK/config"
+cp "$bad"/*.json "$bad"/*.bin "$bad"/*.ini "$dir"/
+
+# ---- generated inputs ----
+python3 - "$dir" <<'PY'
+import json, sys, os
+d = sys.argv[1]
+base = json.load(open(os.path.join(d, "catalog_ok.json")))
+def w(name, data):
+    with open(os.path.join(d, name), "w") as f:
+        f.write(data)
+big = dict(base)
+big["instances"] = [dict(base["instances"][0], type="x" * (10 << 20))]
+w("gen_catalog_10mb_string.json", json.dumps(big))
+w("gen_catalog_deep.json", "[" * 100000 + "]" * 100000)
+many = dict(base)
+one = base["instances"][0]
+many["instances"] = [dict(one, type="t%d.large" % i) for i in range(20001)]
+w("gen_catalog_20001_instances.json", json.dumps(many))
+w("gen_rules_over_1mib.json", " " * (1 << 20) + "{}")
+w("gen_hf_over_1mib.json", '{"pad": "' + "x" * (1 << 20) + '"}')
+w("gen_hf_deep.json", '{"a":' * 100000 + "1" + "}" * 100000)
+w("gen_hf_10mb_string.json", '{"model_type": "' + "y" * (10 << 20) + '"}')
+w("gen_credentials_over_1mib.ini", "#" * ((1 << 20) + 1))
+w("gen_long_arg.txt", "z" * 100000)
+PY
+truncate -s 70M "$dir/gen_catalog_70mb.json"
+
+vg=${ECF_VALGRIND:-auto}
+if [ "$vg" = auto ]; then
+  vg=1
+  command -v valgrind >/dev/null || vg=0
+  # A sanitizer build maps shadow memory that valgrind cannot run.
+  if grep -q -a __asan_init "$EC2FIT" || grep -q -a __ubsan_handle "$EC2FIT"; then vg=0; fi
+fi
+[ "$vg" = 1 ] || echo "note: valgrind cases run without valgrind (sanitizer build or no valgrind)"
+
+export NO_COLOR=1 EC2FIT_CATALOG= XDG_CACHE_HOME=$WORK/cache XDG_CONFIG_HOME=$WORK/config
+unset AWS_REGION AWS_DEFAULT_REGION AWS_ACCESS_KEY_ID AWS_SECRET_ACCESS_KEY AWS_PROFILE
+export HOME=$WORK/home AWS_ENDPOINT_URL=http://127.0.0.1:9
+fails=0 n=0 nvg=0
+cd "$dir"
+while IFS=$'\t' read -r name want_rc mode want_err args; do
+  case "$name" in ''|'#'*) continue ;; esac
+  n=$((n + 1))
+  eval "words=( $args )"
+  envs=()
+  while [ ${#words[@]} -gt 0 ] && [[ ${words[0]} =~ ^[A-Z_][A-Z0-9_]*= ]]; do
+    envs+=("${words[0]}")
+    words=("${words[@]:1}")
+  done
+  set +e
+  env ${envs[@]+"${envs[@]}"} "$EC2FIT" "${words[@]}" \
+    >"$WORK/$name.out" 2>"$WORK/$name.err"
+  rc=$?
+  set -e
+  got_err=$(cat -v "$WORK/$name.err")
+  ok=1
+  [ "$rc" = "$want_rc" ] || ok=0
+  if [ "$want_err" = - ]; then
+    [ -z "$got_err" ] || ok=0
+  elif [[ $want_err == *... ]]; then
+    [[ $got_err == "ec2fit: ${want_err%...}"* ]] || ok=0
+    [ "$(wc -l <"$WORK/$name.err")" -le 1 ] || ok=0
+  else
+    [ "$got_err" = "ec2fit: $want_err" ] || ok=0
+  fi
+  # A signal (128+N) or a sanitizer report is a crash, whatever was expected.
+  if [ "$rc" -ge 128 ] || grep -q -a 'Sanitizer' "$WORK/$name.err"; then ok=0; fi
+  if [ "$ok" = 0 ]; then
+    echo "FAIL $name: exit $rc (want $want_rc)"
+    echo "  want: ec2fit: $want_err"
+    echo "  got:  $got_err" | head -5
+    fails=$((fails + 1))
+  fi
+  if [ "$mode" = vg ] && [ "$vg" = 1 ]; then
+    nvg=$((nvg + 1))
+    set +e
+    env ${envs[@]+"${envs[@]}"} valgrind -q --error-exitcode=99 \
+      --leak-check=full --errors-for-leak-kinds=definite,indirect \
+      "$EC2FIT" "${words[@]}" >/dev/null 2>"$WORK/$name.vg"
+    vrc=$?
+    set -e
+    if [ "$vrc" = 99 ] || grep -q '^==[0-9]*== ' "$WORK/$name.vg"; then
+      echo "FAIL $name: valgrind (exit $vrc)"
+      grep '^==' "$WORK/$name.vg" | head -20
+      fails=$((fails + 1))
+    fi
+  fi
+done <"$bad/cases.tsv"
+echo "bad inputs: $n cases, $nvg under valgrind, $fails failures"
+[ "$n" -ge 60 ] || { echo "FAIL: expected at least 60 cases"; exit 1; }
+[ "$fails" -eq 0 ]

@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# recommend --batch: one record per non-blank input line, in order, each the
+# --output json object of that profile plus "line"; bad lines give error
+# records with their line numbers and the batch goes on; the exit code is
+# the worst line's (1 I/O, then 2 bad line, then 3 no plan, else 0).
+set -u
+pass=0 fail=0
+check() { # description, command...
+  local what=$1; shift
+  if "$@" >/dev/null 2>&1; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $what"; fi
+}
+mkdir -p "$WORK"
+cd "$WORK" || exit 1
+IN=batch.jsonl
+
+python3 "$SRC_DIR/bench/gen_batch_profiles.py" 40 --seed 3 > gen.jsonl
+"$EC2FIT" recommend --batch gen.jsonl > gen.out 2> gen.err
+rc=$?
+check "generated batch: exit 0 or 3 (no bad line)" test $rc -eq 0 -o $rc -eq 3
+check "generated batch: one record per line" test "$(wc -l < gen.out)" -eq 40
+check "generated batch: lines 1..40 in order" jq -e -s '[.[].line] == [range(1;41)]' gen.out
+check "generated batch: no error records" jq -e -s 'all(.[]; has("error") | not)' gen.out
+check "generated batch: every record is one line of JSON" test "$(jq -c . gen.out | wc -l)" -eq 40
+
+# Each record equals the single command's --output json for that line.
+for n in 1 7 23 40; do
+  sed -n "${n}p" gen.jsonl > one.json
+  args=()
+  while IFS= read -r kv; do args+=("$kv"); done < <(jq -r 'to_entries[] |
+     if .value == true then "--" + (.key|gsub("_";"-"))
+     elif .value == false then (if .key == "spot" then "--no-spot" else empty end)
+     else "--" + (.key|gsub("_";"-")), (.value|tostring) end' one.json)
+  "$EC2FIT" recommend "${args[@]}" --output json 2>/dev/null | jq -S -c . > single.json
+  jq -S -c "select(.line == $n) | del(.line)" gen.out > batched.json
+  check "line $n equals recommend ${args[*]} --output json" cmp single.json batched.json
+done
+
+# Order, blank lines, error records and the exit code.
+cat > "$IN" <<'JSONL'
+{"model":"resnet50","task":"train","dataset":"1.28M","epochs":90}
+
+{"model":"nope","task":"train"}
+{"model":"resnet50","task":"train","epochs":-1}
+{"model":"bert-base","task":"infer","qps":10}
+JSONL
+"$EC2FIT" recommend --batch "$IN" > mixed.out 2> mixed.err
+check "bad lines: exit 2" test $? -eq 2
+check "bad lines: records for lines 1,3,4,5" jq -e -s '[.[].line] == [1,3,4,5]' mixed.out
+check "bad lines: errors on 3 and 4 with exit_code 2" jq -e -s '[.[] | select(has("error")) | [.line, .exit_code]] == [[3,2],[4,2]]' mixed.out
+check "bad lines: good lines still answered" jq -e -s '[.[] | select(has("recommendations")) | .line] == [1,5]' mixed.out
+check "bad lines: stderr names the lines" grep -q "line 3: unknown model 'nope'" mixed.err
+check "stdin gives the same records" sh -c "'$EC2FIT' recommend --batch - < '$IN' 2>/dev/null | cmp - mixed.out"
+
+printf '%s\n' '{"model":"resnet50","task":"train"}' \
+  '{"model":"llama-3.1-70b","task":"lora","dataset":"100M","budget":"1"}' > noplan.jsonl
+"$EC2FIT" recommend --batch noplan.jsonl > noplan.out 2>/dev/null
+check "a line without a plan: exit 3" test $? -eq 3
+check "a line without a plan: closest misses" jq -e -s '.[1].recommendations == [] and (.[1].closest_misses | length) > 0' noplan.out
+
+printf '%s\n' '{"model":"resnet50","task":"train"}' > ok.jsonl
+"$EC2FIT" recommend --batch ok.jsonl > /dev/null 2>&1
+check "all lines with a plan: exit 0" test $? -eq 0
+"$EC2FIT" recommend --batch does-not-exist.jsonl > /dev/null 2>&1
+check "unreadable file: exit 1" test $? -eq 1
+"$EC2FIT" recommend --batch ok.jsonl --task train > /dev/null 2>&1
+check "workload flag with --batch: exit 2" test $? -eq 2
+
+# Identical profiles (any key order) give identical records.
+printf '%s\n' '{"model":"resnet50","task":"train","spot":false}' '{"spot":false,"task":"train","model":"resnet50"}' > dup.jsonl
+"$EC2FIT" recommend --batch dup.jsonl > dup.out
+check "identical profiles, identical records" test "$(jq -c 'del(.line)' dup.out | sort -u | wc -l)" -eq 1
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# `ec2fit tf-external` driven exactly as Terraform's `data "external"` does:
+# one JSON object of strings on stdin; on success stdout must be one flat
+# JSON object whose values are all strings (Terraform rejects anything
+# else), on failure a non-zero exit and one line on stderr.
+set -u
+pass=0 fail=0
+check() { # description, command...
+  local what=$1; shift
+  if "$@" >/dev/null 2>&1; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $what"; fi
+}
+mkdir -p "$WORK"
+OUT="$WORK/out.json" ERR="$WORK/err.txt"
+run() { # stdin-text: runs tf-external, sets rc
+  printf '%s' "$1" | "$EC2FIT" tf-external > "$OUT" 2> "$ERR"
+  rc=$?
+}
+flat_strings() { jq -e 'type == "object" and all(.[]; type == "string")' "$OUT"; }
+keys_ok() {
+  jq -e 'keys == ["catalog_as_of","hourly_usd","instance_count","instance_type","monthly_usd","region","total_usd","use_spot"]' "$OUT"
+}
+one_line_err() { test "$(wc -l < "$ERR")" -eq 1 && grep -q '^ec2fit: ' "$ERR"; }
+
+# training job with a dataset: total_usd set, monthly_usd empty
+run '{"model":"resnet50","task":"train","dataset":"1.28M","epochs":"90","region":"us-west-2"}'
+check "train: exit 0" test "$rc" -eq 0
+check "train: one flat object of strings" flat_strings
+check "train: exactly the documented keys" keys_ok
+check "train: values" jq -e '.region == "us-west-2" and (.instance_count|tonumber) >= 1
+  and (.use_spot == "true" or .use_spot == "false") and (.hourly_usd|tonumber) > 0
+  and (.total_usd|tonumber) > 0 and .monthly_usd == "" and .catalog_as_of == "2026-07-20"' "$OUT"
+check "train: no stderr" test ! -s "$ERR"
+# the same plan as recommend's rank 1
+"$EC2FIT" recommend --model resnet50 --task train --dataset 1.28M --epochs 90 --region us-west-2 --output tfvars > "$WORK/tfvars.json"
+check "train: agrees with recommend --output tfvars" jq -e --slurpfile t "$WORK/tfvars.json" \
+  '.instance_type == $t[0].instance_type and (.instance_count|tonumber) == $t[0].instance_count
+   and (.use_spot == "true") == $t[0].use_spot and ((.hourly_usd|tonumber) - $t[0].hourly_usd | fabs) < 1e-6' "$OUT"
+
+# serving: monthly_usd set, total_usd empty; underscores and "" (unset)
+run '{"model":"llama-3.1-8b","task":"infer","qps":"5","latency_ms":"","spot":"false"}'
+check "serve: exit 0" test "$rc" -eq 0
+check "serve: flat strings and keys" keys_ok
+check "serve: monthly set, total empty, on-demand" jq -e '(.monthly_usd|tonumber) > 0 and .total_usd == "" and .use_spot == "false"' "$OUT"
+run '{"model":"resnet50","task":"train","batch_size":"64","budget-hourly":"100"}'
+check "underscore and dash keys both accepted" test "$rc" -eq 0
+
+# errors: non-zero exit, nothing on stdout, exactly one line on stderr
+while IFS='|' read -r what want input; do
+  run "$input"
+  check "$what: exit $want" test "$rc" -eq "$want"
+  check "$what: empty stdout" test ! -s "$OUT"
+  check "$what: one line on stderr" one_line_err
+done <<'CASES'
+array instead of object|2|["resnet50"]
+string instead of object|2|"resnet50"
+malformed JSON|2|{"model": "resnet50",
+trailing text|2|{"model":"resnet50","task":"train"} x
+empty stdin|2|
+number value|2|{"model":"resnet50","task":"train","epochs":3}
+boolean value|2|{"model":"resnet50","task":"train","spot":true}
+nested object|2|{"model":"resnet50","task":"train","x":{"a":"b"}}
+unknown key|2|{"model":"resnet50","task":"train","instance":"p4d.24xlarge"}
+refused key output|2|{"model":"resnet50","task":"train","output":"json"}
+bad switch value|2|{"model":"resnet50","task":"train","spot":"yes"}
+unknown model|2|{"model":"resnet5","task":"train"}
+missing task|2|{"model":"resnet50"}
+bad number|2|{"model":"resnet50","task":"train","budget_hourly":"lots"}
+unknown region|2|{"model":"resnet50","task":"train","region":"us-east-9"}
+no plan|3|{"model":"llama-3.1-405b","task":"train","budget_hourly":"1"}
+CASES
+run '{"model":"resnet5","task":"train"}'
+check "unknown model message" grep -q "unknown model 'resnet5' (did you mean resnet50?)" "$ERR"
+run '{"model":"resnet50","task":"train","instance":"p4d.24xlarge"}'
+check "unknown key message names the key" grep -q "unknown key 'instance'" "$ERR"
+run '{"model":"resnet50","task":"train","epochs":3}'
+check "non-string message" grep -q "key 'epochs': expected a string, got a number" "$ERR"
+"$EC2FIT" tf-external extra < /dev/null > "$OUT" 2> "$ERR"
+check "arguments refused (exit 2)" test $? -eq 2
+"$EC2FIT" tf-external --help > "$OUT"
+check "--help exit 0" test $? -eq 0
+
+echo "$pass passed, $fail failed"
+test "$fail" -eq 0
