@@ -761,7 +761,6 @@ int ecf_catalog_load_buffer(ecf_catalog **out, const char *data, size_t len,
                             const char *name, ecf_err *err)
 {
     cJSON *root = NULL;
-    const char *end = NULL;
     ecf_catalog *cat = NULL;
     ctx c;
     int rc = 0;
@@ -771,25 +770,15 @@ int ecf_catalog_load_buffer(ecf_catalog **out, const char *data, size_t len,
     c.name = name;
     c.err = err;
     c.depth = 0;
-    if (len > ECF_CATALOG_MAX_BYTES)
-        return ecf_err_set(err, ECF_EINVAL,
-                           "%s: %zu bytes exceed the catalog size limit of "
-                           "%u bytes",
-                           name, len, ECF_CATALOG_MAX_BYTES);
-    root = cJSON_ParseWithLengthOpts(data, len, &end, 0);
-    if (!root) {
-        size_t off = end ? (size_t)(end - data) : 0;
-        return ecf_err_set(err, ECF_EPARSE,
-                           "%s: invalid JSON at byte offset %zu", name, off);
-    }
+    rc = ecf_json_parse(&root, data, len, ECF_CATALOG_MAX_BYTES, "catalog ",
+                        name, ECF_EPARSE, err);
+    if (rc)
+        return rc;
     cat = ecf_xcalloc(1, sizeof(*cat));
     if (!cJSON_IsObject(root)) {
         rc = fail(&c, NULL, "expected a JSON object");
         goto out;
     }
-    rc = ecf_json_check(root, data, len, end, name, ECF_EPARSE, err);
-    if (rc)
-        goto out;
     rc = get_int(&c, &cat->schema_version, root, "schema_version", true,
                  false, 0, 0);
     if (!rc && cat->schema_version != ECF_CATALOG_SCHEMA_VERSION)

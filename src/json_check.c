@@ -168,3 +168,30 @@ int ecf_json_check(const cJSON *root, const char *data, size_t len,
     return ecf_err_set(err, code, "%s: %s%sduplicate key \"%.64s\"", name,
                        path, path[0] ? ": " : "", key);
 }
+
+int ecf_json_parse(cJSON **root_out, const char *data, size_t len,
+                   size_t max_bytes, const char *what, const char *name,
+                   ecf_code code, ecf_err *err)
+{
+    const char *end = NULL;
+    cJSON *root;
+    int rc;
+
+    *root_out = NULL;
+    if (len > max_bytes)
+        return ecf_err_set(err, ECF_EINVAL,
+                           "%s: %zu bytes exceed the %ssize limit of %zu "
+                           "bytes",
+                           name, len, what, max_bytes);
+    root = cJSON_ParseWithLengthOpts(data, len, &end, 0);
+    if (!root)
+        return ecf_err_set(err, code, "%s: invalid JSON at byte offset %zu",
+                           name, end ? (size_t)(end - data) : (size_t)0);
+    rc = ecf_json_check(root, data, len, end, name, code, err);
+    if (rc) {
+        cJSON_Delete(root);
+        return rc;
+    }
+    *root_out = root;
+    return 0;
+}

@@ -29,4 +29,13 @@ int ecf_json_check(const cJSON *root, const char *data, size_t len,
                    const char *parse_end, const char *name, ecf_code code,
                    ecf_err *err);
 
+/** The loaders' common start: refuses a document over `max_bytes`
+ *  (ECF_EINVAL "NAME: N bytes exceed the <what>size limit of M bytes",
+ *  `what` being "catalog ", "rules " or ""), parses it (`code` "NAME:
+ *  invalid JSON at byte offset N") and runs ecf_json_check with `code`.
+ *  On success *root_out is the caller's, freed with cJSON_Delete. */
+int ecf_json_parse(cJSON **root_out, const char *data, size_t len,
+                   size_t max_bytes, const char *what, const char *name,
+                   ecf_code code, ecf_err *err);
+
 #endif

@@ -338,7 +338,6 @@ int ecf_light_load_buffer(ecf_light **out,
                           ecf_err *err)
 {
     cJSON *root = NULL;
-    const char *end = NULL;
     ecf_light *light = NULL;
     const cJSON *v = NULL;
     int version = 0;
@@ -349,24 +348,15 @@ int ecf_light_load_buffer(ecf_light **out,
     c.name = name;
     c.err = err;
     c.path[0] = '\0';
-    if (len > ECF_LIGHT_MAX_BYTES)
-        return ecf_err_set(err, ECF_EINVAL,
-                           "%s: %zu bytes exceed the size limit of %u bytes",
-                           name, len, ECF_LIGHT_MAX_BYTES);
-    root = cJSON_ParseWithLengthOpts(data, len, &end, 0);
-    if (!root) {
-        size_t off = end ? (size_t)(end - data) : 0;
-        return ecf_err_set(err, ECF_EPARSE,
-                           "%s: invalid JSON at byte offset %zu", name, off);
-    }
+    rc = ecf_json_parse(&root, data, len, ECF_LIGHT_MAX_BYTES, "", name,
+                        ECF_EPARSE, err);
+    if (rc)
+        return rc;
     light = ecf_xcalloc(1, sizeof(*light));
     if (!cJSON_IsObject(root)) {
         rc = fail(&c, NULL, "expected a JSON object");
         goto out;
     }
-    rc = ecf_json_check(root, data, len, end, name, ECF_EPARSE, err);
-    if (rc)
-        goto out;
     rc = get_posint(&c, &version, root, "schema_version");
     if (!rc && version != ECF_LIGHT_SCHEMA_VERSION)
         rc = fail(&c, "schema_version",

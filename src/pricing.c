@@ -346,7 +346,7 @@ int ecf_pricing_parse_products(char **next_token_out, ecf_pricing_table *t,
     *next_token_out = NULL;
     root = cJSON_ParseWithLengthOpts(data, len, &end, 0);
     if (!root) {
-        rc = ecf_err_set(err, ECF_EPARSE, "invalid JSON at byte %zu",
+        rc = ecf_err_set(err, ECF_EPARSE, "invalid JSON at byte offset %zu",
                          end ? (size_t)(end - data) : (size_t)0);
         goto out;
     }
@@ -367,7 +367,7 @@ int ecf_pricing_parse_products(char **next_token_out, ecf_pricing_table *t,
                                           strlen(it->valuestring), &iend, 0);
         if (!inner || !cJSON_IsObject(inner)) {
             rc = ecf_err_set(err, ECF_EPARSE,
-                             "PriceList[%zu]: invalid JSON at byte %zu", idx,
+                             "PriceList[%zu]: invalid JSON at byte offset %zu", idx,
                              iend ? (size_t)(iend - it->valuestring)
                                   : (size_t)0);
             goto out;
@@ -492,7 +492,7 @@ int ecf_spot_parse(ecf_spot_table **out, const char *data, size_t len,
     *out = NULL;
     root = cJSON_ParseWithLengthOpts(data, len, &end, 0);
     if (!root) {
-        rc = ecf_err_set(err, ECF_EPARSE, "invalid JSON at byte %zu",
+        rc = ecf_err_set(err, ECF_EPARSE, "invalid JSON at byte offset %zu",
                          end ? (size_t)(end - data) : (size_t)0);
         goto out;
     }
@@ -889,7 +889,7 @@ int ecf_pricing_merge(char **json_out, ecf_pricing_report *report,
     memset(report, 0, sizeof(*report));
     root = cJSON_ParseWithLengthOpts(catalog, len, &end, 0);
     if (!root) {
-        rc = ecf_err_set(err, ECF_EPARSE, "catalog: invalid JSON at byte %zu",
+        rc = ecf_err_set(err, ECF_EPARSE, "catalog: invalid JSON at byte offset %zu",
                          end ? (size_t)(end - catalog) : (size_t)0);
         goto out;
     }

@@ -166,30 +166,20 @@ int ecf_rules_load_buffer(ecf_rules *out, const char *data, size_t len,
 {
     cJSON *root = NULL;
     const cJSON *ver, *rules, *it;
-    const char *end = NULL;
     bool seen[ECF_RULE_COUNT] = {false};
     size_t i = 0;
     int rc = 0, k;
 
     memset(out, 0, sizeof(*out));
-    if (len > ECF_RULES_MAX_BYTES)
-        return ecf_err_set(err, ECF_EINVAL,
-                           "%s: %zu bytes exceed the rules size limit of %u "
-                           "bytes",
-                           name, len, ECF_RULES_MAX_BYTES);
-    root = cJSON_ParseWithLengthOpts(data, len, &end, 0);
-    if (!root)
-        return ecf_err_set(err, ECF_EPARSE,
-                           "%s: invalid JSON at byte offset %zu", name,
-                           end ? (size_t)(end - data) : 0);
+    rc = ecf_json_parse(&root, data, len, ECF_RULES_MAX_BYTES, "rules ", name,
+                        ECF_EPARSE, err);
+    if (rc)
+        return rc;
     ver = cJSON_GetObjectItemCaseSensitive(root, "schema_version");
     if (!cJSON_IsObject(root)) {
         rc = ecf_err_set(err, ECF_EPARSE, "%s: expected a JSON object", name);
         goto out;
     }
-    rc = ecf_json_check(root, data, len, end, name, ECF_EPARSE, err);
-    if (rc)
-        goto out;
     if (!cJSON_IsNumber(ver) || ver->valuedouble != ECF_RULES_SCHEMA_VERSION) {
         rc = ecf_err_set(err, ECF_EPARSE,
                          "%s: schema_version: expected %d", name,

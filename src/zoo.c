@@ -405,23 +405,13 @@ int ecf_zoo_load_buffer(
 {
     cJSON *root = NULL;
     const cJSON *models, *m = NULL, *ver;
-    const char *parse_end = NULL;
     ecf_zoo *zoo = NULL;
     size_t n = 0, i = 0;
     int rc = 0;
 
     *out = NULL;
-    if (len > ECF_ZOO_MAX_BYTES)
-        return ecf_err_set(err, ECF_EINVAL, "%s: larger than %u bytes", name,
-                           ECF_ZOO_MAX_BYTES);
-    root = cJSON_ParseWithLengthOpts(data, len, &parse_end, 0);
-    if (!root) {
-        rc = ecf_err_set(err, ECF_EPARSE, "%s: invalid JSON at byte %zu", name,
-                         parse_end ? (size_t)(parse_end - data) : (size_t)0);
-        goto out;
-    }
-    rc = ecf_json_check(root, data, len, parse_end, name, ECF_EPARSE,
-                        err);
+    rc = ecf_json_parse(&root, data, len, ECF_ZOO_MAX_BYTES, "models ", name,
+                        ECF_EPARSE, err);
     if (rc)
         goto out;
     ver = cJSON_GetObjectItemCaseSensitive(root, "schema_version");
@@ -759,7 +749,6 @@ int ecf_model_from_hf_config(ecf_model *out,
                              ecf_err *err)
 {
     cJSON *root = NULL;
-    const char *parse_end = NULL;
     const hf_style *st;
     const cJSON *tie;
     ecf_model m;
@@ -767,23 +756,14 @@ int ecf_model_from_hf_config(ecf_model *out,
     double active = 0;
 
     memset(&m, 0, sizeof(m));
-    if (len > ECF_HF_CONFIG_MAX_BYTES)
-        return ecf_err_set(err, ECF_EINVAL, "%s: larger than %u bytes", name,
-                           ECF_HF_CONFIG_MAX_BYTES);
-    root = cJSON_ParseWithLengthOpts(json, len, &parse_end, 0);
-    if (!root) {
-        rc = ecf_err_set(err, ECF_EINVAL, "%s: invalid JSON at byte %zu", name,
-                         parse_end ? (size_t)(parse_end - json) : (size_t)0);
+    rc = ecf_json_parse(&root, json, len, ECF_HF_CONFIG_MAX_BYTES, "config ",
+                        name, ECF_EINVAL, err);
+    if (rc)
         goto out;
-    }
     if (!cJSON_IsObject(root)) {
         rc = ecf_err_set(err, ECF_EINVAL, "%s: expected a JSON object", name);
         goto out;
     }
-    rc = ecf_json_check(root, json, len, parse_end, name, ECF_EINVAL,
-                        err);
-    if (rc)
-        goto out;
     st = hf_detect(root, name, err);
     if (!st) {
         rc = err ? (int)err->code : ECF_EINVAL;

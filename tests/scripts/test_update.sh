@@ -135,11 +135,11 @@ expect_fail truncated 1 'ec2fit: update: GetProducts us-east-1: transfer closed 
 
 start_server badjson
 update
-expect_fail badjson 1 'ec2fit: update: GetProducts us-east-1: invalid JSON at byte [0-9]+'
+expect_fail badjson 1 'ec2fit: update: GetProducts us-east-1: invalid JSON at byte offset [0-9]+'
 
 start_server badinner
 update
-expect_fail badinner 1 'ec2fit: update: GetProducts us-east-1: PriceList\[1\]: invalid JSON at byte 26'
+expect_fail badinner 1 'ec2fit: update: GetProducts us-east-1: PriceList\[1\]: invalid JSON at byte offset 26'
 
 start_server big
 EC2FIT_HTTP_MAX_BYTES=100000 update

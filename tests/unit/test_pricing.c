@@ -158,7 +158,7 @@ static void test_pricing__rejects_bad_pages(void **state)
     (void)state;
     assert_int_equal(parse_file(t, "products_bad_inner.json", &next, &err),
                      ECF_EPARSE);
-    assert_string_equal(err.msg, "PriceList[1]: invalid JSON at byte 26");
+    assert_string_equal(err.msg, "PriceList[1]: invalid JSON at byte offset 26");
     assert_int_equal(parse_file(t, "products_bad_price.json", &next, &err),
                      ECF_EPARSE);
     assert_non_null(strstr(err.msg, "\"-1.5e3\" is not a decimal number"));
@@ -168,7 +168,7 @@ static void test_pricing__rejects_bad_pages(void **state)
     assert_int_equal(ecf_pricing_parse_products(&next, t, "us-east-1",
                                                 "{\"PriceList\": [", 15, &err),
                      ECF_EPARSE);
-    assert_string_equal(err.msg, "invalid JSON at byte 14");
+    assert_string_equal(err.msg, "invalid JSON at byte offset 14");
     assert_int_equal(ecf_pricing_parse_products(&next, t, "us-east-1",
                                                 "{\"PriceList\": [1]}", 18,
                                                 &err),

@@ -337,7 +337,7 @@ static void test_zoo__loader_rejects_bad_files(void **state)
     /* the offset cJSON stops at: the '}' where a value was expected */
     assert_int_equal(ecf_zoo_load_buffer(&zoo, "{\"a\":}", 6, "m.json", &err),
                      ECF_EPARSE);
-    assert_string_equal(err.msg, "m.json: invalid JSON at byte 5");
+    assert_string_equal(err.msg, "m.json: invalid JSON at byte offset 5");
     assert_null(zoo);
     assert_int_equal(
         ecf_zoo_load_buffer(&zoo, "{\"schema_version\":2}", 20, "m.json", &err),
