@@ -55,6 +55,15 @@ const char *ecf_optimize_name(ecf_optimize o)
     return (unsigned)o < 3 ? names[o] : "?";
 }
 
+static int reject_cmp(const void *a, const void *b);
+
+void ecf_recommend_sort_rejected(ecf_recommendation *r)
+{
+    /* Only --explain lists every rejection; sorting them on every run was
+     * an eighth of a batch profile's instructions. */
+    qsort(r->rejected, r->n_rejected, sizeof(ecf_rejection), reject_cmp);
+}
+
 void ecf_recommendation_free(ecf_recommendation *r)
 {
     if (!r)
@@ -569,7 +578,6 @@ static void rank(ecf_recommendation *r, ecf_optimize opt)
         free(r->plans);
         r->plans = sorted;
     }
-    qsort(r->rejected, r->n_rejected, sizeof(ecf_rejection), reject_cmp);
 }
 
 /* Spot savings against the on-demand plan of the same type and region.

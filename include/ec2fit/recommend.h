@@ -109,7 +109,7 @@ typedef struct {
     bool spot_considered;
     ecf_plan *plans;         /* ranked best first */
     size_t n_plans;
-    ecf_rejection *rejected; /* by rule id, then closest miss */
+    ecf_rejection *rejected; /* catalog order; ecf_recommend_sort_rejected */
     size_t n_rejected;
     size_t n_candidates;     /* instance types x regions considered */
     /* Auto Scaling suggestion for the top serving plan */
@@ -132,6 +132,10 @@ int ecf_recommend_run(ecf_recommendation **out, const ecf_catalog *cat,
                       ecf_err *err);
 
 void ecf_recommendation_free(ecf_recommendation *r);
+
+/** Orders `rejected` by rule id, then closest miss first (what --explain
+ *  lists). ecf_recommend_run leaves them in catalog order. */
+void ecf_recommend_sort_rejected(ecf_recommendation *r);
 
 /** The reason a candidate was rejected, with its numbers ("needs 31.2 GiB
  *  per device ..."). Reasons are formatted on demand, not for every one of

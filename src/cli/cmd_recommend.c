@@ -391,6 +391,8 @@ int cli_recommend_main(int argc, char **argv, rr_printer printer)
     view.rec = rec;
     view.top = top;
     view.explain = explain;
+    if (explain)
+        ecf_recommend_sort_rejected(rec);
     view.color = out == CLI_OUT_TABLE && cli_use_color(stdout);
     rr_light_alternatives(&view);
     if (printer) {

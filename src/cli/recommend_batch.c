@@ -495,6 +495,8 @@ static int run_profile(char **json_out, rb_batch *b, rb_profile *p,
     view.rec = rec;
     view.top = b->top;
     view.explain = b->explain;
+    if (b->explain)
+        ecf_recommend_sort_rejected(rec);
     if (b->light && p->wl.w.task == ECF_TASK_INFER)
         view.n_light = ecf_recommend_light(view.light, 2, b->light, &p->model,
                                            &p->wl.w, rec);

@@ -178,9 +178,18 @@ static bool user_limit(ecf_rule_id id)
 
 static bool closer(const ecf_rejection *a, const ecf_rejection *b)
 {
+    int c;
     if (user_limit(a->rule) != user_limit(b->rule))
         return user_limit(a->rule);
-    return a->miss_ratio < b->miss_ratio;
+    if (a->miss_ratio != b->miss_ratio)
+        return a->miss_ratio < b->miss_ratio;
+    if (a->rule != b->rule)
+        return a->rule < b->rule;
+    c = strcmp(a->inst->type, b->inst->type);
+    if (c)
+        return c < 0;
+    c = strcmp(a->region, b->region);
+    return c ? c < 0 : (!a->spot && b->spot);
 }
 
 static size_t closest(const ecf_rejection **out, size_t max,
@@ -189,14 +198,21 @@ static size_t closest(const ecf_rejection **out, size_t max,
     size_t n = 0, i, k;
     for (i = 0; i < r->n_rejected; i++) {
         const ecf_rejection *x = &r->rejected[i];
-        bool dup = false;
+        size_t d;
         if (x->rule == ECF_RULE_NO_PRICE)
             continue;
-        for (k = 0; k < n && !dup; k++)
-            dup = out[k]->inst == x->inst &&
-                  strcmp(out[k]->region, x->region) == 0;
-        if (dup)
-            continue;
+        /* one row per type and region: keep its closer purchase option */
+        for (d = 0; d < n; d++)
+            if (out[d]->inst == x->inst &&
+                strcmp(out[d]->region, x->region) == 0)
+                break;
+        if (d < n) {
+            if (!closer(x, out[d]))
+                continue;
+            for (k = d; k + 1 < n; k++)
+                out[k] = out[k + 1];
+            n--;
+        }
         for (k = n; k > 0 && closer(x, out[k - 1]); k--)
             if (k < max)
                 out[k] = out[k - 1];
