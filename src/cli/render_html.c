@@ -133,11 +133,11 @@ static double frac(const axis *a, double v)
 static void tick_label(char *buf, size_t n, double v)
 {
     if (v >= 1e6)
-        snprintf(buf, n, "%gM", v / 1e6);
+        snprintf(buf, n, "%.3gM", v / 1e6);
     else if (v >= 1e3)
-        snprintf(buf, n, "%gk", v / 1e3);
+        snprintf(buf, n, "%.3gk", v / 1e3);
     else
-        snprintf(buf, n, "%g", v);
+        snprintf(buf, n, "%.3g", v);
 }
 
 static void scatter(FILE *f, const rr_view *v)
@@ -379,6 +379,7 @@ void rr_print_html(FILE *f, const rr_view *v)
     const ecf_recommendation *r = v->rec;
     const ecf_workload *w = &r->workload;
     size_t i;
+    char batch[96];
 
     fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
           "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
@@ -423,16 +424,20 @@ void rr_print_html(FILE *f, const rr_view *v)
                "%s.</p>\n<h2>Workload</h2>\n<dl>\n<dt>Model</dt><dd>",
             ecf_task_name(w->task), ecf_optimize_name(v->opts->optimize),
             ecf_catalog_as_of(v->cat));
+    if (w->task == ECF_TASK_INFER && !w->batch_explicit)
+        snprintf(batch, sizeof(batch), "automatic (requests batched up to "
+                                       "the latency target or roofline knee)");
+    else
+        snprintf(batch, sizeof(batch), "%d per device", w->batch_size);
     esc(f, v->model->name);
     fprintf(f, " (%s, %.3g B parameters)</dd>\n<dt>Task</dt><dd>%s</dd>\n"
-               "<dt>Precision</dt><dd>%s</dd>\n<dt>Batch</dt><dd>%d per "
-               "device</dd>\n",
+               "<dt>Precision</dt><dd>%s</dd>\n<dt>Batch</dt><dd>%s</dd>\n",
             ecf_model_kind_name(v->model->kind), v->model->params / 1e9,
             ecf_task_name(w->task),
             ecf_precision_name((ecf_precision)(w->precision >= 0
                                                    ? w->precision
                                                    : ECF_PREC_BF16)),
-            w->batch_size);
+            batch);
     if (w->dataset_samples > 0)
         fprintf(f, "<dt>Dataset</dt><dd>%.0f samples &times; %g epoch(s)"
                    "</dd>\n",
