@@ -354,13 +354,13 @@ static void test_catalog_pack__rejects_bad_header(void **state)
     put_u32(b, HDR_SEC(INSTANCES) + 4, UINT32_MAX);
     expect_packed_error(b, f->len,
                         "t: packed catalog: instances: 4294967295 entries "
-                        "exceed the limit of 20000");
+                        "exceed the limit of 200000");
     memcpy(b, f->blob, f->len);
 
     /* a count within the limit but past the end of the blob */
-    put_u32(b, HDR_SEC(INSTANCES) + 4, 20000);
+    put_u32(b, HDR_SEC(INSTANCES) + 4, 200000);
     snprintf(want, sizeof(want),
-             "t: packed catalog: instances: section at offset %lu (20000 "
+             "t: packed catalog: instances: section at offset %lu (200000 "
              "entries) runs past the end of the %zu-byte blob",
              (unsigned long)get_u32(f->blob, HDR_SEC(INSTANCES)), f->len);
     expect_packed_error(b, f->len, want);
