@@ -1122,9 +1122,11 @@ static void run_train(ecf_estimate *e,
         e->throughput = e->samples_per_s;
         e->throughput_unit = is_vision(m) ? "images/s" : "samples/s";
     }
-    if (w->dataset_samples > 0 && e->samples_per_s > 0)
+    if (w->dataset_samples > 0 && e->samples_per_s > 0) {
+        e->time_samples_per_s = e->samples_per_s;
         e->time_hours =
             w->dataset_samples * w->epochs / e->samples_per_s / 3600.0;
+    }
     assume(e,
            "%s training: %.0fx forward FLOPs per sample, %.0f%% of %.0f "
            "TFLOPS peak",
@@ -1526,9 +1528,11 @@ static void run_infer(ecf_estimate *e,
     e->bottleneck = t.mem_bound ? ECF_BN_MEMORY_BW : ECF_BN_COMPUTE;
     if (t.comm_s > 0.25 * (t.per_token_s > 0 ? t.per_token_s : t.latency_s))
         e->bottleneck = ECF_BN_COMMUNICATION;
-    if (w->dataset_samples > 0 && e->samples_per_s > 0)
+    if (w->dataset_samples > 0 && e->samples_per_s > 0) {
+        e->time_samples_per_s = e->samples_per_s;
         e->time_hours =
             w->dataset_samples * w->epochs / e->samples_per_s / 3600.0;
+    }
     if (w->latency_target_ms > 0 && e->latency_ms > w->latency_target_ms)
         warn(e, "latency %.0f ms exceeds the %.0f ms target", e->latency_ms,
              w->latency_target_ms);

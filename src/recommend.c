@@ -13,6 +13,7 @@
 
 #include <fnmatch.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h> /* snprintf only: the scorer does no I/O */
 #include <stdlib.h>
 #include <string.h>
@@ -133,11 +134,93 @@ static bool fixable_by_nodes(ecf_rule_id id)
            id == ECF_RULE_HOST_RAM || id == ECF_RULE_THROUGHPUT;
 }
 
+/* ------------------------------------------------------------------ */
+/* Estimate memo                                                       */
+/* ------------------------------------------------------------------ */
+
+/* An estimate is kept up to its notes: quiet estimates have none, and the
+ * two note arrays are 94% of the struct. */
+#define MEMO_EST_BYTES offsetof(ecf_estimate, quiet)
+
+typedef struct {
+    int nodes;
+    int next; /* next entry of the same instance; -1 ends */
+    unsigned char est[MEMO_EST_BYTES];
+} memo_entry;
+
+struct ecf_recommend_memo {
+    const ecf_catalog *cat;
+    size_t n_inst;
+    bool valid;
+    ecf_model model;
+    ecf_workload wkey; /* resolved, qps and epochs zeroed */
+    int *head;         /* per instance: first entry or -1 */
+    int *minn_limit;   /* per instance: limit of the cached min_nodes; 0 */
+    int *minn;
+    memo_entry *pool;
+    size_t n, cap;
+};
+
+ecf_recommend_memo *ecf_recommend_memo_new(void)
+{
+    return ecf_xcalloc(1, sizeof(ecf_recommend_memo));
+}
+
+void ecf_recommend_memo_free(ecf_recommend_memo *memo)
+{
+    if (!memo)
+        return;
+    free(memo->head);
+    free(memo->minn_limit);
+    free(memo->minn);
+    free(memo->pool);
+    free(memo);
+}
+
+/* Makes `memo` hold (cat, m, w): keeps it when they are the ones it
+ * holds, else empties it. Compared byte for byte, so a difference in
+ * padding only costs a cold memo. */
+static void memo_bind(ecf_recommend_memo *memo, const ecf_catalog *cat,
+                      const ecf_model *m, const ecf_workload *w)
+{
+    ecf_workload k;
+    size_t i, n = ecf_catalog_count(cat);
+
+    memset(&k, 0, sizeof(k));
+    memcpy(&k, w, sizeof(k));
+    k.qps = 0;
+    k.epochs = 0;
+    if (memo->valid && memo->cat == cat && memo->n_inst == n &&
+        memcmp(&memo->model, m, sizeof(*m)) == 0 &&
+        memcmp(&memo->wkey, &k, sizeof(k)) == 0)
+        return;
+    if (memo->n_inst != n || !memo->head) {
+        free(memo->head);
+        free(memo->minn_limit);
+        free(memo->minn);
+        memo->head = ecf_xmalloc((n ? n : 1) * sizeof(int));
+        memo->minn_limit = ecf_xmalloc((n ? n : 1) * sizeof(int));
+        memo->minn = ecf_xmalloc((n ? n : 1) * sizeof(int));
+    }
+    for (i = 0; i < n; i++) {
+        memo->head[i] = -1;
+        memo->minn_limit[i] = 0;
+    }
+    memo->cat = cat;
+    memo->n_inst = n;
+    memcpy(&memo->model, m, sizeof(*m));
+    memcpy(&memo->wkey, &k, sizeof(k));
+    memo->n = 0;
+    memo->valid = true;
+}
+
 typedef struct {
     const ecf_model *m;
     const ecf_workload *w;
     const ecf_rules *rules;
     const ecf_recommend_opts *o;
+    ecf_recommend_memo *memo; /* NULL: none */
+    size_t inst_index;        /* of the instance consider() is on */
     ecf_recommendation *r;
     size_t plan_cap, rej_cap;
     bool serving;
@@ -306,6 +389,63 @@ static void evaluate(run_ctx *c, ecf_plan *p, ecf_rule_result *res,
         ecf_rules_eval_quiet(res, c->rules, &in);
 }
 
+/* The quiet estimate of the current instance at `n` nodes, from the memo
+ * when it has it. */
+static int memo_estimate(run_ctx *c, ecf_estimate *e,
+                         const ecf_instance *inst, int n, ecf_err *err)
+{
+    ecf_recommend_memo *mm = c->memo;
+    int j;
+
+    if (mm) {
+        for (j = mm->head[c->inst_index]; j >= 0; j = mm->pool[j].next) {
+            if (mm->pool[j].nodes != n)
+                continue;
+            memcpy(e, mm->pool[j].est, MEMO_EST_BYTES);
+            e->quiet = true;
+            e->n_warnings = 0;
+            e->n_assumptions = 0;
+            /* the same expression as the estimator's, so the same bits */
+            if (c->w->dataset_samples > 0 && e->time_samples_per_s > 0)
+                e->time_hours = c->w->dataset_samples * c->w->epochs /
+                                e->time_samples_per_s / 3600.0;
+            return 0;
+        }
+    }
+    if (ecf_estimate_run_quiet(e, c->m, c->w, inst, n, err) != 0)
+        return -1;
+    if (mm && (mm->n + 1) * sizeof(memo_entry) <=
+                  ECF_RECOMMEND_MEMO_MAX_BYTES) {
+        memo_entry *x;
+        if (mm->n == mm->cap) {
+            mm->cap = mm->cap ? mm->cap * 2 : 1024;
+            if (mm->cap * sizeof(memo_entry) > ECF_RECOMMEND_MEMO_MAX_BYTES)
+                mm->cap = ECF_RECOMMEND_MEMO_MAX_BYTES / sizeof(memo_entry);
+            mm->pool = ecf_xrealloc(mm->pool, mm->cap * sizeof(memo_entry));
+        }
+        x = &mm->pool[mm->n];
+        x->nodes = n;
+        x->next = mm->head[c->inst_index];
+        memcpy(x->est, e, MEMO_EST_BYTES);
+        mm->head[c->inst_index] = (int)mm->n++;
+    }
+    return 0;
+}
+
+static int memo_min_nodes(run_ctx *c, const ecf_instance *inst, int limit)
+{
+    ecf_recommend_memo *mm = c->memo;
+    int fit;
+    if (mm && mm->minn_limit[c->inst_index] == limit)
+        return mm->minn[c->inst_index];
+    fit = ecf_estimate_min_nodes(c->m, c->w, inst, limit);
+    if (mm) {
+        mm->minn_limit[c->inst_index] = limit;
+        mm->minn[c->inst_index] = fit;
+    }
+    return fit;
+}
+
 static double cost_metric(const ecf_recommendation *r, const ecf_plan *p);
 static void spot_savings(const ecf_recommendation *r, ecf_plan *s,
                          const ecf_plan *o);
@@ -339,7 +479,7 @@ static int consider(run_ctx *c, const ecf_instance *inst, const char *region,
             ECF_RULE_CONSTRAINT)
         limit = 1;
     if (limit > 1) {
-        int fit = ecf_estimate_min_nodes(c->m, c->w, inst, limit);
+        int fit = memo_min_nodes(c, inst, limit);
         if (fit > 1)
             start = fit;
         else if (fit == 0)
@@ -348,7 +488,7 @@ static int consider(run_ctx *c, const ecf_instance *inst, const char *region,
 
     for (n = start; n <= limit; n++) {
         bool any_fixable = false, memory_short = false;
-        if (ecf_estimate_run_quiet(&e, c->m, c->w, inst, n, err) != 0)
+        if (memo_estimate(c, &e, inst, n, err) != 0)
             return -1;
         for (k = 0; k < 2; k++) {
             ecf_plan tmp;
@@ -596,6 +736,15 @@ int ecf_recommend_run(ecf_recommendation **out, const ecf_catalog *cat,
                       const ecf_rules *rules, const ecf_recommend_opts *o,
                       ecf_err *err)
 {
+    return ecf_recommend_run_memo(out, cat, m, w, rules, o, NULL, err);
+}
+
+int ecf_recommend_run_memo(ecf_recommendation **out, const ecf_catalog *cat,
+                           const ecf_model *m, const ecf_workload *w,
+                           const ecf_rules *rules,
+                           const ecf_recommend_opts *o,
+                           ecf_recommend_memo *memo, ecf_err *err)
+{
     run_ctx c;
     ecf_workload ww = *w;
     size_t ri, i;
@@ -615,6 +764,9 @@ int ecf_recommend_run(ecf_recommendation **out, const ecf_catalog *cat,
     c.w = &ww;
     c.rules = rules;
     c.o = o;
+    c.memo = memo;
+    if (memo)
+        memo_bind(memo, cat, m, &ww);
     c.serving = ww.task == ECF_TASK_INFER;
     c.spot_allowed = o->spot == ECF_SPOT_YES ||
                      (o->spot == ECF_SPOT_AUTO && !c.serving);
@@ -660,6 +812,7 @@ int ecf_recommend_run(ecf_recommendation **out, const ecf_catalog *cat,
             if (!family_selected(o, inst->family))
                 continue;
             c.r->n_candidates++;
+            c.inst_index = i;
             rc = consider(&c, inst, region, err);
         }
     }

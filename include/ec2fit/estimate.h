@@ -192,6 +192,12 @@ typedef struct {
     double host_ram_available_gib;
     double vcpus_per_accel; /* instance vCPUs / devices */
     double vcpus_per_accel_needed;
+    /* The samples/s time_hours was computed from (before any input-
+     * pipeline slowdown); 0 when time_hours is 0. time_hours is
+     * dataset_samples x epochs / time_samples_per_s / 3600, and nothing
+     * else in the estimate depends on epochs, so a memo can rescale it
+     * (ecf_recommend_memo). */
+    double time_samples_per_s;
 
     bool quiet;                /* notes not formatted (run_quiet) */
     int n_warnings;

@@ -133,6 +133,37 @@ int ecf_recommend_run(ecf_recommendation **out, const ecf_catalog *cat,
 
 void ecf_recommendation_free(ecf_recommendation *r);
 
+/* ------------------------------------------------------------------ */
+/* Estimate memo: reuse across runs that share a model and workload    */
+/* ------------------------------------------------------------------ */
+
+/** Quiet estimates (and fewest-fitting node counts) of one model and
+ *  workload over one catalog, kept between runs. An estimate depends on
+ *  the model, the instance, the node count and the workload minus its
+ *  qps (which only feeds warnings) and epochs (which only scales
+ *  time_hours, rescaled on reuse), not on the region, budget, deadline,
+ *  spot policy or ranking: a batch of profiles that differ only in those
+ *  computes each estimate once. ecf_recommend_run_memo checks the model,
+ *  workload and catalog it is given against the ones the memo holds and
+ *  starts it afresh when they differ, so a memo is never wrong, only
+ *  cold. Bounded: at most ECF_RECOMMEND_MEMO_MAX_BYTES of estimates; past
+ *  that, estimates are computed and not kept. Not thread-safe: one memo
+ *  per thread. */
+typedef struct ecf_recommend_memo ecf_recommend_memo;
+
+#define ECF_RECOMMEND_MEMO_MAX_BYTES (24u << 20)
+
+ecf_recommend_memo *ecf_recommend_memo_new(void);
+void ecf_recommend_memo_free(ecf_recommend_memo *memo);
+
+/** As ecf_recommend_run, reading and filling `memo` (NULL: none). The
+ *  result is identical to ecf_recommend_run's. */
+int ecf_recommend_run_memo(ecf_recommendation **out, const ecf_catalog *cat,
+                           const ecf_model *m, const ecf_workload *w,
+                           const ecf_rules *rules,
+                           const ecf_recommend_opts *o,
+                           ecf_recommend_memo *memo, ecf_err *err);
+
 /** Orders `rejected` by rule id, then closest miss first (what --explain
  *  lists). ecf_recommend_run leaves them in catalog order. */
 void ecf_recommend_sort_rejected(ecf_recommendation *r);

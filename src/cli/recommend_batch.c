@@ -11,6 +11,18 @@
  * The cache is bounded (RB_CACHE_MAX_BYTES); past it every line is
  * computed.
  *
+ * Lines are read in chunks (RB_CHUNK_LINES, fewer when a line's output
+ * can be large: --explain, a big --top; and at most RB_CHUNK_BYTES of
+ * input). In a chunk, lines are grouped by the fields the estimator reads
+ * (model and workload without qps and epochs), and a group runs on one
+ * thread with that thread's estimate memo (ecf_recommend_memo, at most
+ * ECF_RECOMMEND_MEMO_MAX_BYTES each): profiles that differ only in
+ * region, budget, deadline, spot, ranking, qps or epochs estimate each
+ * instance type once. Groups are shared out to one thread per core (at
+ * most RB_MAX_THREADS); each line's records are buffered and printed in
+ * input order once the chunk is done, so the output does not depend on
+ * the scheduling.
+ *
  * Fields are validated by the same parsers as the flags, so a line gets
  * exactly the message the flag would ("--epochs: must be more than zero,
  * got '0'"). A bad line yields {"line":N,"error":"...","exit_code":2} and
@@ -21,10 +33,12 @@
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <getopt.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
+#include <unistd.h>
 
 #include "cli_workload.h"
 #include "cmd.h"
@@ -40,6 +54,10 @@
 #define RB_MAX_FIELDS 64             /* fields in one profile */
 #define RB_MAX_LIST 64               /* families in one list */
 #define RB_CACHE_MAX_BYTES (64u << 20) /* results kept for reuse */
+#define RB_CHUNK_LINES 4096          /* lines grouped and run together */
+#define RB_CHUNK_LINES_BIG 64        /* ... when --explain or --top > 20 */
+#define RB_CHUNK_BYTES (16u << 20)   /* input bytes in one chunk */
+#define RB_MAX_THREADS 8
 
 /* ------------------------------------------------------------------ */
 /* Result cache: canonical profile text -> compact JSON and status       */
@@ -126,7 +144,19 @@ typedef struct {
     int top;
     bool explain;
     rb_cache cache;
+    pthread_mutex_t lock; /* the cache and the chunk's next group */
 } rb_batch;
+
+/* One input line of a chunk and its records. */
+typedef struct {
+    long lineno;
+    char *text;    /* NULL: already answered (a line too long) */
+    size_t len;
+    char *group;   /* estimator fields, canonical; the group's key */
+    ecf_buf out;   /* its stdout record */
+    ecf_buf errout; /* its stderr message */
+    int status;
+} rb_item;
 
 /* Recommend's own fields (the workload ones come from cli_workload.h). */
 enum {
@@ -473,7 +503,7 @@ static int build_profile(rb_profile *p, const rb_batch *b,
 /* Runs one parsed profile: *json_out (compact, no "line"; the caller's)
  * and 0 or 3, or an error code with `err` set. */
 static int run_profile(char **json_out, rb_batch *b, rb_profile *p,
-                       ecf_err *err)
+                       ecf_recommend_memo *memo, ecf_err *err)
 {
     ecf_recommendation *rec = NULL;
     rr_view view;
@@ -481,8 +511,8 @@ static int run_profile(char **json_out, rb_batch *b, rb_profile *p,
     int rc;
 
     *json_out = NULL;
-    rc = ecf_recommend_run(&rec, b->cat, &p->model, &p->wl.w, b->rules, &p->o,
-                           err);
+    rc = ecf_recommend_run_memo(&rec, b->cat, &p->model, &p->wl.w, b->rules,
+                                &p->o, memo, err);
     if (rc < 0)
         return rc;
     memset(&view, 0, sizeof(view));
@@ -518,7 +548,8 @@ static int line_status(const ecf_err *err)
     return err->code == ECF_EINVAL || err->code == ECF_ENOTFOUND ? 2 : 1;
 }
 
-static void print_error(FILE *out, long line, const ecf_err *err, int status)
+static void print_error(rb_item *it, long line, const ecf_err *err,
+                        int status)
 {
     cJSON *o = cJSON_CreateObject();
     char *s;
@@ -527,16 +558,56 @@ static void print_error(FILE *out, long line, const ecf_err *err, int status)
     cJSON_AddNumberToObject(o, "exit_code", status);
     s = cJSON_PrintUnformatted(o);
     if (s)
-        fprintf(out, "%s\n", s);
+        ecf_buf_printf(&it->out, "%s\n", s);
     cJSON_free(s);
     cJSON_Delete(o);
-    fprintf(stderr, "ec2fit: recommend: line %ld: %s\n", line, err->msg);
+    ecf_buf_printf(&it->errout, "ec2fit: recommend: line %ld: %s\n", line,
+                   err->msg);
 }
 
-/* One input line: prints its record, returns its status (0, 1, 2, 3). */
-static int batch_line(rb_batch *b, FILE *out, long lineno, const char *text,
-                      size_t len)
+/* Fields that change the plans but not one estimate (see
+ * ecf_recommend_memo): left out of a line's group key. */
+static bool estimate_free(const char *name)
 {
+    static const char *const names[] = {
+        "region", "regions", "budget", "budget-hourly", "deadline", "spot",
+        "optimize", "qps", "epochs", "peak-qps", "max-nodes",
+        "checkpoint-every", "families", "exclude-families"};
+    size_t i;
+    for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+        if (strcmp(names[i], name) == 0)
+            return true;
+    return false;
+}
+
+/* The group key of a line: its estimator fields, canonical. Only a
+ * grouping: the memo checks what it is given, so a key never changes a
+ * result. A line that does not parse gets "". */
+static char *group_key(const char *text, size_t len)
+{
+    rb_field fields[RB_MAX_FIELDS];
+    ecf_err err = ECF_ERR_INIT;
+    ecf_buf key = ECF_BUF_INIT;
+    cJSON *root = cJSON_ParseWithLengthOpts(text, len, NULL, 0);
+    size_t n = 0, i;
+
+    if (root && read_fields(fields, &n, root, &err) == 0)
+        for (i = 0; i < n; i++)
+            if (!estimate_free(fields[i].name))
+                ecf_buf_printf(&key, "%s=%s%s\x1f", fields[i].name,
+                               fields[i].is_bool ? "?" : "", fields[i].text);
+    cJSON_Delete(root);
+    if (!key.data)
+        return ecf_xstrdup("");
+    return ecf_buf_detach(&key);
+}
+
+/* One input line: buffers its records, returns its status (0, 1, 2, 3). */
+static int batch_line(rb_batch *b, ecf_recommend_memo *memo, rb_item *it)
+{
+    long lineno = it->lineno;
+    const char *text = it->text;
+    size_t len = it->len;
     rb_field fields[RB_MAX_FIELDS];
     rb_profile *p = NULL;
     ecf_err err = ECF_ERR_INIT;
@@ -560,12 +631,15 @@ static int batch_line(rb_batch *b, FILE *out, long lineno, const char *text,
     for (i = 0; i < n; i++)
         ecf_buf_printf(&key, "%s=%s%s\x1f", fields[i].name,
                        fields[i].is_bool ? "?" : "", fields[i].text);
+    pthread_mutex_lock(&b->lock);
     hit = cache_slot(&b->cache, key.data ? key.data : "");
     if (hit && hit->key) {
         status = hit->status;
-        fprintf(out, "{\"line\":%ld,%s\n", lineno, hit->json + 1);
+        ecf_buf_printf(&it->out, "{\"line\":%ld,%s\n", lineno, hit->json + 1);
+        pthread_mutex_unlock(&b->lock);
         goto out;
     }
+    pthread_mutex_unlock(&b->lock);
     p = ecf_xcalloc(1, sizeof(*p));
     {
         cli_workload wl0 = CLI_WORKLOAD_INIT;
@@ -575,15 +649,17 @@ static int batch_line(rb_batch *b, FILE *out, long lineno, const char *text,
     }
     if (build_profile(p, b, fields, n, &err) < 0)
         goto fail;
-    status = run_profile(&json, b, p, &err);
+    status = run_profile(&json, b, p, memo, &err);
     if (status < 0)
         goto fail;
-    fprintf(out, "{\"line\":%ld,%s\n", lineno, json + 1);
+    ecf_buf_printf(&it->out, "{\"line\":%ld,%s\n", lineno, json + 1);
+    pthread_mutex_lock(&b->lock);
     cache_put(&b->cache, key.data ? key.data : "", json, status);
+    pthread_mutex_unlock(&b->lock);
     goto out;
 fail:
     status = line_status(&err);
-    print_error(out, lineno, &err, status);
+    print_error(it, lineno, &err, status);
 out:
     free(json);
     free(p);
@@ -613,6 +689,116 @@ static bool blank(const char *s, size_t n)
 }
 
 /* ------------------------------------------------------------------ */
+/* Chunks                                                              */
+/* ------------------------------------------------------------------ */
+
+typedef struct {
+    rb_batch *b;
+    rb_item *items;
+    const size_t *order;  /* items by group, then line */
+    const size_t *starts; /* group g is order[starts[g] .. starts[g+1]) */
+    size_t n_groups;
+    size_t *next;         /* next group to run, under b->lock */
+    ecf_recommend_memo *memo; /* this thread's */
+} rb_worker;
+
+static void *worker_main(void *arg)
+{
+    rb_worker *w = arg;
+    for (;;) {
+        size_t g, k;
+        pthread_mutex_lock(&w->b->lock);
+        g = (*w->next)++;
+        pthread_mutex_unlock(&w->b->lock);
+        if (g >= w->n_groups)
+            break;
+        for (k = w->starts[g]; k < w->starts[g + 1]; k++) {
+            rb_item *it = &w->items[w->order[k]];
+            if (it->text)
+                it->status = batch_line(w->b, w->memo, it);
+        }
+    }
+    return NULL;
+}
+
+static const rb_item *sort_items; /* qsort has no context argument */
+
+static int item_cmp(const void *a, const void *b)
+{
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    int c = strcmp(sort_items[x].group, sort_items[y].group);
+    if (c)
+        return c;
+    return x < y ? -1 : x > y;
+}
+
+/* Runs a chunk's lines on `n_workers` threads and prints their records in
+ * input order. Returns the worst status. */
+static int run_chunk(rb_batch *b, rb_item *items, size_t n,
+                     ecf_recommend_memo **memos, int n_workers)
+{
+    size_t *order = ecf_xmalloc((n ? n : 1) * sizeof(*order));
+    size_t *starts = ecf_xmalloc((n + 1) * sizeof(*starts));
+    rb_worker w[RB_MAX_THREADS];
+    pthread_t tid[RB_MAX_THREADS];
+    bool started[RB_MAX_THREADS] = {false};
+    size_t i, n_groups = 0, next = 0;
+    int t, status = 0;
+
+    for (i = 0; i < n; i++) {
+        order[i] = i;
+        items[i].group = items[i].text ? group_key(items[i].text, items[i].len)
+                                       : ecf_xstrdup("");
+    }
+    sort_items = items;
+    qsort(order, n, sizeof(*order), item_cmp);
+    for (i = 0; i < n; i++)
+        if (i == 0 || strcmp(items[order[i]].group,
+                             items[order[i - 1]].group) != 0)
+            starts[n_groups++] = i;
+    starts[n_groups] = n;
+    for (t = 0; t < n_workers; t++) {
+        w[t].b = b;
+        w[t].items = items;
+        w[t].order = order;
+        w[t].starts = starts;
+        w[t].n_groups = n_groups;
+        w[t].next = &next;
+        w[t].memo = memos[t];
+    }
+    /* this thread is worker 0 */
+    for (t = 1; t < n_workers && (size_t)t < n_groups; t++)
+        started[t] = pthread_create(&tid[t], NULL, worker_main, &w[t]) == 0;
+    worker_main(&w[0]);
+    for (t = 1; t < n_workers; t++)
+        if (started[t])
+            pthread_join(tid[t], NULL);
+    for (i = 0; i < n; i++) {
+        rb_item *it = &items[i];
+        if (it->out.len)
+            fwrite(it->out.data, 1, it->out.len, stdout);
+        if (it->errout.len)
+            fwrite(it->errout.data, 1, it->errout.len, stderr);
+        status = worse(status, it->status);
+        free(it->text);
+        free(it->group);
+        ecf_buf_dispose(&it->out);
+        ecf_buf_dispose(&it->errout);
+    }
+    free(order);
+    free(starts);
+    return status;
+}
+
+static int thread_count(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    if (n < 1)
+        return 1;
+    return n > RB_MAX_THREADS ? RB_MAX_THREADS : (int)n;
+}
+
+/* ------------------------------------------------------------------ */
 /* Driver                                                              */
 /* ------------------------------------------------------------------ */
 
@@ -633,8 +819,13 @@ int cli_recommend_batch(int argc, char **argv)
     ssize_t got;
     long lineno = 0;
     int c, idx, status = 0;
+    rb_item *items = NULL;
+    ecf_recommend_memo *memos[RB_MAX_THREADS] = {NULL};
+    size_t n_items = 0, chunk_lines, chunk_bytes = 0;
+    int n_workers = thread_count(), t;
 
     memset(&b, 0, sizeof(b));
+    pthread_mutex_init(&b.lock, NULL);
     b.top = 5;
     optind = 0;
     opterr = 0;
@@ -701,20 +892,39 @@ int cli_recommend_batch(int argc, char **argv)
             goto out;
         }
     }
+    chunk_lines = b.explain || b.top > 20 ? RB_CHUNK_LINES_BIG
+                                          : RB_CHUNK_LINES;
+    items = ecf_xcalloc(chunk_lines, sizeof(*items));
+    for (t = 0; t < n_workers; t++)
+        memos[t] = ecf_recommend_memo_new();
     while ((got = getline(&line, &cap, in)) != -1) {
+        rb_item *it;
         lineno++;
         if (blank(line, (size_t)got))
             continue;
+        it = &items[n_items++];
+        memset(it, 0, sizeof(*it));
+        it->lineno = lineno;
         if ((size_t)got > RB_MAX_LINE) {
             ecf_err_set(&err, ECF_EINVAL, "line longer than %u bytes",
                         RB_MAX_LINE);
-            print_error(stdout, lineno, &err, 2);
-            status = worse(status, 2);
-            continue;
+            print_error(it, lineno, &err, 2);
+            it->status = 2;
+        } else {
+            it->text = ecf_xmalloc((size_t)got + 1);
+            memcpy(it->text, line, (size_t)got + 1);
+            it->len = (size_t)got;
+            chunk_bytes += (size_t)got;
         }
-        status = worse(status,
-                       batch_line(&b, stdout, lineno, line, (size_t)got));
+        if (n_items == chunk_lines || chunk_bytes >= RB_CHUNK_BYTES) {
+            status = worse(status,
+                           run_chunk(&b, items, n_items, memos, n_workers));
+            n_items = 0;
+            chunk_bytes = 0;
+        }
     }
+    if (n_items)
+        status = worse(status, run_chunk(&b, items, n_items, memos, n_workers));
     if (ferror(in)) {
         ecf_err_set(&err, ECF_EIO, "--batch: %s: read error",
                     in == stdin ? "stdin" : path);
@@ -724,6 +934,10 @@ out:
     if (in && in != stdin)
         fclose(in);
     free(line);
+    free(items);
+    for (t = 0; t < RB_MAX_THREADS; t++)
+        ecf_recommend_memo_free(memos[t]);
+    pthread_mutex_destroy(&b.lock);
     cache_free(&b.cache);
     ecf_light_free(light);
     ecf_zoo_free(zoo);
