@@ -40,10 +40,14 @@ typedef struct {
     ecf_optimize optimize;
     const char *const *families;         /* NULL-terminated globs; NULL = all */
     const char *const *exclude_families; /* NULL-terminated globs */
+    size_t rank_top;           /* 0: order every plan; N: only the first N
+                                  plans are ranked, the rest follow in no
+                                  particular order (a caller that shows N
+                                  rows needs no more; `recommend --batch`) */
 } ecf_recommend_opts;
 
 #define ECF_RECOMMEND_OPTS_INIT                                               \
-    {{NULL}, 0, ECF_SPOT_AUTO, 0, 0, 0, 0, 0, 0.5, ECF_OPT_COST, NULL, NULL}
+    {{NULL}, 0, ECF_SPOT_AUTO, 0, 0, 0, 0, 0, 0.5, ECF_OPT_COST, NULL, NULL, 0}
 
 /* Penalty rules that can fire on one plan (there are five kinds). */
 #define ECF_PLAN_MAX_PENALTIES 6
