@@ -1325,28 +1325,45 @@ static bool serve_batch(plan *pl,
         infer_memory(mem_out, m, w, p, pl, d);
         return fits(mem_out);
     }
-    for (b = 1; b <= MAX_AUTO_BATCH; b *= 2) {
+    {
         ecf_memory mem;
         plan trial = *pl;
-        trial.batch = b;
+        int lo = 0, hi = 0;
+        trial.batch = 1;
         infer_memory(&mem, m, w, p, &trial, d);
+        *mem_out = mem;
         if (!fits(&mem)) {
-            if (b == 1)
-                *mem_out = mem;
-            break;
+            pl->batch = 1;
+            return false;
         }
         serve_times(&t, m, w, d, p, ran, peak, &trial, &u);
-        if (b == 1)
-            limit = w->latency_target_ms > 0
-                        ? w->latency_target_ms / 1e3
-                        : SERVE_KNEE_LATENCY * t.latency_s;
-        else if (t.latency_s > limit)
-            break;
-        best = b;
-        *mem_out = mem;
+        limit = w->latency_target_ms > 0 ? w->latency_target_ms / 1e3
+                                         : SERVE_KNEE_LATENCY * t.latency_s;
+        /* Memory and latency only grow with the batch (KV cache, prefill,
+         * decode reads), so "fits and meets the limit" holds up to one
+         * largest power of two: binary-search the exponents 1..log2(MAX)
+         * instead of walking them (the scorer runs this for every type). */
+        for (b = MAX_AUTO_BATCH; b > 1; b /= 2)
+            hi++;
+        hi++; /* exclusive bound: exponents lo (passes) .. hi - 1 */
+        while (hi - lo > 1) {
+            int mid = (lo + hi) / 2;
+            trial.batch = 1 << mid;
+            infer_memory(&mem, m, w, p, &trial, d);
+            if (fits(&mem)) {
+                serve_times(&t, m, w, d, p, ran, peak, &trial, &u);
+                if (t.latency_s <= limit) {
+                    lo = mid;
+                    *mem_out = mem;
+                    continue;
+                }
+            }
+            hi = mid;
+        }
+        best = 1 << lo;
     }
-    pl->batch = best > 0 ? best : 1;
-    return best > 0;
+    pl->batch = best;
+    return true;
 }
 
 static void run_infer(ecf_estimate *e,
