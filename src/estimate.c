@@ -98,6 +98,20 @@
 #define LINK_NVSWITCH_GBYTES_S 300.0
 #define LINK_NEURON_GBYTES_S   100.0
 #define LINK_OTHER_GBYTES_S    50.0
+
+/* Per interconnect: the bandwidth used when the catalog gives none, and
+ * the per-message latency (alpha) of a collective step. */
+static const struct {
+    double gbytes_s;
+    double alpha_s;
+} link_defaults[] = {
+    [ECF_LINK_NONE] = {LINK_PCIE_GBYTES_S, ALPHA_PCIE},
+    [ECF_LINK_PCIE] = {LINK_PCIE_GBYTES_S, ALPHA_PCIE},
+    [ECF_LINK_NVLINK] = {LINK_NVLINK_GBYTES_S, ALPHA_NVLINK},
+    [ECF_LINK_NVSWITCH] = {LINK_NVSWITCH_GBYTES_S, ALPHA_NVLINK},
+    [ECF_LINK_NEURONLINK] = {LINK_NEURON_GBYTES_S, ALPHA_NEURON},
+    [ECF_LINK_OTHER] = {LINK_OTHER_GBYTES_S, ALPHA_PCIE},
+};
 #define LINK_EFFICIENCY        0.7 /* bus bandwidth / link bandwidth */
 #define NET_EFFICIENCY         0.8
 /* Fraction of gradient communication hidden behind the backward pass. */
@@ -400,33 +414,16 @@ static void describe(devinfo *d, const ecf_instance *inst)
             a->memory_bw_gbytes_s > 0 ? a->memory_bw_gbytes_s : 300.0;
         d->power_limited = a->tdp_w > 0 && a->tdp_w <= POWER_LIMITED_W;
         d->link_gbytes_s = inst->link_gbytes_s;
-        switch (inst->link) {
-        case ECF_LINK_NVSWITCH:
-            if (d->link_gbytes_s <= 0)
-                d->link_gbytes_s = LINK_NVSWITCH_GBYTES_S;
-            d->alpha_link = ALPHA_NVLINK;
-            break;
-        case ECF_LINK_NVLINK:
-            if (d->link_gbytes_s <= 0)
-                d->link_gbytes_s = LINK_NVLINK_GBYTES_S;
-            d->alpha_link = ALPHA_NVLINK;
-            break;
-        case ECF_LINK_NEURONLINK:
-            if (d->link_gbytes_s <= 0)
-                d->link_gbytes_s = LINK_NEURON_GBYTES_S;
-            d->alpha_link = ALPHA_NEURON;
-            break;
-        case ECF_LINK_OTHER:
-            if (d->link_gbytes_s <= 0)
-                d->link_gbytes_s = LINK_OTHER_GBYTES_S;
-            d->alpha_link = ALPHA_PCIE;
-            break;
-        case ECF_LINK_PCIE:
-        case ECF_LINK_NONE:
-        default:
-            d->link_gbytes_s = LINK_PCIE_GBYTES_S;
-            d->alpha_link = ALPHA_PCIE;
-            break;
+        {
+            /* PCIe (and a lone device) always take the PCIe figure: the
+             * catalog publishes no PCIe bandwidth. */
+            unsigned l = (unsigned)inst->link <= ECF_LINK_OTHER
+                             ? (unsigned)inst->link
+                             : (unsigned)ECF_LINK_PCIE;
+            d->alpha_link = link_defaults[l].alpha_s;
+            if (l == ECF_LINK_NONE || l == ECF_LINK_PCIE ||
+                d->link_gbytes_s <= 0)
+                d->link_gbytes_s = link_defaults[l].gbytes_s;
         }
     }
     if (inst->efa && inst->efa_gbps > 0) {
