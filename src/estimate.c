@@ -15,6 +15,7 @@
 #include "ec2fit/estimate.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -1601,7 +1602,11 @@ static int estimate(ecf_estimate *out,
     double peak;
     int rc;
 
-    memset(out, 0, sizeof(*out));
+    /* Zero everything but the note texts (most of the struct's 5 KB):
+     * n_warnings and n_assumptions say how many of them are valid, and the
+     * scorer calls this for every candidate. */
+    memset(out, 0, offsetof(ecf_estimate, warnings));
+    out->n_assumptions = 0;
     out->quiet = quiet;
     if (nodes < 1)
         return ecf_err_set(err, ECF_EINVAL,

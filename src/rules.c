@@ -165,6 +165,14 @@ static void fire(char *out, const ecf_rule *r, vars *v)
                      v->n);
 }
 
+/* Parameter i of a rule, in ecf_rule_specs order (the loader fills every
+ * parameter in that order, defaults first): no name lookup on the hot
+ * path, which runs for every candidate plan. */
+static double param_at(const ecf_rule *r, int i, double dflt)
+{
+    return i < r->n_params ? r->params[i].value : dflt;
+}
+
 static bool on(const ecf_rules *rules, ecf_rule_id id, ecf_rule_kind kind)
 {
     return rules->rules[id].enabled && rules->rules[id].kind == kind;
@@ -217,7 +225,7 @@ static bool check(const ecf_rules *rules, ecf_rule_id id,
         break;
     }
     case ECF_RULE_MEMORY_FIT: {
-        double h = ecf_rule_param_get(r, "headroom_pct", 10);
+        double h = param_at(r, 0, 10); /* headroom_pct */
         double need = e->memory.total_per_device_gib;
         double req = need * (1 + h / 100);
         double have = e->memory.available_per_device_gib;
@@ -249,7 +257,7 @@ static bool check(const ecf_rules *rules, ecf_rule_id id,
         var_num(&v, "available_gib", e->host_ram_available_gib, 1);
         break;
     case ECF_RULE_VCPUS_PER_ACCEL: {
-        double need = ecf_rule_param_get(r, "min_per_accelerator", 4);
+        double need = param_at(r, 0, 4); /* min_per_accelerator */
         if (e->vcpus_per_accel_needed > need)
             need = e->vcpus_per_accel_needed;
         if (e->cpu_only || !ecf_task_is_training(in->w->task) ||
@@ -344,7 +352,7 @@ static bool check(const ecf_rules *rules, ecf_rule_id id,
         var_num(&v, "devices", e->devices, 0);
         break;
     case ECF_RULE_DATA_BOUND: {
-        double pct = ecf_rule_param_get(r, "max_utilization_pct", 80);
+        double pct = param_at(r, 0, 80); /* max_utilization_pct */
         double need = e->data_rate_required_mbytes_s;
         double have = e->data_rate_available_mbytes_s;
         if (need <= 0 || (have > 0 && need <= have * pct / 100))
@@ -359,7 +367,7 @@ static bool check(const ecf_rules *rules, ecf_rule_id id,
         break;
     }
     case ECF_RULE_SPOT_INTERRUPTION: {
-        double max = ecf_rule_param_get(r, "max_expected_interruptions", 1);
+        double max = param_at(r, 1, 1); /* max_expected_interruptions */
         if (!in->spot || in->expected_interruptions <= max)
             return false;
         if (!reason)
