@@ -25,14 +25,17 @@ int cli_fail(const ecf_err *err)
 
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 {
+    /* Messages quote what the user typed; a 100 KB argument must not make
+     * a 100 KB line. Cut at 1 KiB and say so with "...". */
+    char msg[1024];
     va_list ap;
-    fprintf(stderr, "ec2fit: ");
-    if (cmd)
-        fprintf(stderr, "%s: ", cmd);
+    int n;
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    n = vsnprintf(msg, sizeof(msg), fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
+    if (n >= (int)sizeof(msg))
+        memcpy(msg + sizeof(msg) - 4, "...", 4);
+    fprintf(stderr, "ec2fit: %s%s%s\n", cmd ? cmd : "", cmd ? ": " : "", msg);
     return 2;
 }
 
