@@ -1380,16 +1380,17 @@ static void run_infer(ecf_estimate *e,
     bool tf = ecf_model_kind_is_transformer(m->kind);
     bool found = false;
 
-    /* Tensor-parallel group: LLM serving (infer) spans the node, the
-     * lowest latency per request (vLLM/TGI/TensorRT-LLM practice); offline
-     * batch jobs try every group size that holds the model and keep the
-     * highest throughput (replicas x batch); other models replicate. If a
-     * node is too small, pipeline across nodes. */
-    if (w->task == ECF_TASK_INFER) {
-        /* Online serving: every tensor-parallel group size that holds the
-         * model, each at its serving batch; keep the highest throughput
-         * among the groups that meet the latency target (or the lowest
-         * latency when none does). Small models replicate (tp 1). */
+    /* One pass over the tensor-parallel group sizes (powers of two dividing
+     * the heads and the device count) that hold the model.
+     * - Online serving (infer): each group at its serving batch; keep the
+     *   highest throughput among the groups that meet the latency target
+     *   (the lowest latency when none does). Small models replicate.
+     * - Offline batch jobs: LLMs fill memory with the batch and keep the
+     *   highest throughput; other models take the smallest group that fits.
+     * If a whole node cannot hold the model, the layers are pipelined
+     * across nodes below. */
+    {
+        bool serving = w->task == ECF_TASK_INFER;
         double best_tput = -1, best_lat = 0;
         bool best_meets = false;
         plan best = pl;
@@ -1397,13 +1398,24 @@ static void run_infer(ecf_estimate *e,
             ecf_memory mem;
             plan trial = pl;
             double tput;
-            bool meets;
+            bool meets = true, ok;
             if (tp > 1 && (!tf || m->heads % tp != 0 || d->count % tp != 0))
                 continue;
             if (w->tensor_parallel > 0 && tp != w->tensor_parallel)
                 continue;
             trial.tp = tp;
-            if (!serve_batch(&trial, &mem, m, w, d, p, ran, peak)) {
+            if (serving) {
+                ok = serve_batch(&trial, &mem, m, w, d, p, ran, peak);
+            } else {
+                infer_memory(&mem, m, w, p, &trial, d);
+                ok = fits(&mem);
+                if (ok && !w->batch_explicit && is_llm(m)) {
+                    int b = fill_batch(m, w, p, &trial, d, MAX_AUTO_BATCH);
+                    trial.batch = b > 0 ? b : 1;
+                    infer_memory(&mem, m, w, p, &trial, d);
+                }
+            }
+            if (!ok) {
                 if (!found)
                     e->memory = mem;
                 continue;
@@ -1412,8 +1424,9 @@ static void run_infer(ecf_estimate *e,
             tput = t.latency_s > 0
                        ? (double)(d->count / tp) * trial.batch / t.latency_s
                        : 0;
-            meets = w->latency_target_ms <= 0 ||
-                    t.latency_s * 1e3 <= w->latency_target_ms;
+            if (serving)
+                meets = w->latency_target_ms <= 0 ||
+                        t.latency_s * 1e3 <= w->latency_target_ms;
             if (!found || (meets && !best_meets) ||
                 (meets == best_meets &&
                  (meets ? tput > best_tput : t.latency_s < best_lat))) {
@@ -1424,43 +1437,7 @@ static void run_infer(ecf_estimate *e,
                 e->memory = mem;
             }
             found = true;
-        }
-        pl = best;
-    } else {
-        double best_tput = -1;
-        plan best = pl;
-        for (tp = 1; tp <= d->count; tp *= 2) {
-            ecf_memory mem;
-            plan trial = pl;
-            double tput;
-            if (tp > 1 && (!tf || m->heads % tp != 0 || d->count % tp != 0))
-                continue;
-            trial.tp = tp;
-            infer_memory(&mem, m, w, p, &trial, d);
-            if (!fits(&mem)) {
-                if (!found)
-                    e->memory = mem;
-                continue;
-            }
-            if (w->task == ECF_TASK_BATCH && !w->batch_explicit && is_llm(m)) {
-                int b = fill_batch(m, w, p, &trial, d, MAX_AUTO_BATCH);
-                trial.batch = b > 0 ? b : 1;
-                infer_memory(&mem, m, w, p, &trial, d);
-            }
-            if (is_llm(m))
-                llm_times(&t, m, w, d, p, ran, peak, &trial, &u);
-            else
-                other_times(&t, m, w, d, p, peak, &trial, &u);
-            tput = t.latency_s > 0
-                       ? (double)(d->count / tp) * trial.batch / t.latency_s
-                       : 0;
-            if (!found || tput > best_tput) {
-                best_tput = tput;
-                best = trial;
-                e->memory = mem;
-            }
-            found = true;
-            if (!is_llm(m) || w->task != ECF_TASK_BATCH)
+            if (!serving && !is_llm(m))
                 break; /* smallest group that fits */
         }
         pl = best;
