@@ -4,11 +4,7 @@
 # type appear in each script; the bash one completes as a user would see it;
 # each script parses in its shell (zsh and fish when installed).
 set -u
-pass=0 fail=0
-check() { # description, command...
-  local what=$1; shift
-  if "$@" >/dev/null 2>&1; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $what"; fi
-}
+. "$(dirname "$0")/checks.sh"
 mkdir -p "$WORK"
 for sh in bash zsh fish; do
   "$EC2FIT" completion "$sh" > "$WORK/c.$sh"
@@ -70,5 +66,4 @@ check "unknown shell: message" grep -q "unknown shell 'tcsh'" "$WORK/err"
 "$EC2FIT" completion > /dev/null 2>&1
 check "no shell: exit 2" test $? -eq 2
 
-echo "$pass passed, $fail failed"
-test "$fail" -eq 0
+finish

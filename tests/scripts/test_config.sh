@@ -4,11 +4,7 @@
 # > built-in, for region, spot, output and rules; a malformed file or an
 # unknown key is exit 1 with a message naming the file.
 set -u
-pass=0 fail=0
-check() { # description, command...
-  local what=$1; shift
-  if "$@" >/dev/null 2>&1; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $what"; fi
-}
+. "$(dirname "$0")/checks.sh"
 mkdir -p "$WORK"
 CFG="$WORK/xdg"
 export XDG_CONFIG_HOME="$CFG"
@@ -108,5 +104,4 @@ echo '{"region": "us-west-9"}' > "$F"
 check "unknown config region: exit 2" test $? -eq 2
 rm -f "$F"
 
-echo "$pass passed, $fail failed"
-test "$fail" -eq 0
+finish

@@ -5,11 +5,8 @@
 # headless Chromium when it is installed (CI installs it); skipped, not
 # failed, where it is not.
 set -u
-pass=0 fail=0 skip=0
-check() { # description, command...
-  local what=$1; shift
-  if "$@" >/dev/null 2>&1; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $what"; fi
-}
+. "$(dirname "$0")/checks.sh"
+skip=0
 mkdir -p "$WORK"
 H="$WORK/report.html"
 ARGS=(recommend --model llama-3.1-8b --task lora --dataset 100M --epochs 1)
@@ -57,5 +54,4 @@ else
   rm -rf "$prof"
 fi
 
-echo "$pass passed, $fail failed, $skip skipped"
-test "$fail" -eq 0
+finish

@@ -4,11 +4,7 @@
 # records with their line numbers and the batch goes on; the exit code is
 # the worst line's (1 I/O, then 2 bad line, then 3 no plan, else 0).
 set -u
-pass=0 fail=0
-check() { # description, command...
-  local what=$1; shift
-  if "$@" >/dev/null 2>&1; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $what"; fi
-}
+. "$(dirname "$0")/checks.sh"
 mkdir -p "$WORK"
 cd "$WORK" || exit 1
 IN=batch.jsonl
@@ -70,5 +66,4 @@ printf '%s\n' '{"model":"resnet50","task":"train","spot":false}' '{"spot":false,
 "$EC2FIT" recommend --batch dup.jsonl > dup.out
 check "identical profiles, identical records" test "$(jq -c 'del(.line)' dup.out | sort -u | wc -l)" -eq 1
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -4,11 +4,7 @@
 # tfvars keys, and exit codes. Values are cross-checked against the catalog
 # prices (ec2_ondemand_us-east-1.csv: p4d.24xlarge 21.957642).
 set -u
-pass=0 fail=0
-check() { # description, command...
-  local what=$1; shift
-  if "$@" >/dev/null 2>&1; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $what"; fi
-}
+. "$(dirname "$0")/checks.sh"
 mkdir -p "$WORK"
 J="$WORK/rec.json"
 
@@ -58,5 +54,4 @@ check "closest misses" jq -e '(.recommendations | length) == 0 and .closest_miss
 check "tfvars exit 3" test $? -eq 3
 check "tfvars empty on exit 3" test ! -s "$J"
 
-echo "$pass passed, $fail failed"
-test "$fail" -eq 0
+finish

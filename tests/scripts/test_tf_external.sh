@@ -4,11 +4,7 @@
 # JSON object whose values are all strings (Terraform rejects anything
 # else), on failure a non-zero exit and one line on stderr.
 set -u
-pass=0 fail=0
-check() { # description, command...
-  local what=$1; shift
-  if "$@" >/dev/null 2>&1; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $what"; fi
-}
+. "$(dirname "$0")/checks.sh"
 mkdir -p "$WORK"
 OUT="$WORK/out.json" ERR="$WORK/err.txt"
 run() { # stdin-text: runs tf-external, sets rc
@@ -79,5 +75,4 @@ check "arguments refused (exit 2)" test $? -eq 2
 "$EC2FIT" tf-external --help > "$OUT"
 check "--help exit 0" test $? -eq 0
 
-echo "$pass passed, $fail failed"
-test "$fail" -eq 0
+finish

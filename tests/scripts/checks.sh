@@ -1,0 +1,13 @@
+# checks.sh - sourced by the script tests: a counter of named checks and the
+# closing line ctest's output is read for ("N passed, N failed").
+#   check "what it checks" command args...   (passes when the command exits 0)
+#   finish                                    (prints the line; fails if any did)
+pass=0 fail=0
+check() {
+  local what=$1; shift
+  if "$@" >/dev/null 2>&1; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $what"; fi
+}
+finish() {
+  echo "$pass passed, $fail failed${skip:+, $skip skipped}"
+  test "$fail" -eq 0
+}
