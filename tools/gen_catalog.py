@@ -20,8 +20,9 @@ import json
 import os
 import re
 import sys
-import tempfile
 from decimal import Decimal, InvalidOperation, ROUND_HALF_EVEN
+
+from toolio import write_atomic
 
 SCHEMA_VERSION = 1
 
@@ -561,26 +562,11 @@ def main(argv=None):
     text = "\n".join(lines) + "\n"
     json.loads(text)  # self-check: must be valid JSON
 
-    out = args.output
-    d = os.path.dirname(os.path.abspath(out))
-    fd, tmp = tempfile.mkstemp(prefix=".catalog.", suffix=".tmp", dir=d)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, out)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    write_atomic(args.output, text, prefix=".catalog.")
 
     regions = sorted({reg for it in instances for reg in it["prices"]})
     err = sys.stderr
-    print(f"gen_catalog: wrote {out}: {len(instances)} instances, {len(accel_list)} "
+    print(f"gen_catalog: wrote {args.output}: {len(instances)} instances, {len(accel_list)} "
           f"accelerators, {len(regions)} regions, {len(text.encode())} bytes", file=err)
     if no_price_accel:
         print(f"gen_catalog: kept without any public price (prices {{}}): "

@@ -20,8 +20,9 @@ import json
 import os
 import re
 import sys
-import tempfile
 from decimal import Decimal, InvalidOperation
+
+from toolio import write_atomic
 
 SCHEMA_VERSION = 1
 
@@ -323,22 +324,6 @@ def render(doc):
     return "\n".join(lines) + "\n"
 
 
-def write_atomic(out, text):
-    d = os.path.dirname(os.path.abspath(out))
-    fd, tmp = tempfile.mkstemp(prefix=".light.", suffix=".tmp", dir=d)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, out)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
 
 
 def main(argv=None):
@@ -362,7 +347,7 @@ def main(argv=None):
     ls["as_of"] = args.as_of
     text = render({"schema_version": SCHEMA_VERSION, "lambda": lam, "lightsail": ls})
     json.loads(text)  # self-check: must be valid JSON
-    write_atomic(args.output, text)
+    write_atomic(args.output, text, prefix=".light.")
     print(f"gen_light: wrote {args.output}: lambda {lam['region']}, "
           f"{len(ls['bundles'])} Lightsail bundles"
           + (f" ({skipped} non-Linux rows skipped)" if skipped else ""), file=sys.stderr)
