@@ -5,13 +5,13 @@ Python 3 standard library only. Deterministic: the same inputs give
 byte-identical output (no clock, no dict-order or float-repr dependence).
 See docs/catalog.md for the schema and the meaning of every field.
 
-Example (from the repository root):
+The inputs default to the vendored copies in data/sources/ (provenance in
+data/sources/SOURCES.md), so from the repository root:
 
-  python3 tools/gen_catalog.py --ondemand ../shared/reference/ec2_ondemand_us-east-1.csv \\
-    --regional ../shared/reference/ec2_gpu_prices_by_region.csv \\
-    --extras ../shared/reference/instance_extras.csv \\
-    --accelerators ../shared/reference/accelerators.csv \\
-    --spot ../shared/reference/spot-advisor-sample.json -o data/catalog.json
+  python3 tools/gen_catalog.py -o data/catalog.json
+
+Each input can be replaced by a newer file (--ondemand, --regional, --extras,
+--accelerators, --spot; see --help) together with --source-date.
 """
 
 import argparse
@@ -27,7 +27,7 @@ from toolio import write_atomic
 SCHEMA_VERSION = 1
 
 # ---------------------------------------------------------------------------
-# Source metadata (from /work/shared/reference/SOURCES.md). The dates can be
+# Source metadata (from data/sources/SOURCES.md). The dates can be
 # overridden with --source-date KIND=YYYY-MM-DD when newer files are used.
 # ---------------------------------------------------------------------------
 SOURCES = [
@@ -505,11 +505,14 @@ def build_instances(extras_path, accels, ondemand, regional, spot):
 # ---------------------------------------------------------------------------
 def main(argv=None):
     ap = argparse.ArgumentParser(description="Build ec2fit's data/catalog.json.")
-    ap.add_argument("--ondemand", required=True, help="ec2_ondemand_us-east-1.csv")
-    ap.add_argument("--regional", required=True, help="ec2_gpu_prices_by_region.csv")
-    ap.add_argument("--extras", required=True, help="instance_extras.csv")
-    ap.add_argument("--accelerators", required=True, help="accelerators.csv")
-    ap.add_argument("--spot", required=True, help="spot-advisor JSON feed")
+    src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "sources")
+    for opt, name, what in (("ondemand", "ec2_ondemand_us-east-1.csv", "on-demand prices"),
+                            ("regional", "ec2_gpu_prices_by_region.csv", "per-region prices"),
+                            ("extras", "instance_extras.csv", "instance facts"),
+                            ("accelerators", "accelerators.csv", "accelerator specs"),
+                            ("spot", "spot-advisor-sample.json", "spot-advisor JSON feed")):
+        ap.add_argument(f"--{opt}", default=os.path.normpath(os.path.join(src, name)),
+                        help=f"{what} (default data/sources/{name})")
     ap.add_argument("-o", "--output", required=True, help="output file (written atomically)")
     ap.add_argument("--generated-at", help="YYYY-MM-DDTHH:MM:SSZ (default: newest source "
                     "as-of date at T00:00:00Z)")

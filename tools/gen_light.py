@@ -8,10 +8,10 @@ text, never through a float). Fails loudly (exit 1, nothing written) on a
 missing required row or column, a duplicate row, an unexpected unit, or a
 price that is not a positive number. See docs/light.md for the schema.
 
-Example (from the repository root):
+The inputs default to the vendored copies in data/sources/ (provenance in
+data/sources/SOURCES.md), so from the repository root:
 
-  python3 tools/gen_light.py --lambda ../shared/reference/lambda_pricing.csv \\
-    --lightsail ../shared/reference/lightsail_bundles.csv -o data/light.json
+  python3 tools/gen_light.py -o data/light.json
 """
 
 import argparse
@@ -328,9 +328,13 @@ def render(doc):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description="Build ec2fit's data/light.json.")
-    ap.add_argument("--lambda", dest="lambda_csv", required=True,
-                    help="lambda_pricing.csv")
-    ap.add_argument("--lightsail", required=True, help="lightsail_bundles.csv")
+    src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "sources")
+    ap.add_argument("--lambda", dest="lambda_csv",
+                    default=os.path.normpath(os.path.join(src, "lambda_pricing.csv")),
+                    help="lambda_pricing.csv (default data/sources/lambda_pricing.csv)")
+    ap.add_argument("--lightsail",
+                    default=os.path.normpath(os.path.join(src, "lightsail_bundles.csv")),
+                    help="lightsail_bundles.csv (default data/sources/lightsail_bundles.csv)")
     ap.add_argument("-o", "--output", required=True, help="output file (written atomically)")
     ap.add_argument("--as-of", default=AS_OF, help=f"YYYY-MM-DD (default {AS_OF})")
     args = ap.parse_args(argv)

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Cross-checks every instance the CLI reports against the reference files in
-# ../shared/reference: vCPU, memory, accelerator count and every on-demand
-# price in every region. Reads the references directly, so a generator or
+# data/sources (provenance in data/sources/SOURCES.md): vCPU, memory,
+# accelerator count and every on-demand price in every region. Reads the references directly, so a generator or
 # loader bug cannot hide behind a golden file.
 set -eu
-REF="$SRC_DIR/../shared/reference"
+REF="$SRC_DIR/data/sources"
 mkdir -p "$WORK"
 python3 - "$EC2FIT" "$REF" <<'PY'
 import csv, subprocess, sys, io, json

@@ -6,7 +6,7 @@ set -eu
 
 : "${SRC_DIR:?SRC_DIR must point at the repository root}"
 : "${WORK:?WORK must name a scratch directory}"
-REF="$SRC_DIR/../shared/reference"
+REF="$SRC_DIR/data/sources"
 PY="${PYTHON:-python3}"
 mkdir -p "$WORK"
 

@@ -1,5 +1,5 @@
 /* test_catalog.c - the catalog loader: the embedded catalog against facts
- * copied by hand from ../shared/reference, and invalid catalogs, each with
+ * copied by hand from data/sources, and invalid catalogs, each with
  * its exact message. */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,5 +1,5 @@
 /* test_filter.c - list filters and sort orders on the embedded catalog.
- * Expected sets come from ../shared/reference (instance_extras.csv). */
+ * Expected sets come from data/sources (instance_extras.csv). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

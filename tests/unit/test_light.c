@@ -1,5 +1,5 @@
 /* test_light.c - the light-inference data (Lambda, Lightsail): the embedded
- * data against values copied by hand from ../shared/reference, the cost
+ * data against values copied by hand from data/sources, the cost
  * helpers against hand-computed bills, and invalid documents, each with its
  * exact message. */
 #include <setjmp.h>
