@@ -4,6 +4,7 @@
 # Builds build-fuzz (clang, -DECF_FUZZ=ON) unless FUZZ_BUILD points at an
 # existing build. New inputs go to a scratch copy, so the committed seeds
 # stay small; a crash leaves crash-* in $FUZZ_OUT and fails the run.
+# CI runs 20 s per harness; before a release run `fuzz/run.sh 600`.
 # See docs/security.md, "Fuzzing".
 set -euo pipefail
 secs=${1:-20}
