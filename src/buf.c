@@ -2,10 +2,13 @@
 #include "ec2fit/buf.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
 
 void ecf_buf_init(ecf_buf *b)
 {
@@ -81,18 +84,76 @@ char *ecf_buf_detach(ecf_buf *b)
     return s;
 }
 
+static const char *file_kind(mode_t m)
+{
+    if (S_ISDIR(m))
+        return "a directory";
+    if (S_ISFIFO(m))
+        return "a FIFO";
+    if (S_ISCHR(m))
+        return "a character device";
+    if (S_ISBLK(m))
+        return "a block device";
+    if (S_ISSOCK(m))
+        return "a socket";
+    return "not a file";
+}
+
+int ecf_buf_open_regular(const char *path, ecf_err *err)
+{
+    struct stat st;
+    int fd, flags, e;
+
+    fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0) {
+        e = errno;
+        ecf_err_set(err, ECF_EIO, "%s: %s", path, strerror(e));
+        errno = e;
+        return ECF_EIO;
+    }
+    if (fstat(fd, &st) != 0) {
+        e = errno;
+        close(fd);
+        ecf_err_set(err, ECF_EIO, "%s: %s", path, strerror(e));
+        errno = e;
+        return ECF_EIO;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        close(fd);
+        ecf_err_set(err, ECF_EIO, "%s: not a regular file (%s)", path,
+                    file_kind(st.st_mode));
+        errno = EINVAL;
+        return ECF_EIO;
+    }
+    flags = fcntl(fd, F_GETFL);
+    if (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0) {
+        e = errno;
+        close(fd);
+        ecf_err_set(err, ECF_EIO, "%s: %s", path, strerror(e));
+        errno = e;
+        return ECF_EIO;
+    }
+    return fd;
+}
+
 int ecf_buf_read_file(ecf_buf *out, const char *path, size_t max_bytes,
                       ecf_err *err)
 {
     FILE *f = NULL;
     char chunk[65536];
     size_t n;
-    int rc = 0;
+    int rc = 0, fd;
 
     ecf_buf_clear(out);
-    f = fopen(path, "rb");
-    if (!f)
-        return ecf_err_set(err, ECF_EIO, "%s: %s", path, strerror(errno));
+    fd = ecf_buf_open_regular(path, err);
+    if (fd < 0)
+        return fd;
+    f = fdopen(fd, "rb");
+    if (!f) {
+        rc = ecf_err_set(err, ECF_EIO, "%s: %s", path, strerror(errno));
+        close(fd);
+        return rc;
+    }
     while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0) {
         if (out->len + n > max_bytes) {
             rc = ecf_err_set(err, ECF_EINVAL,

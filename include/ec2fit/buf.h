@@ -27,8 +27,18 @@ void ecf_buf_printf(ecf_buf *b, const char *fmt, ...) ECF_PRINTF(2, 3);
 /** Hands the string to the caller (free() it); the buffer is left empty. */
 char *ecf_buf_detach(ecf_buf *b);
 
-/** Reads a whole file into `out` (cleared first). Refuses files larger than
- *  `max_bytes` with ECF_EINVAL. Errors: ECF_EIO "PATH: STRERROR". */
+/** Opens `path` read-only and returns the descriptor, or <0 with `err` set
+ *  (errno kept from open(2), so callers can treat ENOENT as "absent").
+ *  Only a regular file is accepted: the open uses O_NONBLOCK, so a FIFO
+ *  with no writer cannot hang the caller, then fstat checks the type and
+ *  O_NONBLOCK is cleared. Errors: ECF_EIO "PATH: STRERROR" and
+ *  "PATH: not a regular file (a directory|FIFO|character device|block
+ *  device|socket)". */
+int ecf_buf_open_regular(const char *path, ecf_err *err);
+
+/** Reads a whole regular file (ecf_buf_open_regular) into `out` (cleared
+ *  first). Refuses files larger than `max_bytes` with ECF_EINVAL. Errors:
+ *  ECF_EIO "PATH: STRERROR", "PATH: not a regular file (...)". */
 int ecf_buf_read_file(ecf_buf *out, const char *path, size_t max_bytes,
                       ecf_err *err);
 

@@ -155,6 +155,23 @@ const char *cli_default_region(void)
     return "us-east-1";
 }
 
+const char *cli_region_origin(const char *region)
+{
+    static char what[4200];
+    const char *r = getenv("AWS_REGION");
+    if (region && r && region == r)
+        return "AWS_REGION";
+    r = getenv("AWS_DEFAULT_REGION");
+    if (region && r && region == r)
+        return "AWS_DEFAULT_REGION";
+    if (region && region == cli_config_get()->region) {
+        snprintf(what, sizeof(what), "%s: \"region\"",
+                 cli_config_get()->path);
+        return what;
+    }
+    return "--region";
+}
+
 int cli_check_region(const ecf_catalog *cat, const char *region,
                      const char *flag, ecf_err *err)
 {
@@ -241,6 +258,11 @@ size_t cli_suggest(const char **out, size_t max, const char *s,
         }
     }
     return count;
+}
+
+size_t cli_edit_distance(const char *a, const char *b)
+{
+    return edit_distance(a, b);
 }
 
 bool cli_use_color(FILE *f)

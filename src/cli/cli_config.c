@@ -12,8 +12,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ec2fit/buf.h"
+#include "json_check.h"
 
 #define CONFIG_MAX_BYTES (64 * 1024)
 
@@ -80,36 +82,36 @@ int cli_config_load(ecf_err *err)
     ecf_buf text = ECF_BUF_INIT;
     cJSON *root = NULL;
     const cJSON *item = NULL;
-    const char *end = NULL;
     char rules[4096] = "";
-    FILE *f = NULL;
-    int rc = 0;
+    int fd, rc = 0;
     size_t i;
 
     config = c;
     if (cli_config_path(c.path, sizeof(c.path)) != 0)
         return 0;
-    /* A missing file is the common case: not an error. */
-    f = fopen(c.path, "rb");
-    if (!f) {
-        if (errno == ENOENT || errno == ENOTDIR)
+    /* A missing file is the common case: not an error. A FIFO or device
+     * is refused without blocking (ecf_buf_open_regular). */
+    fd = ecf_buf_open_regular(c.path, err);
+    if (fd < 0) {
+        if (errno == ENOENT || errno == ENOTDIR) {
+            *err = (ecf_err)ECF_ERR_INIT;
             return 0;
-        return ecf_err_set(err, ECF_EIO, "%s: %s", c.path, strerror(errno));
+        }
+        return ECF_EIO;
     }
-    fclose(f);
+    close(fd);
     rc = ecf_buf_read_file(&text, c.path, CONFIG_MAX_BYTES, err);
     if (rc != 0) {
         rc = ECF_EIO;
         err->code = ECF_EIO;
         goto out;
     }
-    root = cJSON_ParseWithLengthOpts(text.data, text.len, &end, 0);
-    if (!root) {
-        rc = ecf_err_set(err, ECF_EPARSE,
-                         "%s: invalid JSON at byte offset %zu", c.path,
-                         end ? (size_t)(end - text.data) : (size_t)0);
+    /* The loaders' strict parse: duplicate keys, invalid UTF-8 and data
+     * after the value are errors naming the file. */
+    rc = ecf_json_parse(&root, text.data, text.len, CONFIG_MAX_BYTES, "",
+                        c.path, ECF_EPARSE, err);
+    if (rc != 0)
         goto out;
-    }
     if (!cJSON_IsObject(root)) {
         rc = ecf_err_set(err, ECF_EPARSE, "%s: expected a JSON object",
                          c.path);

@@ -98,6 +98,11 @@ long cli_now(void);
 /** Default region: AWS_REGION, then AWS_DEFAULT_REGION, then the config
  *  file's "region" (cli_config.h), then us-east-1. */
 const char *cli_default_region(void);
+/** What to name in an error about `region`: "AWS_REGION",
+ *  "AWS_DEFAULT_REGION" or "CONFIG: \"region\"" when it is the very string
+ *  cli_default_region returned from there, else "--region". Static storage,
+ *  valid until the next call. */
+const char *cli_region_origin(const char *region);
 /** Exit-2 error unless `region` has prices in the catalog. */
 int cli_check_region(const ecf_catalog *cat, const char *region,
                      const char *flag, ecf_err *err);
@@ -106,6 +111,17 @@ int cli_check_region(const ecf_catalog *cat, const char *region,
  *  from `names` (n of them) within a small distance of `s`. */
 size_t cli_suggest(const char **out, size_t max, const char *s,
                    const char *const *names, size_t n);
+
+/** Case-insensitive Levenshtein distance (1000 past 64 bytes). */
+size_t cli_edit_distance(const char *a, const char *b);
+
+/** Exit-2 error "FLAG: no family matches 'X' (did you mean A, B, C?)"
+ *  unless every entry of the NULL-terminated `pats` matches at least one
+ *  family in the catalog: as an fnmatch glob when `glob` (recommend's
+ *  --families), else by case-insensitive name (list --family). Suggestions
+ *  come from cli_families.c: longest common prefix, then edit distance. */
+int cli_check_families(const ecf_catalog *cat, const char *const *pats,
+                       bool glob, const char *flag, ecf_err *err);
 
 /** True when colour may be used on `f` (a TTY, and NO_COLOR unset). */
 bool cli_use_color(FILE *f);

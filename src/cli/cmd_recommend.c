@@ -366,11 +366,15 @@ int cli_recommend_main(int argc, char **argv, rr_printer printer)
     } else {
         if (!region)
             region = cli_default_region();
-        if (cli_check_region(cat, region, "--region", &err) != 0) {
+        if (cli_check_region(cat, region, cli_region_origin(region), &err) != 0) {
             status = cli_usage_error(me, "%s", err.msg);
             goto out;
         }
         o.regions[o.n_regions++] = region;
+    }
+    if (cli_check_families(cat, fam, true, "--families", &err) != 0) {
+        status = cli_usage_error(me, "%s", err.msg);
+        goto out;
     }
     o.families = fam;
     o.exclude_families = exfam;

@@ -490,7 +490,7 @@ static int build_profile(rb_profile *p, const rb_batch *b,
         }
     } else {
         const char *r = p->region[0] ? p->region : cli_default_region();
-        rc = cli_check_region(b->cat, r, "--region", err);
+        rc = cli_check_region(b->cat, r, cli_region_origin(r), err);
         if (rc < 0)
             return rc;
         if (!p->region[0])
