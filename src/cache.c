@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include <cjson/cJSON.h>
+#include <dirent.h>
 
 #include "ec2fit/crypto.h"
 
@@ -83,10 +84,32 @@ int ecf_cache_lock(int *fd_out, const char *dir, bool *waited_out,
     if (rc < 0)
         return rc;
     path = ecf_cache_path(dir, ECF_CACHE_LOCK);
-    fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    /* O_NOFOLLOW: a symlink planted in the cache directory must not make
+     * update create or lock a file elsewhere. O_NONBLOCK + fstat: a FIFO
+     * or device in its place is refused without waiting on it. */
+    fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK,
+              0600);
     if (fd < 0) {
-        rc = ecf_err_set(err, ECF_EIO, "%s: %s", path, strerror(errno));
+        if (errno == ELOOP)
+            rc = ecf_err_set(err, ECF_EIO,
+                             "%s: is a symbolic link (refusing to follow it)",
+                             path);
+        else
+            rc = ecf_err_set(err, ECF_EIO, "%s: %s", path, strerror(errno));
         goto out;
+    }
+    {
+        struct stat st;
+        int fl;
+        if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+            rc = ecf_err_set(err, ECF_EIO, "%s: not a regular file", path);
+            goto out;
+        }
+        fl = fcntl(fd, F_GETFL);
+        if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) != 0) {
+            rc = ecf_err_set(err, ECF_EIO, "%s: %s", path, strerror(errno));
+            goto out;
+        }
     }
     if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
         if (errno != EWOULDBLOCK && errno != EINTR) {
@@ -119,6 +142,46 @@ void ecf_cache_unlock(int fd)
         flock(fd, LOCK_UN);
         close(fd);
     }
+}
+
+/* Is `name` a temporary of write_temp: ".catalog.json.XXXXXX" or
+ * ".catalog.json.meta.XXXXXX"? */
+static bool is_cache_temp(const char *name)
+{
+    static const char cat[] = "." ECF_CACHE_CATALOG ".";
+    static const char meta[] = "." ECF_CACHE_META ".";
+    size_t n = strlen(name);
+    return (strncmp(name, meta, sizeof(meta) - 1) == 0 &&
+            n == sizeof(meta) - 1 + 6) ||
+           (strncmp(name, cat, sizeof(cat) - 1) == 0 &&
+            n == sizeof(cat) - 1 + 6);
+}
+
+int ecf_cache_sweep(size_t *removed_out, const char *dir, long now,
+                    long max_age_s)
+{
+    DIR *d;
+    struct dirent *e;
+    int dfd;
+
+    *removed_out = 0;
+    d = opendir(dir);
+    if (!d)
+        return ECF_EIO;
+    dfd = dirfd(d);
+    while ((e = readdir(d)) != NULL) {
+        struct stat st;
+        if (!is_cache_temp(e->d_name))
+            continue;
+        /* lstat: a symlink with a temporary's name is left alone. */
+        if (fstatat(dfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+            !S_ISREG(st.st_mode) || (long)st.st_mtime > now - max_age_s)
+            continue;
+        if (unlinkat(dfd, e->d_name, 0) == 0)
+            (*removed_out)++;
+    }
+    closedir(d);
+    return 0;
 }
 
 /* Writes `data` to a new temporary file in `dir`; *tmp_out names it. */

@@ -47,7 +47,9 @@ typedef struct {
 } ecf_cache_meta;
 
 /** Takes the update lock: creates DIR (0700, with parents) and
- *  DIR/update.lock, and holds an exclusive flock on it, waiting for a
+ *  DIR/update.lock (0600, opened with O_NOFOLLOW: a symlink there is an
+ *  error "PATH: is a symbolic link (refusing to follow it)", as is a
+ *  FIFO or device, "PATH: not a regular file"), and holds an exclusive flock on it, waiting for a
  *  concurrent update to finish. *waited_out (optional) says whether it had
  *  to wait. *fd_out is released with ecf_cache_unlock.
  *  Errors: ECF_EIO. */
@@ -60,6 +62,14 @@ void ecf_cache_unlock(int fd);
  *  remains. Errors: ECF_EIO "DIR/catalog.json: STRERROR". */
 int ecf_cache_write(const char *dir, const char *data, size_t len,
                     const ecf_cache_meta *meta, ecf_err *err);
+
+/** Removes the temporaries a killed update left in DIR (".catalog.json.*"
+ *  and ".catalog.json.meta.*" with mkstemp's 6-character suffix, regular
+ *  files only) whose mtime is more than `max_age_s` seconds before `now`.
+ *  Call it holding the lock. *removed_out counts them. Returns ECF_EIO
+ *  when DIR cannot be listed (nothing removed). */
+int ecf_cache_sweep(size_t *removed_out, const char *dir, long now,
+                    long max_age_s);
 
 /** Reads DIR/catalog.json into `out` and checks it against the sidecar.
  *  Errors: ECF_ENOTFOUND (no cache), ECF_EPARSE (sidecar unreadable or

@@ -275,54 +275,143 @@ bool cli_use_color(FILE *f)
 
 /* ---- --output-file: write a temporary, fsync, rename ---- */
 
-/* The pending --output-file, if any: stdout has been pointed at `tmp`
- * (a mkstemp file in the target's directory, so rename(2) is atomic) and
- * cli_finish_stdout renames it to `path` or removes it. */
+/* The pending --output-file, if any. For a regular file (or a new one)
+ * stdout has been pointed at `out_tmp` (a mkstemp file in the target's
+ * directory, so rename(2) is atomic) and cli_finish_stdout renames it to
+ * `out_path` (the target with symlinks followed) or removes it. For a FIFO,
+ * device or socket, stdout is the target itself (`out_direct`): there is
+ * nothing to rename, and renaming over it would replace it. */
 static char *out_path;
 static char *out_tmp;
+static bool out_direct;
+static bool out_existed;
+static int stdout_errno; /* first write error seen (cli_note_stdout_error) */
+
+void cli_note_stdout_error(void)
+{
+    if (!stdout_errno && ferror(stdout))
+        stdout_errno = errno ? errno : EIO;
+}
+
+/* Follows symlinks in `path` (the last component only, as often as it
+ * takes, like open(2) would) to the name the file really has, so that the
+ * rename replaces the target and not the link. A dangling link names the
+ * file to create, as `cp` and `tee` do. Returns a malloc'd path or NULL
+ * with errno set (ELOOP after 40 links). */
+static char *follow_links(const char *path)
+{
+    char *cur = ecf_xstrdup(path);
+    int hops;
+
+    for (hops = 0; hops < 40; hops++) {
+        struct stat st;
+        char target[4096];
+        ssize_t n;
+        if (lstat(cur, &st) != 0 || !S_ISLNK(st.st_mode))
+            return cur;
+        n = readlink(cur, target, sizeof(target) - 1);
+        if (n < 0) {
+            free(cur);
+            return NULL;
+        }
+        target[n] = '\0';
+        if (target[0] == '/') {
+            free(cur);
+            cur = ecf_xstrdup(target);
+        } else {
+            const char *slash = strrchr(cur, '/');
+            size_t dl = slash ? (size_t)(slash - cur) + 1 : 0;
+            char *next = ecf_xmalloc(dl + (size_t)n + 1);
+            memcpy(next, cur, dl);
+            memcpy(next + dl, target, (size_t)n + 1);
+            free(cur);
+            cur = next;
+        }
+    }
+    free(cur);
+    errno = ELOOP;
+    return NULL;
+}
+
+static int output_fail(const char *path, int e, ecf_err *err)
+{
+    cli_tmp_forget(out_tmp);
+    free(out_tmp);
+    free(out_path);
+    out_tmp = out_path = NULL;
+    out_direct = false;
+    return ecf_err_set(err, ECF_EIO, "--output-file: %s: %s", path,
+                       strerror(e));
+}
 
 int cli_output_begin(const char *path, ecf_err *err)
 {
-    const char *slash = strrchr(path, '/');
-    size_t dir_len = slash ? (size_t)(slash - path) + 1 : 0;
-    size_t n;
-    mode_t mask;
+    const char *slash;
+    size_t dir_len, n;
+    struct stat st;
+    mode_t mode;
     int fd;
 
-    if (out_tmp)
+    if (out_tmp || out_direct)
         return ecf_err_set(err, ECF_EINVAL, "--output-file: given twice");
+    slash = strrchr(path, '/');
     if (!*path || (slash && !slash[1]))
         return ecf_err_set(err, ECF_EINVAL,
                            "--output-file: expected a file name, got '%s'",
                            path);
-    /* "DIR/.NAME.XXXXXX": hidden, next to the target. */
-    n = strlen(path) + 16;
-    out_tmp = ecf_xmalloc(n);
-    snprintf(out_tmp, n, "%.*s.%s.XXXXXX", (int)dir_len, path,
-             path + dir_len);
-    fd = mkstemp(out_tmp);
-    if (fd < 0) {
-        int e = errno;
-        free(out_tmp);
-        out_tmp = NULL;
-        return ecf_err_set(err, ECF_EIO, "--output-file: %s: %s", path,
-                           strerror(e));
+    out_path = follow_links(path);
+    if (!out_path)
+        return output_fail(path, errno, err);
+    out_existed = false;
+    if (stat(out_path, &st) == 0) {
+        if (S_ISDIR(st.st_mode))
+            return output_fail(path, EISDIR, err);
+        if (!S_ISREG(st.st_mode)) {
+            /* FIFO, terminal, /dev/null, socket: write straight to it,
+             * as `tee` would. A FIFO waits for its reader here. */
+            fd = open(out_path, O_WRONLY | O_CLOEXEC | O_NOCTTY);
+            if (fd < 0 || fflush(stdout) != 0 ||
+                dup2(fd, STDOUT_FILENO) < 0) {
+                int e = errno;
+                if (fd >= 0)
+                    close(fd);
+                return output_fail(path, e, err);
+            }
+            close(fd);
+            out_direct = true;
+            return 0;
+        }
+        out_existed = true;
     }
-    /* mkstemp makes 0600; give the file the mode fopen would. */
-    mask = umask(0);
-    umask(mask);
-    if (fchmod(fd, 0666 & ~mask) != 0 || fflush(stdout) != 0 ||
+    /* "DIR/.NAME.XXXXXX": hidden, next to the target. */
+    slash = strrchr(out_path, '/');
+    dir_len = slash ? (size_t)(slash - out_path) + 1 : 0;
+    n = strlen(out_path) + 16;
+    out_tmp = ecf_xmalloc(n);
+    snprintf(out_tmp, n, "%.*s.%s.XXXXXX", (int)dir_len, out_path,
+             out_path + dir_len);
+    fd = mkstemp(out_tmp);
+    if (fd < 0)
+        return output_fail(path, errno, err);
+    /* From here on SIGINT/SIGTERM/SIGHUP remove the temporary. */
+    cli_tmp_remember(out_tmp);
+    /* mkstemp makes 0600: keep the mode of the file being replaced, or
+     * give a new file the mode fopen would. */
+    if (out_existed) {
+        mode = st.st_mode & 07777;
+    } else {
+        mode = umask(0);
+        umask(mode);
+        mode = 0666 & ~mode;
+    }
+    if (fchmod(fd, mode) != 0 || fflush(stdout) != 0 ||
         dup2(fd, STDOUT_FILENO) < 0) {
         int e = errno;
         close(fd);
         unlink(out_tmp);
-        free(out_tmp);
-        out_tmp = NULL;
-        return ecf_err_set(err, ECF_EIO, "--output-file: %s: %s", path,
-                           strerror(e));
+        return output_fail(path, e, err);
     }
     close(fd);
-    out_path = ecf_xstrdup(path);
     return 0;
 }
 
@@ -362,16 +451,28 @@ int cli_finish_stdout(int status)
         e = errno;
     }
     if (bad) {
+        /* The first failing write's errno (ENOSPC, EBADF ...): a later
+         * flush of an already failed stream has none to give. */
+        if (stdout_errno)
+            e = stdout_errno;
         fprintf(stderr, "ec2fit: error writing output: %s\n",
                 strerror(e ? e : EIO));
-        if (!status)
-            status = 1;
+        /* A write error is exit 1 whatever the result was: a caller that
+         * sees 3 ("no plan") would trust a document it never got. */
+        status = 1;
     }
     if (out_tmp) {
-        /* Exit 3 still renders its document (docs/exit-codes.md), so it
-         * is kept; any other failure leaves no file behind. */
-        if (bad || (status != 0 && status != 3)) {
+        /* Exit 3 renders its document (docs/exit-codes.md): a new file
+         * gets it, but an existing file is left as it was, so a
+         * terraform -var-file keeps its last good plan. Any other failure
+         * leaves no file behind. */
+        if (bad || (status != 0 && status != 3) ||
+            (status == 3 && out_existed)) {
             unlink(out_tmp);
+            if (!bad && status == 3)
+                fprintf(stderr, "ec2fit: --output-file: %s left unchanged "
+                                "(no plan)\n",
+                        out_path);
         } else if (rename(out_tmp, out_path) != 0) {
             fprintf(stderr, "ec2fit: --output-file: %s: %s\n", out_path,
                     strerror(errno));
@@ -380,9 +481,12 @@ int cli_finish_stdout(int status)
         } else {
             sync_dir_of(out_path);
         }
+        cli_tmp_forget(out_tmp);
         free(out_tmp);
-        free(out_path);
-        out_tmp = out_path = NULL;
+        out_tmp = NULL;
     }
+    free(out_path);
+    out_path = NULL;
+    out_direct = false;
     return status;
 }

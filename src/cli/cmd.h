@@ -135,10 +135,23 @@ int cli_finish_stdout(int status);
 /** --output-file FILE: points stdout at a new temporary file next to
  *  `path` (mkstemp, same directory, so the final rename is atomic). The
  *  command then prints as usual; cli_finish_stdout commits or removes it,
- *  so FILE is either the whole output or untouched. Call it after flag
- *  validation. Errors: ECF_EIO (cannot create the temporary), ECF_EINVAL
- *  (empty name, a directory, given twice). */
+ *  so FILE is either the whole output or untouched. A symlink is followed
+ *  to its target (which is replaced, not the link). A FIFO, device or
+ *  socket is opened and written directly (no temporary, no rename). With
+ *  exit 3 an existing FILE is left unchanged. Call it after flag
+ *  validation. Errors: ECF_EIO (cannot create the temporary, a directory),
+ *  ECF_EINVAL (empty name, given twice). */
 int cli_output_begin(const char *path, ecf_err *err);
+/** Records the errno of a failed write to stdout (call right after an
+ *  fwrite whose result is not checked), so cli_finish_stdout reports the
+ *  real cause (ENOSPC, EBADF) instead of a generic EIO. */
+void cli_note_stdout_error(void);
+
+/** Temporary files removed if SIGINT, SIGTERM or SIGHUP arrives before
+ *  they are renamed (cli_tmpfiles.c). `path` is copied; at most 4 at a
+ *  time; forgetting an unknown path (or NULL) does nothing. */
+void cli_tmp_remember(const char *path);
+void cli_tmp_forget(const char *path);
 #define CLI_OUTPUT_FILE_HELP                                                 \
     "  --output-file FILE          write the output to FILE atomically "     \
     "(a temporary\n                              file, fsync, rename)\n"

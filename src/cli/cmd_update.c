@@ -11,6 +11,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -598,6 +599,17 @@ int cmd_update(int argc, char **argv)
         status = fail(&err);
         goto out;
     }
+    if (lock_fd >= 0) {
+        /* A killed update (SIGKILL, power loss) can leave a temporary;
+         * under the lock, one older than an hour is nobody's. */
+        size_t swept = 0;
+        if (ecf_cache_sweep(&swept, dir, (long)time(NULL), 3600) == 0 &&
+            swept && !o.quiet)
+            fprintf(stderr,
+                    "ec2fit: update: removed %zu stale temporary file%s "
+                    "from %s\n",
+                    swept, swept == 1 ? "" : "s", dir);
+    }
 
     copts.path = o.catalog;
     rc = cli_catalog_text(&base, &label, &copts, &err);
@@ -607,6 +619,14 @@ int cmd_update(int argc, char **argv)
         ecf_err_prefix(&err, "update");
         status = fail(&err);
         goto out;
+    }
+    /* Same rule as every other command: a region the catalog has no
+     * price for is a usage error, not a refresh that finds nothing. */
+    for (i = 0; i < regions.n; i++) {
+        if (cli_check_region(cat, regions.v[i], "--regions", &err) != 0) {
+            status = cli_usage_error("update", "%s", err.msg);
+            goto out;
+        }
     }
     if (regions.n == 0) {
         for (i = 0; i < ecf_catalog_region_count(cat); i++) {
@@ -708,7 +728,20 @@ int cmd_update(int argc, char **argv)
         meta.as_of = ecf_catalog_as_of(cat);
         meta.sources = srcs;
         meta.n_sources = ns;
-        rc = ecf_cache_write(dir, merged, strlen(merged), &meta, &err);
+        {
+            /* The temporaries exist only inside ecf_cache_write, which
+             * renames or removes them: hold SIGINT/SIGTERM/SIGHUP until
+             * it returns, so an interrupt cannot strand one. A signal
+             * that arrived meanwhile is delivered at the unblock. */
+            sigset_t block, old;
+            sigemptyset(&block);
+            sigaddset(&block, SIGINT);
+            sigaddset(&block, SIGTERM);
+            sigaddset(&block, SIGHUP);
+            sigprocmask(SIG_BLOCK, &block, &old);
+            rc = ecf_cache_write(dir, merged, strlen(merged), &meta, &err);
+            sigprocmask(SIG_SETMASK, &old, NULL);
+        }
         if (rc < 0) {
             ecf_err_prefix(&err, "update");
             status = fail(&err);

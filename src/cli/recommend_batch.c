@@ -783,8 +783,9 @@ static int run_chunk(rb_batch *b, rb_item *items, size_t n,
             pthread_join(tid[t], NULL);
     for (i = 0; i < n; i++) {
         rb_item *it = &items[i];
-        if (it->out.len)
-            fwrite(it->out.data, 1, it->out.len, stdout);
+        if (it->out.len &&
+            fwrite(it->out.data, 1, it->out.len, stdout) != it->out.len)
+            cli_note_stdout_error();
         if (it->errout.len)
             fwrite(it->errout.data, 1, it->errout.len, stderr);
         status = worse(status, it->status);
