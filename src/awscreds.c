@@ -101,12 +101,18 @@ static void replace(char **slot, char *value)
 }
 
 /* Scans `text` for sections named `want` (or `alt`, may be NULL) and
- * collects the three keys; later occurrences override earlier ones. */
-static void ini_scan(ini_hit *hit, const char *text, const char *want,
-                     const char *alt)
+ * collects the three keys; later occurrences override earlier ones.
+ * Returns 0, or the number of the first line the AWS CLI's parser
+ * (Python configparser) would refuse, with *why saying what is wrong: a
+ * "[" header with no "]", a line with neither "=" nor ":", or a key
+ * before the first section. The whole file is checked, whatever the
+ * profile, as the AWS CLI does. */
+static size_t ini_scan(ini_hit *hit, const char *text, const char *want,
+                       const char *alt, const char **why)
 {
     const char *p = text;
-    bool in = false;
+    bool in = false, any_section = false;
+    size_t lineno = 0, bad = 0;
 
     while (*p) {
         const char *eol = strchr(p, '\n');
@@ -115,6 +121,7 @@ static void ini_scan(ini_hit *hit, const char *text, const char *want,
         size_t n = len;
 
         p = eol ? eol + 1 : p + len;
+        lineno++;
         if (n > 0 && (line[0] == ' ' || line[0] == '\t')) {
             /* nested block or blank line with spaces: skip */
             continue;
@@ -127,11 +134,23 @@ static void ini_scan(ini_hit *hit, const char *text, const char *want,
         if (line[0] == '[') {
             const char *close = memchr(line, ']', n);
             size_t inner = close ? (size_t)(close - line - 1) : n - 1;
+            if (!close && !bad) {
+                bad = lineno;
+                *why = "section header without ']'";
+            }
+            any_section = true;
             in = section_matches(line + 1, inner, want) ||
                  (alt && section_matches(line + 1, inner, alt));
             if (in)
                 hit->section_found = true;
             continue;
+        }
+        if (!bad && !memchr(line, '=', n) && !memchr(line, ':', n)) {
+            bad = lineno;
+            *why = "expected [section], key = value or a comment";
+        } else if (!bad && !any_section) {
+            bad = lineno;
+            *why = "key before the first [section]";
         }
         if (in) {
             const char *eq = memchr(line, '=', n);
@@ -151,12 +170,15 @@ static void ini_scan(ini_hit *hit, const char *text, const char *want,
             free(key);
         }
     }
+    return bad;
 }
 
 /* Reads `path` when it exists. Returns 1 read, 0 absent, <0 error. */
 static int read_optional(ecf_buf *out, const char *path, ecf_err *err)
 {
     struct stat st;
+    if (!path || !*path)
+        return 0;
     if (stat(path, &st) != 0) {
         if (errno == ENOENT || errno == ENOTDIR)
             return 0;
@@ -166,14 +188,18 @@ static int read_optional(ecf_buf *out, const char *path, ecf_err *err)
     return 1;
 }
 
+/* The file to read, or "" when there is none: without HOME there is no
+ * ~/.aws (the current directory is not a stand-in for it). */
 static void file_path(ecf_buf *out, const char *explicit_path,
                       const char *home, const char *name)
 {
     ecf_buf_clear(out);
     if (set(explicit_path))
         ecf_buf_puts(out, explicit_path);
+    else if (set(home))
+        ecf_buf_printf(out, "%s/.aws/%s", home, name);
     else
-        ecf_buf_printf(out, "%s/.aws/%s", set(home) ? home : ".", name);
+        ecf_buf_puts(out, "");
 }
 
 int ecf_awscreds_resolve(ecf_awscreds *out, const ecf_awscreds_env *env,
@@ -183,7 +209,7 @@ int ecf_awscreds_resolve(ecf_awscreds *out, const ecf_awscreds_env *env,
     ecf_buf text = ECF_BUF_INIT, sect = ECF_BUF_INIT;
     ini_hit hit = {NULL, NULL, NULL, false};
     const char *profile = set(env->profile) ? env->profile : "default";
-    const char *where = NULL;
+    const char *where = NULL, *why = NULL;
     int rc = 0, got;
 
     memset(out, 0, sizeof(*out));
@@ -214,7 +240,12 @@ int ecf_awscreds_resolve(ecf_awscreds *out, const ecf_awscreds_env *env,
         goto out;
     }
     if (got > 0) {
-        ini_scan(&hit, text.data, profile, NULL);
+        size_t bad = ini_scan(&hit, text.data, profile, NULL, &why);
+        if (bad) {
+            rc = ecf_err_set(err, ECF_EPARSE, "%s:%zu: %s", cred_path.data,
+                             bad, why);
+            goto out;
+        }
         if (hit.key_id || hit.secret)
             where = cred_path.data;
     }
@@ -228,11 +259,36 @@ int ecf_awscreds_resolve(ecf_awscreds *out, const ecf_awscreds_env *env,
         }
         if (got > 0) {
             ecf_buf_printf(&sect, "profile %s", profile);
-            ini_scan(&hit, text.data, sect.data,
-                     strcmp(profile, "default") == 0 ? "default" : NULL);
+            size_t bad = ini_scan(
+                &hit, text.data, sect.data,
+                strcmp(profile, "default") == 0 ? "default" : NULL, &why);
+            if (bad) {
+                rc = ecf_err_set(err, ECF_EPARSE, "%s:%zu: %s",
+                                 conf_path.data, bad, why);
+                goto out;
+            }
             if (hit.key_id || hit.secret)
                 where = conf_path.data;
         }
+    }
+    if (!where && set(env->profile) && !hit.section_found) {
+        /* A profile asked for by name must exist, as in the AWS CLI ("The
+         * config profile (NAME) could not be found"); falling back to no
+         * credentials would hide a typo. */
+        if (cred_path.len || conf_path.len)
+            rc = ecf_err_set(err, ECF_EPARSE,
+                             "AWS_PROFILE: the profile '%s' could not be "
+                             "found in %s%s%s",
+                             profile, cred_path.len ? cred_path.data : "",
+                             cred_path.len && conf_path.len ? " or " : "",
+                             conf_path.len ? conf_path.data : "");
+        else
+            rc = ecf_err_set(err, ECF_EPARSE,
+                             "AWS_PROFILE: the profile '%s' could not be "
+                             "found (HOME is not set, so there is no "
+                             "~/.aws/credentials or ~/.aws/config)",
+                             profile);
+        goto out;
     }
     if (!where) {
         if (hit.section_found)
@@ -241,11 +297,21 @@ int ecf_awscreds_resolve(ecf_awscreds *out, const ecf_awscreds_env *env,
                              "aws_secret_access_key (SSO, roles and "
                              "credential_process are not supported)",
                              profile);
-        else
+        else if (cred_path.len && conf_path.len)
             rc = ecf_err_set(err, ECF_ENOTFOUND,
                              "no AWS credentials: AWS_ACCESS_KEY_ID is not "
                              "set and profile '%s' is not in %s or %s",
                              profile, cred_path.data, conf_path.data);
+        else if (cred_path.len || conf_path.len)
+            rc = ecf_err_set(err, ECF_ENOTFOUND,
+                             "no AWS credentials: AWS_ACCESS_KEY_ID is not "
+                             "set and profile '%s' is not in %s",
+                             profile,
+                             cred_path.len ? cred_path.data : conf_path.data);
+        else
+            rc = ecf_err_set(err, ECF_ENOTFOUND,
+                             "no AWS credentials: AWS_ACCESS_KEY_ID is not "
+                             "set and HOME is not set (no ~/.aws files)");
         goto out;
     }
     if (!set(hit.key_id) || !set(hit.secret)) {
