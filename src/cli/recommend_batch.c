@@ -893,10 +893,16 @@ int cli_recommend_batch(int argc, char **argv)
     if (strcmp(path, "-") == 0) {
         in = stdin;
     } else {
-        in = fopen(path, "r");
+        /* A regular file only: a FIFO or device could block forever
+         * (use "-" to stream into stdin). */
+        int fd = ecf_buf_open_regular(path, &err);
+        in = fd >= 0 ? fdopen(fd, "r") : NULL;
         if (!in) {
-            ecf_err_set(&err, ECF_EIO, "--batch: %s: %s", path,
-                        strerror(errno));
+            if (fd >= 0) {
+                ecf_err_set(&err, ECF_EIO, "%s: %s", path, strerror(errno));
+                close(fd);
+            }
+            ecf_err_prefix(&err, "--batch");
             status = cli_fail(&err);
             goto out;
         }
