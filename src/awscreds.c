@@ -153,8 +153,12 @@ static size_t ini_scan(ini_hit *hit, const char *text, const char *want,
             *why = "key before the first [section]";
         }
         if (in) {
+            /* configparser splits at the first '=' or ':' */
             const char *eq = memchr(line, '=', n);
+            const char *colon = memchr(line, ':', n);
             char *key;
+            if (colon && (!eq || colon < eq))
+                eq = colon;
             if (!eq)
                 continue;
             key = dup_trimmed(line, (size_t)(eq - line));

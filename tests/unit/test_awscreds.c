@@ -214,6 +214,62 @@ static void test_awscreds__home_default_paths(void **state)
     ecf_buf_dispose(&p);
 }
 
+/* A profile asked for by name (AWS_PROFILE) that neither file has is an
+ * error, as in the AWS CLI; not "no credentials". */
+static void test_awscreds__named_profile_missing(void **state)
+{
+    tmpdirs *t = *state;
+    ecf_awscreds_env env = {NULL, NULL, NULL, "nosuch", t->creds, t->config,
+                            t->dir};
+    ecf_awscreds c = ECF_AWSCREDS_INIT;
+    ecf_err err = ECF_ERR_INIT;
+    char want[512];
+    write_file(t->creds, "[default]\naws_access_key_id=AK\n"
+                         "aws_secret_access_key=S\n");
+    assert_int_equal(ecf_awscreds_resolve(&c, &env, &err), ECF_EPARSE);
+    snprintf(want, sizeof(want),
+             "AWS_PROFILE: the profile 'nosuch' could not be found in %s or "
+             "%s",
+             t->creds, t->config);
+    assert_string_equal(err.msg, want);
+    assert_null(c.access_key_id);
+}
+
+/* Lines configparser refuses are errors naming the file and line. */
+static void test_awscreds__parse_error_line(void **state)
+{
+    tmpdirs *t = *state;
+    ecf_awscreds_env env = {NULL, NULL, NULL, NULL, t->creds, t->config,
+                            t->dir};
+    ecf_awscreds c = ECF_AWSCREDS_INIT;
+    ecf_err err = ECF_ERR_INIT;
+    char want[512];
+    write_file(t->creds, "# c\n[default]\naws_access_key_id=AK\n\n"
+                         "aws_secret_access_key\n");
+    assert_int_equal(ecf_awscreds_resolve(&c, &env, &err), ECF_EPARSE);
+    snprintf(want, sizeof(want),
+             "%s:5: expected [section], key = value or a comment", t->creds);
+    assert_string_equal(err.msg, want);
+    /* ":" is configparser's other delimiter; nested blocks are fine */
+    write_file(t->creds, "[default]\naws_access_key_id: AK\n"
+                         "aws_secret_access_key=S\ns3 =\n  x = 1\n");
+    assert_int_equal(ecf_awscreds_resolve(&c, &env, &err), 0);
+    ecf_awscreds_dispose(&c);
+}
+
+/* Without HOME, ~/.aws does not exist: "./.aws" is never read. */
+static void test_awscreds__no_home_no_files(void **state)
+{
+    ecf_awscreds_env env = {NULL, NULL, NULL, NULL, NULL, NULL, NULL};
+    ecf_awscreds c = ECF_AWSCREDS_INIT;
+    ecf_err err = ECF_ERR_INIT;
+    (void)state;
+    assert_int_equal(ecf_awscreds_resolve(&c, &env, &err), ECF_ENOTFOUND);
+    assert_string_equal(err.msg, "no AWS credentials: AWS_ACCESS_KEY_ID is "
+                                 "not set and HOME is not set (no ~/.aws "
+                                 "files)");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -236,6 +292,12 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_awscreds__key_without_secret,
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(test_awscreds__home_default_paths,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(test_awscreds__named_profile_missing,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(test_awscreds__parse_error_line,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(test_awscreds__no_home_no_files,
                                         setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
