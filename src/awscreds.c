@@ -4,10 +4,10 @@
  *
  * The INI dialect is the AWS CLI's: '#' and ';' start comment lines,
  * "[name]" opens a section, "key = value" (or "key: value") sets a key
- * (keys compared case-insensitively), and indented lines continue a nested block (as in
- * "s3 =\n  max_concurrent_requests = 10"), which is ignored here. Inline
- * comments are not stripped: botocore does not strip them either, and a
- * secret may contain any printable character.
+ * (keys compared case-insensitively), and indented lines continue a nested
+ * block (as in "s3 =\n  max_concurrent_requests = 10"), which is ignored
+ * here. Inline comments are not stripped: botocore does not strip them
+ * either, and a secret may contain any printable character.
  */
 #include "ec2fit/awscreds.h"
 

@@ -48,10 +48,10 @@ typedef struct {
 
 /** Takes the update lock: creates DIR (0700, with parents) and
  *  DIR/update.lock (0600, opened with O_NOFOLLOW: a symlink there is an
- *  error "PATH: is a symbolic link (refusing to follow it)", as is a
- *  FIFO or device, "PATH: not a regular file"), and holds an exclusive flock on it, waiting for a
- *  concurrent update to finish. *waited_out (optional) says whether it had
- *  to wait. *fd_out is released with ecf_cache_unlock.
+ *  error "PATH: is a symbolic link (refusing to follow it)", as is a FIFO
+ *  or device, "PATH: not a regular file"), and holds an exclusive flock on
+ *  it, waiting for a concurrent update to finish. *waited_out (optional)
+ *  says whether it had to wait. *fd_out is released with ecf_cache_unlock.
  *  Errors: ECF_EIO. */
 int ecf_cache_lock(int *fd_out, const char *dir, bool *waited_out,
                    ecf_err *err);

@@ -84,7 +84,8 @@ int cli_check_families(const ecf_catalog *cat, const char *const *pats,
                              flag, p);
         else
             rc = ecf_err_set(err, ECF_EINVAL,
-                             "%s: no family matches '%s' (did you mean %s%s%s%s%s?)",
+                             "%s: no family matches '%s' (did you mean "
+                             "%s%s%s%s%s?)",
                              flag, p, sc[0].name, ns > 1 ? ", " : "",
                              ns > 1 ? sc[1].name : "", ns > 2 ? ", " : "",
                              ns > 2 ? sc[2].name : "");

@@ -362,7 +362,8 @@ int cmd_estimate(int argc, char **argv)
         goto out;
     }
     if (region) {
-        if (cli_check_region(cat, region, cli_region_origin(region), &err) != 0) {
+        if (cli_check_region(cat, region, cli_region_origin(region),
+                             &err) != 0) {
             status = fail(&err);
             goto out;
         }

@@ -318,7 +318,8 @@ int cmd_list(int argc, char **argv)
         status = cli_fail(&err);
         goto out;
     }
-    if (cli_check_region(cat, f.region, cli_region_origin(f.region), &err) != 0) {
+    if (cli_check_region(cat, f.region, cli_region_origin(f.region),
+                         &err) != 0) {
         status = cli_usage_error("list", "%s", err.msg);
         goto out;
     }

@@ -366,7 +366,8 @@ int cli_recommend_main(int argc, char **argv, rr_printer printer)
     } else {
         if (!region)
             region = cli_default_region();
-        if (cli_check_region(cat, region, cli_region_origin(region), &err) != 0) {
+        if (cli_check_region(cat, region, cli_region_origin(region),
+                             &err) != 0) {
             status = cli_usage_error(me, "%s", err.msg);
             goto out;
         }
