@@ -29,7 +29,7 @@
 #include "ec2fit/estimate.h"
 #include "ec2fit/zoo.h"
 
-#define CALIB_MAX_ROWS 400
+#define CALIB_MAX_ROWS 1000
 
 typedef enum { CALIB_USE = 0, CALIB_OUTLIER, CALIB_SKIP } calib_status;
 
