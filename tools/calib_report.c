@@ -494,7 +494,7 @@ static void print_breakdown(const calib_set *set, calib_by by, FILE *f)
 {
     size_t i, j;
 
-    fprintf(f, "%-18s %-16s %5s %8s %8s %5s %5s\n",
+    fprintf(f, "%-28s %-16s %5s %8s %8s %5s %5s\n",
             by == CALIB_BY_GROUP ? "SOURCE GROUP" : "ENGINE", "KIND", "EVAL",
             "|ERR|", "BIAS", "SKIP", "FAIL");
     for (i = 0; i < set->n; i++) {
@@ -509,11 +509,11 @@ static void print_breakdown(const calib_set *set, calib_by by, FILE *f)
             continue;
         st = calib_stats(set, by, key, r->kind, true);
         if (st.n)
-            fprintf(f, "%-18.18s %-16s %5zu %7.1f%% %+7.1f%% %5zu %5zu\n",
+            fprintf(f, "%-28.28s %-16s %5zu %7.1f%% %+7.1f%% %5zu %5zu\n",
                     key[0] ? key : "(none)", r->kind, st.n, st.abs_med,
                     st.bias_med, st.skipped, st.failed);
         else
-            fprintf(f, "%-18.18s %-16s %5zu %8s %8s %5zu %5zu\n",
+            fprintf(f, "%-28.28s %-16s %5zu %8s %8s %5zu %5zu\n",
                     key[0] ? key : "(none)", r->kind, st.n, "-", "-",
                     st.skipped, st.failed);
     }
