@@ -220,6 +220,8 @@ build_workload(ecf_workload *w, const cJSON *row, char *msg, size_t msg_len)
     w->input_tokens = (int)jnum(row, "input_tokens", 0);
     w->output_tokens = (int)jnum(row, "output_tokens", 0);
     w->lora_rank = (int)jnum(row, "lora_rank", 0);
+    w->optimizer_8bit =
+        cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(row, "optimizer_8bit"));
     w->epochs = jnum(row, "epochs", 0);
     if (jnum(row, "dataset_samples", 0) > 0) {
         w->dataset_amount = jnum(row, "dataset_samples", 0);
