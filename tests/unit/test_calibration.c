@@ -43,8 +43,9 @@ static int teardown(void **state)
 
 static void test_calibration__every_row_has_source_and_conditions(void **state)
 {
-    /* At least 200 sourced rows (issue 14); every non-fact row names its
-     * engine and source group; rows not asserted say why. */
+    /* At least 200 sourced rows (issue 14); every row names its source
+     * group, every measurement its engine and its conditions in words;
+     * rows not asserted say why. */
     const calib_set *set = *state;
     const cJSON *row = NULL;
     size_t i = 0, used = 0;
@@ -59,8 +60,13 @@ static void test_calibration__every_row_has_source_and_conditions(void **state)
             fail_msg("%s: no source", r->id);
         if (!r->group[0])
             fail_msg("%s: no source_group", r->id);
-        if (strcmp(r->kind, "model_fact") != 0 && !r->engine[0])
-            fail_msg("%s: no engine", r->id);
+        if (strcmp(r->kind, "model_fact") != 0) {
+            const char *cond = jstr(row, "conditions");
+            if (!r->engine[0])
+                fail_msg("%s: no engine", r->id);
+            if (!cond || strlen(cond) < 20)
+                fail_msg("%s: no conditions", r->id);
+        }
         if (r->status != CALIB_USE) {
             if (!r->reason || strlen(r->reason) < 20)
                 fail_msg("%s: skipped/outlier without a reason", r->id);
