@@ -1206,8 +1206,9 @@ static void llm_times(infer_times *t,
             (dense_params + expert_params * frac_experts) * wb / split;
     }
     /* an MLA latent is read whole by every TP rank (see infer_memory) */
-    bytes = weights_dev + kv_bytes_per_token(m, kv_elem) * ctx_avg * b /
-                              (m->kv_dim_per_layer > 0 ? (double)pl->pp : split);
+    bytes = weights_dev +
+            kv_bytes_per_token(m, kv_elem) * ctx_avg * b /
+                (m->kv_dim_per_layer > 0 ? (double)pl->pp : split);
     u_dec = u_gemm(d, p, U_INFER, m->hidden);
     flops = b * (2.0 * matmul_params(m) +
                  4.0 * m->layers * ctx_avg * m->heads * m->head_dim);

@@ -55,7 +55,8 @@ int ecf_model_diffusion_scale(
                                m->name);
         /* compute, activations and encoded image bytes ~ pixels (latent
          * tokens); docs/estimation.md 5.1 */
-        ratio = (double)width * height / ((double)m->image_size * m->image_size);
+        ratio = (double)width * height /
+                ((double)m->image_size * m->image_size);
         m->fwd_gflops_per_sample *= ratio;
         m->act_mib_per_sample *= ratio;
         m->input_bytes_per_sample *= ratio;

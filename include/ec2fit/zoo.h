@@ -134,7 +134,8 @@ int ecf_model_from_params(ecf_model *out, double params, ecf_err *err);
  *  bert, roberta, distilbert key styles; gemma2, gemma3, qwen3, qwen3_moe,
  *  phi3 and deepseek_v3 in hf_arch.c) and derives the parameter count
  *  from the architecture. Vision-language configs (mllama, llava, ...)
- *  are refused as not supported yet. `name` labels the model and error messages.
+ *  are refused as not supported yet. `name` labels the model and error
+ *  messages.
  *  Errors: ECF_EINVAL "NAME: ..." for malformed JSON (with byte offset),
  *  missing or out-of-range keys, or an unsupported architecture. User
  *  files are user input, so this is EINVAL (exit 2), not EPARSE. */
@@ -154,8 +155,8 @@ int ecf_model_from_hf_config(ecf_model *out,
 #define ECF_TF_MLP_BIAS                                                        \
     (1u << 6) /* biases on the MLP and out-proj only                           \
                  (gpt-j) */
-#define ECF_TF_QK_NORM  (1u << 7) /* RMSNorm on q and k, head_dim each (qwen3, gemma3) */
-#define ECF_TF_SANDWICH (1u << 8) /* 4 norms per block, pre and post (gemma2/3) */
+#define ECF_TF_QK_NORM  (1u << 7) /* q and k RMSNorms, head_dim each (qwen3) */
+#define ECF_TF_SANDWICH (1u << 8) /* 4 norms per block, pre + post (gemma) */
 
 /** Parameter count of a decoder/encoder transformer from m's architecture
  *  fields and `traits` (ECF_TF_*): embeddings, the LM head unless tied,
