@@ -39,9 +39,9 @@ static const arch archs[] = {
      ECF_TF_GATED_MLP | ECF_TF_SANDWICH | ECF_TF_QK_NORM, 256, 262208, 131072,
      true, NULL, NULL},
     {"qwen3", FAM_DECODER, ECF_KIND_DECODER,
-     ECF_TF_GATED_MLP | ECF_TF_QK_NORM, 128, 0, 0, false, NULL, NULL},
+     ECF_TF_GATED_MLP | ECF_TF_QK_NORM, 128, 0, 32768, false, NULL, NULL},
     {"qwen3_moe", FAM_DECODER, ECF_KIND_MOE,
-     ECF_TF_GATED_MLP | ECF_TF_QK_NORM, 128, 0, 0, false, "num_experts",
+     ECF_TF_GATED_MLP | ECF_TF_QK_NORM, 128, 0, 32768, false, "num_experts",
      "moe_intermediate_size"},
     {"phi3", FAM_DECODER, ECF_KIND_DECODER, ECF_TF_GATED_MLP, 0, 0, 0, false,
      NULL, NULL},
@@ -344,12 +344,18 @@ int ecf_hf_arch_config(ecf_model *out,
     size_t i;
     int rc;
 
-    if (!cJSON_IsString(mt))
+    vision = cJSON_GetObjectItemCaseSensitive(root, "vision_config");
+    if (!cJSON_IsString(mt)) {
+        if (!mt && vision)
+            return ecf_err_set(err, ECF_EINVAL,
+                               "%s: a vision/multimodal config "
+                               "(\"vision_config\"), not supported yet",
+                               name);
         return 1;
+    }
     for (i = 0; i < sizeof(multimodal) / sizeof(multimodal[0]); i++)
         if (strcmp(mt->valuestring, multimodal[i]) == 0)
             break;
-    vision = cJSON_GetObjectItemCaseSensitive(root, "vision_config");
     if (i < sizeof(multimodal) / sizeof(multimodal[0]) ||
         (vision && strcmp(mt->valuestring, "gemma3") != 0))
         return ecf_err_set(err, ECF_EINVAL,

@@ -348,6 +348,13 @@ static void test_zoo__hf_multimodal_is_refused(void **state)
         ecf_model_from_hf_config(&m, vis, strlen(vis), "v.json", &err),
         ECF_EINVAL);
     assert_non_null(strstr(err.msg, "'qwen2' is a vision/multimodal"));
+    assert_int_equal(ecf_model_from_hf_config(
+                         &m, "{\"hidden_size\": 8, \"vision_config\": {}}",
+                         strlen("{\"hidden_size\": 8, \"vision_config\": {}}"),
+                         "n.json", &err),
+                     ECF_EINVAL);
+    assert_string_equal(err.msg, "n.json: a vision/multimodal config "
+                                 "(\"vision_config\"), not supported yet");
 }
 
 static void test_zoo__new_zoo_models_match_their_configs(void **state)
