@@ -632,7 +632,7 @@ static double kv_bytes_per_token(const ecf_model *m, double kv_elem)
 {
     if (!is_llm(m))
         return 0;
-    return 2.0 * m->layers * m->kv_heads * (double)m->head_dim * kv_elem;
+    return ecf_model_kv_elems_per_token(m) * kv_elem; /* GQA or MLA latent */
 }
 
 /* ================================================================ */
@@ -760,7 +760,10 @@ static void infer_memory(ecf_memory *mem,
     double kv_elem = p == ECF_PREC_FP8 ? 1.0 : 2.0;
     double split = (double)pl->tp * pl->pp;
     double act_elem = (p == ECF_PREC_FP32 || p == ECF_PREC_TF32) ? 2.0 : 1.0;
-    int kv_split = pl->tp < m->kv_heads ? pl->tp : m->kv_heads;
+    /* an MLA latent is not split by heads: each TP rank holds all of it */
+    int kv_split = m->kv_dim_per_layer > 0 ? 1
+                   : pl->tp < m->kv_heads  ? pl->tp
+                                           : m->kv_heads;
 
     memset(mem, 0, sizeof(*mem));
     if (kv_split < 1)
@@ -785,7 +788,9 @@ static void infer_memory(ecf_memory *mem,
              ACT_ATTN_SCORES * m->heads * (double)w->seq_len * w->seq_len) *
             act_elem / GIB;
     } else {
-        double mult = m->kind == ECF_KIND_DIFFUSION ? 2.0 : 1.0; /* CFG */
+        double mult = m->kind == ECF_KIND_DIFFUSION
+                          ? (double)ecf_model_cfg_passes(m)
+                          : 1.0; /* CFG */
         /* a few feature maps live at once: 10% of the training set */
         mem->activations_gib =
             pl->batch * mult * m->act_mib_per_sample * 0.1 * act_elem / 1024.0;
@@ -1200,7 +1205,10 @@ static void llm_times(infer_times *t,
         weights_dev =
             (dense_params + expert_params * frac_experts) * wb / split;
     }
-    bytes = weights_dev + kv_bytes_per_token(m, kv_elem) * ctx_avg * b / split;
+    /* an MLA latent is read whole by every TP rank (see infer_memory) */
+    bytes = weights_dev +
+            kv_bytes_per_token(m, kv_elem) * ctx_avg * b /
+                (m->kv_dim_per_layer > 0 ? (double)pl->pp : split);
     u_dec = u_gemm(d, p, U_INFER, m->hidden);
     flops = b * (2.0 * matmul_params(m) +
                  4.0 * m->layers * ctx_avg * m->heads * m->head_dim);
@@ -1235,7 +1243,8 @@ static void other_times(infer_times *t,
     memset(t, 0, sizeof(*t));
     flops = b * fwd_flops_sample(m, w->seq_len);
     if (m->kind == ECF_KIND_DIFFUSION)
-        flops *= 2.0 * m->diffusion_steps; /* classifier-free guidance */
+        flops *= (double)ecf_model_cfg_passes(m) *
+                 m->diffusion_steps; /* classifier-free guidance */
     if (ecf_model_kind_is_transformer(m->kind))
         u = u_gemm(d, p, U_INFER, m->hidden);
     else
@@ -1246,7 +1255,9 @@ static void other_times(infer_times *t,
         bytes +=
             b * m->act_mib_per_sample * 1048576.0 * act_elem *
             CNN_INFER_TRAFFIC *
-            (m->kind == ECF_KIND_DIFFUSION ? 2.0 * m->diffusion_steps : 1.0);
+            (m->kind == ECF_KIND_DIFFUSION
+                 ? (double)ecf_model_cfg_passes(m) * m->diffusion_steps
+                 : 1.0);
     memt = bytes / bw;
     t->mem_bound = memt > compute;
     /* convnets: add (see CNN_INFER_TRAFFIC); transformers: roofline */

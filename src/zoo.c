@@ -21,6 +21,7 @@
 #include <cjson/cJSON.h>
 
 #include "ec2fit/units.h"
+#include "hf_arch.h"
 #include "json_check.h"
 
 #ifdef ECF_HAVE_EMBEDDED_MODELS
@@ -94,7 +95,9 @@ double ecf_model_transformer_params(const ecf_model *m,
         mlp *= m->experts;
         router = h * m->experts;
     }
-    norms = 2.0 * norm_w * h; /* two norms per block */
+    norms = ((traits & ECF_TF_SANDWICH) ? 4.0 : 2.0) * norm_w * h;
+    if (traits & ECF_TF_QK_NORM)
+        norms += 2.0 * hd;
     total = emb + head + L * (attn + mlp + router + norms) + norm_w * h;
     if (traits & ECF_TF_BERT_EXTRAS)
         total += 2.0 * h + h * h + h; /* token types (2) + pooler */
@@ -220,6 +223,11 @@ check_transformer(ecf_model *m, const char *where, ecf_code code, ecf_err *err)
     return 0;
 }
 
+int ecf_zoo_check_transformer(ecf_model *m, const char *where, ecf_err *err)
+{
+    return check_transformer(m, where, ECF_EINVAL, err);
+}
+
 /* The numeric keys of a zoo entry: where each goes, whether it is
  * required, and its range. */
 typedef struct {
@@ -259,6 +267,9 @@ static const model_field model_fields[] = {
     {"image_size", offsetof(ecf_model, image_size), true, false, 0, 100000},
     {"diffusion_steps", offsetof(ecf_model, diffusion_steps), true, false, 0,
      100000},
+    {"cfg_passes", offsetof(ecf_model, cfg_passes), true, false, 0, 2},
+    {"kv_dim_per_layer", offsetof(ecf_model, kv_dim_per_layer), true, false, 0,
+     1000000},
 };
 
 static int load_model(
@@ -717,7 +728,7 @@ hf_detect(const cJSON *root, const char *name, ecf_err *err)
         ecf_err_set(err, ECF_EINVAL,
                     "%s: unsupported model_type '%.40s' (supported: llama, "
                     "mistral, qwen2, mixtral, gpt2, bert, roberta, "
-                    "distilbert)",
+                    "distilbert, " ECF_HF_ARCH_TYPES ")",
                     name, mt->valuestring);
         return NULL;
     }
@@ -764,6 +775,12 @@ int ecf_model_from_hf_config(ecf_model *out,
         rc = ecf_err_set(err, ECF_EINVAL, "%s: expected a JSON object", name);
         goto out;
     }
+    /* gemma2/3, qwen3, phi3, deepseek_v3 and the refused multimodal types
+     * (hf_arch.c); 1 = none of those. */
+    rc = ecf_hf_arch_config(out, root, name, err);
+    if (rc <= 0)
+        goto out;
+    rc = 0;
     st = hf_detect(root, name, err);
     if (!st) {
         rc = err ? (int)err->code : ECF_EINVAL;

@@ -80,6 +80,13 @@ typedef struct {
                             for ViT; 0 for CNN */
     int image_size;      /* input resolution in pixels (vision), 0 = n/a */
     int diffusion_steps; /* denoising steps per generated image */
+    int cfg_passes;      /* diffusion: forward passes per step, 2 with
+                            classifier-free guidance (0 means 2), 1 when
+                            guidance-distilled (FLUX.1-dev) */
+    int kv_dim_per_layer; /* KV-cache elements per token per layer when not
+                             2 x kv_heads x head_dim: the compressed latent
+                             of multi-head latent attention (DeepSeek-V3:
+                             kv_lora_rank + qk_rope_head_dim = 576); 0 = GQA */
     char source[512];    /* where every number comes from */
 } ecf_model;
 
@@ -124,8 +131,11 @@ size_t ecf_zoo_suggest(const char **out,
 int ecf_model_from_params(ecf_model *out, double params, ecf_err *err);
 
 /** Reads a Hugging Face config.json (llama, mistral, qwen2, mixtral, gpt2,
- *  bert, roberta, distilbert key styles) and derives the parameter count
- *  from the architecture. `name` labels the model and error messages.
+ *  bert, roberta, distilbert key styles; gemma2, gemma3, qwen3, qwen3_moe,
+ *  phi3 and deepseek_v3 in hf_arch.c) and derives the parameter count
+ *  from the architecture. Vision-language configs (mllama, llava, ...)
+ *  are refused as not supported yet. `name` labels the model and error
+ *  messages.
  *  Errors: ECF_EINVAL "NAME: ..." for malformed JSON (with byte offset),
  *  missing or out-of-range keys, or an unsupported architecture. User
  *  files are user input, so this is EINVAL (exit 2), not EPARSE. */
@@ -145,6 +155,8 @@ int ecf_model_from_hf_config(ecf_model *out,
 #define ECF_TF_MLP_BIAS                                                        \
     (1u << 6) /* biases on the MLP and out-proj only                           \
                  (gpt-j) */
+#define ECF_TF_QK_NORM  (1u << 7) /* q and k RMSNorms, head_dim each (qwen3) */
+#define ECF_TF_SANDWICH (1u << 8) /* 4 norms per block, pre + post (gemma) */
 
 /** Parameter count of a decoder/encoder transformer from m's architecture
  *  fields and `traits` (ECF_TF_*): embeddings, the LM head unless tied,
@@ -154,5 +166,23 @@ int ecf_model_from_hf_config(ecf_model *out,
 double ecf_model_transformer_params(const ecf_model *m,
                                     unsigned int traits,
                                     double *active_out);
+
+/** KV-cache elements per token of context, whole model (all layers):
+ *  layers x kv_dim_per_layer for latent attention (MLA), else
+ *  2 x layers x kv_heads x head_dim. 0 for non-LLM kinds. */
+double ecf_model_kv_elems_per_token(const ecf_model *m);
+
+/** Forward passes per denoising step: 1 for guidance-distilled models
+ *  (cfg_passes = 1), else 2 (classifier-free guidance). */
+int ecf_model_cfg_passes(const ecf_model *m);
+
+/** Applies --steps and --resolution to a diffusion model: steps (0 = keep)
+ *  replaces diffusion_steps; width x height (0 = keep) scales the
+ *  per-step GFLOPs, activations and input bytes by the pixel ratio to the
+ *  model's image_size^2 (compute ~ latent tokens, docs/estimation.md).
+ *  Errors: ECF_EINVAL naming the flag when m is not a diffusion model or a
+ *  side is not a multiple of 8 from 64 to 8192. */
+int ecf_model_diffusion_scale(
+    ecf_model *m, int steps, int width, int height, ecf_err *err);
 
 #endif

@@ -16,6 +16,30 @@
 #include "ec2fit/buf.h"
 #include "ec2fit/units.h"
 
+/* --resolution WxH or N (N x N); the side limits are
+ * ecf_model_diffusion_scale's, checked once the model is known. */
+static int parse_resolution(cli_workload *wl, const char *arg, ecf_err *err)
+{
+    size_t a = strspn(arg, "0123456789"), b = 0;
+    long w = 0, h = 0;
+
+    if (a > 0 && a <= 6 && (arg[a] == 'x' || arg[a] == 'X'))
+        b = strspn(arg + a + 1, "0123456789");
+    if (a > 0 && a <= 6 && (arg[a] == '\0' || (b > 0 && b <= 6 &&
+                                                arg[a + 1 + b] == '\0'))) {
+        w = strtol(arg, NULL, 10);
+        h = arg[a] ? strtol(arg + a + 1, NULL, 10) : w;
+    }
+    if (w < 1 || h < 1)
+        return ecf_err_set(err, ECF_EINVAL,
+                           "--resolution: expected WIDTHxHEIGHT or N pixels "
+                           "(1024x768, 512), got '%s'",
+                           arg);
+    wl->res_w = (int)w;
+    wl->res_h = (int)h;
+    return 1;
+}
+
 int cli_workload_option(cli_workload *wl, int c, const char *arg, ecf_err *err)
 {
     ecf_workload *w = &wl->w;
@@ -127,6 +151,11 @@ int cli_workload_option(cli_workload *wl, int c, const char *arg, ecf_err *err)
         rc = cli_parse_int(&w->tensor_parallel, "--tensor-parallel", arg, 1,
                            1024, err);
         return rc < 0 ? rc : 1;
+    case CLI_WL_STEPS:
+        rc = cli_parse_int(&wl->steps, "--steps", arg, 1, 10000, err);
+        return rc < 0 ? rc : 1;
+    case CLI_WL_RESOLUTION:
+        return parse_resolution(wl, arg, err);
     case CLI_WL_SAMPLE_BYTES:
         rc = ecf_units_parse_dataset(&d, &(ecf_dataset_unit){0},
                                      "--sample-bytes", arg, err);
@@ -232,6 +261,9 @@ int cli_workload_finish_zoo(cli_workload *wl,
         if (rc < 0)
             ecf_err_prefix(err, "--model-config");
     }
+    if (rc == 0)
+        rc = ecf_model_diffusion_scale(model_out, wl->steps, wl->res_w,
+                                       wl->res_h, err);
     if (rc < 0)
         return rc;
     return ecf_workload_resolve(&wl->w, model_out, err);
@@ -247,7 +279,9 @@ void cli_workload_usage(FILE *f)
           "  --model-config FILE     a Hugging Face config.json (llama, "
           "mistral, qwen2,\n"
           "                          mixtral, gpt2, bert, roberta, "
-          "distilbert)\n"
+          "distilbert, gemma2,\n"
+          "                          gemma3, qwen3, qwen3_moe, phi3, "
+          "deepseek_v3)\n"
           "Workload:\n"
           "  --task T                train | finetune | lora | qlora | infer "
           "| batch\n"
@@ -277,6 +311,13 @@ void cli_workload_usage(FILE *f)
           "  --sample-bytes SIZE     bytes read from storage per sample "
           "(e.g. 110KB)\n"
           "  --tensor-parallel N     serving: GPUs per model replica (default:\n"
-          "                          the group size with the best throughput)\n",
+          "                          the group size with the best throughput)\n"
+          "  --steps N               diffusion: denoising steps per image "
+          "(default: the\n"
+          "                          model card's, e.g. 28 for sd3-medium)\n"
+          "  --resolution WxH        diffusion: image size in pixels, or N "
+          "for NxN\n"
+          "                          (default 1024x1024 for sd3/flux; "
+          "compute ~ pixels)\n",
           f);
 }

@@ -54,6 +54,8 @@ enum {
     CLI_WL_QPS,
     CLI_WL_SAMPLE_BYTES,
     CLI_WL_TENSOR_PARALLEL,
+    CLI_WL_STEPS,
+    CLI_WL_RESOLUTION,
     CLI_WL_END
 };
 
@@ -77,7 +79,9 @@ enum {
         {"latency-ms", required_argument, NULL, CLI_WL_LATENCY_MS},            \
         {"qps", required_argument, NULL, CLI_WL_QPS},                          \
         {"sample-bytes", required_argument, NULL, CLI_WL_SAMPLE_BYTES},       \
-        {"tensor-parallel", required_argument, NULL, CLI_WL_TENSOR_PARALLEL}
+        {"tensor-parallel", required_argument, NULL, CLI_WL_TENSOR_PARALLEL},  \
+        {"steps", required_argument, NULL, CLI_WL_STEPS},                      \
+        {"resolution", required_argument, NULL, CLI_WL_RESOLUTION}
 
 typedef struct {
     const char *model;        /* --model NAME */
@@ -85,11 +89,13 @@ typedef struct {
     const char *model_config; /* --model-config FILE */
     bool task_set;
     ecf_workload w;
+    int steps;                /* --steps (diffusion), 0 = the model's */
+    int res_w, res_h;         /* --resolution WxH (diffusion), 0 = default */
 } cli_workload;
 
 #define CLI_WORKLOAD_INIT                                                      \
     {                                                                          \
-        NULL, NULL, NULL, false, ECF_WORKLOAD_INIT                             \
+        NULL, NULL, NULL, false, ECF_WORKLOAD_INIT, 0, 0, 0                    \
     }
 
 /** Handles one getopt_long result. Returns 1 when `c` is a workload flag

@@ -91,6 +91,7 @@ static void print_json(const ecf_zoo *zoo)
         add_int(o, "max_context", m->max_context);
         add_int(o, "experts", m->experts);
         add_int(o, "experts_per_tok", m->experts_per_tok);
+        add_int(o, "kv_dim_per_layer", m->kv_dim_per_layer);
         if (m->fwd_gflops_per_sample > 0)
             cli_json_add_num(o, "fwd_gflops_per_sample",
                              m->fwd_gflops_per_sample, 3);
@@ -101,6 +102,11 @@ static void print_json(const ecf_zoo *zoo)
         cJSON_AddNumberToObject(o, "default_batch", m->default_batch);
         add_int(o, "default_seq_len", m->default_seq_len);
         add_int(o, "image_size", m->image_size);
+        add_int(o, "diffusion_steps", m->diffusion_steps);
+        if (m->kind == ECF_KIND_DIFFUSION)
+            cJSON_AddNumberToObject(o, "cfg_passes", ecf_model_cfg_passes(m));
+        else
+            cJSON_AddNullToObject(o, "cfg_passes");
         cJSON_AddStringToObject(o, "source", m->source);
         cJSON_AddItemToArray(arr, o);
     }

@@ -278,6 +278,30 @@ static void test_estimate__kv_cache_is_gqa_aware(void **state)
     assert_float_equal(e.memory.kv_cache_gib, 1.0, 1e-12);
 }
 
+static void test_estimate__kv_cache_is_the_mla_latent(void **state)
+{
+    /* DeepSeek-V3 caches the MLA latent: 61 layers x (kv_lora_rank 512 +
+     * qk_rope_head_dim 64) x 2 bytes = 70,272 B/token at bf16 (DeepSeek-V2
+     * paper 2.1.2), not 2 x 61 x 128 heads x 192. Every tensor-parallel
+     * rank holds the whole latent (it has no heads to split).
+     * fp8 (1 byte), 1024 + 1024 tokens, batch 64, one p5 (tp 8):
+     *   35,136 x 2048 x 64 = 4,605,345,792 B = 4.2890625 GiB per device. */
+    fx *f = *state;
+    ecf_workload w = ECF_WORKLOAD_INIT;
+    ecf_estimate e;
+    const ecf_model *m = model(state, "deepseek-v3");
+    assert_float_equal(ecf_model_kv_elems_per_token(m) * 2.0, 70272.0, 0);
+    w.task = ECF_TASK_INFER;
+    w.precision = ECF_PREC_FP8;
+    w.input_tokens = 1024;
+    w.output_tokens = 1024;
+    w.batch_size = 64;
+    run_ok(&e, m, &w, &f->p5, 1);
+    assert_float_equal(e.memory.kv_cache_gib, 35136.0 * 2048 * 64 / GIB,
+                       1e-9);
+    assert_float_equal(e.memory.kv_cache_gib, 4.2890625, 1e-9);
+}
+
 static void test_estimate__decode_and_prefill_roofline(void **state)
 {
     /* llama-2-7b bf16, batch 1, 128 in + 128 out, one A100-80GB
@@ -558,6 +582,7 @@ int main(void)
         cmocka_unit_test(test_estimate__eight_bit_optimizer),
         cmocka_unit_test(test_estimate__qlora_memory),
         cmocka_unit_test(test_estimate__kv_cache_is_gqa_aware),
+        cmocka_unit_test(test_estimate__kv_cache_is_the_mla_latent),
         cmocka_unit_test(test_estimate__decode_and_prefill_roofline),
         cmocka_unit_test(test_estimate__cnn_training_step),
         cmocka_unit_test(test_estimate__gradient_allreduce_without_efa),

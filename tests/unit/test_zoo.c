@@ -261,6 +261,192 @@ static void test_zoo__hf_configs_give_published_parameter_counts(void **state)
     assert_int_equal(m.kind, ECF_KIND_ENCODER);
 }
 
+static void test_zoo__hf_newer_architectures(void **state)
+{
+    ecf_model m;
+    ecf_err err = ECF_ERR_INIT;
+    (void)state;
+
+    /* Gemma 2 report (arXiv 2408.00118) Table 1, 9B: 917,504,000
+     * embedding + 8,324,201,984 non-embedding parameters: exact. */
+    load_hf(&m, "gemma-2-9b.json", 0, &err);
+    assert_float_equal(m.params, 917504000.0 + 8324201984.0, 0.5);
+    assert_int_equal(m.head_dim, 256);
+    assert_true(m.tie_embeddings); /* Gemma2Config default */
+
+    /* Gemma 3 report Table 1, 27B: 417M vision encoder + 1,416M embedding
+     * + 25,600M non-embedding = 27.43B; text_config omits vocab_size and
+     * max_position_embeddings (Gemma3TextConfig defaults 262208, 131072) */
+    load_hf(&m, "gemma-3-27b-it.json", 0, &err);
+    within_1pct(m.params, 417e6 + 1416e6 + 25600e6);
+    assert_int_equal(m.vocab, 262208);
+    assert_int_equal(m.max_context, 131072);
+    assert_int_equal(m.layers, 62);
+
+    /* Qwen3-8B model card: 8.2B total, 6.95B non-embedding */
+    load_hf(&m, "qwen3-8b.json", 0, &err);
+    within_1pct(m.params, 8.2e9);
+    within_1pct(m.params - 2.0 * 151936 * 4096, 6.95e9);
+
+    /* Qwen3-30B-A3B model card: 30.5B total, 3.3B activated, 128 experts,
+     * 8 activated */
+    load_hf(&m, "qwen3-30b-a3b.json", 0, &err);
+    assert_int_equal(m.kind, ECF_KIND_MOE);
+    assert_int_equal(m.experts, 128);
+    assert_int_equal(m.experts_per_tok, 8);
+    assert_int_equal(m.intermediate, 768);
+    within_1pct(m.params, 30.5e9);
+    within_1pct(m.params - 2.0 * 151936 * 2048, 29.9e9); /* non-embedding */
+    /* the card's "3.3B" activated is given to two figures: 3,353,032,704
+     * by the formula (attention, router, 8 experts, embeddings) */
+    assert_float_equal(m.active_params, 3353032704.0, 0.5);
+    assert_true(m.active_params >= 3.25e9 && m.active_params < 3.36e9);
+
+    /* Phi-3 report (arXiv 2404.14219): phi-3-mini 3.8B; phi-4: 14.7B on
+     * huggingface.co/microsoft/phi-4 (the report rounds to 14B) */
+    load_hf(&m, "phi-3-mini-4k-instruct.json", 0, &err);
+    within_1pct(m.params, 3.8e9);
+    load_hf(&m, "phi-4.json", 0, &err);
+    within_1pct(m.params, 14.7e9);
+    assert_int_equal(m.kv_heads, 10);
+
+    /* DeepSeek-V3 report (arXiv 2412.19437): 671B total; README_WEIGHTS:
+     * 36.6B activated in the main model, which leaves out the 0.93B input
+     * embedding our active count (like every model's) includes. */
+    load_hf(&m, "deepseek-v3.json", 0, &err);
+    assert_int_equal(m.kind, ECF_KIND_MOE);
+    within_1pct(m.params, 671e9);
+    within_1pct(m.active_params - 129280.0 * 7168, 36.6e9);
+    assert_int_equal(m.experts, 256);
+    assert_int_equal(m.experts_per_tok, 8);
+    assert_int_equal(m.intermediate, 2048);
+    /* MLA: the cache is kv_lora_rank + qk_rope_head_dim per token per
+     * layer, 61 x (512 + 64) x 2 bytes = 70,272 bytes/token at bf16, not
+     * 2 x 61 x 128 heads x 192 */
+    assert_int_equal(m.kv_dim_per_layer, 512 + 64);
+    assert_float_equal(ecf_model_kv_elems_per_token(&m) * 2.0, 70272.0, 0);
+}
+
+static void test_zoo__hf_multimodal_is_refused(void **state)
+{
+    ecf_model m;
+    ecf_err err = ECF_ERR_INIT;
+    const char *cfg = "{\"model_type\": \"llava\", \"text_config\": {}}";
+    const char *vis = "{\"model_type\": \"qwen2\", \"vision_config\": {}}";
+    (void)state;
+
+    load_hf(&m, "mllama-3.2-11b-vision.json", ECF_EINVAL, &err);
+    assert_string_equal(err.msg,
+                        "mllama-3.2-11b-vision.json: model_type 'mllama' is a "
+                        "vision/multimodal config, not supported yet (give "
+                        "the text model's config.json, or --params)");
+    assert_int_equal(
+        ecf_model_from_hf_config(&m, cfg, strlen(cfg), "l.json", &err),
+        ECF_EINVAL);
+    assert_non_null(strstr(err.msg, "'llava' is a vision/multimodal"));
+    assert_int_equal(
+        ecf_model_from_hf_config(&m, vis, strlen(vis), "v.json", &err),
+        ECF_EINVAL);
+    assert_non_null(strstr(err.msg, "'qwen2' is a vision/multimodal"));
+    assert_int_equal(ecf_model_from_hf_config(
+                         &m, "{\"hidden_size\": 8, \"vision_config\": {}}",
+                         strlen("{\"hidden_size\": 8, \"vision_config\": {}}"),
+                         "n.json", &err),
+                     ECF_EINVAL);
+    assert_string_equal(err.msg, "n.json: a vision/multimodal config "
+                                 "(\"vision_config\"), not supported yet");
+}
+
+static void test_zoo__new_zoo_models_match_their_configs(void **state)
+{
+    /* The zoo entries carry the same counts the HF import derives, and the
+     * published figures (model cards / reports) within 1%. */
+    static const struct {
+        const char *name;
+        double published, active;
+    } want[] = {
+        {"llama-3.2-1b", 1.23e9, 0},  {"llama-3.2-3b", 3.21e9, 0},
+        {"llama-3.3-70b", 70.6e9, 0}, {"qwen3-8b", 8.2e9, 0},
+        {"qwen3-32b", 32.8e9, 0},     {"qwen3-30b-a3b", 30.5e9, 0},
+        {"deepseek-v3", 671e9, 0},    {"deepseek-r1", 671e9, 0},
+        {"gemma-2-9b", 9.24e9, 0},    {"gemma-3-27b", 27.43e9, 0},
+        {"phi-3-mini", 3.8e9, 0},     {"phi-4", 14.7e9, 0},
+        {"sd3-medium", 7.66e9, 0},    {"flux-1-dev", 16.97e9, 0},
+    };
+    static const struct {
+        const char *name, *file;
+    } pairs[] = {
+        {"deepseek-v3", "deepseek-v3.json"},
+        {"gemma-2-9b", "gemma-2-9b.json"},
+        {"gemma-3-27b", "gemma-3-27b-it.json"},
+        {"qwen3-8b", "qwen3-8b.json"},
+        {"qwen3-30b-a3b", "qwen3-30b-a3b.json"},
+        {"phi-3-mini", "phi-3-mini-4k-instruct.json"},
+        {"phi-4", "phi-4.json"},
+    };
+    ecf_err err = ECF_ERR_INIT;
+    ecf_model hf;
+    const ecf_model *m;
+    size_t i;
+
+    for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+        m = ecf_zoo_find(*state, want[i].name);
+        assert_non_null(m);
+        within_1pct(m->params, want[i].published);
+        if (want[i].active > 0)
+            within_1pct(m->active_params, want[i].active);
+    }
+    for (i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
+        m = ecf_zoo_find(*state, pairs[i].name);
+        load_hf(&hf, pairs[i].file, 0, &err);
+        assert_float_equal(m->params, hf.params, 0.5);
+        assert_float_equal(m->active_params, hf.active_params, 0.5);
+        assert_float_equal(ecf_model_kv_elems_per_token(m),
+                           ecf_model_kv_elems_per_token(&hf), 0);
+    }
+    /* Llama 3.2/3.3 and Qwen3-32B have no fixture: the formula */
+    m = ecf_zoo_find(*state, "llama-3.2-1b");
+    assert_float_equal(ecf_model_transformer_params(m, ECF_TF_GATED_MLP, NULL),
+                       m->params, 0.5);
+    m = ecf_zoo_find(*state, "qwen3-32b");
+    assert_float_equal(ecf_model_transformer_params(
+                           m, ECF_TF_GATED_MLP | ECF_TF_QK_NORM, NULL),
+                       m->params, 0.5);
+    /* R1 is V3's architecture */
+    assert_float_equal(ecf_zoo_find(*state, "deepseek-r1")->params,
+                       ecf_zoo_find(*state, "deepseek-v3")->params, 0);
+}
+
+static void test_zoo__diffusion_steps_and_resolution(void **state)
+{
+    ecf_model m = *ecf_zoo_find(*state, "sd3-medium");
+    ecf_err err = ECF_ERR_INIT;
+    double gflops = m.fwd_gflops_per_sample;
+
+    /* model cards: SD3 Medium 28 steps with CFG, FLUX.1-dev 50 steps,
+     * guidance-distilled (one pass per step), both 1024x1024 */
+    assert_int_equal(m.diffusion_steps, 28);
+    assert_int_equal(m.image_size, 1024);
+    assert_int_equal(ecf_model_cfg_passes(&m), 2);
+    assert_int_equal(ecf_zoo_find(*state, "flux-1-dev")->diffusion_steps, 50);
+    assert_int_equal(ecf_model_cfg_passes(ecf_zoo_find(*state, "flux-1-dev")),
+                     1);
+    /* 512x512 is a quarter of the pixels: a quarter of the compute */
+    assert_int_equal(ecf_model_diffusion_scale(&m, 40, 512, 512, &err), 0);
+    assert_int_equal(m.diffusion_steps, 40);
+    assert_float_equal(m.fwd_gflops_per_sample, gflops / 4.0, 1e-9);
+    assert_int_equal(m.image_size, 512);
+    assert_int_equal(ecf_model_diffusion_scale(&m, 0, 1020, 512, &err),
+                     ECF_EINVAL);
+    assert_string_equal(err.msg, "--resolution: each side must be a multiple "
+                                 "of 8 from 64 to 8192, got 1020x512");
+    m = *ecf_zoo_find(*state, "llama-3.1-8b");
+    assert_int_equal(ecf_model_diffusion_scale(&m, 20, 0, 0, &err),
+                     ECF_EINVAL);
+    assert_string_equal(err.msg, "--steps: only for diffusion models; "
+                                 "llama-3.1-8b is a decoder");
+}
+
 static void test_zoo__hf_config_errors_name_the_file(void **state)
 {
     ecf_model m;
@@ -276,7 +462,8 @@ static void test_zoo__hf_config_errors_name_the_file(void **state)
     assert_string_equal(err.msg,
                         "unsupported-t5.json: unsupported model_type 't5' "
                         "(supported: llama, mistral, qwen2, mixtral, gpt2, "
-                        "bert, roberta, distilbert)");
+                        "bert, roberta, distilbert, gemma2, gemma3, "
+                        "gemma3_text, qwen3, qwen3_moe, phi3, deepseek_v3)");
     assert_int_equal(ecf_model_from_hf_config(&m, "[1]", 3, "x.json", &err),
                      ECF_EINVAL);
     assert_string_equal(err.msg, "x.json: expected a JSON object");
@@ -409,6 +596,10 @@ int main(void)
         cmocka_unit_test(test_zoo__transformer_params_by_hand),
         cmocka_unit_test(test_zoo__hf_configs_give_published_parameter_counts),
         cmocka_unit_test(test_zoo__hf_config_errors_name_the_file),
+        cmocka_unit_test(test_zoo__hf_newer_architectures),
+        cmocka_unit_test(test_zoo__hf_multimodal_is_refused),
+        cmocka_unit_test(test_zoo__new_zoo_models_match_their_configs),
+        cmocka_unit_test(test_zoo__diffusion_steps_and_resolution),
         cmocka_unit_test(test_zoo__params_defaults),
         cmocka_unit_test(test_zoo__loader_rejects_bad_files),
         cmocka_unit_test(test_zoo__rejects_over_limit_and_duplicates),
