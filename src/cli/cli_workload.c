@@ -12,8 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_config.h"
 #include "cmd.h"
 #include "ec2fit/buf.h"
+#include "ec2fit/stacks.h"
 #include "ec2fit/units.h"
 
 int cli_workload_option(cli_workload *wl, int c, const char *arg, ecf_err *err)
@@ -127,6 +129,27 @@ int cli_workload_option(cli_workload *wl, int c, const char *arg, ecf_err *err)
         rc = cli_parse_int(&w->tensor_parallel, "--tensor-parallel", arg, 1,
                            1024, err);
         return rc < 0 ? rc : 1;
+    case CLI_WL_FRAMEWORK: {
+        int fw = ecf_framework_parse(arg);
+        if (fw < 0)
+            return ecf_err_set(err, ECF_EINVAL,
+                               "--framework: expected pytorch, tensorflow or "
+                               "jax, got '%s'",
+                               arg);
+        w->framework = fw;
+        wl->framework_set = true;
+        return 1;
+    }
+    case CLI_WL_ENGINE: {
+        int e = ecf_engine_parse(arg);
+        if (e < 0)
+            return ecf_err_set(err, ECF_EINVAL,
+                               "--engine: expected vllm, tgi, trtllm, hf, "
+                               "tf-serving, triton, neuron or auto, got '%s'",
+                               arg);
+        w->engine = e;
+        return 1;
+    }
     case CLI_WL_SAMPLE_BYTES:
         rc = ecf_units_parse_dataset(&d, &(ecf_dataset_unit){0},
                                      "--sample-bytes", arg, err);
@@ -208,6 +231,13 @@ int cli_workload_finish_zoo(cli_workload *wl,
         return ecf_err_set(err, ECF_EINVAL,
                            "missing --task (train, finetune, lora, qlora, "
                            "infer or batch)");
+    if (!wl->framework_set && cli_config_get()->framework >= 0)
+        wl->w.framework = cli_config_get()->framework;
+    if (wl->w.engine != 0 && wl->w.task != ECF_TASK_INFER)
+        return ecf_err_set(err, ECF_EINVAL,
+                           "--engine: a serving engine is for --task infer, "
+                           "not %s",
+                           ecf_task_name(wl->w.task));
     if (wl->model) {
         rc = find_model(model_out, zoo, wl->model, err);
     } else if (wl->params) {
@@ -277,6 +307,16 @@ void cli_workload_usage(FILE *f)
           "  --sample-bytes SIZE     bytes read from storage per sample "
           "(e.g. 110KB)\n"
           "  --tensor-parallel N     serving: GPUs per model replica (default:\n"
-          "                          the group size with the best throughput)\n",
+          "                          the group size with the best throughput)\n"
+          "  --framework F           pytorch (default) | tensorflow | jax; "
+          "plans on\n"
+          "                          accelerators without a stack for it are "
+          "rejected\n"
+          "  --engine E              serving: vllm | tgi | trtllm | hf | "
+          "tf-serving |\n"
+          "                          triton | neuron (default: neuron on "
+          "inf/trn, vllm\n"
+          "                          for LLMs, tf-serving for tensorflow, "
+          "else triton)\n",
           f);
 }

@@ -54,6 +54,8 @@ enum {
     CLI_WL_QPS,
     CLI_WL_SAMPLE_BYTES,
     CLI_WL_TENSOR_PARALLEL,
+    CLI_WL_FRAMEWORK,
+    CLI_WL_ENGINE,
     CLI_WL_END
 };
 
@@ -77,7 +79,9 @@ enum {
         {"latency-ms", required_argument, NULL, CLI_WL_LATENCY_MS},            \
         {"qps", required_argument, NULL, CLI_WL_QPS},                          \
         {"sample-bytes", required_argument, NULL, CLI_WL_SAMPLE_BYTES},       \
-        {"tensor-parallel", required_argument, NULL, CLI_WL_TENSOR_PARALLEL}
+        {"tensor-parallel", required_argument, NULL, CLI_WL_TENSOR_PARALLEL}, \
+        {"framework", required_argument, NULL, CLI_WL_FRAMEWORK},              \
+        {"engine", required_argument, NULL, CLI_WL_ENGINE}
 
 typedef struct {
     const char *model;        /* --model NAME */
@@ -85,11 +89,12 @@ typedef struct {
     const char *model_config; /* --model-config FILE */
     bool task_set;
     ecf_workload w;
+    bool framework_set; /* --framework given (else the config file's) */
 } cli_workload;
 
 #define CLI_WORKLOAD_INIT                                                      \
     {                                                                          \
-        NULL, NULL, NULL, false, ECF_WORKLOAD_INIT                             \
+        NULL, NULL, NULL, false, ECF_WORKLOAD_INIT, false                      \
     }
 
 /** Handles one getopt_long result. Returns 1 when `c` is a workload flag
