@@ -214,6 +214,8 @@ static void memo_bind(ecf_recommend_memo *memo, const ecf_catalog *cat,
     memo->valid = true;
 }
 
+#define STACK_CACHE 32
+
 typedef struct {
     const ecf_model *m;
     const ecf_workload *w;
@@ -227,7 +229,41 @@ typedef struct {
     bool spot_allowed;
     int max_nodes;
     double restart_hours;
+    /* Stack verdicts, one per accelerator (or CPU architecture) seen in
+     * this run: resolved on first sight, then a pointer compare. */
+    int n_stacks;
+    struct {
+        const ecf_accel *accel; /* NULL: accelerator-less, by `arch` */
+        int arch;
+        ecf_stack_verdict v;
+    } stacks[STACK_CACHE];
+    ecf_stack_verdict stack_spill; /* past STACK_CACHE accelerators */
 } run_ctx;
+
+/* The stack verdict of `inst` for this run's model and workload; NULL
+ * when the run has no stack table. */
+static const ecf_stack_verdict *stack_of(run_ctx *c, const ecf_instance *inst)
+{
+    const ecf_stacks *st = c->o->stacks;
+    const ecf_accel *a = inst->accel_count > 0 ? inst->accel : NULL;
+    int arch = a ? -1 : (int)inst->arch, i;
+    ecf_stack_verdict *v;
+
+    if (!st)
+        return NULL;
+    for (i = 0; i < c->n_stacks; i++)
+        if (c->stacks[i].accel == a && c->stacks[i].arch == arch)
+            return &c->stacks[i].v;
+    if (c->n_stacks < STACK_CACHE) {
+        c->stacks[c->n_stacks].accel = a;
+        c->stacks[c->n_stacks].arch = arch;
+        v = &c->stacks[c->n_stacks++].v;
+    } else {
+        v = &c->stack_spill;
+    }
+    ecf_stacks_resolve(v, st, ecf_stacks_platform(st, inst), c->m, c->w);
+    return v;
+}
 
 /* Fills the plan and rule input for one purchase option at `nodes`. */
 static void cost_job(run_ctx *c, ecf_plan *p, ecf_rule_input *in,
@@ -368,6 +404,7 @@ static void fill_targets(run_ctx *c, ecf_rule_input *in,
     in->latency_ms = c->w->latency_target_ms;
     in->qps = c->w->qps;
     in->max_nodes = c->max_nodes;
+    in->stack = stack_of(c, inst);
 }
 
 /* Costs one purchase option of a candidate at `n` nodes and runs the

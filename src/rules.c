@@ -22,6 +22,9 @@ const ecf_rule_spec ecf_rule_specs[ECF_RULE_COUNT] = {
     [ECF_RULE_ACCEL_SUPPORT] = {"accelerator-support", true,
                                 {{NULL, 0, 0, 0}},
                                 {"instance", "accelerator", "why", NULL}},
+    [ECF_RULE_STACK] = {"stack", true, {{NULL, 0, 0, 0}},
+                        {"instance", "platform", "stack", "why", "source",
+                         "as_of", NULL}},
     [ECF_RULE_MEMORY_FIT] = {"memory-fit", true,
                              {{"headroom_pct", 0, 100, 10}},
                              {"instance", "required_gib", "need_gib",
@@ -65,7 +68,9 @@ const ecf_rule_spec ecf_rule_specs[ECF_RULE_COUNT] = {
                                      "expected", "time_h", "nodes",
                                      "checkpoint_h", NULL}},
     [ECF_RULE_NEURON_SUPPORT] = {"neuron-support", true, {{NULL, 0, 0, 0}},
-                                 {"instance", "accelerator", "model", NULL}},
+                                 {"instance", "accelerator", "model",
+                                  "platform", "stack", "why", "source",
+                                  NULL}},
 };
 
 const char *ecf_rule_name(ecf_rule_id id)
@@ -133,7 +138,7 @@ void ecf_rules_format(char *out, size_t n, const char *tmpl,
 typedef struct {
     const char *names[NVARS];
     const char *values[NVARS];
-    char store[NVARS][128];
+    char store[NVARS][256];
     size_t n;
 } vars;
 
@@ -224,6 +229,19 @@ static bool check(const ecf_rules *rules, ecf_rule_id id,
         var_s(&v, "why", why);
         break;
     }
+    case ECF_RULE_STACK:
+        if (!in->stack || in->stack->status != ECF_STACK_UNSUPPORTED)
+            return false;
+        *ratio = 1e9; /* no amount of anything fixes it */
+        if (!reason)
+            return true; /* quiet: no formatting */
+        var_s(&v, "instance", type);
+        var_s(&v, "platform", in->stack->platform);
+        var_s(&v, "stack", in->stack->stack);
+        var_s(&v, "why", in->stack->why);
+        var_s(&v, "source", in->stack->source ? in->stack->source : "");
+        var_s(&v, "as_of", in->stack->as_of ? in->stack->as_of : "");
+        break;
     case ECF_RULE_MEMORY_FIT: {
         double h = param_at(r, 0, 10); /* headroom_pct */
         double need = e->memory.total_per_device_gib;
@@ -382,13 +400,31 @@ static bool check(const ecf_rules *rules, ecf_rule_id id,
         break;
     }
     case ECF_RULE_NEURON_SUPPORT:
-        if (!in->inst->accel || in->inst->accel->kind != ECF_ACCEL_NEURON)
+        /* With a stack verdict: the stack runs but its source does not
+         * list this model kind as tested. Without: any Neuron device. */
+        if (in->stack ? in->stack->status != ECF_STACK_UNVERIFIED
+                      : (!in->inst->accel ||
+                         in->inst->accel->kind != ECF_ACCEL_NEURON))
             return false;
         if (!reason)
             return true; /* quiet: no formatting */
         var_s(&v, "instance", type);
-        var_s(&v, "accelerator", in->inst->accel->name);
+        var_s(&v, "accelerator",
+              in->inst->accel ? in->inst->accel->name : "host CPU");
         var_s(&v, "model", in->model->name);
+        if (in->stack) {
+            var_s(&v, "platform", in->stack->platform);
+            var_s(&v, "stack", in->stack->stack);
+            var_s(&v, "why", in->stack->why);
+            var_s(&v, "source", in->stack->source ? in->stack->source : "");
+        } else {
+            var_s(&v, "platform", in->inst->accel->name);
+            var_s(&v, "stack", "the AWS Neuron SDK");
+            var_s(&v, "why", "model coverage varies by architecture");
+            var_s(&v, "source", "https://awsdocs-neuron.readthedocs-hosted."
+                                "com/en/latest/general/arch/"
+                                "model-architecture-fit.html");
+        }
         break;
     case ECF_RULE_COUNT:
         return false;

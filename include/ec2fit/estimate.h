@@ -75,13 +75,17 @@ typedef struct {
     bool batch_explicit;    /* false: the estimator may lower the batch to
                                fit (train) or raise it to fill (batch) */
     double dataset_samples; /* dataset in samples (0 = none) */
+    /* Software stack (ec2fit/stacks.h); 0 = the defaults. Last, so the
+     * positional initializer below leaves them zero. */
+    int framework; /* ecf_framework: --framework, 0 = pytorch */
+    int engine;    /* ecf_engine: --engine, 0 = chosen per platform */
 } ecf_workload;
 
 #define ECF_WORKLOAD_INIT                                                      \
     {                                                                          \
         ECF_TASK_INFER, ECF_PREC_AUTO, 0, 0, 0, 0, 0.0, ECF_DATASET_NONE, 0.0, \
             ECF_CKPT_AUTO, false, 0, 0.0, 0.0, 0.0, 0, false, false, false,    \
-            0.0                                                                \
+            0.0, 0, 0                                                          \
     }
 
 /** Fills defaults from the model (batch, sequence length, serving lengths,

@@ -20,6 +20,7 @@
 #include "ec2fit/err.h"
 #include "ec2fit/estimate.h"
 #include "ec2fit/rules.h"
+#include "ec2fit/stacks.h"
 #include "ec2fit/zoo.h"
 
 typedef enum { ECF_OPT_COST = 0, ECF_OPT_TIME, ECF_OPT_BALANCED } ecf_optimize;
@@ -44,10 +45,13 @@ typedef struct {
                                   plans are ranked, the rest follow in no
                                   particular order (a caller that shows N
                                   rows needs no more; `recommend --batch`) */
+    const struct ecf_stacks *stacks; /* borrowed, must outlive the result;
+                                  NULL = no stack checks (the `stack` rule
+                                  passes every plan) */
 } ecf_recommend_opts;
 
 #define ECF_RECOMMEND_OPTS_INIT                                               \
-    {{NULL}, 0, ECF_SPOT_AUTO, 0, 0, 0, 0, 0, 0.5, ECF_OPT_COST, NULL, NULL, 0}
+    {{NULL}, 0, ECF_SPOT_AUTO, 0, 0, 0, 0, 0, 0.5, ECF_OPT_COST, NULL, NULL, 0, NULL}
 
 /* Penalty rules that can fire on one plan (there are five kinds). */
 #define ECF_PLAN_MAX_PENALTIES 6

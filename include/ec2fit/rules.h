@@ -18,16 +18,19 @@
 #include "ec2fit/catalog.h"
 #include "ec2fit/err.h"
 #include "ec2fit/estimate.h"
+#include "ec2fit/stacks.h"
 #include "ec2fit/zoo.h"
 
 #define ECF_RULES_SCHEMA_VERSION 1
 #define ECF_RULES_MAX_BYTES (1u * 1024u * 1024u)
-#define ECF_RULE_MSG_LEN 240
+#define ECF_RULE_MSG_LEN 480
 #define ECF_RULE_MAX_PARAMS 6
 
 typedef enum {
     ECF_RULE_NO_PRICE = 0,        /* no public price in the region */
     ECF_RULE_ACCEL_SUPPORT,       /* accelerator cannot run this task */
+    ECF_RULE_STACK,               /* no software stack runs this plan
+                                     (data/stacks.json) */
     ECF_RULE_MEMORY_FIT,          /* device memory with headroom */
     ECF_RULE_HOST_RAM,            /* host RAM for loading/staging */
     ECF_RULE_VCPUS_PER_ACCEL,     /* input pipeline CPU per accelerator */
@@ -40,7 +43,8 @@ typedef enum {
     ECF_RULE_PCIE_MULTI_GPU,      /* multi-GPU training over PCIe only */
     ECF_RULE_DATA_BOUND,          /* input pipeline limits throughput */
     ECF_RULE_SPOT_INTERRUPTION,   /* interruption band x job length */
-    ECF_RULE_NEURON_SUPPORT,      /* Trainium/Inferentia model support */
+    ECF_RULE_NEURON_SUPPORT,      /* stack runs, model not in its tested
+                                     list (Neuron, Gaudi, AI 100, ...) */
     ECF_RULE_COUNT
 } ecf_rule_id;
 
@@ -114,6 +118,10 @@ typedef struct {
     double latency_ms;
     double qps;
     int max_nodes;
+    /* The plan's software stack (resolved once per platform by the
+     * scorer); NULL = not checked (the stack rule passes and
+     * neuron-support falls back to "any Neuron accelerator"). */
+    const ecf_stack_verdict *stack;
 } ecf_rule_input;
 
 typedef struct {

@@ -16,10 +16,11 @@
 
 #include "ec2fit/buf.h"
 #include "json_check.h"
+#include "ec2fit/stacks.h"
 
 #define CONFIG_MAX_BYTES (64 * 1024)
 
-static cli_config config = {"", "", -1, "", ""};
+static cli_config config = {"", "", -1, "", "", -1};
 
 const cli_config *cli_config_get(void)
 {
@@ -78,7 +79,7 @@ int cli_config_load(ecf_err *err)
     static const char *const names[] = {"table",  "json",     "csv",
                                         "markdown", "tfvars", "karpenter",
                                         "html"};
-    cli_config c = {"", "", -1, "", ""};
+    cli_config c = {"", "", -1, "", "", -1};
     ecf_buf text = ECF_BUF_INIT;
     cJSON *root = NULL;
     const cJSON *item = NULL;
@@ -142,10 +143,18 @@ int cli_config_load(ecf_err *err)
             rc = copy_string(rules, sizeof(rules), item, c.path, err);
             if (rc == 0)
                 rc = resolve_rules(&c, rules, err);
+        } else if (strcmp(key, "framework") == 0) {
+            char fw[16] = "";
+            rc = copy_string(fw, sizeof(fw), item, c.path, err);
+            if (rc == 0 && (c.framework = ecf_framework_parse(fw)) < 0)
+                rc = ecf_err_set(err, ECF_EPARSE,
+                                 "%s: \"framework\": expected pytorch, "
+                                 "tensorflow or jax, got '%s'",
+                                 c.path, fw);
         } else {
             rc = ecf_err_set(err, ECF_EPARSE,
                              "%s: unknown key \"%s\" (expected region, spot, "
-                             "output or rules)",
+                             "output, rules or framework)",
                              c.path, key);
         }
         if (rc != 0)

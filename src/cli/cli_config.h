@@ -1,7 +1,7 @@
 /*
  * cli_config.h - user defaults from $XDG_CONFIG_HOME/ec2fit/config.json
  * (else ~/.config/ec2fit/config.json): region, spot policy, output format
- * and rules file. Precedence is flag > environment > config file >
+ * rules file and framework. Precedence is flag > environment > config file >
  * built-in (docs/config.md). The file is read once, by main, before a
  * command runs; the commands ask the getters below. The loaded values live
  * in static storage for the life of the process (no ownership to track).
@@ -18,6 +18,7 @@ typedef struct {
     char output[16];   /* "" = unset; one of the --output names */
     char rules[4096];  /* "" = unset; relative paths resolved against the
                           config file's directory */
+    int framework;     /* -1 unset, else ecf_framework (--framework) */
 } cli_config;
 
 /** The config file's path from XDG_CONFIG_HOME / HOME, into `out` (size

@@ -12,8 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_config.h"
 #include "cmd.h"
 #include "ec2fit/buf.h"
+#include "ec2fit/stacks.h"
 #include "ec2fit/units.h"
 
 /* --resolution WxH or N (N x N); the side limits are
@@ -156,6 +158,27 @@ int cli_workload_option(cli_workload *wl, int c, const char *arg, ecf_err *err)
         return rc < 0 ? rc : 1;
     case CLI_WL_RESOLUTION:
         return parse_resolution(wl, arg, err);
+    case CLI_WL_FRAMEWORK: {
+        int fw = ecf_framework_parse(arg);
+        if (fw < 0)
+            return ecf_err_set(err, ECF_EINVAL,
+                               "--framework: expected pytorch, tensorflow or "
+                               "jax, got '%s'",
+                               arg);
+        w->framework = fw;
+        wl->framework_set = true;
+        return 1;
+    }
+    case CLI_WL_ENGINE: {
+        int e = ecf_engine_parse(arg);
+        if (e < 0)
+            return ecf_err_set(err, ECF_EINVAL,
+                               "--engine: expected vllm, tgi, trtllm, hf, "
+                               "tf-serving, triton, neuron or auto, got '%s'",
+                               arg);
+        w->engine = e;
+        return 1;
+    }
     case CLI_WL_SAMPLE_BYTES:
         rc = ecf_units_parse_dataset(&d, &(ecf_dataset_unit){0},
                                      "--sample-bytes", arg, err);
@@ -237,6 +260,13 @@ int cli_workload_finish_zoo(cli_workload *wl,
         return ecf_err_set(err, ECF_EINVAL,
                            "missing --task (train, finetune, lora, qlora, "
                            "infer or batch)");
+    if (!wl->framework_set && cli_config_get()->framework >= 0)
+        wl->w.framework = cli_config_get()->framework;
+    if (wl->w.engine != 0 && wl->w.task != ECF_TASK_INFER)
+        return ecf_err_set(err, ECF_EINVAL,
+                           "--engine: a serving engine is for --task infer, "
+                           "not %s",
+                           ecf_task_name(wl->w.task));
     if (wl->model) {
         rc = find_model(model_out, zoo, wl->model, err);
     } else if (wl->params) {
@@ -318,6 +348,16 @@ void cli_workload_usage(FILE *f)
           "  --resolution WxH        diffusion: image size in pixels, or N "
           "for NxN\n"
           "                          (default 1024x1024 for sd3/flux; "
-          "compute ~ pixels)\n",
+          "compute ~ pixels)\n"
+          "  --framework F           pytorch (default) | tensorflow | jax; "
+          "plans on\n"
+          "                          accelerators without a stack for it are "
+          "rejected\n"
+          "  --engine E              serving: vllm | tgi | trtllm | hf | "
+          "tf-serving |\n"
+          "                          triton | neuron (default: neuron on "
+          "inf/trn, vllm\n"
+          "                          for LLMs, tf-serving for tensorflow, "
+          "else triton)\n",
           f);
 }

@@ -56,6 +56,8 @@ enum {
     CLI_WL_TENSOR_PARALLEL,
     CLI_WL_STEPS,
     CLI_WL_RESOLUTION,
+    CLI_WL_FRAMEWORK,
+    CLI_WL_ENGINE,
     CLI_WL_END
 };
 
@@ -81,7 +83,9 @@ enum {
         {"sample-bytes", required_argument, NULL, CLI_WL_SAMPLE_BYTES},       \
         {"tensor-parallel", required_argument, NULL, CLI_WL_TENSOR_PARALLEL},  \
         {"steps", required_argument, NULL, CLI_WL_STEPS},                      \
-        {"resolution", required_argument, NULL, CLI_WL_RESOLUTION}
+        {"resolution", required_argument, NULL, CLI_WL_RESOLUTION},            \
+        {"framework", required_argument, NULL, CLI_WL_FRAMEWORK},              \
+        {"engine", required_argument, NULL, CLI_WL_ENGINE}
 
 typedef struct {
     const char *model;        /* --model NAME */
@@ -91,11 +95,12 @@ typedef struct {
     ecf_workload w;
     int steps;                /* --steps (diffusion), 0 = the model's */
     int res_w, res_h;         /* --resolution WxH (diffusion), 0 = default */
+    bool framework_set; /* --framework given (else the config file's) */
 } cli_workload;
 
 #define CLI_WORKLOAD_INIT                                                      \
     {                                                                          \
-        NULL, NULL, NULL, false, ECF_WORKLOAD_INIT, 0, 0, 0                    \
+        NULL, NULL, NULL, false, ECF_WORKLOAD_INIT, 0, 0, 0, false             \
     }
 
 /** Handles one getopt_long result. Returns 1 when `c` is a workload flag

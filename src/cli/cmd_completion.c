@@ -18,6 +18,7 @@
 #include "cmd.h"
 #include "ec2fit/buf.h"
 #include "ec2fit/estimate.h"
+#include "ec2fit/stacks.h"
 #include "ec2fit/zoo.h"
 
 #define MAX_FLAGS 96
@@ -312,10 +313,12 @@ int cmd_completion(int argc, char **argv)
     static const char *const sorts[] = {"price", "accel-memory", "vcpus",
                                         "name", "price-per-accel"};
     static const char *const arches[] = {"x86_64", "arm64"};
+    const char *fws[ECF_FW_COUNT], *engines[ECF_ENGINE_COUNT];
     const char *tasks[ECF_TASK_COUNT], *precs[ECF_PREC_COUNT];
     ecf_buf models = ECF_BUF_INIT, types = ECF_BUF_INIT, regions = ECF_BUF_INIT;
     ecf_buf wtask = ECF_BUF_INIT, wprec = ECF_BUF_INIT, wout = ECF_BUF_INIT;
     ecf_buf wopt = ECF_BUF_INIT, wsort = ECF_BUF_INIT, warch = ECF_BUF_INIT;
+    ecf_buf wfw = ECF_BUF_INIT, weng = ECF_BUF_INIT;
     ecf_err err = ECF_ERR_INIT;
     ecf_zoo *zoo = NULL;
     ecf_catalog *cat = NULL;
@@ -366,6 +369,12 @@ int cmd_completion(int argc, char **argv)
     word_list(&wopt, optimize, sizeof(optimize) / sizeof(optimize[0]));
     word_list(&wsort, sorts, sizeof(sorts) / sizeof(sorts[0]));
     word_list(&warch, arches, sizeof(arches) / sizeof(arches[0]));
+    for (i = 0; i < ECF_FW_COUNT; i++)
+        fws[i] = ecf_framework_name((int)i);
+    for (i = 0; i < ECF_ENGINE_COUNT; i++)
+        engines[i] = ecf_engine_name((int)i);
+    word_list(&wfw, fws, ECF_FW_COUNT);
+    word_list(&weng, engines, ECF_ENGINE_COUNT);
     {
         const value_list vl[] = {
             {"model", models.data},   {"task", wtask.data},
@@ -373,6 +382,7 @@ int cmd_completion(int argc, char **argv)
             {"optimize", wopt.data},  {"sort", wsort.data},
             {"arch", warch.data},     {"instance", types.data},
             {"region", regions.data}, {"regions", regions.data},
+            {"framework", wfw.data},  {"engine", weng.data},
         };
         const size_t nv = sizeof(vl) / sizeof(vl[0]);
 
@@ -408,5 +418,7 @@ out:
     ecf_buf_dispose(&wopt);
     ecf_buf_dispose(&wsort);
     ecf_buf_dispose(&warch);
+    ecf_buf_dispose(&wfw);
+    ecf_buf_dispose(&weng);
     return status;
 }

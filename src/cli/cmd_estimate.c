@@ -18,6 +18,7 @@
 #include "cli_workload.h"
 #include "cmd.h"
 #include "ec2fit/estimate.h"
+#include "ec2fit/stacks.h"
 #include "ec2fit/units.h"
 
 static void usage(FILE *f)
@@ -69,12 +70,16 @@ static void fmt_time(char *buf, size_t n, double hours)
         snprintf(buf, n, "%.1f days", hours / 24);
 }
 
+static const char *const stack_status[] = {"supported", "unverified",
+                                           "unsupported"};
+
 static void print_table(const ecf_estimate *e,
                         const ecf_model *m,
                         const ecf_workload *w,
                         const ecf_instance *in,
                         const ecf_price *price,
-                        const char *region)
+                        const char *region,
+                        const ecf_stack_verdict *sv)
 {
     char acc[96], t[32], cnt[32];
     int i;
@@ -143,6 +148,10 @@ static void print_table(const ecf_estimate *e,
            "device\n",
            e->host_ram_needed_gib, e->host_ram_available_gib,
            e->vcpus_per_accel);
+    if (sv->status != ECF_STACK_SUPPORTED)
+        printf("Stack            %s on %s: %s: %s (source: %s)\n",
+               sv->stack, sv->platform, stack_status[sv->status], sv->why,
+               sv->source ? sv->source : "");
     if (e->n_warnings > 0) {
         printf("\nWarnings\n");
         for (i = 0; i < e->n_warnings; i++)
@@ -168,7 +177,8 @@ static void print_json(const ecf_estimate *e,
                        const ecf_workload *w,
                        const ecf_instance *in,
                        const ecf_price *price,
-                       const char *region)
+                       const char *region,
+                       const ecf_stack_verdict *sv)
 {
     cJSON *root = cJSON_CreateObject(), *o, *arr;
     bool infer = !ecf_task_is_training(w->task);
@@ -255,6 +265,16 @@ static void print_json(const ecf_estimate *e,
     } else {
         cJSON_AddNullToObject(root, "cost");
     }
+    o = cJSON_AddObjectToObject(root, "stack");
+    cJSON_AddStringToObject(o, "framework", ecf_framework_name(w->framework));
+    if (w->task == ECF_TASK_INFER)
+        cJSON_AddStringToObject(o, "engine", ecf_engine_name(sv->engine));
+    else
+        cJSON_AddNullToObject(o, "engine");
+    cJSON_AddStringToObject(o, "platform", sv->platform);
+    cJSON_AddStringToObject(o, "status", stack_status[sv->status]);
+    cJSON_AddStringToObject(o, "reason", sv->why);
+    cJSON_AddStringToObject(o, "source", sv->source ? sv->source : "");
     arr = cJSON_AddArrayToObject(root, "warnings");
     for (i = 0; i < e->n_warnings; i++)
         cJSON_AddItemToArray(arr, cJSON_CreateString(e->warnings[i]));
@@ -286,6 +306,8 @@ int cmd_estimate(int argc, char **argv)
     const char *type = NULL, *region = NULL, *output_file = NULL;
     ecf_model model;
     ecf_estimate est;
+    ecf_stacks *stacks = NULL;
+    ecf_stack_verdict sv;
     int c, nodes = 1, status = 0, r;
 
     optind = 0;
@@ -375,12 +397,19 @@ int cmd_estimate(int argc, char **argv)
         status = fail(&err);
         goto out;
     }
+    if (ecf_stacks_embedded(&stacks, &err) != 0) {
+        status = cli_fail(&err);
+        goto out;
+    }
+    ecf_stacks_resolve(&sv, stacks, ecf_stacks_platform(stacks, in), &model,
+                       &wl.w);
     if (out == CLI_OUT_JSON)
-        print_json(&est, &model, &wl.w, in, price, region);
+        print_json(&est, &model, &wl.w, in, price, region, &sv);
     else
-        print_table(&est, &model, &wl.w, in, price, region);
+        print_table(&est, &model, &wl.w, in, price, region, &sv);
     status = est.fits ? 0 : 3;
 out:
+    ecf_stacks_free(stacks);
     ecf_catalog_free(cat);
     return status;
 }

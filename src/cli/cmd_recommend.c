@@ -138,6 +138,7 @@ int cli_recommend_main(int argc, char **argv, rr_printer printer)
     ecf_catalog *cat = NULL;
     ecf_recommendation *rec = NULL;
     ecf_rules rules;
+    ecf_stacks *stacks = NULL;
     ecf_model model;
     cli_output out = CLI_OUT_TABLE;
     const char *region = NULL, *regions_arg = NULL, *rules_path = NULL;
@@ -336,10 +337,12 @@ int cli_recommend_main(int argc, char **argv, rr_printer printer)
         status = cli_fail(&err);
         goto out;
     }
-    if (cli_open_catalog(&cat, &copts, &label, &err) != 0) {
+    if (ecf_stacks_embedded(&stacks, &err) != 0 ||
+        cli_open_catalog(&cat, &copts, &label, &err) != 0) {
         status = cli_fail(&err);
         goto out;
     }
+    o.stacks = stacks;
 
     /* regions */
     if (regions_arg && strcmp(regions_arg, "all") == 0) {
@@ -437,6 +440,7 @@ int cli_recommend_main(int argc, char **argv, rr_printer printer)
     }
 out:
     ecf_recommendation_free(rec);
+    ecf_stacks_free(stacks);
     ecf_catalog_free(cat);
     free(fam);
     free(fam_store);

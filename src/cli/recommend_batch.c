@@ -141,6 +141,7 @@ typedef struct {
     const ecf_rules *rules;
     const ecf_zoo *zoo;
     const ecf_light *light; /* NULL: a build without light data */
+    const ecf_stacks *stacks;
     int top;
     bool explain;
     rb_cache cache;
@@ -513,6 +514,7 @@ static int run_profile(char **json_out, rb_batch *b, rb_profile *p,
     *json_out = NULL;
     /* A batch line shows the first --top plans: rank only those. */
     p->o.rank_top = (size_t)b->top;
+    p->o.stacks = b->stacks;
     rc = ecf_recommend_run_memo(&rec, b->cat, &p->model, &p->wl.w, b->rules,
                                 &p->o, memo, err);
     if (rc < 0)
@@ -820,6 +822,7 @@ int cli_recommend_batch(int argc, char **argv)
     ecf_catalog *cat = NULL;
     ecf_zoo *zoo = NULL;
     ecf_light *light = NULL;
+    ecf_stacks *stacks = NULL;
     ecf_rules rules;
     const char *path = NULL, *rules_path = NULL;
     FILE *in = NULL;
@@ -885,6 +888,11 @@ int cli_recommend_batch(int argc, char **argv)
     }
     if (ecf_light_embedded(&light, &err) != 0)
         light = NULL; /* a build without light data shows none */
+    if (ecf_stacks_embedded(&stacks, &err) != 0) {
+        status = cli_fail(&err);
+        goto out;
+    }
+    b.stacks = stacks;
     b.cat = cat;
     b.rules = &rules;
     b.zoo = zoo;
@@ -955,6 +963,7 @@ out:
     pthread_mutex_destroy(&b.lock);
     cache_free(&b.cache);
     ecf_light_free(light);
+    ecf_stacks_free(stacks);
     ecf_zoo_free(zoo);
     ecf_catalog_free(cat);
     return status;
@@ -973,8 +982,7 @@ void cli_recommend_batch_usage(FILE *f)
           "epochs, lora-rank,\n"
           "                          latency-ms, qps, sample-bytes, "
           "tensor-parallel, steps,\n"
-          "                          resolution,"
-          "\n"
+          "                          resolution, framework, engine,\n"
           "                          deadline, budget, budget-hourly, "
           "peak-qps, max-nodes,\n"
           "                          checkpoint-every, region, regions, "

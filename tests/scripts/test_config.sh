@@ -51,6 +51,17 @@ echo '{"spot": true, "output": "json"}' > "$F"
 "$EC2FIT" recommend --model distilbert --task infer --qps 2 > "$OUT"
 check "config spot true applies to serving" jq -e '.workload.spot_considered == true' "$OUT"
 
+# framework: TensorFlow users get no Neuron plan; --framework beats it
+echo '{"framework": "tensorflow", "output": "json"}' > "$F"
+"$EC2FIT" "${REC[@]}" --families 'trn*' > "$OUT"
+check "config framework tensorflow: no trn plan (exit 3)" test $? -eq 3
+"$EC2FIT" recommend --model bert-base --task train --families 'trn*' --framework pytorch > "$OUT"
+check "--framework beats config" jq -e '.recommendations[0].instance_type | startswith("trn")' "$OUT"
+echo '{"framework": "keras"}' > "$F"
+"$EC2FIT" "${REC[@]}" > "$OUT" 2> "$ERR"
+check "config framework keras: exit 1" test $? -eq 1
+check "config framework keras: message" grep -qF "config.json: \"framework\": expected pytorch, tensorflow or jax, got 'keras'" "$ERR"
+
 # rules: a relative path is taken from the config directory
 cp "$FIXTURES/rules_no_headroom.json" "$CFG/ec2fit/myrules.json"
 echo '{"rules": "myrules.json", "output": "json"}' > "$F"

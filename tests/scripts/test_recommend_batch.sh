@@ -66,4 +66,15 @@ printf '%s\n' '{"model":"resnet50","task":"train","spot":false}' '{"spot":false,
 "$EC2FIT" recommend --batch dup.jsonl > dup.out
 check "identical profiles, identical records" test "$(jq -c 'del(.line)' dup.out | sort -u | wc -l)" -eq 1
 
+# framework and engine are line fields like any workload flag
+printf '%s\n' '{"model":"bert-base","task":"train","framework":"tensorflow","families":"trn*"}' \
+  '{"model":"bert-base","task":"train","framework":"pytorch","families":"trn*"}' \
+  '{"model":"llama-3.1-8b","task":"infer","engine":"vllm","families":"inf1*"}' \
+  '{"model":"resnet50","task":"train","framework":"keras"}' > stack.jsonl
+"$EC2FIT" recommend --batch stack.jsonl > stack.out 2> stack.err
+check "stack: tensorflow on trn*: no plan" jq -e -s '.[0].recommendations == [] and .[0].summary.plans == 0' stack.out
+check "stack: pytorch on trn*: a plan" jq -e -s '.[1].recommendations[0].instance_type | startswith("trn")' stack.out
+check "stack: vllm on inf1: no plan" jq -e -s '.[2].recommendations == []' stack.out
+check "stack: bad framework is an error record" jq -e -s '.[3].error | contains("--framework: expected pytorch, tensorflow or jax")' stack.out
+
 finish

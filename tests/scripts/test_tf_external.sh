@@ -40,6 +40,14 @@ check "serve: monthly set, total empty, on-demand" jq -e '(.monthly_usd|tonumber
 run '{"model":"resnet50","task":"train","batch_size":"64","budget-hourly":"100"}'
 check "underscore and dash keys both accepted" test "$rc" -eq 0
 
+# --framework as a query key: TensorFlow never trains on Trainium
+run '{"model":"bert-base","task":"train","framework":"tensorflow","families":"trn*"}'
+check "framework tensorflow on trn*: no plan, exit 3" test "$rc" -eq 3
+run '{"model":"bert-base","task":"train","framework":"pytorch","families":"trn*"}'
+check "framework pytorch on trn*: a Trainium plan" jq -e '.instance_type | startswith("trn")' "$OUT"
+run '{"model":"llama-3.1-8b","task":"infer","engine":"trtllm","families":"inf*"}'
+check "engine trtllm on inf*: no plan, exit 3" test "$rc" -eq 3
+
 # errors: non-zero exit, nothing on stdout, exactly one line on stderr
 while IFS='|' read -r what want input; do
   run "$input"
@@ -58,6 +66,7 @@ nested object|2|{"model":"resnet50","task":"train","x":{"a":"b"}}
 unknown key|2|{"model":"resnet50","task":"train","instance":"p4d.24xlarge"}
 refused key output|2|{"model":"resnet50","task":"train","output":"json"}
 bad switch value|2|{"model":"resnet50","task":"train","spot":"yes"}
+unknown framework|2|{"model":"resnet50","task":"train","framework":"keras"}
 unknown model|2|{"model":"resnet5","task":"train"}
 missing task|2|{"model":"resnet50"}
 bad number|2|{"model":"resnet50","task":"train","budget_hourly":"lots"}

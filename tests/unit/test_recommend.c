@@ -19,6 +19,7 @@ typedef struct {
     ecf_zoo *zoo;
     ecf_rules rules;
     ecf_light *light;
+    ecf_stacks *stacks;
 } fx;
 
 static int setup(void **state)
@@ -26,7 +27,8 @@ static int setup(void **state)
     static fx f;
     ecf_err err = ECF_ERR_INIT;
     if (ecf_catalog_load_embedded(&f.cat, &err) || ecf_zoo_embedded(&f.zoo, &err) ||
-        ecf_rules_embedded(&f.rules, &err) || ecf_light_embedded(&f.light, &err))
+        ecf_rules_embedded(&f.rules, &err) || ecf_light_embedded(&f.light, &err) ||
+        ecf_stacks_embedded(&f.stacks, &err))
         return -1;
     *state = &f;
     return 0;
@@ -38,6 +40,7 @@ static int teardown(void **state)
     ecf_catalog_free(f->cat);
     ecf_zoo_free(f->zoo);
     ecf_light_free(f->light);
+    ecf_stacks_free(f->stacks);
     return 0;
 }
 
@@ -50,6 +53,7 @@ static ecf_recommendation *run(fx *f, const char *model, ecf_workload *w,
     assert_non_null(m);
     if (o->n_regions == 0)
         o->regions[o->n_regions++] = "us-east-1";
+    o->stacks = f->stacks; /* as the CLI runs it */
     assert_int_equal(ecf_workload_resolve(w, m, &err), 0);
     if (ecf_recommend_run(&r, f->cat, m, w, &f->rules, o, &err) != 0)
         fail_msg("%s", err.msg);
@@ -295,6 +299,119 @@ static void test_recommend__marks_and_optimize(void **state)
     ecf_recommendation_free(r);
 }
 
+/* Issue 13, software stack: the rule that rejected `type` in the run (any
+ * purchase option), or NULL when it was not rejected. */
+static const char *rejected_by(const ecf_recommendation *r, const char *type)
+{
+    size_t i;
+    for (i = 0; i < r->n_rejected; i++)
+        if (strcmp(r->rejected[i].inst->type, type) == 0)
+            return ecf_rule_name(r->rejected[i].rule);
+    return NULL;
+}
+
+static bool ranks_family(const ecf_recommendation *r, const char *prefix)
+{
+    size_t i;
+    for (i = 0; i < r->n_plans; i++)
+        if (strncmp(r->plans[i].inst->type, prefix, strlen(prefix)) == 0)
+            return true;
+    return false;
+}
+
+/* `recommend --model resnet50 --task train`: the top 5 are NVIDIA GPUs;
+ * stacks.json does not list CNN training on Trainium (a "roadmap item" in
+ * the Neuron model-fit table), so trn1 is rejected by the stack rule. */
+static void test_recommend__resnet50_train_top5_nvidia(void **state)
+{
+    fx *f = *state;
+    ecf_workload w = ECF_WORKLOAD_INIT;
+    ecf_recommend_opts o = ECF_RECOMMEND_OPTS_INIT;
+    ecf_recommendation *r;
+    size_t i;
+
+    w.task = ECF_TASK_TRAIN;
+    r = run(f, "resnet50", &w, &o);
+    assert_true(r->n_plans >= 5);
+    for (i = 0; i < 5; i++) {
+        const ecf_instance *in = r->plans[i].inst;
+        assert_non_null(in->accel);
+        assert_string_equal(in->accel->vendor, "NVIDIA");
+    }
+    assert_false(ranks_family(r, "trn"));
+    assert_false(ranks_family(r, "g4ad"));
+    assert_string_equal(rejected_by(r, "trn1.32xlarge"), "stack");
+    assert_string_equal(rejected_by(r, "trn1.2xlarge"), "stack");
+    ecf_recommendation_free(r);
+}
+
+/* `--framework tensorflow --task train`: no Neuron type anywhere. */
+static void test_recommend__tensorflow_train_no_neuron(void **state)
+{
+    fx *f = *state;
+    const char *const models[] = {"resnet50", "bert-base", "llama-3.1-8b"};
+    size_t i, k;
+
+    for (k = 0; k < 3; k++) {
+        ecf_workload w = ECF_WORKLOAD_INIT;
+        ecf_recommend_opts o = ECF_RECOMMEND_OPTS_INIT;
+        ecf_recommendation *r;
+        w.task = k == 2 ? ECF_TASK_LORA : ECF_TASK_TRAIN;
+        w.framework = ECF_FW_TENSORFLOW;
+        r = run(f, models[k], &w, &o);
+        assert_true(r->n_plans > 0);
+        for (i = 0; i < r->n_plans; i++) {
+            const ecf_instance *in = r->plans[i].inst;
+            if (in->accel && in->accel->kind == ECF_ACCEL_NEURON)
+                fail_msg("%s: %s ranked for tensorflow", models[k],
+                         in->type);
+        }
+        ecf_recommendation_free(r);
+    }
+}
+
+/* `recommend --model llama-3.1-8b --task infer --qps 0.5`: no inf1;
+ * Inferentia2 and Trainium stay (NxD Inference serves Llama 3.1). */
+static void test_recommend__llama_infer_no_inf1(void **state)
+{
+    fx *f = *state;
+    ecf_workload w = ECF_WORKLOAD_INIT;
+    ecf_recommend_opts o = ECF_RECOMMEND_OPTS_INIT;
+    ecf_recommendation *r;
+
+    w.task = ECF_TASK_INFER;
+    w.qps = 0.5;
+    r = run(f, "llama-3.1-8b", &w, &o);
+    assert_false(ranks_family(r, "inf1."));
+    assert_string_equal(rejected_by(r, "inf1.6xlarge"), "stack");
+    assert_true(ranks_family(r, "inf2."));
+    ecf_recommendation_free(r);
+}
+
+/* g4ad (AMD Radeon Pro V520) is never ranked for an ML task. */
+static void test_recommend__g4ad_never_ranked(void **state)
+{
+    fx *f = *state;
+    const char *const models[] = {"efficientnet_b0", "distilbert",
+                                  "resnet50", "bert-base"};
+    const ecf_task tasks[] = {ECF_TASK_TRAIN, ECF_TASK_INFER, ECF_TASK_BATCH,
+                              ECF_TASK_FINETUNE};
+    size_t k;
+
+    for (k = 0; k < 4; k++) {
+        ecf_workload w = ECF_WORKLOAD_INIT;
+        ecf_recommend_opts o = ECF_RECOMMEND_OPTS_INIT;
+        ecf_recommendation *r;
+        o.regions[o.n_regions++] = "eu-west-1";
+        w.task = tasks[k];
+        r = run(f, models[k], &w, &o);
+        assert_true(r->n_plans > 0);
+        assert_false(ranks_family(r, "g4ad."));
+        assert_string_equal(rejected_by(r, "g4ad.xlarge"), "stack");
+        ecf_recommendation_free(r);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -306,6 +423,10 @@ int main(void)
         cmocka_unit_test(test_recommend__constraints_and_no_plan),
         cmocka_unit_test(test_recommend__spot_interruption_model),
         cmocka_unit_test(test_recommend__marks_and_optimize),
+        cmocka_unit_test(test_recommend__resnet50_train_top5_nvidia),
+        cmocka_unit_test(test_recommend__tensorflow_train_no_neuron),
+        cmocka_unit_test(test_recommend__llama_infer_no_inf1),
+        cmocka_unit_test(test_recommend__g4ad_never_ranked),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

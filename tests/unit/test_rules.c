@@ -290,11 +290,59 @@ static void test_rules__spot_interruption(void **state)
 static void test_rules__neuron_support(void **state)
 {
     fixture f;
+    ecf_stack_verdict v;
     (void)state;
+    /* without a stack table: any Neuron accelerator gets the note */
     base(&f, "inf2.xlarge", ECF_TASK_INFER);
     expect_penalty(&f, ECF_RULE_NEURON_SUPPORT, 0.1,
-                   "Inferentia2 (NeuronCore-v2 x2) runs models through the "
-                   "AWS Neuron SDK: check that llama-2-7b is supported");
+                   "the AWS Neuron SDK on Inferentia2 (NeuronCore-v2 x2): "
+                   "model coverage varies by architecture; check that "
+                   "llama-2-7b runs (source: https://awsdocs-neuron."
+                   "readthedocs-hosted.com/en/latest/general/arch/"
+                   "model-architecture-fit.html)");
+    /* with one: only a stack its source does not list as tested */
+    memset(&v, 0, sizeof(v));
+    v.status = ECF_STACK_UNVERIFIED;
+    v.platform = "AWS Trainium (trn1)";
+    v.stack = "JAX";
+    v.source = "https://example.org/jax";
+    snprintf(v.why, sizeof(v.why), "JAX on Neuron (jax-neuronx) is in beta");
+    base(&f, "trn1.2xlarge", ECF_TASK_TRAIN);
+    f.in.stack = &v;
+    expect_penalty(&f, ECF_RULE_NEURON_SUPPORT, 0.1,
+                   "JAX on AWS Trainium (trn1): JAX on Neuron (jax-neuronx) "
+                   "is in beta; check that llama-2-7b runs (source: "
+                   "https://example.org/jax)");
+    v.status = ECF_STACK_SUPPORTED;
+    base(&f, "inf2.xlarge", ECF_TASK_INFER);
+    f.in.stack = &v;
+    expect_pass(&f, 0);
+}
+
+static void test_rules__stack(void **state)
+{
+    fixture f;
+    ecf_stack_verdict v;
+    (void)state;
+    memset(&v, 0, sizeof(v));
+    v.status = ECF_STACK_UNSUPPORTED;
+    v.platform = "AMD Radeon Pro V520 (g4ad)";
+    v.stack = "PyTorch";
+    v.source = "https://example.org/rocm";
+    snprintf(v.why, sizeof(v.why), "no supported ML stack");
+    base(&f, "g4ad.xlarge", ECF_TASK_INFER);
+    f.in.stack = &v;
+    expect_fail(&f, ECF_RULE_STACK,
+                "PyTorch on AMD Radeon Pro V520 (g4ad): no supported ML "
+                "stack (source: https://example.org/rocm)");
+    /* an unverified stack runs (with the note), a NULL one is unchecked */
+    v.status = ECF_STACK_UNVERIFIED;
+    expect_penalty(&f, ECF_RULE_NEURON_SUPPORT, 0.1,
+                   "PyTorch on AMD Radeon Pro V520 (g4ad): no supported ML "
+                   "stack; check that llama-2-7b runs (source: "
+                   "https://example.org/rocm)");
+    f.in.stack = NULL;
+    expect_pass(&f, 0);
 }
 
 static void test_rules__disabled_rule_and_threshold(void **state)
@@ -441,6 +489,7 @@ int main(void)
         cmocka_unit_test(test_rules__data_bound),
         cmocka_unit_test(test_rules__spot_interruption),
         cmocka_unit_test(test_rules__neuron_support),
+        cmocka_unit_test(test_rules__stack),
         cmocka_unit_test(test_rules__disabled_rule_and_threshold),
         cmocka_unit_test(test_rules__rejects_bad_files),
         cmocka_unit_test(test_rules__format),
