@@ -150,7 +150,7 @@ int cli_recommend_main(int argc, char **argv, rr_printer printer)
     char *fam_store = NULL, *exfam_store = NULL, *reg_store = NULL;
     size_t nfam = 0, nex = 0, nreg = 0, i;
     int c, status = 0, top = 5;
-    bool explain = false;
+    bool explain = false, want_images = false;
 
     memset(&view, 0, sizeof(view));
     /* User defaults (docs/config.md): any flag below overrides them. */
@@ -352,7 +352,10 @@ int cli_recommend_main(int argc, char **argv, rr_printer printer)
         status = cli_fail(&err);
         goto out;
     }
-    if (ecf_images_embedded(&images, &err) != 0) {
+    /* Only the machine outputs name images: the table skips the parse. */
+    want_images = printer || out == CLI_OUT_JSON || out == CLI_OUT_TFVARS ||
+                  out == CLI_OUT_ECS || out == CLI_OUT_CLOUDWATCH;
+    if (want_images && ecf_images_embedded(&images, &err) != 0) {
         status = cli_fail(&err);
         goto out;
     }
@@ -407,7 +410,7 @@ int cli_recommend_main(int argc, char **argv, rr_printer printer)
     view.rec = rec;
     view.top = top;
     view.explain = explain;
-    view.images = &images;
+    view.images = want_images ? &images : NULL;
     if (explain)
         ecf_recommend_sort_rejected(rec);
     view.color = out == CLI_OUT_TABLE && cli_use_color(stdout);
