@@ -17,7 +17,6 @@
 #include "ec2fit/err.h"
 
 #define ECF_IMAGES_SCHEMA_VERSION 1
-#define ECF_IMAGES_MAX 48
 #define ECF_IMAGES_MAX_BYTES (256u * 1024u)
 
 /** What runs the accelerators: the driver stack an image must carry. */
@@ -37,12 +36,15 @@ typedef enum {
     ECF_IMAGE_USE_COUNT
 } ecf_image_use;
 
+/* One entry per (use, stack, arch) at most. */
+#define ECF_IMAGES_MAX (ECF_IMAGE_USE_COUNT * ECF_STACK_COUNT * 2)
+
 typedef struct {
     ecf_image_use use;
     ecf_stack stack;
     ecf_arch arch;
-    char family[128];        /* "Deep Learning Base Neuron AMI (Amazon Linux 2023)" */
-    char ssm_parameter[160]; /* may hold {kubernetes_version} (EKS, Bottlerocket) */
+    char family[128];        /* "Deep Learning Base Neuron AMI (AL2023)" */
+    char ssm_parameter[160]; /* may hold {kubernetes_version} (EKS) */
     char source[640];        /* page(s) the parameter was read from */
 } ecf_image;
 

@@ -247,6 +247,17 @@ int rr_print_ecs(FILE *f, FILE *errf, const rr_view *v)
                        "pin a tag of the Neuron vLLM image from "
                        "github.com/aws-neuron/deep-learning-containers; "
                        "TENSOR_PARALLEL_SIZE counts NeuronCores"));
+    if (nm.llm)
+        cJSON_AddItemToArray(
+            notes, cJSON_CreateString(
+                       "gated models (Llama) need HF_TOKEN: add it to the "
+                       "container's secrets (valueFrom Secrets Manager)"));
+    if (p->spot)
+        cJSON_AddItemToArray(
+            notes, cJSON_CreateString(
+                       "rank 1 is spot: give the Auto Scaling group spot "
+                       "capacity (launch template InstanceMarketOptions or "
+                       "a mixed instances policy)"));
     if (!nm.llm)
         cJSON_AddItemToArray(
             notes, cJSON_CreateString(

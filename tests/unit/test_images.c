@@ -121,7 +121,8 @@ static void expect_error(const char *json, const char *msg)
 static void test_rejects(void **state)
 {
     (void)state;
-    expect_error("{\"schema_version\":2}", "t.json: schema_version: expected 1");
+    expect_error("{\"schema_version\":2}",
+                 "t.json: schema_version: expected 1");
     expect_error(HEAD ONE("instance", "nvidia", "sparc", "/a") "]}",
                  "t.json: images[0].arch: expected x86_64 or arm64, got "
                  "\"sparc\"");
@@ -140,6 +141,40 @@ static void test_rejects(void **state)
                  "images[0])");
     expect_error(HEAD "{\"use\":\"ecs\"}]}",
                  "t.json: images[0].stack: expected a non-empty string");
+}
+
+/* Every (use, stack, arch) once fills the table; one more element is
+ * refused by count before it is even read. */
+static void test_too_many(void **state)
+{
+    static const char *const uses[] = {"instance", "ecs", "eks",
+                                       "bottlerocket"};
+    static const char *const stacks[] = {"cpu", "nvidia", "neuron"};
+    static const char *const arches[] = {"x86_64", "arm64"};
+    static char json[16384];
+    ecf_images out;
+    ecf_err err = ECF_ERR_INIT;
+    size_t n = 0, u, st, a;
+    (void)state;
+    n += (size_t)snprintf(json + n, sizeof(json) - n, "%s", HEAD);
+    for (u = 0; u < 4; u++)
+        for (st = 0; st < 3; st++)
+            for (a = 0; a < 2; a++)
+                n += (size_t)snprintf(
+                    json + n, sizeof(json) - n,
+                    "%s{\"use\":\"%s\",\"stack\":\"%s\",\"arch\":\"%s\","
+                    "\"family\":\"F\",\"ssm_parameter\":\"/p\","
+                    "\"source\":\"S\"}",
+                    n > strlen(HEAD) ? "," : "", uses[u], stacks[st],
+                    arches[a]);
+    snprintf(json + n, sizeof(json) - n, "]}");
+    assert_int_equal(ecf_images_load_buffer(&out, json, strlen(json),
+                                            "t.json", &err),
+                     0);
+    assert_int_equal(out.n_images, ECF_IMAGES_MAX);
+    assert_int_equal(ECF_IMAGES_MAX, 24);
+    snprintf(json + n, sizeof(json) - n, ",{}]}");
+    expect_error(json, "t.json: images: more than 24 entries");
 }
 
 static void test_accepts(void **state)
@@ -163,7 +198,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_embedded),   cmocka_unit_test(test_stacks),
         cmocka_unit_test(test_parameters), cmocka_unit_test(test_rejects),
-        cmocka_unit_test(test_accepts),
+        cmocka_unit_test(test_accepts),    cmocka_unit_test(test_too_many),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
