@@ -119,12 +119,13 @@ int cli_parse_double(double *out, const char *flag, const char *s,
 }
 
 static const char *const output_names[] = {
-    "table", "json", "csv", "markdown", "tfvars", "karpenter", "html"};
+    "table", "json", "csv", "markdown", "tfvars", "karpenter", "html",
+    "ecs", "cloudwatch"};
 
 int cli_parse_output(cli_output *out, const char *s, unsigned allowed,
                      ecf_err *err)
 {
-    char list[128] = "";
+    char list[160] = "";
     size_t i;
 
     for (i = 0; i < sizeof(output_names) / sizeof(output_names[0]); i++) {

@@ -67,7 +67,9 @@ typedef enum {
     CLI_OUT_MARKDOWN,
     CLI_OUT_TFVARS,
     CLI_OUT_KARPENTER,
-    CLI_OUT_HTML
+    CLI_OUT_HTML,
+    CLI_OUT_ECS,
+    CLI_OUT_CLOUDWATCH
 } cli_output;
 /** Parses --output for a command that accepts the formats in `allowed`
  *  (a bit per cli_output). */

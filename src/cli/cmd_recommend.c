@@ -11,6 +11,7 @@
 #include "cli_render.h"
 #include "cli_workload.h"
 #include "cmd.h"
+#include "ec2fit/images.h"
 #include "ec2fit/recommend.h"
 #include "ec2fit/rules.h"
 #include "ec2fit/units.h"
@@ -46,7 +47,8 @@ static void usage(FILE *f)
           "  --optimize cost|time|balanced   (default cost)\n"
           "  --top N                 show N plans (default 5)\n"
           "  --explain               list rejected candidates grouped by rule\n"
-          "  --output FORMAT         table|json|csv|markdown|tfvars|karpenter|html\n"
+          "  --output FORMAT         table|json|csv|markdown|tfvars|karpenter|html|\n"
+          "                          ecs|cloudwatch (ecs, cloudwatch: --task infer)\n"
           "                          (default table, or the config file's)\n"
           "  --rules FILE            replace the embedded rules (data/rules.json)\n"
           "  --catalog FILE|embedded catalog to read\n"
@@ -128,7 +130,8 @@ int cli_recommend_main(int argc, char **argv, rr_printer printer)
         CLI_OUT_BIT(CLI_OUT_TABLE) | CLI_OUT_BIT(CLI_OUT_JSON) |
         CLI_OUT_BIT(CLI_OUT_CSV) | CLI_OUT_BIT(CLI_OUT_MARKDOWN) |
         CLI_OUT_BIT(CLI_OUT_TFVARS) | CLI_OUT_BIT(CLI_OUT_KARPENTER) |
-        CLI_OUT_BIT(CLI_OUT_HTML);
+        CLI_OUT_BIT(CLI_OUT_HTML) | CLI_OUT_BIT(CLI_OUT_ECS) |
+        CLI_OUT_BIT(CLI_OUT_CLOUDWATCH);
     cli_workload wl = CLI_WORKLOAD_INIT;
     ecf_recommend_opts o = ECF_RECOMMEND_OPTS_INIT;
     cli_catalog_opts copts = {NULL};
@@ -139,6 +142,7 @@ int cli_recommend_main(int argc, char **argv, rr_printer printer)
     ecf_recommendation *rec = NULL;
     ecf_rules rules;
     ecf_stacks *stacks = NULL;
+    ecf_images images;
     ecf_model model;
     cli_output out = CLI_OUT_TABLE;
     const char *region = NULL, *regions_arg = NULL, *rules_path = NULL;
@@ -147,7 +151,7 @@ int cli_recommend_main(int argc, char **argv, rr_printer printer)
     char *fam_store = NULL, *exfam_store = NULL, *reg_store = NULL;
     size_t nfam = 0, nex = 0, nreg = 0, i;
     int c, status = 0, top = 5;
-    bool explain = false;
+    bool explain = false, want_images = false;
 
     memset(&view, 0, sizeof(view));
     /* User defaults (docs/config.md): any flag below overrides them. */
@@ -327,6 +331,14 @@ int cli_recommend_main(int argc, char **argv, rr_printer printer)
                                  "--peak-qps: only for --task infer");
         goto out;
     }
+    if ((out == CLI_OUT_ECS || out == CLI_OUT_CLOUDWATCH) && !printer &&
+        wl.w.task != ECF_TASK_INFER) {
+        status = cli_usage_error(
+            me, "--output %s: only for --task infer (it deploys and watches "
+                "a serving fleet)",
+            out == CLI_OUT_ECS ? "ecs" : "cloudwatch");
+        goto out;
+    }
 
     if (rules_path) {
         if (ecf_rules_load_file(&rules, rules_path, &err) != 0) {
@@ -343,6 +355,13 @@ int cli_recommend_main(int argc, char **argv, rr_printer printer)
         goto out;
     }
     o.stacks = stacks;
+    /* Only the machine outputs name images: the table skips the parse. */
+    want_images = printer || out == CLI_OUT_JSON || out == CLI_OUT_TFVARS ||
+                  out == CLI_OUT_ECS || out == CLI_OUT_CLOUDWATCH;
+    if (want_images && ecf_images_embedded(&images, &err) != 0) {
+        status = cli_fail(&err);
+        goto out;
+    }
 
     /* regions */
     if (regions_arg && strcmp(regions_arg, "all") == 0) {
@@ -399,6 +418,7 @@ int cli_recommend_main(int argc, char **argv, rr_printer printer)
     view.rec = rec;
     view.top = top;
     view.explain = explain;
+    view.images = want_images ? &images : NULL;
     if (explain)
         ecf_recommend_sort_rejected(rec);
     view.color = out == CLI_OUT_TABLE && cli_use_color(stdout);
@@ -427,6 +447,14 @@ int cli_recommend_main(int argc, char **argv, rr_printer printer)
             break;
         case CLI_OUT_HTML:
             rr_print_html(stdout, &view);
+            break;
+        case CLI_OUT_ECS:
+            if (rec->n_plans > 0 && rr_print_ecs(stdout, stderr, &view) != 0)
+                status = 1;
+            break;
+        case CLI_OUT_CLOUDWATCH:
+            if (rec->n_plans > 0)
+                rr_print_cloudwatch(stdout, &view);
             break;
         default:
             rr_print_table(stdout, &view);

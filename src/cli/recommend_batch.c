@@ -142,6 +142,7 @@ typedef struct {
     const ecf_zoo *zoo;
     const ecf_light *light; /* NULL: a build without light data */
     const ecf_stacks *stacks;
+    const ecf_images *images; /* image per stack, for plan JSON */
     int top;
     bool explain;
     rb_cache cache;
@@ -529,6 +530,7 @@ static int run_profile(char **json_out, rb_batch *b, rb_profile *p,
     view.rec = rec;
     view.top = b->top;
     view.explain = b->explain;
+    view.images = b->images;
     if (b->explain)
         ecf_recommend_sort_rejected(rec);
     if (b->light && p->wl.w.task == ECF_TASK_INFER)
@@ -824,6 +826,7 @@ int cli_recommend_batch(int argc, char **argv)
     ecf_light *light = NULL;
     ecf_stacks *stacks = NULL;
     ecf_rules rules;
+    ecf_images images;
     const char *path = NULL, *rules_path = NULL;
     FILE *in = NULL;
     char *line = NULL;
@@ -893,6 +896,11 @@ int cli_recommend_batch(int argc, char **argv)
         goto out;
     }
     b.stacks = stacks;
+    if (ecf_images_embedded(&images, &err) != 0) {
+        status = cli_fail(&err);
+        goto out;
+    }
+    b.images = &images;
     b.cat = cat;
     b.rules = &rules;
     b.zoo = zoo;

@@ -465,6 +465,20 @@ static cJSON *json_plan(const rr_view *v, const ecf_plan *p, size_t rank)
     }
     cJSON_AddStringToObject(o, "parallelism",
                             ecf_parallelism_name(p->parallelism));
+    {
+        /* The AMI family for the plan's stack, as its public SSM
+         * parameter (docs/deploy.md#images); null for an accelerator
+         * ec2fit has no image for (AMD, Gaudi, Qualcomm). */
+        const ecf_image *im =
+            ecf_images_for(v->images, ECF_IMAGE_USE_INSTANCE, p->inst);
+        if (im) {
+            cJSON *img = cJSON_AddObjectToObject(o, "image");
+            cJSON_AddStringToObject(img, "family", im->family);
+            cJSON_AddStringToObject(img, "ssm_parameter", im->ssm_parameter);
+        } else {
+            cJSON_AddNullToObject(o, "image");
+        }
+    }
     mem = cJSON_AddObjectToObject(o, "memory");
     cli_json_add_num(mem, "required_per_device_gib",
                      p->required_per_device_gib, 3);
@@ -738,6 +752,15 @@ void rr_print_tfvars(FILE *f, const rr_view *v)
     cJSON_AddBoolToObject(o, "use_spot", p->spot);
     cJSON_AddStringToObject(o, "region", p->region);
     cli_json_add_num(o, "hourly_usd", p->hourly_usd, 6);
+    {
+        /* for `data "aws_ssm_parameter"` (docs/terraform.md) */
+        const ecf_image *im =
+            ecf_images_for(v->images, ECF_IMAGE_USE_INSTANCE, p->inst);
+        if (im)
+            cJSON_AddStringToObject(o, "ami_ssm_parameter", im->ssm_parameter);
+        else
+            cJSON_AddNullToObject(o, "ami_ssm_parameter");
+    }
     cli_json_print(f, o);
 }
 

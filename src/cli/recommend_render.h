@@ -7,6 +7,7 @@
 
 #include "ec2fit/catalog.h"
 #include "ec2fit/estimate.h"
+#include "ec2fit/images.h"
 #include "ec2fit/recommend.h"
 #include "ec2fit/rules.h"
 #include "ec2fit/zoo.h"
@@ -24,6 +25,7 @@ typedef struct {
     bool color;
     ecf_light_option light[2];
     size_t n_light;
+    const ecf_images *images; /* image per stack (data/images.json) */
 } rr_view;
 
 /** Computes the Lambda / Lightsail alternatives (serving only). */
@@ -45,6 +47,14 @@ void rr_print_karpenter(FILE *f, const rr_view *v);
  *  workload, the ranked table, a cost-versus-time SVG scatter, the top
  *  plan's memory breakdown, assumptions and catalog date (render_html.c). */
 void rr_print_html(FILE *f, const rr_view *v);
+/** --output ecs: ECS RegisterTaskDefinition, CreateCapacityProvider and
+ *  CreateService inputs for the rank-1 serving plan (render_ecs.c).
+ *  Returns 0, or 1 after a message on `errf` when the plan has no ECS
+ *  image. Needs at least one plan. */
+int rr_print_ecs(FILE *f, FILE *errf, const rr_view *v);
+/** --output cloudwatch: PutMetricAlarm and EventBridge PutRule inputs for
+ *  the rank-1 serving plan (render_cloudwatch.c). Needs a plan. */
+void rr_print_cloudwatch(FILE *f, const rr_view *v);
 /** One line on stderr for machine formats when no plan exists. */
 void rr_print_no_plan_stderr(FILE *f, const rr_view *v);
 

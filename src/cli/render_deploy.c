@@ -1,0 +1,82 @@
+/*
+ * render_deploy.c - names and per-instance figures shared by
+ * render_ecs.c and render_cloudwatch.c. The resource names are a fixed
+ * scheme ("ec2fit-<model>-asg", ...) that docs/deploy.md creates the
+ * resources with; a user with other names rewrites them with jq.
+ */
+#include "render_deploy.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* "meta-llama/Llama-3.1-8B" from a zoo source that cites
+ * "huggingface.co/meta-llama/Llama-3.1-8B;" (models.json). */
+static bool hf_repo(char *out, size_t n, const char *source)
+{
+    const char *p = strstr(source, "huggingface.co/");
+    size_t len = 0;
+    int slashes = 0;
+    if (!p)
+        return false;
+    p += strlen("huggingface.co/");
+    while (p[len] && p[len] != ';' && p[len] != ' ' && p[len] != ',' &&
+           p[len] != ')') {
+        if (p[len] == '/' && ++slashes > 1)
+            break;
+        len++;
+    }
+    if (slashes != 1 || len == 0 || len >= n)
+        return false;
+    memcpy(out, p, len);
+    out[len] = '\0';
+    return true;
+}
+
+int rd_neuron_cores_per_device(const ecf_instance *inst)
+{
+    const char *p;
+    int k;
+    if (!inst->accel || !inst->accel->name)
+        return 1;
+    p = strstr(inst->accel->name, "NeuronCore");
+    if (!p || !(p = strstr(p, " x")))
+        return 1;
+    k = atoi(p + 2);
+    return k > 0 ? k : 1;
+}
+
+void rd_names_init(rd_names *out, const rr_view *v)
+{
+    const ecf_recommendation *r = v->rec;
+    const ecf_plan *p = &r->plans[0];
+    size_t i, j = 0;
+    int nodes = p->nodes > 0 ? p->nodes : 1;
+
+    memset(out, 0, sizeof(*out));
+    j = (size_t)snprintf(out->base, sizeof(out->base), "ec2fit-");
+    for (i = 0; v->model->name[i] && j + 1 < 64; i++) {
+        unsigned char c = (unsigned char)v->model->name[i];
+        out->base[j++] = isalnum(c) ? (char)tolower(c) : '-';
+    }
+    out->base[j] = '\0';
+    snprintf(out->asg, sizeof(out->asg), "%s-asg", out->base);
+    snprintf(out->queue, sizeof(out->queue), "%s-requests", out->base);
+    snprintf(out->capacity_provider, sizeof(out->capacity_provider), "%s-cp",
+             out->base);
+    if (!hf_repo(out->model_id, sizeof(out->model_id), v->model->source))
+        snprintf(out->model_id, sizeof(out->model_id), "%s", v->model->name);
+    out->llm = ecf_model_kind_is_llm(v->model->kind);
+    out->per_instance_qps = p->capacity_qps / nodes;
+    out->target_fraction = out->per_instance_qps > 0
+                               ? r->asg_target_qps_per_instance /
+                                     out->per_instance_qps
+                               : 0;
+    out->expected_fraction =
+        v->w->qps > 0 && p->capacity_qps > 0 ? v->w->qps / p->capacity_qps
+                                             : 0;
+    out->tensor_parallel = p->devices_per_node > 0 ? p->devices_per_node : 1;
+    if (ecf_images_stack(p->inst) == ECF_STACK_NEURON)
+        out->tensor_parallel *= rd_neuron_cores_per_device(p->inst);
+}

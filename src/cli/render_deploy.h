@@ -1,0 +1,32 @@
+/* render_deploy.h - what the ECS and CloudWatch renderers share: the names
+ * of the AWS resources they refer to, the rank-1 plan's per-instance
+ * figures, and the serving engine's parameters (docs/deploy.md). */
+#ifndef EC2FIT_RENDER_DEPLOY_H
+#define EC2FIT_RENDER_DEPLOY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "recommend_render.h"
+
+typedef struct {
+    char base[96];       /* "ec2fit-llama-3-1-8b": family, service, cluster */
+    char asg[112];       /* "<base>-asg": the Auto Scaling group */
+    char queue[112];     /* "<base>-requests": the SQS queue (async) */
+    char capacity_provider[112]; /* "<base>-cp" */
+    char model_id[128];  /* Hugging Face repo id, or the zoo name */
+    bool llm;            /* decoder / moe: served by vLLM */
+    double per_instance_qps;   /* rank 1 capacity / instances */
+    double target_fraction;    /* Auto Scaling target / per-instance capacity */
+    double expected_fraction;  /* --qps / fleet capacity (0 without --qps) */
+    int tensor_parallel;       /* devices (NeuronCores on Neuron) per node */
+} rd_names;
+
+/** Fills `out` for the rank-1 plan (the view must hold one). */
+void rd_names_init(rd_names *out, const rr_view *v);
+
+/** NeuronCores per Neuron device, from the catalog's accelerator name
+ *  ("Inferentia2 (NeuronCore-v2 x2)"); 1 when the name does not say. */
+int rd_neuron_cores_per_device(const ecf_instance *inst);
+
+#endif

@@ -1,0 +1,157 @@
+#!/usr/bin/env bash
+# From plan to fleet (docs/deploy.md): the image per stack in JSON and
+# tfvars, `--output ecs` and `--output cloudwatch` validated against the AWS
+# API input shapes of botocore's service models (offline: botocore reads
+# them from disk), and their numbers recomputed here from the plan and the
+# catalog. The commands are the ones docs/deploy.md runs.
+set -u
+. "$(dirname "$0")/checks.sh"
+mkdir -p "$WORK"
+cd "$WORK" || exit 1
+VALIDATE="$SRC_DIR/tests/tools/validate_aws.py"
+have_botocore() { python3 -c 'import botocore.validate' 2>/dev/null; }
+
+DLAMI_X86=/aws/service/deeplearning/ami/x86_64/base-oss-nvidia-driver-gpu-amazon-linux-2023/latest/ami-id
+DLAMI_ARM=/aws/service/deeplearning/ami/arm64/base-oss-nvidia-driver-gpu-amazon-linux-2023/latest/ami-id
+NEURON=/aws/service/neuron/dlami/base/amazon-linux-2023/latest/image_id
+AL2023_ARM=/aws/service/ami-amazon-linux-latest/al2023-ami-kernel-default-arm64
+ECS_GPU=/aws/service/ecs/optimized-ami/amazon-linux-2023/gpu/recommended/image_id
+ECS_INF=/aws/service/ecs/optimized-ami/amazon-linux-2023/inf/recommended/image_id
+
+# ---- image per stack: NVIDIA and Neuron plans differ, Graviton is arm64 ----
+"$EC2FIT" recommend --model llama-3.1-8b --task infer --qps 50 --output json > gpu.json
+"$EC2FIT" recommend --model llama-3.1-8b --task infer --qps 50 --families inf2 --output json > inf2.json
+"$EC2FIT" recommend --model llama-3.1-8b --task infer --qps 50 --output tfvars > gpu.tfvars.json
+"$EC2FIT" recommend --model llama-3.1-8b --task infer --qps 50 --families inf2 --output tfvars > inf2.tfvars.json
+check "json: every NVIDIA plan has the x86_64 DLAMI" jq -e --arg p "$DLAMI_X86" \
+  '[.recommendations[] | select(.accelerator.id | test("^(inferentia|trainium)") | not)] | length > 0
+   and all(.image.ssm_parameter == $p and .image.family == "Deep Learning Base OSS Nvidia Driver GPU AMI (Amazon Linux 2023)")' gpu.json
+check "json: a Trainium plan in the same list has the Neuron DLAMI" jq -e --arg p "$NEURON" \
+  '[.recommendations[] | select(.accelerator.id == "trainium")] | length > 0 and all(.image.ssm_parameter == $p)' gpu.json
+check "json: every inf2 plan has the Neuron DLAMI" jq -e --arg p "$NEURON" \
+  '(.recommendations | length) > 0 and all(.recommendations[]; .image.ssm_parameter == $p
+   and .image.family == "Deep Learning Base Neuron AMI (Amazon Linux 2023)")' inf2.json
+check "json: NVIDIA and Neuron rank 1 get different parameters" jq -e -n --slurpfile g gpu.json --slurpfile n inf2.json \
+  '$g[0].recommendations[0].image.ssm_parameter != $n[0].recommendations[0].image.ssm_parameter'
+check "tfvars: NVIDIA ami_ssm_parameter" jq -e --arg p "$DLAMI_X86" '.ami_ssm_parameter == $p' gpu.tfvars.json
+check "tfvars: Neuron ami_ssm_parameter" jq -e --arg p "$NEURON" '.ami_ssm_parameter == $p' inf2.tfvars.json
+check "tfvars: the same parameter as JSON rank 1" jq -e -n --slurpfile t gpu.tfvars.json --slurpfile j gpu.json \
+  '$t[0].ami_ssm_parameter == $j[0].recommendations[0].image.ssm_parameter'
+"$EC2FIT" recommend --model llama-3.1-8b --task infer --qps 50 --families g5g --output json > g5g.json
+check "json: g5g (Graviton + T4G) gets the arm64 DLAMI" jq -e --arg p "$DLAMI_ARM" \
+  '(.recommendations|length) > 0 and all(.recommendations[]; .image.ssm_parameter == $p)' g5g.json
+"$EC2FIT" recommend --model distilbert --task infer --qps 2 --families c7g --output json > c7g.json
+check "json: CPU-only Graviton gets Amazon Linux 2023 arm64" jq -e --arg p "$AL2023_ARM" \
+  '(.recommendations|length) > 0 and all(.recommendations[]; .accelerator == null and .image.ssm_parameter == $p)' c7g.json
+
+# ---- --output ecs (the issue's command) ----
+"$EC2FIT" recommend --model llama-3.1-8b --task infer --qps 50 --output ecs > ecs.json 2> ecs.err
+check "ecs: exit 0, nothing on stderr" test $? -eq 0 -a ! -s ecs.err
+type=$(jq -r '.recommendations[0].instance_type' gpu.json)
+"$EC2FIT" show "$type" --output json > inst.json
+check "ecs: rank-1 type" jq -e --arg t "$type" '.ec2fit.instance_type == $t' ecs.json
+check "ecs: cpu = vCPUs x 1024" jq -e -n --slurpfile e ecs.json --slurpfile i inst.json \
+  '$e[0].taskDefinition.cpu == (($i[0].instance.vcpu * 1024) | tostring)'
+check "ecs: memory = installed MiB x 7985/8192 - 256" jq -e -n --slurpfile e ecs.json --slurpfile i inst.json \
+  '$e[0].taskDefinition.memory == ((($i[0].instance.memory_gib * 1024 * 7985 / 8192) | floor) - 256 | tostring)'
+check "ecs: GPU count = rank 1's devices per node" jq -e -n --slurpfile e ecs.json --slurpfile j gpu.json \
+  '$e[0].taskDefinition.containerDefinitions[0].resourceRequirements == [{"type":"GPU","value":($j[0].recommendations[0].accelerator.used_per_node|tostring)}]'
+check "ecs: vLLM environment" jq -e '.taskDefinition.containerDefinitions[0].environment ==
+  [{"name":"MODEL_ID","value":"meta-llama/Llama-3.1-8B"},{"name":"TENSOR_PARALLEL_SIZE","value":"1"},{"name":"PORT","value":"8000"}]' ecs.json
+check "ecs: targetCapacity = the 70% Auto Scaling target" jq -e '.capacityProvider.autoScalingGroupProvider.managedScaling.targetCapacity == 70' ecs.json
+check "ecs: desiredCount = autoscaling.min_instances" jq -e -n --slurpfile e ecs.json --slurpfile j gpu.json \
+  '$e[0].service.desiredCount == $j[0].autoscaling.min_instances'
+check "ecs: ECS-optimized GPU AMI" jq -e --arg p "$ECS_GPU" '.ec2fit.image.ssm_parameter == $p' ecs.json
+# the splitting commands of docs/deploy.md
+jq .taskDefinition ecs.json > taskdef.json && jq .capacityProvider ecs.json > cp.json && jq .service ecs.json > service.json
+check "ecs: jq split gives three objects" jq -e -s 'length == 3 and all(type == "object")' taskdef.json cp.json service.json
+
+"$EC2FIT" recommend --model llama-3.1-8b --task infer --qps 50 --families inf2 --output ecs > ecs-inf2.json
+check "ecs neuron: exit 0" test $? -eq 0
+check "ecs neuron: /dev/neuron0.. one per device, no GPU requirement" jq -e -n --slurpfile e ecs-inf2.json --slurpfile j inf2.json \
+  '($j[0].recommendations[0].accelerator.used_per_node) as $n
+   | $e[0].taskDefinition.containerDefinitions[0]
+   | (.resourceRequirements == null) and (.linuxParameters.devices | length == $n
+     and .[0].hostPath == "/dev/neuron0" and .[-1].containerPath == "/dev/neuron\($n - 1)")'
+check "ecs neuron: ECS Neuron AMI" jq -e --arg p "$ECS_INF" '.ec2fit.image.ssm_parameter == $p' ecs-inf2.json
+check "ecs neuron: TENSOR_PARALLEL_SIZE = 2 NeuronCores per Inferentia2" jq -e -n --slurpfile e ecs-inf2.json --slurpfile j inf2.json \
+  '$e[0].taskDefinition.containerDefinitions[0].environment[1].value == ($j[0].recommendations[0].accelerator.used_per_node * 2 | tostring)'
+
+"$EC2FIT" recommend --model llama-3.1-8b --task infer --qps 50 --families g5g --output ecs > g5g-ecs.json 2> g5g-ecs.err
+rc=$?
+check "ecs g5g: exit 1 (no ECS GPU AMI for arm64)" test "$rc" -eq 1 -a ! -s g5g-ecs.json
+check "ecs g5g: one-line message" test "$(cat g5g-ecs.err)" = "ec2fit: recommend: --output ecs: no ECS-optimized AMI for nvidia arm64 ($(jq -r '.recommendations[0].instance_type' g5g.json)) in images.json; see docs/deploy.md#images"
+"$EC2FIT" recommend --model resnet50 --task train --output ecs > /dev/null 2> train.err
+rc=$?
+check "ecs train: usage error" test "$rc" -eq 2 -a "$(cat train.err)" = "ec2fit: recommend: --output ecs: only for --task infer (it deploys and watches a serving fleet)"
+
+# ---- EKS: the NodePool of docs/deploy.md, built offline ----
+"$EC2FIT" recommend --model llama-3.1-8b --task infer --qps 50 --output karpenter > reqs.yaml
+cat > nodepool.yaml <<'EOF'
+apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata:
+  name: ec2fit-llama-3-1-8b
+spec:
+  template:
+    spec:
+      nodeClassRef:
+        group: karpenter.k8s.aws
+        kind: EC2NodeClass
+        name: ec2fit-gpu
+EOF
+sed -n '/^      requirements:/,$p' reqs.yaml >> nodepool.yaml
+nodepool_ok() {
+  grep -q '^      nodeClassRef:' nodepool.yaml && grep -q '^      requirements:' nodepool.yaml &&
+    grep -qF "            - \"$type\"" nodepool.yaml && test "$(grep -c '^spec:' nodepool.yaml)" -eq 1
+}
+check "eks: NodePool with nodeClassRef and the requirements, rank-1 type listed" nodepool_ok
+for cmd in "ec2fit recommend --model llama-3.1-8b --task infer --qps 50 --output ecs > ecs.json" \
+           "jq .taskDefinition   ecs.json > taskdef.json" \
+           "ec2fit recommend --model llama-3.1-8b --task infer --qps 50 --output karpenter > reqs.yaml" \
+           "sed -n '/^      requirements:/,\$p' reqs.yaml >> nodepool.yaml" \
+           "ec2fit recommend --model llama-3.1-8b --task infer --qps 50 --output cloudwatch > cw.json"; do
+  check "docs/deploy.md shows the tested command: $cmd" grep -qF -- "$cmd" "$SRC_DIR/docs/deploy.md"
+done
+
+# ---- --output cloudwatch ----
+"$EC2FIT" recommend --model llama-3.1-8b --task infer --qps 50 --output cloudwatch > cw.json
+check "cloudwatch: exit 0" test $? -eq 0
+check "cloudwatch: the four alarms" jq -e '[.alarms[].AlarmName] == ["ec2fit-llama-3-1-8b-gpu-utilization-low",
+  "ec2fit-llama-3-1-8b-gpu-utilization-high","ec2fit-llama-3-1-8b-gpu-memory-high","ec2fit-llama-3-1-8b-sqs-backlog-per-instance-high"]' cw.json
+check "cloudwatch: high = 70% target, 3 one-minute periods" jq -e '.alarms[1] | .Threshold == 70 and .Period == 60
+  and .EvaluationPeriods == 3 and .MetricName == "nvidia_smi_utilization_gpu" and .Namespace == "CWAgent"' cw.json
+check "cloudwatch: low = 70 x (n-1)/n over 15 min" jq -e -n --slurpfile c cw.json --slurpfile j gpu.json \
+  '($j[0].autoscaling.min_instances) as $n | $c[0].alarms[0]
+   | .Threshold == ((70 * ($n - 1) / $n * 10 | round) / 10) and .EvaluationPeriods == 15 and .ComparisonOperator == "LessThanThreshold"'
+check "cloudwatch: memory above vLLM's 90% pre-allocation, halfway to full" jq -e '.alarms[2].Threshold == 95
+  and ([.alarms[2].Metrics[].MetricStat.Metric.MetricName | select(. != null)] == ["nvidia_smi_memory_used","nvidia_smi_memory_total"])' cw.json
+check "cloudwatch: backlog = per-instance req/s x latency" jq -e -n --slurpfile c cw.json --slurpfile j gpu.json \
+  '$j[0].recommendations[0] as $p | $c[0].alarms[3].Threshold == ($p.capacity_qps / $p.nodes * $p.latency_ms / 1000 | ceil)'
+check "cloudwatch: every alarm says why" jq -e 'all(.alarms[]; (.AlarmDescription | length) > 60 and (.AlarmDescription | length) <= 1024)' cw.json
+check "cloudwatch: spot events as EventBridge patterns" jq -e '[.event_rules[].EventPattern | fromjson | .["detail-type"][0]]
+  == ["EC2 Spot Instance Interruption Warning","EC2 Instance Rebalance Recommendation"]' cw.json
+check "cloudwatch: agent publishes nvidia_gpu per Auto Scaling group" jq -e '.cloudwatch_agent.metrics
+  | .aggregation_dimensions == [["AutoScalingGroupName"]] and (.metrics_collected.nvidia_gpu.measurement | index("utilization_gpu") != null)' cw.json
+"$EC2FIT" recommend --model llama-3.1-8b --task infer --qps 50 --families inf2 --output cloudwatch > cw-inf2.json
+check "cloudwatch neuron: no nvidia_smi alarm, a note instead" jq -e '([.alarms[].AlarmName | select(test("gpu"))] | length == 0)
+  and (.notes | length == 1) and .cloudwatch_agent == null' cw-inf2.json
+
+# ---- botocore: the API input shapes ----
+if have_botocore; then
+  check "botocore: ecs RegisterTaskDefinition, CreateCapacityProvider, CreateService" python3 "$VALIDATE" ecs ecs.json
+  check "botocore: ecs (Neuron)" python3 "$VALIDATE" ecs ecs-inf2.json
+  check "botocore: every alarm a PutMetricAlarm, every rule a PutRule" python3 "$VALIDATE" cloudwatch cw.json
+  check "botocore: cloudwatch (Neuron)" python3 "$VALIDATE" cloudwatch cw-inf2.json
+  "$EC2FIT" recommend --model distilbert --task infer --qps 2 --output cloudwatch > cw-cpu.json
+  check "botocore: cloudwatch (CPU-only plan)" python3 "$VALIDATE" cloudwatch cw-cpu.json
+  # the validator can fail: an unknown member and a wrong type are refused
+  jq '.taskDefinition.gpuCount = 1' ecs.json > bad1.json
+  check "botocore: refuses an unknown RegisterTaskDefinition member" test "$(python3 "$VALIDATE" ecs bad1.json > /dev/null; echo $?)" -eq 1
+  jq '.alarms[0].Threshold = "63"' cw.json > bad2.json
+  check "botocore: refuses a string Threshold" test "$(python3 "$VALIDATE" cloudwatch bad2.json > /dev/null; echo $?)" -eq 1
+else
+  echo "SKIP: python3-botocore not installed (apt-get install python3-botocore)"
+  skip=7
+fi
+finish
