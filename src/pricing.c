@@ -27,6 +27,8 @@
 
 #include <cjson/cJSON.h>
 
+#include "pricing_sanity.h"
+
 /* ===================================================================== */
 /* on-demand table                                                        */
 /* ===================================================================== */
@@ -599,24 +601,82 @@ void ecf_pricing_report_dispose(ecf_pricing_report *r)
     memset(r, 0, sizeof(*r));
 }
 
+static void vnote(ecf_pricing_report *r, bool always, const char *fmt,
+                  va_list ap)
+{
+    ecf_buf b = ECF_BUF_INIT;
+    char tmp[512];
+
+    r->n_notes_total++;
+    if (r->n_notes >= ECF_PRICING_MAX_NOTES && !always)
+        return;
+    vsnprintf(tmp, sizeof(tmp), fmt, ap);
+    ecf_buf_puts(&b, tmp);
+    r->notes = ecf_xrealloc(r->notes, (r->n_notes + 1) * sizeof(char *));
+    r->notes[r->n_notes++] = ecf_buf_detach(&b);
+}
+
 static void note(ecf_pricing_report *r, const char *fmt, ...)
     ECF_PRINTF(2, 3);
 
 static void note(ecf_pricing_report *r, const char *fmt, ...)
 {
-    ecf_buf b = ECF_BUF_INIT;
-    char tmp[512];
     va_list ap;
-
-    r->n_notes_total++;
-    if (r->n_notes >= ECF_PRICING_MAX_NOTES)
-        return;
     va_start(ap, fmt);
-    vsnprintf(tmp, sizeof(tmp), fmt, ap);
+    vnote(r, false, fmt, ap);
     va_end(ap);
-    ecf_buf_puts(&b, tmp);
-    r->notes = ecf_xrealloc(r->notes, (r->n_notes + 1) * sizeof(char *));
-    r->notes[r->n_notes++] = ecf_buf_detach(&b);
+}
+
+/* A rejected or forced value: reported whatever the cap. */
+static void note_value(ecf_pricing_report *r, const char *fmt, ...)
+    ECF_PRINTF(2, 3);
+
+static void note_value(ecf_pricing_report *r, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vnote(r, true, fmt, ap);
+    va_end(ap);
+}
+
+/* A newly priced pair has no old price to compare with: is it within
+ * ECF_PRICING_NEW_{MIN,MAX}_RATIO of its family's median per vCPU (per
+ * accelerator)? Returns true when the price may be taken (in range, no
+ * reference, or forced), reporting every rejected or forced value. */
+static bool new_price_ok(ecf_pricing_report *rep, const pricing_medians *m,
+                         const cJSON *inst, const char *type,
+                         const char *region, double newp, bool force)
+{
+    double median, per_unit, ratio;
+    const char *unit;
+    const char *fam = get_str(inst, "family");
+
+    if (!pricing_reference(&median, &per_unit, &unit, m, inst, newp) ||
+        median <= 0)
+        return true; /* nothing to compare with (docs/update.md) */
+    ratio = per_unit / median;
+    if (ratio >= ECF_PRICING_NEW_MIN_RATIO &&
+        ratio <= ECF_PRICING_NEW_MAX_RATIO)
+        return true;
+    if (force) {
+        rep->ondemand_new_forced++;
+        note_value(rep,
+                   "%s %s: new on-demand price %g is %.2gx the %s median of "
+                   "%.4g per %s (allowed %gx-%gx); accepted because of "
+                   "--force",
+                   type, region, newp, ratio, fam ? fam : "family", median,
+                   unit, ECF_PRICING_NEW_MIN_RATIO,
+                   ECF_PRICING_NEW_MAX_RATIO);
+        return true;
+    }
+    rep->ondemand_new_rejected++;
+    note_value(rep,
+               "%s %s: new on-demand price %g is %.2gx the %s median of "
+               "%.4g per %s (allowed %gx-%gx); not added (use --force to "
+               "accept)",
+               type, region, newp, ratio, fam ? fam : "family", median, unit,
+               ECF_PRICING_NEW_MIN_RATIO, ECF_PRICING_NEW_MAX_RATIO);
+    return false;
 }
 
 static void set_number(cJSON *obj, const char *key, double v)
@@ -684,7 +744,8 @@ static size_t count_pairs(const cJSON *instances, const ecf_pricing_merge_opts
 }
 
 static void merge_ondemand(cJSON *instances, ecf_pricing_report *rep,
-                           const ecf_pricing_merge_opts *o)
+                           const ecf_pricing_merge_opts *o,
+                           const pricing_medians *medians)
 {
     cJSON *inst;
     size_t r;
@@ -705,7 +766,8 @@ static void merge_ondemand(cJSON *instances, ecf_pricing_report *rep,
             double oldp, ratio;
 
             if (!entry) {
-                if (newp > 0) {
+                if (newp > 0 && new_price_ok(rep, medians, inst, type,
+                                             region, newp, o->force)) {
                     entry = cJSON_CreateObject();
                     set_number(entry, "ondemand_usd_per_hour", newp);
                     set_null(entry, "reserved_1y_usd_per_hour");
@@ -737,6 +799,11 @@ static void merge_ondemand(cJSON *instances, ecf_pricing_report *rep,
                                                     "ondemand_usd_per_hour");
             oldp = cJSON_IsNumber(oldv) ? oldv->valuedouble : 0;
             if (oldp <= 0) {
+                if (!new_price_ok(rep, medians, inst, type, region, newp,
+                                  o->force)) {
+                    rep->ondemand_kept++;
+                    continue;
+                }
                 set_number(entry, "ondemand_usd_per_hour", newp);
                 rep->ondemand_updated++;
                 continue;
@@ -785,6 +852,39 @@ static void merge_spot(cJSON *instances, ecf_pricing_report *rep,
                 !wanted(entry->string, o->regions, o->n_regions))
                 continue;
             if (ecf_spot_table_get(o->spot, entry->string, type, &s, &band)) {
+                const cJSON *olds = cJSON_GetObjectItemCaseSensitive(
+                    entry, "spot_savings_pct");
+                if (s < ECF_SPOT_SAVINGS_MIN || s > ECF_SPOT_SAVINGS_MAX) {
+                    rep->spot_rejected++;
+                    note_value(rep,
+                               "%s %s: spot savings %d%% outside %d..%d%%; "
+                               "rejected, kept the previous spot data",
+                               type, entry->string, s, ECF_SPOT_SAVINGS_MIN,
+                               ECF_SPOT_SAVINGS_MAX);
+                    continue;
+                }
+                if (cJSON_IsNumber(olds) &&
+                    fabs(s - olds->valuedouble) > ECF_SPOT_MAX_MOVE_POINTS) {
+                    if (!o->force) {
+                        rep->spot_kept++;
+                        note_value(rep,
+                                   "%s %s: spot savings moved %.0f points "
+                                   "(%.0f%% -> %d%%); kept %.0f%% (use "
+                                   "--force to accept)",
+                                   type, entry->string,
+                                   fabs(s - olds->valuedouble),
+                                   olds->valuedouble, s, olds->valuedouble);
+                        continue;
+                    }
+                    rep->spot_forced++;
+                    note_value(rep,
+                               "%s %s: spot savings moved %.0f points "
+                               "(%.0f%% -> %d%%); accepted because of "
+                               "--force",
+                               type, entry->string,
+                               fabs(s - olds->valuedouble), olds->valuedouble,
+                               s);
+                }
                 set_number(entry, "spot_savings_pct", s);
                 set_number(entry, "interruption_band", band);
                 set_bool(entry, "spot_estimated", true);
@@ -906,7 +1006,9 @@ int ecf_pricing_merge(char **json_out, ecf_pricing_report *report,
     report->coverage_before = count_pairs(instances, o, false);
     report->spot_coverage_before = count_pairs(instances, o, true);
     if (o->ondemand) {
-        merge_ondemand(instances, report, o);
+        pricing_medians *m = pricing_medians_new(instances);
+        merge_ondemand(instances, report, o, m);
+        pricing_medians_free(m);
         count_not_in_catalog(report, instances, o->ondemand);
     }
     if (o->spot)
