@@ -105,12 +105,14 @@ cp "$WORK/good.json" "$CACHE/catalog.json"
 
 # A cache older than the built-in catalog (e.g. after an upgrade) is not
 # used: same as_of as the base sources, generated before the embedded one.
+# "Now" is 2026-07-19T12:00:00Z, half a day before the base's as_of
+# (2026-07-20): a catalog date may be at most one day ahead of now.
 emb_gen=$(EC2FIT_CATALOG=embedded "$EC2FIT" list --output json 2>/dev/null |
     python3 -c 'import json,sys; print(json.load(sys.stdin)["catalog"]["generated_at"])')
-EC2FIT_NOW=1751328000 "$EC2FIT" update --quiet --catalog "$BASE" \
+EC2FIT_NOW=1784462400 "$EC2FIT" update --quiet --catalog "$BASE" \
     --spot-advisor-url "$URL/spot-advisor-data.json" 2>"$WORK/err" ||
     fail "old update: $(cat "$WORK/err")"
-if [ "$emb_gen" \> "2025-07-01" ]; then
+if [ "$emb_gen" \> "2026-07-19T12:00:00Z" ]; then
     "$EC2FIT" --version | grep -q '^catalog: embedded ' ||
         fail "older cache used: $("$EC2FIT" --version)"
 fi

@@ -458,10 +458,34 @@ static void test_pricing__merge_spot_and_coverage(void **state)
     assert_int_equal(ecf_spot_parse(&s, full.data, full.len, r_both, 2, &err),
                      0);
     o.spot = s;
+    /* p4d.24xlarge us-east-1 moves from 67% to -12%: 79 points, over the
+     * 30-point limit, so it is kept and reported unless forced. */
     assert_int_equal(ecf_pricing_merge(&m->out, &m->rep, m->base.data,
                                        m->base.len, &o, &err),
                      0);
+    assert_int_equal(m->rep.spot_updated, 10);
+    assert_int_equal(m->rep.spot_kept, 1);
+    assert_int_equal(m->rep.n_notes, 1);
+    assert_string_equal(m->rep.notes[0],
+                        "p4d.24xlarge us-east-1: spot savings moved 79 points "
+                        "(67% -> -12%); kept 67% (use --force to accept)");
+    cat = load_merged(m->out);
+    p = ecf_instance_price(ecf_catalog_find(cat, "p4d.24xlarge"), "us-east-1");
+    assert_int_equal(p->spot_savings_pct, 67);
+    ecf_catalog_free(cat);
+    free(m->out);
+    ecf_pricing_report_dispose(&m->rep);
+
+    o.force = true;
+    assert_int_equal(ecf_pricing_merge(&m->out, &m->rep, m->base.data,
+                                       m->base.len, &o, &err),
+                     0);
+    o.force = false;
     assert_int_equal(m->rep.spot_updated, 11);
+    assert_int_equal(m->rep.spot_forced, 1);
+    assert_string_equal(m->rep.notes[0],
+                        "p4d.24xlarge us-east-1: spot savings moved 79 points "
+                        "(67% -> -12%); accepted because of --force");
     cat = load_merged(m->out);
     assert_string_equal(ecf_catalog_as_of(cat), "2026-11-28");
     p = ecf_instance_price(ecf_catalog_find(cat, "p4d.24xlarge"), "us-east-1");
