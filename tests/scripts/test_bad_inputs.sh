@@ -46,6 +46,31 @@ w("gen_hf_deep.json", '{"a":' * 100000 + "1" + "}" * 100000)
 w("gen_hf_10mb_string.json", '{"model_type": "' + "y" * (10 << 20) + '"}')
 w("gen_credentials_over_1mib.ini", "#" * ((1 << 20) + 1))
 w("gen_long_arg.txt", "z" * 100000)
+# untrusted text: a raw ESC in a type name and in a key, an escaped NUL
+def with_type(t):
+    c = dict(base)
+    c["instances"] = [dict(base["instances"][0], type=t)] + base["instances"][1:]
+    return json.dumps(c)
+w("gen_catalog_raw_esc.json", with_type("g5.xlarge@E@").replace("@E@", "\x1b[31m"))
+w("gen_catalog_raw_esc_key.json", '{"\x1b[2J": 1}')
+w("gen_catalog_nul_escape.json", with_type("g5.xlarge@N@").replace("@N@", "\\u0000junk"))
+hf = open(os.path.join(d, "hf_unknown_field.json")).read()
+w("gen_hf_nul_key.json", hf.replace('"hidden_size": 4096', '"hidden_size\\u0000x": 4096'))
+w("gen_hf_raw_newline.json", hf.replace('"silu"', '"si\nlu"'))
+# dates
+def dated(as_of, src_as_of=None, gen=None):
+    c = dict(base, as_of=as_of)
+    if gen:
+        c["generated_at"] = gen
+    if src_as_of:
+        c["sources"] = [dict(base["sources"][0], as_of=src_as_of)] + base["sources"][1:]
+    return json.dumps(c)
+w("gen_catalog_feb30.json", dated("2026-02-30"))
+w("gen_catalog_month13.json", dated("2026-07-20", src_as_of="2026-13-01"))
+w("gen_catalog_future.json", dated("2026-12-01", gen="2026-07-20T00:00:00Z"))
+w("gen_catalog_tomorrow.json", dated("2026-11-30", gen="2026-07-20T00:00:00Z"))
+w("gen_catalog_source_future.json", dated("2026-07-20", src_as_of="2027-01-01", gen="2026-07-20T00:00:00Z"))
+w("credentials_ctl.ini", "[default]\naws_access_key_id = AKID\naws_secret_access_key = se\x01cret\n")
 PY
 truncate -s 70M "$dir/gen_catalog_70mb.json"
 
