@@ -73,33 +73,45 @@ bool ecf_textsafe_needed(const char *s)
     return false;
 }
 
+/* Bytes the escaped form of src takes, without the NUL. */
+static size_t escaped_len(const unsigned char *p)
+{
+    size_t n = 0;
+    char esc[8];
+    while (*p) {
+        size_t k = classify(esc, p);
+        n += esc[0] ? strlen(esc) : k;
+        p += k;
+    }
+    return n;
+}
+
 char *ecf_textsafe(char *dst, size_t size, const char *src)
 {
     const unsigned char *p = (const unsigned char *)src;
-    size_t w = 0;
+    size_t w = 0, room;
+    bool cut;
     char esc[8];
 
     if (size == 0)
         return dst;
+    /* Whole pieces only (a character or an escape), and when the result
+     * does not fit, "..." after the last piece that fits before it. */
+    cut = escaped_len(p) + 1 > size;
+    room = cut ? (size >= 4 ? size - 4 : 0) : size - 1;
     while (*p) {
         size_t n = classify(esc, p);
         const char *piece = esc[0] ? esc : (const char *)p;
         size_t len = esc[0] ? strlen(esc) : n;
-        if (w + len + 1 > size) {
-            /* Cut at a character boundary and mark it. */
-            if (size >= 4) {
-                if (w > size - 4)
-                    w = size - 4;
-                while (w > 0 && ((unsigned char)dst[w] & 0xc0) == 0x80)
-                    w--;
-                memcpy(dst + w, "...", 3);
-                w += 3;
-            }
+        if (w + len > room)
             break;
-        }
         memcpy(dst + w, piece, len);
         w += len;
         p += n;
+    }
+    if (cut && size >= 4) {
+        memcpy(dst + w, "...", 3);
+        w += 3;
     }
     dst[w] = '\0';
     return dst;

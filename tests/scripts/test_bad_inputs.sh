@@ -52,6 +52,9 @@ def with_type(t):
     c["instances"] = [dict(base["instances"][0], type=t)] + base["instances"][1:]
     return json.dumps(c)
 w("gen_catalog_raw_esc.json", with_type("g5.xlarge@E@").replace("@E@", "\x1b[31m"))
+# escaped in the JSON ("\u001b"): valid JSON, so it loads, and the table
+# must show it escaped (checked after the loop)
+w("gen_catalog_escaped_esc.json", with_type("g5.xlarge\x1b[31m\u009b2J"))
 w("gen_catalog_raw_esc_key.json", '{"\x1b[2J": 1}')
 w("gen_catalog_nul_escape.json", with_type("g5.xlarge@N@").replace("@N@", "\\u0000junk"))
 hf = open(os.path.join(d, "hf_unknown_field.json")).read()
@@ -136,6 +139,19 @@ while IFS=$'\t' read -r name want_rc mode want_err args; do
     fi
   fi
 done <"$bad/cases.tsv"
+# A control character that is valid JSON (escaped) reaches the table
+# escaped by ecf_textsafe: no raw ESC or C1 byte on stdout, in `list` and
+# `show`, and the instance stays addressable by its real name.
+for cmd in "list" "show g5.xlarge$(printf '\033')[31m$(printf '\302\233')2J"; do
+  n=$((n + 1))
+  # shellcheck disable=SC2086
+  "$EC2FIT" $cmd --catalog gen_catalog_escaped_esc.json >"$WORK/esc.out" 2>"$WORK/esc.err"
+  if LC_ALL=C grep -q $'\033\|\302\233' "$WORK/esc.out" ||
+     ! grep -qF 'g5.xlarge\x1b[31m\u009b2J' "$WORK/esc.out"; then
+    echo "FAIL escaped_esc ($cmd): $(head -3 "$WORK/esc.out" | cat -v) $(cat -v "$WORK/esc.err")"
+    fails=$((fails + 1))
+  fi
+done
 echo "bad inputs: $n cases, $nvg under valgrind, $fails failures"
 [ "$n" -ge 60 ] || { echo "FAIL: expected at least 60 cases"; exit 1; }
 [ "$fails" -eq 0 ]
