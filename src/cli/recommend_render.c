@@ -754,11 +754,13 @@ void rr_print_no_plan_stderr(FILE *f, const rr_view *v)
 {
     const ecf_rejection *cl[1] = {NULL};
     if (closest(cl, 1, v->rec) == 1 && cl[0]) {
-        char reason[ECF_RULE_MSG_LEN];
+        char reason[ECF_RULE_MSG_LEN], ty[256], safe[4 * ECF_RULE_MSG_LEN];
         ecf_recommend_rejection_reason(reason, sizeof(reason), v->rec, cl[0]);
         fprintf(f, "ec2fit: recommend: no instance type satisfies the "
                    "constraints; closest: %s (%s): %s\n",
-                cl[0]->inst->type, ecf_rule_name(cl[0]->rule), reason);
+                ecf_textsafe(ty, sizeof(ty), cl[0]->inst->type),
+                ecf_rule_name(cl[0]->rule),
+                ecf_textsafe(safe, sizeof(safe), reason));
     }
     else
         fprintf(f, "ec2fit: recommend: no instance type satisfies the "

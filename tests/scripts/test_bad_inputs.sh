@@ -73,6 +73,7 @@ w("gen_catalog_month13.json", dated("2026-07-20", src_as_of="2026-13-01"))
 w("gen_catalog_future.json", dated("2026-12-01", gen="2026-07-20T00:00:00Z"))
 w("gen_catalog_tomorrow.json", dated("2026-11-30", gen="2026-07-20T00:00:00Z"))
 w("gen_catalog_source_future.json", dated("2026-07-20", src_as_of="2027-01-01", gen="2026-07-20T00:00:00Z"))
+w("gen_batch_esc.jsonl", '{"model": "res\\u001b[31mnet", "task": "train"}\n')
 w("credentials_ctl.ini", "[default]\naws_access_key_id = AKID\naws_secret_access_key = se\x01cret\n")
 PY
 truncate -s 70M "$dir/gen_catalog_70mb.json"
