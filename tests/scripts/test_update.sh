@@ -174,6 +174,11 @@ expect_fail plain-http 2 "ec2fit: update: endpoint: http://example.com/: plain h
 KEY= update
 expect_fail half-env 2 'ec2fit: update: credentials: AWS_SECRET_ACCESS_KEY is set but AWS_ACCESS_KEY_ID is not'
 
+: >"$WORK/log"
+AWS_SESSION_TOKEN=$'tok\r\nX-Injected: 1' update
+expect_fail creds-linebreak 2 'ec2fit: update: credentials: AWS_SESSION_TOKEN contains a line break'
+grep -q '^POST' "$WORK/log" && fail "creds-linebreak: a request was sent"
+
 update --retries 11
 expect_fail usage 2 "ec2fit: update: --retries: expected an integer from 0 to 10, got '11'"
 
