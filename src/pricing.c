@@ -639,44 +639,22 @@ static void note_value(ecf_pricing_report *r, const char *fmt, ...)
     va_end(ap);
 }
 
-/* A newly priced pair has no old price to compare with: is it within
- * ECF_PRICING_NEW_{MIN,MAX}_RATIO of its family's median per vCPU (per
- * accelerator)? Returns true when the price may be taken (in range, no
- * reference, or forced), reporting every rejected or forced value. */
+/* A newly priced pair: may its price be taken (pricing_sanity.c)?
+ * Every rejected or forced value gets its note. */
 static bool new_price_ok(ecf_pricing_report *rep, const pricing_medians *m,
                          const cJSON *inst, const char *type,
                          const char *region, double newp, bool force)
 {
-    double median, per_unit, ratio;
-    const char *unit;
-    const char *fam = get_str(inst, "family");
-
-    if (!pricing_reference(&median, &per_unit, &unit, m, inst, newp) ||
-        median <= 0)
-        return true; /* nothing to compare with (docs/update.md) */
-    ratio = per_unit / median;
-    if (ratio >= ECF_PRICING_NEW_MIN_RATIO &&
-        ratio <= ECF_PRICING_NEW_MAX_RATIO)
-        return true;
-    if (force) {
+    char msg[512];
+    pricing_verdict v = pricing_check_new_price(msg, sizeof(msg), m, inst,
+                                                type, region, newp, force);
+    if (v == PRICING_FORCED)
         rep->ondemand_new_forced++;
-        note_value(rep,
-                   "%s %s: new on-demand price %g is %.2gx the %s median of "
-                   "%.4g per %s (allowed %gx-%gx); accepted because of "
-                   "--force",
-                   type, region, newp, ratio, fam ? fam : "family", median,
-                   unit, ECF_PRICING_NEW_MIN_RATIO,
-                   ECF_PRICING_NEW_MAX_RATIO);
-        return true;
-    }
-    rep->ondemand_new_rejected++;
-    note_value(rep,
-               "%s %s: new on-demand price %g is %.2gx the %s median of "
-               "%.4g per %s (allowed %gx-%gx); not added (use --force to "
-               "accept)",
-               type, region, newp, ratio, fam ? fam : "family", median, unit,
-               ECF_PRICING_NEW_MIN_RATIO, ECF_PRICING_NEW_MAX_RATIO);
-    return false;
+    else if (v == PRICING_REJECTED)
+        rep->ondemand_new_rejected++;
+    if (v != PRICING_OK)
+        note_value(rep, "%s", msg);
+    return v != PRICING_REJECTED;
 }
 
 static void set_number(cJSON *obj, const char *key, double v)
@@ -852,39 +830,21 @@ static void merge_spot(cJSON *instances, ecf_pricing_report *rep,
                 !wanted(entry->string, o->regions, o->n_regions))
                 continue;
             if (ecf_spot_table_get(o->spot, entry->string, type, &s, &band)) {
-                const cJSON *olds = cJSON_GetObjectItemCaseSensitive(
-                    entry, "spot_savings_pct");
-                if (s < ECF_SPOT_SAVINGS_MIN || s > ECF_SPOT_SAVINGS_MAX) {
-                    rep->spot_rejected++;
-                    note_value(rep,
-                               "%s %s: spot savings %d%% outside %d..%d%%; "
-                               "rejected, kept the previous spot data",
-                               type, entry->string, s, ECF_SPOT_SAVINGS_MIN,
-                               ECF_SPOT_SAVINGS_MAX);
+                char msg[512];
+                pricing_verdict v = pricing_check_spot(
+                    msg, sizeof(msg), entry, type, entry->string, s,
+                    o->force);
+                if (v != PRICING_OK)
+                    note_value(rep, "%s", msg);
+                if (v == PRICING_REJECTED) {
+                    if (s < ECF_SPOT_SAVINGS_MIN || s > ECF_SPOT_SAVINGS_MAX)
+                        rep->spot_rejected++;
+                    else
+                        rep->spot_kept++;
                     continue;
                 }
-                if (cJSON_IsNumber(olds) &&
-                    fabs(s - olds->valuedouble) > ECF_SPOT_MAX_MOVE_POINTS) {
-                    if (!o->force) {
-                        rep->spot_kept++;
-                        note_value(rep,
-                                   "%s %s: spot savings moved %.0f points "
-                                   "(%.0f%% -> %d%%); kept %.0f%% (use "
-                                   "--force to accept)",
-                                   type, entry->string,
-                                   fabs(s - olds->valuedouble),
-                                   olds->valuedouble, s, olds->valuedouble);
-                        continue;
-                    }
+                if (v == PRICING_FORCED)
                     rep->spot_forced++;
-                    note_value(rep,
-                               "%s %s: spot savings moved %.0f points "
-                               "(%.0f%% -> %d%%); accepted because of "
-                               "--force",
-                               type, entry->string,
-                               fabs(s - olds->valuedouble), olds->valuedouble,
-                               s);
-                }
                 set_number(entry, "spot_savings_pct", s);
                 set_number(entry, "interruption_band", band);
                 set_bool(entry, "spot_estimated", true);

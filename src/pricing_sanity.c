@@ -2,15 +2,18 @@
  * pricing_sanity.c - family reference prices for the merge's plausibility
  * check of newly priced (type, region) pairs: the median USD/hour per vCPU,
  * or per accelerator for accelerated types, of the family before the
- * merge. The bounds themselves are in pricing.h (ECF_PRICING_NEW_*).
+ * merge, and the verdicts on new prices and spot savings. The bounds
+ * are in pricing.h (ECF_PRICING_NEW_*, ECF_SPOT_*).
  */
 #include "pricing_sanity.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ec2fit/err.h"
+#include "ec2fit/pricing.h"
 
 typedef struct {
     const char *family; /* borrowed from the cJSON tree */
@@ -139,4 +142,65 @@ bool pricing_reference(double *median_out, double *per_unit_out,
     *per_unit_out = usd / div;
     *median_out = median_of(m, fam, pa);
     return true;
+}
+
+pricing_verdict pricing_check_new_price(char *msg, size_t size,
+                                        const pricing_medians *m,
+                                        const cJSON *inst, const char *type,
+                                        const char *region, double newp,
+                                        bool force)
+{
+    double median, per_unit, ratio;
+    const char *unit, *fam = family_of(inst);
+
+    if (!pricing_reference(&median, &per_unit, &unit, m, inst, newp) ||
+        median <= 0)
+        return PRICING_OK; /* nothing to compare with (docs/update.md) */
+    ratio = per_unit / median;
+    if (ratio >= ECF_PRICING_NEW_MIN_RATIO &&
+        ratio <= ECF_PRICING_NEW_MAX_RATIO)
+        return PRICING_OK;
+    snprintf(msg, size,
+             "%s %s: new on-demand price %g is %.3gx the %s median of %.4g "
+             "per %s (allowed %gx-%gx); %s",
+             type, region, newp, ratio, fam ? fam : "family", median, unit,
+             ECF_PRICING_NEW_MIN_RATIO, ECF_PRICING_NEW_MAX_RATIO,
+             force ? "accepted because of --force"
+                   : "not added (use --force to accept)");
+    return force ? PRICING_FORCED : PRICING_REJECTED;
+}
+
+pricing_verdict pricing_check_spot(char *msg, size_t size,
+                                   const cJSON *entry, const char *type,
+                                   const char *region, int s, bool force)
+{
+    const cJSON *olds =
+        cJSON_GetObjectItemCaseSensitive(entry, "spot_savings_pct");
+    double old, move;
+
+    if (s < ECF_SPOT_SAVINGS_MIN || s > ECF_SPOT_SAVINGS_MAX) {
+        snprintf(msg, size,
+                 "%s %s: spot savings %d%% outside %d..%d%%; rejected, kept "
+                 "the previous spot data",
+                 type, region, s, ECF_SPOT_SAVINGS_MIN, ECF_SPOT_SAVINGS_MAX);
+        return PRICING_REJECTED;
+    }
+    if (!cJSON_IsNumber(olds))
+        return PRICING_OK;
+    old = olds->valuedouble;
+    move = fabs(s - old);
+    if (move <= ECF_SPOT_MAX_MOVE_POINTS)
+        return PRICING_OK;
+    if (force) {
+        snprintf(msg, size,
+                 "%s %s: spot savings moved %.0f points (%.0f%% -> %d%%); "
+                 "accepted because of --force",
+                 type, region, move, old, s);
+        return PRICING_FORCED;
+    }
+    snprintf(msg, size,
+             "%s %s: spot savings moved %.0f points (%.0f%% -> %d%%); kept "
+             "%.0f%% (use --force to accept)",
+             type, region, move, old, s, old);
+    return PRICING_REJECTED;
 }

@@ -8,6 +8,7 @@
 #define EC2FIT_PRICING_SANITY_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include <cjson/cJSON.h>
 
@@ -27,5 +28,29 @@ void pricing_medians_free(pricing_medians *m);
 bool pricing_reference(double *median_out, double *per_unit_out,
                        const char **unit_out, const pricing_medians *m,
                        const cJSON *inst, double usd);
+
+typedef enum {
+    PRICING_OK,       /* take the value */
+    PRICING_FORCED,   /* out of bounds, taken because of --force */
+    PRICING_REJECTED  /* out of bounds: keep what the catalog had */
+} pricing_verdict;
+
+/** A newly priced (type, region) pair: its price per vCPU (accelerator)
+ *  must lie within ECF_PRICING_NEW_{MIN,MAX}_RATIO of the family median.
+ *  A family with no priced member gives PRICING_OK. Unless OK, `msg`
+ *  receives the one-line note. */
+pricing_verdict pricing_check_new_price(char *msg, size_t size,
+                                        const pricing_medians *m,
+                                        const cJSON *inst, const char *type,
+                                        const char *region, double newp,
+                                        bool force);
+
+/** New spot savings `s` for a price entry (which still holds the old
+ *  values): outside ECF_SPOT_SAVINGS_{MIN,MAX} is rejected even when
+ *  forced; a move over ECF_SPOT_MAX_MOVE_POINTS needs force. Unless OK,
+ *  `msg` receives the one-line note. */
+pricing_verdict pricing_check_spot(char *msg, size_t size,
+                                   const cJSON *entry, const char *type,
+                                   const char *region, int s, bool force);
 
 #endif
