@@ -131,6 +131,12 @@ void cli_accel_label(char *buf, size_t n, const ecf_instance *in)
 
 void cli_csv_field(FILE *f, const char *s, int last)
 {
+    /* CSV goes to terminals too: control characters are escaped like
+     * everywhere else (ecf_textsafe), so a field never holds ESC or a
+     * line break. */
+    char *safe = NULL;
+    if (ecf_textsafe_needed(s))
+        s = safe = ecf_textsafe_dup(s);
     if (strpbrk(s, ",\"\n\r")) {
         fputc('"', f);
         for (; *s; s++) {
@@ -142,5 +148,6 @@ void cli_csv_field(FILE *f, const char *s, int last)
     } else {
         fputs(s, f);
     }
+    free(safe);
     fputc(last ? '\n' : ',', f);
 }

@@ -141,9 +141,10 @@ while IFS=$'\t' read -r name want_rc mode want_err args; do
   fi
 done <"$bad/cases.tsv"
 # A control character that is valid JSON (escaped) reaches the table
-# escaped by ecf_textsafe: no raw ESC or C1 byte on stdout, in `list` and
-# `show`, and the instance stays addressable by its real name.
-for cmd in "list" "show g5.xlarge$(printf '\033')[31m$(printf '\302\233')2J"; do
+# escaped by ecf_textsafe: no raw ESC or C1 byte on stdout, in `list`
+# (table and CSV) and `show`, and the instance stays addressable by its
+# real name.
+for cmd in "list" "list --output csv" "show g5.xlarge$(printf '\033')[31m$(printf '\302\233')2J"; do
   n=$((n + 1))
   # shellcheck disable=SC2086
   "$EC2FIT" $cmd --catalog gen_catalog_escaped_esc.json >"$WORK/esc.out" 2>"$WORK/esc.err"
