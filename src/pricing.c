@@ -602,6 +602,9 @@ void ecf_pricing_report_dispose(ecf_pricing_report *r)
 }
 
 static void vnote(ecf_pricing_report *r, bool always, const char *fmt,
+                  va_list ap) ECF_PRINTF(3, 0);
+
+static void vnote(ecf_pricing_report *r, bool always, const char *fmt,
                   va_list ap)
 {
     ecf_buf b = ECF_BUF_INIT;
