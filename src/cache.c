@@ -215,7 +215,10 @@ static int write_temp(char **tmp_out, const char *dir, const char *name,
         }
         done += (size_t)n;
     }
-    if (fchmod(fd, 0644) != 0 || fsync(fd) != 0) {
+    /* 0600: the files hold no secret (endpoint passwords are redacted
+     * before they reach the metadata), but they are the user's own state
+     * in a 0700 directory and nobody else needs them (docs/security.md). */
+    if (fchmod(fd, 0600) != 0 || fsync(fd) != 0) {
         rc = ecf_err_set(err, ECF_EIO, "%s: %s", tmp, strerror(errno));
         goto fail;
     }

@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "ec2fit/buf.h"
+#include "ec2fit/dates.h"
 #include "json_check.h"
 
 struct ecf_catalog {
@@ -365,19 +366,19 @@ void ecf_catalog_free(ecf_catalog *cat)
 
 static bool is_date(const char *s)
 {
-    /* YYYY-MM-DD */
-    int i;
-    if (strlen(s) != 10)
+    /* YYYY-MM-DD, and a day that exists (ecf_date_parse). */
+    return ecf_date_parse(s, NULL);
+}
+
+/* generated_at: a real date, alone or followed by "T" and a time. */
+static bool is_timestamp(const char *s)
+{
+    char day[11];
+    if (strlen(s) < 10 || (s[10] != '\0' && s[10] != 'T'))
         return false;
-    for (i = 0; i < 10; i++) {
-        if (i == 4 || i == 7) {
-            if (s[i] != '-')
-                return false;
-        } else if (s[i] < '0' || s[i] > '9') {
-            return false;
-        }
-    }
-    return true;
+    memcpy(day, s, 10);
+    day[10] = '\0';
+    return ecf_date_parse(day, NULL);
 }
 
 static int load_sources(ctx *c, ecf_catalog *cat, const cJSON *arr)
@@ -787,6 +788,9 @@ int ecf_catalog_load_buffer(ecf_catalog **out, const char *data, size_t len,
                   cat->schema_version, ECF_CATALOG_SCHEMA_VERSION);
     if (!rc)
         rc = get_string(&c, &cat->generated_at, root, "generated_at", true);
+    if (!rc && !is_timestamp(cat->generated_at))
+        rc = fail(&c, "generated_at",
+                  "expected a date YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ");
     if (!rc)
         rc = get_string(&c, &cat->as_of, root, "as_of", true);
     if (!rc && !is_date(cat->as_of))

@@ -148,6 +148,33 @@ static int is_loopback(const char *host)
            strcmp(host, "::1") == 0;
 }
 
+char *ecf_http_redact_url(const char *url)
+{
+    /* scheme://user:password@host/... -> scheme://user:<redacted>@host/...
+     * The authority ends at the first '/', '?' or '#' after "://"; its
+     * userinfo ends at the last '@' inside it (RFC 3986 section 3.2). */
+    const char *auth = strstr(url, "://");
+    const char *end, *at = NULL, *colon, *p;
+    ecf_buf b = ECF_BUF_INIT;
+
+    if (!auth)
+        return ecf_xstrdup(url);
+    auth += 3;
+    end = auth + strcspn(auth, "/?#");
+    for (p = auth; p < end; p++)
+        if (*p == '@')
+            at = p;
+    if (!at)
+        return ecf_xstrdup(url);
+    colon = memchr(auth, ':', (size_t)(at - auth));
+    if (!colon)
+        return ecf_xstrdup(url);
+    ecf_buf_append(&b, url, (size_t)(colon + 1 - url));
+    ecf_buf_puts(&b, "<redacted>");
+    ecf_buf_puts(&b, at);
+    return ecf_buf_detach(&b);
+}
+
 static int parse_url(CURLU **u_out, const char *url, ecf_err *err)
 {
     CURLU *u;
@@ -161,23 +188,27 @@ static int parse_url(CURLU **u_out, const char *url, ecf_err *err)
     }
     uc = lc.url_set(u, CURLUPART_URL, url, 0);
     if (uc != CURLUE_OK) {
+        char *safe = ecf_http_redact_url(url);
         lc.url_cleanup(u);
-        return ecf_err_set(err, ECF_EINVAL, "invalid URL '%s': %s", url,
-                           lc.url_strerror(uc));
+        ecf_err_set(err, ECF_EINVAL, "invalid URL '%s': %s", safe,
+                    lc.url_strerror(uc));
+        free(safe);
+        return ECF_EINVAL;
     }
     *u_out = u;
     return 0;
 }
 
-int ecf_http_check_url(const char *url, ecf_err *err)
+int ecf_http_check_url(const char *url_in, ecf_err *err)
 {
     CURLU *u = NULL;
-    char *scheme = NULL, *host = NULL;
+    char *scheme = NULL, *host = NULL, *url = NULL;
     int rc;
 
-    rc = parse_url(&u, url, err);
+    rc = parse_url(&u, url_in, err);
     if (rc < 0)
         return rc;
+    url = ecf_http_redact_url(url_in); /* for messages only */
     if (lc.url_get(u, CURLUPART_SCHEME, &scheme, 0) != CURLUE_OK ||
         lc.url_get(u, CURLUPART_HOST, &host, 0) != CURLUE_OK) {
         rc = ecf_err_set(err, ECF_EINVAL, "invalid URL '%s'", url);
@@ -196,10 +227,25 @@ int ecf_http_check_url(const char *url, ecf_err *err)
         rc = ecf_err_set(err, ECF_EINVAL, "%s: unsupported scheme '%s'",
                          url, scheme);
 out:
+    free(url);
     lc.free(scheme);
     lc.free(host);
     lc.url_cleanup(u);
     return rc;
+}
+
+bool ecf_http_url_is_loopback(const char *url)
+{
+    CURLU *u = NULL;
+    char *host = NULL;
+    bool yes = false;
+    if (parse_url(&u, url, NULL) < 0)
+        return false;
+    if (lc.url_get(u, CURLUPART_HOST, &host, 0) == CURLUE_OK && host)
+        yes = is_loopback(host);
+    lc.free(host);
+    lc.url_cleanup(u);
+    return yes;
 }
 
 int ecf_http_split_url(char **host_out, char **path_out, const char *url,
@@ -217,7 +263,7 @@ int ecf_http_split_url(char **host_out, char **path_out, const char *url,
         return rc;
     if (lc.url_get(u, CURLUPART_HOST, &host, 0) != CURLUE_OK ||
         lc.url_get(u, CURLUPART_PATH, &path, 0) != CURLUE_OK) {
-        rc = ecf_err_set(err, ECF_EINVAL, "invalid URL '%s'", url);
+        rc = ecf_err_set(err, ECF_EINVAL, "invalid URL");
         goto out;
     }
     /* Only an explicit port appears in the Host header (curl omits the
@@ -363,6 +409,11 @@ static attempt_result attempt(ecf_http_response *out,
     SETOPT(h, CURLOPT_URL, req->url);
     SETOPT(h, CURLOPT_PROTOCOLS_STR, "http,https");
     SETOPT(h, CURLOPT_FOLLOWLOCATION, 0L);
+    /* A loopback request carries the Authorization header in plain http:
+     * it must never take a detour through http_proxy/HTTPS_PROXY. This
+     * handle talks to one URL only, so "*" means "not this host". */
+    if (ecf_http_url_is_loopback(req->url))
+        SETOPT(h, CURLOPT_NOPROXY, "*");
     SETOPT(h, CURLOPT_NOSIGNAL, 1L);
     SETOPT(h, CURLOPT_SSL_VERIFYPEER, 1L);
     SETOPT(h, CURLOPT_SSL_VERIFYHOST, 2L);
@@ -501,7 +552,11 @@ int ecf_http_send(ecf_http_response *out, const ecf_http_request *req,
 
     for (n = 0;; n++) {
         attempt_result r;
-        trace(opts, "> %s %s", req->method, req->url);
+        {
+            char *safe = ecf_http_redact_url(req->url);
+            trace(opts, "> %s %s", req->method, safe);
+            free(safe);
+        }
         for (i = 0; i < req->n_headers; i++)
             trace(opts, "> %s: %s", req->headers[i].name,
                   is_secret_header(req->headers[i].name)

@@ -140,6 +140,59 @@ static bool walk(char *path, size_t size, size_t len, const char **key_out,
     return false;
 }
 
+/* RFC 8259 section 7: a string may not hold an unescaped U+0000-U+001F,
+ * and cJSON copies such bytes through. And cJSON decodes "\u0000" into
+ * a NUL that ends its C string, so "hidden_size\u0000x" would read as
+ * hidden_size. Both are refused on the raw text, which cJSON has already
+ * accepted as JSON (so quotes and escapes pair up). Returns 0, or the
+ * error with the byte offset. */
+/* Is the string that contains data[i] an object key? Looks past its
+ * closing quote for ':'. */
+static bool in_key(const char *data, size_t len, size_t i)
+{
+    size_t k = i;
+    while (k < len && data[k] != '"')
+        k += data[k] == '\\' ? 2 : 1;
+    for (k++; k < len && (data[k] == ' ' || data[k] == '\t' ||
+                          data[k] == '\n' || data[k] == '\r');
+         k++)
+        ;
+    return k < len && data[k] == ':';
+}
+
+static int raw_scan(const char *data, size_t len, const char *name,
+                    ecf_code code, ecf_err *err)
+{
+    size_t i;
+    bool in_str = false;
+
+    for (i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)data[i];
+        if (!in_str) {
+            in_str = c == '"';
+            continue;
+        }
+        if (c == '"') {
+            in_str = false;
+        } else if (c < 0x20) {
+            return ecf_err_set(err, code,
+                               "%s: control character U+%04X in a %s at "
+                               "byte offset %zu",
+                               name, c,
+                               in_key(data, len, i) ? "key" : "string", i);
+        } else if (c == '\\') {
+            if (i + 5 < len && memcmp(data + i + 1, "u0000", 5) == 0)
+                return ecf_err_set(err, code,
+                                   "%s: \\u0000 in a %s at byte offset %zu",
+                                   name,
+                                   in_key(data, len, i) ? "key" : "string",
+                                   i);
+            i++; /* the escaped character */
+        }
+    }
+    return 0;
+}
+
 int ecf_json_check(const cJSON *root, const char *data, size_t len,
                    const char *parse_end, const char *name, ecf_code code,
                    ecf_err *err)
@@ -158,6 +211,11 @@ int ecf_json_check(const cJSON *root, const char *data, size_t len,
                                "%s: unexpected data after the JSON value at "
                                "byte offset %zu",
                                name, (size_t)(p - data));
+    }
+    if (data && parse_end) {
+        int rc = raw_scan(data, (size_t)(parse_end - data), name, code, err);
+        if (rc)
+            return rc;
     }
     path[0] = '\0';
     if (!walk(path, sizeof(path), 0, &key, &bad_utf8, root))

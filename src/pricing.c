@@ -27,6 +27,8 @@
 
 #include <cjson/cJSON.h>
 
+#include "pricing_sanity.h"
+
 /* ===================================================================== */
 /* on-demand table                                                        */
 /* ===================================================================== */
@@ -599,24 +601,63 @@ void ecf_pricing_report_dispose(ecf_pricing_report *r)
     memset(r, 0, sizeof(*r));
 }
 
+static void vnote(ecf_pricing_report *r, bool always, const char *fmt,
+                  va_list ap) ECF_PRINTF(3, 0);
+
+static void vnote(ecf_pricing_report *r, bool always, const char *fmt,
+                  va_list ap)
+{
+    ecf_buf b = ECF_BUF_INIT;
+    char tmp[512];
+
+    r->n_notes_total++;
+    if (r->n_notes >= ECF_PRICING_MAX_NOTES && !always)
+        return;
+    vsnprintf(tmp, sizeof(tmp), fmt, ap);
+    ecf_buf_puts(&b, tmp);
+    r->notes = ecf_xrealloc(r->notes, (r->n_notes + 1) * sizeof(char *));
+    r->notes[r->n_notes++] = ecf_buf_detach(&b);
+}
+
 static void note(ecf_pricing_report *r, const char *fmt, ...)
     ECF_PRINTF(2, 3);
 
 static void note(ecf_pricing_report *r, const char *fmt, ...)
 {
-    ecf_buf b = ECF_BUF_INIT;
-    char tmp[512];
     va_list ap;
-
-    r->n_notes_total++;
-    if (r->n_notes >= ECF_PRICING_MAX_NOTES)
-        return;
     va_start(ap, fmt);
-    vsnprintf(tmp, sizeof(tmp), fmt, ap);
+    vnote(r, false, fmt, ap);
     va_end(ap);
-    ecf_buf_puts(&b, tmp);
-    r->notes = ecf_xrealloc(r->notes, (r->n_notes + 1) * sizeof(char *));
-    r->notes[r->n_notes++] = ecf_buf_detach(&b);
+}
+
+/* A rejected or forced value: reported whatever the cap. */
+static void note_value(ecf_pricing_report *r, const char *fmt, ...)
+    ECF_PRINTF(2, 3);
+
+static void note_value(ecf_pricing_report *r, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vnote(r, true, fmt, ap);
+    va_end(ap);
+}
+
+/* A newly priced pair: may its price be taken (pricing_sanity.c)?
+ * Every rejected or forced value gets its note. */
+static bool new_price_ok(ecf_pricing_report *rep, const pricing_medians *m,
+                         const cJSON *inst, const char *type,
+                         const char *region, double newp, bool force)
+{
+    char msg[512];
+    pricing_verdict v = pricing_check_new_price(msg, sizeof(msg), m, inst,
+                                                type, region, newp, force);
+    if (v == PRICING_FORCED)
+        rep->ondemand_new_forced++;
+    else if (v == PRICING_REJECTED)
+        rep->ondemand_new_rejected++;
+    if (v != PRICING_OK)
+        note_value(rep, "%s", msg);
+    return v != PRICING_REJECTED;
 }
 
 static void set_number(cJSON *obj, const char *key, double v)
@@ -684,7 +725,8 @@ static size_t count_pairs(const cJSON *instances, const ecf_pricing_merge_opts
 }
 
 static void merge_ondemand(cJSON *instances, ecf_pricing_report *rep,
-                           const ecf_pricing_merge_opts *o)
+                           const ecf_pricing_merge_opts *o,
+                           const pricing_medians *medians)
 {
     cJSON *inst;
     size_t r;
@@ -705,7 +747,8 @@ static void merge_ondemand(cJSON *instances, ecf_pricing_report *rep,
             double oldp, ratio;
 
             if (!entry) {
-                if (newp > 0) {
+                if (newp > 0 && new_price_ok(rep, medians, inst, type,
+                                             region, newp, o->force)) {
                     entry = cJSON_CreateObject();
                     set_number(entry, "ondemand_usd_per_hour", newp);
                     set_null(entry, "reserved_1y_usd_per_hour");
@@ -737,6 +780,11 @@ static void merge_ondemand(cJSON *instances, ecf_pricing_report *rep,
                                                     "ondemand_usd_per_hour");
             oldp = cJSON_IsNumber(oldv) ? oldv->valuedouble : 0;
             if (oldp <= 0) {
+                if (!new_price_ok(rep, medians, inst, type, region, newp,
+                                  o->force)) {
+                    rep->ondemand_kept++;
+                    continue;
+                }
                 set_number(entry, "ondemand_usd_per_hour", newp);
                 rep->ondemand_updated++;
                 continue;
@@ -785,6 +833,21 @@ static void merge_spot(cJSON *instances, ecf_pricing_report *rep,
                 !wanted(entry->string, o->regions, o->n_regions))
                 continue;
             if (ecf_spot_table_get(o->spot, entry->string, type, &s, &band)) {
+                char msg[512];
+                pricing_verdict v = pricing_check_spot(
+                    msg, sizeof(msg), entry, type, entry->string, s,
+                    o->force);
+                if (v != PRICING_OK)
+                    note_value(rep, "%s", msg);
+                if (v == PRICING_REJECTED) {
+                    if (s < ECF_SPOT_SAVINGS_MIN || s > ECF_SPOT_SAVINGS_MAX)
+                        rep->spot_rejected++;
+                    else
+                        rep->spot_kept++;
+                    continue;
+                }
+                if (v == PRICING_FORCED)
+                    rep->spot_forced++;
                 set_number(entry, "spot_savings_pct", s);
                 set_number(entry, "interruption_band", band);
                 set_bool(entry, "spot_estimated", true);
@@ -906,7 +969,9 @@ int ecf_pricing_merge(char **json_out, ecf_pricing_report *report,
     report->coverage_before = count_pairs(instances, o, false);
     report->spot_coverage_before = count_pairs(instances, o, true);
     if (o->ondemand) {
-        merge_ondemand(instances, report, o);
+        pricing_medians *m = pricing_medians_new(instances);
+        merge_ondemand(instances, report, o, m);
+        pricing_medians_free(m);
         count_not_in_catalog(report, instances, o->ondemand);
     }
     if (o->spot)

@@ -56,4 +56,11 @@ int ecf_awscreds_resolve(ecf_awscreds *out, const ecf_awscreds_env *env,
 
 void ecf_awscreds_dispose(ecf_awscreds *creds);
 
+/** Refuses credentials holding a CR, LF or other control character
+ *  (C0 or DEL): they would break the request's header lines. Call after
+ *  ecf_awscreds_resolve, before any request. Errors: ECF_EINVAL
+ *  "AWS_SESSION_TOKEN contains a line break", or "FILE [PROFILE]:
+ *  aws_secret_access_key contains a control character" for a file. */
+int ecf_awscreds_check(const ecf_awscreds *c, ecf_err *err);
+
 #endif

@@ -123,6 +123,18 @@ typedef struct ecf_catalog ecf_catalog;
 int ecf_catalog_load_buffer(ecf_catalog **out, const char *data, size_t len,
                             const char *name, ecf_err *err);
 
+/** Dates may lie at most this far ahead of "now" (clock skew between the
+ *  machine that wrote a catalog and this one; docs/security.md). */
+#define ECF_CATALOG_MAX_FUTURE_S 86400L
+
+/** The clock half of date validation (the loader checks the calendar):
+ *  as_of, generated_at's date and every source's as_of may not be more
+ *  than a day after `now` (Unix seconds, passed in: the core reads no
+ *  clock). Errors: ECF_EPARSE "NAME: as_of: 2099-01-01 is in the future
+ *  (more than a day ahead of today)". */
+int ecf_catalog_check_dates(const ecf_catalog *cat, const char *name,
+                            long now, ecf_err *err);
+
 /** Reads a file and calls ecf_catalog_load_buffer. Errors also ECF_EIO. */
 int ecf_catalog_load_file(ecf_catalog **out, const char *path, ecf_err *err);
 

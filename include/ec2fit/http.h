@@ -105,4 +105,14 @@ int ecf_http_check_url(const char *url, ecf_err *err);
 int ecf_http_split_url(char **host_out, char **path_out, const char *url,
                        ecf_err *err);
 
+/** A copy of `url` with the password of its userinfo replaced by
+ *  "<redacted>" ("http://u:pw@h/" -> "http://u:<redacted>@h/"); an URL
+ *  without one is copied as is. For --verbose, messages and the cache
+ *  metadata (docs/security.md). Caller frees. */
+char *ecf_http_redact_url(const char *url);
+
+/** True when the URL parses and its host is 127.0.0.1, localhost or
+ *  [::1]; such requests never use a proxy (CURLOPT_NOPROXY). */
+bool ecf_http_url_is_loopback(const char *url);
+
 #endif

@@ -27,6 +27,18 @@
 /** A refreshed on-demand price more than this factor away from the old one
  *  is reported and not taken without --force. */
 #define ECF_PRICING_MAX_MOVE 5.0
+/** A newly priced (type, region) pair has no old price to compare with:
+ *  its USD/hour per vCPU (per accelerator for accelerated types) must lie
+ *  within these factors of its family's median, else --force. */
+#define ECF_PRICING_NEW_MIN_RATIO 0.2
+#define ECF_PRICING_NEW_MAX_RATIO 5.0
+/** Spot savings outside this range (percent) are rejected, even with
+ *  --force: a 100% saving would be a free instance. */
+#define ECF_SPOT_SAVINGS_MIN (-100)
+#define ECF_SPOT_SAVINGS_MAX 95
+/** A spot saving that moves more than this many percentage points from
+ *  the previous catalog is reported and kept unless --force. */
+#define ECF_SPOT_MAX_MOVE_POINTS 30
 /** Pages per region before GetProducts is considered to loop. */
 #define ECF_PRICING_MAX_PAGES 1000
 
@@ -121,7 +133,10 @@ typedef struct {
 /** What a merge did. Caller-owned: ecf_pricing_report_dispose. `notes`
  *  are one-line messages for the user (moves over 5x, rejected SKUs,
  *  removed entries), at most ECF_PRICING_MAX_NOTES of them; `n_notes_total`
- *  counts those not kept too. */
+ *  counts those not kept too. A rejected or forced value (a move over 5x,
+ *  a new price outside the family range, spot savings out of range or
+ *  moving more than 30 points) always gets its note, past the cap: there
+ *  is at most one per (type, region) pair of the catalog. */
 typedef struct {
     size_t ondemand_updated;   /* price changed */
     size_t ondemand_unchanged;
@@ -139,11 +154,16 @@ typedef struct {
     char **notes;
     size_t n_notes;
     size_t n_notes_total;
+    size_t ondemand_new_rejected; /* new pairs outside the family range */
+    size_t ondemand_new_forced;   /* ... taken because of force */
+    size_t spot_rejected;         /* savings outside -100..95 */
+    size_t spot_kept;             /* moves over 30 points, not forced */
+    size_t spot_forced;           /* ... taken because of force */
 } ecf_pricing_report;
 
 #define ECF_PRICING_MAX_NOTES 50
 #define ECF_PRICING_REPORT_INIT                                                \
-    {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, NULL, 0, 0}
+    {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, NULL, 0, 0, 0, 0, 0, 0, 0}
 
 void ecf_pricing_report_dispose(ecf_pricing_report *r);
 

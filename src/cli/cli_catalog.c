@@ -153,7 +153,9 @@ static ecf_catalog *try_cache(ecf_buf *text)
         cache_label = ecf_buf_detach(&l);
     }
     if (ecf_catalog_load_buffer(&cat, data.data, data.len, cache_label,
-                                &err) != 0) {
+                                &err) != 0 ||
+        ecf_catalog_check_dates(cat, cache_label, cli_now(), &err) != 0) {
+        ecf_catalog_free(cat);
         cli_warn("ignoring the catalog cache: %s", err.msg);
         cat = NULL;
         goto out;
@@ -235,12 +237,27 @@ out:
     return rc;
 }
 
+/* A date more than a day in the future is an error in a file or the
+ * built-in catalog (docs/security.md); the cache is checked in try_cache.
+ * The clock is read here, in the CLI, and passed to the core. */
+static int check_dates(ecf_catalog **cat, const char *label, ecf_err *err)
+{
+    int rc = ecf_catalog_check_dates(*cat, label, cli_now(), err);
+    if (rc) {
+        ecf_catalog_free(*cat);
+        *cat = NULL;
+    }
+    return rc;
+}
+
 int cli_open_catalog(ecf_catalog **out, const cli_catalog_opts *opts,
                      const char **label_out, ecf_err *err)
 {
     const char *label = NULL;
     src_kind kind = SRC_EMBEDDED;
     int rc = select_catalog(out, NULL, &label, &kind, opts, err);
+    if (rc == 0)
+        rc = check_dates(out, label, err);
     if (rc == 0)
         warn_if_stale(*out, kind, label);
     if (label_out)
@@ -255,6 +272,8 @@ int cli_catalog_text(ecf_buf *text_out, const char **label_out,
     const char *label = NULL;
     src_kind kind = SRC_EMBEDDED;
     int rc = select_catalog(&cat, text_out, &label, &kind, opts, err);
+    if (rc == 0)
+        rc = check_dates(&cat, label, err);
     ecf_catalog_free(cat);
     if (label_out)
         *label_out = label;

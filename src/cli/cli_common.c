@@ -16,10 +16,23 @@
 
 #include "cmd.h"
 #include "cli_config.h"
+#include "ec2fit/textsafe.h"
+
+/* Every diagnostic goes through ecf_textsafe (docs/security.md): the
+ * messages quote file contents, server replies and argv, and none of
+ * those may move the cursor or recolour the terminal. */
+static void put_safe(const char *s)
+{
+    char *safe = ecf_textsafe_dup(s);
+    fputs(safe, stderr);
+    free(safe);
+}
 
 int cli_fail(const ecf_err *err)
 {
-    fprintf(stderr, "ec2fit: %s\n", err->msg[0] ? err->msg : "unknown error");
+    fputs("ec2fit: ", stderr);
+    put_safe(err->msg[0] ? err->msg : "unknown error");
+    fputc('\n', stderr);
     return ecf_err_exit_status(err->code);
 }
 
@@ -35,17 +48,24 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
     va_end(ap);
     if (n >= (int)sizeof(msg))
         memcpy(msg + sizeof(msg) - 4, "...", 4);
-    fprintf(stderr, "ec2fit: %s%s%s\n", cmd ? cmd : "", cmd ? ": " : "", msg);
+    fprintf(stderr, "ec2fit: %s%s", cmd ? cmd : "", cmd ? ": " : "");
+    put_safe(msg);
+    fputc('\n', stderr);
     return 2;
 }
 
 void cli_warn(const char *fmt, ...)
 {
+    char msg[2048];
     va_list ap;
-    fprintf(stderr, "ec2fit: warning: ");
+    int n;
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    n = vsnprintf(msg, sizeof(msg), fmt, ap);
     va_end(ap);
+    if (n >= (int)sizeof(msg))
+        memcpy(msg + sizeof(msg) - 4, "...", 4);
+    fputs("ec2fit: warning: ", stderr);
+    put_safe(msg);
     fputc('\n', stderr);
 }
 
@@ -66,6 +86,11 @@ int cli_bad_option(const char *cmd, int c, int argc, char **argv)
         eq = strchr(arg, '=');
         snprintf(flag, sizeof(flag), "%.*s",
                  eq ? (int)(eq - arg) : (int)strlen(arg), arg);
+    }
+    {
+        char safe[128];
+        ecf_textsafe(safe, sizeof(safe), flag);
+        memcpy(flag, safe, sizeof(flag));
     }
     if (c == ':')
         fprintf(stderr, "ec2fit: %s%s%s: missing value\n", cmd ? cmd : "",

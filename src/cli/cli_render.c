@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ec2fit/textsafe.h"
+
 cJSON *cli_json_add_num(cJSON *obj, const char *key, double v, int decimals)
 {
     double scale = pow(10, decimals);
@@ -120,10 +122,21 @@ void cli_accel_label(char *buf, size_t n, const ecf_instance *in)
                  name, round(1 / in->accel_fraction));
     else
         snprintf(buf, n, "%dx %.*s", in->accel_count, len, name);
+    if (ecf_textsafe_needed(buf)) {
+        char *safe = ecf_textsafe_dup(buf);
+        ecf_textsafe(buf, n, safe); /* already safe: copies and cuts */
+        free(safe);
+    }
 }
 
 void cli_csv_field(FILE *f, const char *s, int last)
 {
+    /* CSV goes to terminals too: control characters are escaped like
+     * everywhere else (ecf_textsafe), so a field never holds ESC or a
+     * line break. */
+    char *safe = NULL;
+    if (ecf_textsafe_needed(s))
+        s = safe = ecf_textsafe_dup(s);
     if (strpbrk(s, ",\"\n\r")) {
         fputc('"', f);
         for (; *s; s++) {
@@ -135,5 +148,6 @@ void cli_csv_field(FILE *f, const char *s, int last)
     } else {
         fputs(s, f);
     }
+    free(safe);
     fputc(last ? '\n' : ',', f);
 }

@@ -10,6 +10,7 @@
 #include "cli_render.h"
 #include "cli_config.h"
 #include "cmd.h"
+#include "ec2fit/textsafe.h"
 #include "ec2fit/filter.h"
 
 static void usage(FILE *f)
@@ -97,8 +98,10 @@ static void print_table(const ecf_instance **v, size_t n,
     for (i = 0; i < n; i++) {
         char acc[96];
         cli_accel_label(acc, sizeof(acc), v[i]);
-        if ((int)strlen(v[i]->type) > tw)
-            tw = (int)strlen(v[i]->type);
+        char ty[256];
+        ecf_textsafe(ty, sizeof(ty), v[i]->type);
+        if ((int)strlen(ty) > tw)
+            tw = (int)strlen(ty);
         if ((int)strlen(acc) > aw)
             aw = (int)strlen(acc);
     }
@@ -106,8 +109,9 @@ static void print_table(const ecf_instance **v, size_t n,
            "ACC_GiB", "VCPU", "MEM_GiB", "NET_Gbps", "EFA",
            f->spot ? "SPOT_$/h" : "OD_$/h");
     for (i = 0; i < n; i++) {
-        char acc[96], mem[16], price[16], net[16];
+        char acc[96], mem[16], price[16], net[16], ty[256];
         double p = ecf_filter_price(f, v[i]);
+        ecf_textsafe(ty, sizeof(ty), v[i]->type);
         cli_accel_label(acc, sizeof(acc), v[i]);
         if (v[i]->accel)
             snprintf(mem, sizeof(mem), "%.1f", v[i]->accel_memory_gib);
@@ -121,7 +125,7 @@ static void print_table(const ecf_instance **v, size_t n,
             snprintf(net, sizeof(net), "%g", v[i]->network_gbps);
         else
             snprintf(net, sizeof(net), "-");
-        printf("%-*s  %-*s %9s %5d %9.1f %8s %4s %11s\n", tw, v[i]->type, aw, acc,
+        printf("%-*s  %-*s %9s %5d %9.1f %8s %4s %11s\n", tw, ty, aw, acc,
                mem, v[i]->vcpu, v[i]->memory_gib, net,
                v[i]->efa ? "yes" : "no", price);
     }

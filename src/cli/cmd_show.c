@@ -10,6 +10,7 @@
 #include "cli_render.h"
 #include "cli_config.h"
 #include "cmd.h"
+#include "ec2fit/textsafe.h"
 
 static void usage(FILE *f)
 {
@@ -41,9 +42,13 @@ static void print_table(const ecf_instance *in, const char *region,
     char acc[96];
     size_t i, shown = 0;
 
+    char safe[256], safe2[256];
+
+    /* Catalog strings are untrusted: ecf_textsafe (docs/security.md). */
     cli_accel_label(acc, sizeof(acc), in);
-    printf("%s\n", in->type);
-    printf("  family            %s\n", in->family);
+    printf("%s\n", ecf_textsafe(safe, sizeof(safe), in->type));
+    printf("  family            %s\n",
+           ecf_textsafe(safe, sizeof(safe), in->family));
     printf("  vcpu              %d\n", in->vcpu);
     printf("  memory            %.1f GiB\n", in->memory_gib);
     printf("  arch              %s\n", ecf_arch_name(in->arch));
@@ -51,7 +56,9 @@ static void print_table(const ecf_instance *in, const char *region,
     if (in->accel) {
         const ecf_accel *a = in->accel;
         printf("    kind            %s (%s, %s)\n", ecf_accel_kind_name(a->kind),
-               a->vendor, a->generation ? a->generation : "-");
+               ecf_textsafe(safe, sizeof(safe), a->vendor),
+               ecf_textsafe(safe2, sizeof(safe2),
+                            a->generation ? a->generation : "-"));
         printf("    memory          %.1f GiB per device, %.1f GiB total\n",
                in->accel_memory_gib, in->accel_memory_gib * in->accel_count);
         if (a->memory_bw_gbytes_s > 0)
@@ -99,7 +106,8 @@ static void print_table(const ecf_instance *in, const char *region,
             snprintf(spot, sizeof(spot), "%.4f", p->spot_usd_per_hour);
             snprintf(sav, sizeof(sav), "%d%%", p->spot_savings_pct);
         }
-        printf("  %-16s %12.4f %12s %12s %8s %8s\n", p->region,
+        printf("  %-16s %12.4f %12s %12s %8s %8s\n",
+               ecf_textsafe(safe, sizeof(safe), p->region),
                p->ondemand_usd_per_hour, ri, spot, sav,
                band_label(p->interruption_band));
         shown++;

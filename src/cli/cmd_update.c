@@ -26,6 +26,7 @@
 #include "ec2fit/http.h"
 #include "ec2fit/pricing.h"
 #include "ec2fit/sigv4.h"
+#include "ec2fit/textsafe.h"
 
 
 #define CMD "update"
@@ -97,8 +98,10 @@ static void on_progress(void *ctx, size_t received, size_t total)
 static void on_trace(void *ctx, const char *line)
 {
     ui_state *ui = ctx;
+    char *safe = ecf_textsafe_dup(line);
     ui_clear(ui);
-    fprintf(stderr, "ec2fit: update: %s\n", line);
+    fprintf(stderr, "ec2fit: update: %s\n", safe);
+    free(safe);
 }
 
 /* ---- helpers ------------------------------------------------------------- */
@@ -120,7 +123,9 @@ static void usage(FILE *f)
         "\n"
         "  --regions LIST        comma-separated regions to refresh\n"
         "                        (default: every region of the catalog)\n"
-        "  --force               accept price moves over 5x and a refresh\n"
+        "  --force               accept price moves over 5x, new prices\n"
+        "                        outside 0.2x-5x of their family, spot\n"
+        "                        moves over 30 points, and a refresh\n"
         "                        that covers fewer (type, region) pairs\n"
         "  --dry-run             print the refreshed catalog on stdout\n"
         "                        instead of writing the cache\n"
@@ -236,6 +241,18 @@ static int parse_regions(strlist *out, const char *arg, ecf_err *err)
     return 0;
 }
 
+/* Has this run seen the token on any earlier page, of any region? A
+ * linear scan: a run has about 10 pages per region, and a server that
+ * keeps inventing tokens stops at ECF_PRICING_MAX_PAGES per region. */
+static bool seen_before(const strlist *l, const char *token)
+{
+    size_t i;
+    for (i = 0; i < l->n; i++)
+        if (strcmp(l->v[i], token) == 0)
+            return true;
+    return false;
+}
+
 /* Adds the service's own message to an HTTP error: "HTTP 403: The request
  * signature we calculated does not match ...". */
 static void add_service_message(ecf_err *err, const ecf_http_response *res)
@@ -265,8 +282,11 @@ static int fetch_spot(ecf_spot_table **out, char as_of[11], const char *url,
     if (rc == 0)
         rc = ecf_spot_parse(out, res.body.data, res.body.len,
                             (const char *const *)regions->v, regions->n, err);
-    if (rc < 0)
-        ecf_err_prefix(err, "update: spot advisor %s", url);
+    if (rc < 0) {
+        char *safe = ecf_http_redact_url(url);
+        ecf_err_prefix(err, "update: spot advisor %s", safe);
+        free(safe);
+    }
     /* The feed's own date is its Last-Modified, else today; a date in
      * the future (clock skew) counts as today. */
     date_of(as_of, res.last_modified > 0 && res.last_modified < now
@@ -280,6 +300,7 @@ typedef struct {
     char *url;
     char *host; /* Host header value, signed */
     char *path;
+    char *shown; /* url with any password redacted: messages, cache */
 } endpoint;
 
 static int post_signed(ecf_http_response *res, const endpoint *ep,
@@ -351,6 +372,7 @@ static int fetch_ondemand(ecf_pricing_table *t, size_t *pages_out,
     ecf_buf body = ECF_BUF_INIT;
     ecf_http_response res = ECF_HTTP_RESPONSE_INIT;
     char *token = NULL, *next = NULL;
+    strlist seen = {NULL, 0}; /* every NextToken of this run */
     size_t r;
     int rc = 0, page = 0;
 
@@ -377,11 +399,14 @@ static int fetch_ondemand(ecf_pricing_table *t, size_t *pages_out,
             if (rc < 0)
                 goto out;
             (*pages_out)++;
-            if (next && token && strcmp(next, token) == 0) {
+            if (next && seen_before(&seen, next)) {
                 rc = ecf_err_set(err, ECF_EPARSE,
-                                 "NextToken repeats; giving up");
+                                 "NextToken repeats a token of an earlier "
+                                 "page; giving up");
                 goto out;
             }
+            if (next)
+                strlist_add(&seen, next, strlen(next));
             free(token);
             token = next;
             next = NULL;
@@ -399,6 +424,7 @@ out:
     }
     free(token);
     free(next);
+    strlist_dispose(&seen);
     ecf_buf_dispose(&body);
     ecf_http_response_dispose(&res);
     return rc;
@@ -426,11 +452,13 @@ static int resolve_endpoint(endpoint *ep, const char *flag, ecf_err *err)
         return ECF_EINVAL;
     }
     ep->url = ecf_xstrdup(url);
+    ep->shown = ecf_http_redact_url(url);
     return 0;
 }
 
 static void endpoint_dispose(endpoint *ep)
 {
+    free(ep->shown);
     free(ep->url);
     free(ep->host);
     free(ep->path);
@@ -522,9 +550,9 @@ int cmd_update(int argc, char **argv)
     ecf_pricing_report rep = ECF_PRICING_REPORT_INIT;
     cli_catalog_opts copts = {NULL};
     strlist regions = {NULL, 0};
-    endpoint ep = {NULL, NULL, NULL};
+    endpoint ep = {NULL, NULL, NULL, NULL};
     ui_state ui;
-    char *dir = NULL, *merged = NULL;
+    char *dir = NULL, *merged = NULL, *spot_shown = NULL;
     char today[11], spot_as_of[11], generated_at[21];
     const char *label = NULL, *spot_url;
     bool have_creds = false;
@@ -536,6 +564,7 @@ int cmd_update(int argc, char **argv)
     if (rc != 0)
         return rc < 0 ? 0 : rc;
     spot_url = o.spot_url ? o.spot_url : ECF_SPOT_ADVISOR_URL;
+    spot_shown = ecf_http_redact_url(spot_url);
 
     memset(&ui, 0, sizeof(ui));
     ui.progress = !o.quiet && isatty(STDERR_FILENO);
@@ -553,13 +582,16 @@ int cmd_update(int argc, char **argv)
         if (cap) {
             int v = 0;
             if (cli_parse_int(&v, "EC2FIT_HTTP_MAX_BYTES", cap, 1, 0x7fffffff,
-                              &err) < 0)
+                              &err) < 0) {
+                free(spot_shown);
                 return cli_usage_error(CMD, "%s", err.msg);
+            }
             hopts.max_bytes = (size_t)v;
         }
     }
     if (spot_url && ecf_http_check_url(spot_url, &err) < 0) {
         ecf_err_prefix(&err, "update: --spot-advisor-url");
+        free(spot_shown);
         return fail(&err);
     }
     if (o.regions && parse_regions(&regions, o.regions, &err) < 0) {
@@ -644,6 +676,8 @@ int cmd_update(int argc, char **argv)
     cenv.config_file = env("AWS_CONFIG_FILE");
     cenv.home = env("HOME");
     rc = ecf_awscreds_resolve(&creds, &cenv, &err);
+    if (rc == 0)
+        rc = ecf_awscreds_check(&creds, &err);
     if (rc == 0) {
         have_creds = true;
         rc = resolve_endpoint(&ep, o.endpoint_url, &err);
@@ -689,9 +723,9 @@ int cmd_update(int argc, char **argv)
     mo.force = o.force;
     mo.generated_at = generated_at;
     mo.ondemand_as_of = today;
-    mo.ondemand_origin = ep.url;
+    mo.ondemand_origin = ep.shown;
     mo.spot_as_of = spot_as_of;
-    mo.spot_origin = spot_url;
+    mo.spot_origin = spot_shown;
     rc = ecf_pricing_merge(&merged, &rep, base.data, base.len, &mo, &err);
     for (i = 0; i < rep.n_notes; i++)
         cli_warn("update: %s", rep.notes[i]);
@@ -708,6 +742,8 @@ int cmd_update(int argc, char **argv)
     cat = NULL;
     rc = ecf_catalog_load_buffer(&cat, merged, strlen(merged),
                                  "refreshed catalog", &err);
+    if (rc == 0)
+        rc = ecf_catalog_check_dates(cat, "refreshed catalog", now, &err);
     if (rc < 0) {
         ecf_err_prefix(&err, "update");
         status = fail(&err);
@@ -721,9 +757,10 @@ int cmd_update(int argc, char **argv)
         ecf_cache_source srcs[2];
         ecf_cache_meta meta;
         size_t ns = 0;
-        srcs[ns++] = (ecf_cache_source){"spot_advisor", spot_url, spot_as_of};
+        srcs[ns++] = (ecf_cache_source){"spot_advisor", spot_shown,
+                                        spot_as_of};
         if (od)
-            srcs[ns++] = (ecf_cache_source){"pricing_api", ep.url, today};
+            srcs[ns++] = (ecf_cache_source){"pricing_api", ep.shown, today};
         meta.written_at = generated_at;
         meta.as_of = ecf_catalog_as_of(cat);
         meta.sources = srcs;
@@ -778,6 +815,7 @@ out:
     endpoint_dispose(&ep);
     free(merged);
     free(dir);
+    free(spot_shown);
     ecf_http_global_cleanup();
     return status;
 }

@@ -103,14 +103,14 @@ int main(int argc, char **argv)
         const char *sugg[1];
         for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
             names[i] = cmds[i].name;
+        /* cli_usage_error escapes control characters (ecf_textsafe). */
         if (cli_suggest(sugg, 1, argv[optind], names, i) > 0)
-            fprintf(stderr,
-                    "ec2fit: unknown command '%s' (did you mean %s?)\n",
-                    argv[optind], sugg[0]);
+            cli_usage_error(NULL, "unknown command '%s' (did you mean %s?)",
+                            argv[optind], sugg[0]);
         else
-            fprintf(stderr,
-                    "ec2fit: unknown command '%s' (see 'ec2fit --help')\n",
-                    argv[optind]);
+            cli_usage_error(NULL, "unknown command '%s' (see 'ec2fit "
+                                  "--help')",
+                            argv[optind]);
     }
     return 2;
 }

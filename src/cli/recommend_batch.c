@@ -47,6 +47,7 @@
 #include "ec2fit/recommend.h"
 #include "ec2fit/rules.h"
 #include "ec2fit/units.h"
+#include "ec2fit/textsafe.h"
 #include "ec2fit/zoo.h"
 #include "recommend_render.h"
 
@@ -567,8 +568,12 @@ static void print_error(rb_item *it, long line, const ecf_err *err,
         ecf_buf_printf(&it->out, "%s\n", s);
     cJSON_free(s);
     cJSON_Delete(o);
-    ecf_buf_printf(&it->errout, "ec2fit: recommend: line %ld: %s\n", line,
-                   err->msg);
+    {
+        char *safe = ecf_textsafe_dup(err->msg); /* docs/security.md */
+        ecf_buf_printf(&it->errout, "ec2fit: recommend: line %ld: %s\n",
+                       line, safe);
+        free(safe);
+    }
 }
 
 /* Fields that change the plans but not one estimate (see

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cli_render.h"
+#include "ec2fit/textsafe.h"
 #include "ec2fit/light.h"
 
 #define RR_SCHEMA_VERSION 1
@@ -235,11 +236,15 @@ void rr_print_table(FILE *f, const rr_view *v)
     const char *reset = v->color ? "\033[0m" : "";
     int tw = 8, aw = 11;
 
+    char lbl[512], ty[256];
+
     workload_line(wl, sizeof(wl), v);
-    fprintf(f, "%sWorkload%s  %s\n", bold, reset, wl);
+    fprintf(f, "%sWorkload%s  %s\n", bold, reset,
+            ecf_textsafe(lbl, sizeof(lbl), wl));
     fprintf(f, "%sCatalog%s   %s, prices as of %s; %zu region%s (%s%s); "
                "optimize %s; spot %s\n\n",
-            bold, reset, v->catalog_label, ecf_catalog_as_of(v->cat),
+            bold, reset, ecf_textsafe(lbl, sizeof(lbl), v->catalog_label),
+            ecf_catalog_as_of(v->cat),
             v->opts->n_regions, v->opts->n_regions == 1 ? "" : "s",
             v->opts->regions[0], v->opts->n_regions > 1 ? ", ..." : "",
             ecf_optimize_name(v->opts->optimize),
@@ -292,7 +297,7 @@ void rr_print_table(FILE *f, const rr_view *v)
                 fprintf(f,
                         "%-4zu %-*s %5d %-9s %-*s %13s %10s %9s %10s %11s "
                         "%11s %-16s %s%s%s\n",
-                        i + 1, tw, p->inst->type, p->nodes, purchase(p), aw,
+                        i + 1, tw, ecf_textsafe(ty, sizeof(ty), p->inst->type), p->nodes, purchase(p), aw,
                         acc,
                         mem, c1, c3, c2, c4, c5,
                         ecf_bottleneck_name(p->bottleneck), green, mk, reset);
@@ -310,7 +315,7 @@ void rr_print_table(FILE *f, const rr_view *v)
             fprintf(f,
                     "%-4zu %-*s %5d %-9s %-*s %13s %10s %11s %11s %-16s "
                     "%s%s%s\n",
-                    i + 1, tw, p->inst->type, p->nodes, purchase(p), aw, acc,
+                    i + 1, tw, ecf_textsafe(ty, sizeof(ty), p->inst->type), p->nodes, purchase(p), aw, acc,
                     mem,
                     c1, c2, c3, ecf_bottleneck_name(p->bottleneck), green, mk,
                     reset);
@@ -678,12 +683,16 @@ void rr_print_markdown(FILE *f, const rr_view *v)
     char wl[256];
     size_t i, n = shown(v);
 
+    char lbl[512], ty[256];
+
     workload_line(wl, sizeof(wl), v);
-    fprintf(f, "## EC2 recommendation: %s\n\n", v->model->name);
-    fprintf(f, "- **Workload:** %s\n", wl);
+    fprintf(f, "## EC2 recommendation: %s\n\n",
+            ecf_textsafe(lbl, sizeof(lbl), v->model->name));
+    fprintf(f, "- **Workload:** %s\n", ecf_textsafe(lbl, sizeof(lbl), wl));
     fprintf(f, "- **Prices:** %s catalog, as of %s (Linux on-demand; spot "
                "prices are estimates from the AWS Spot Advisor)\n",
-            v->catalog_label, ecf_catalog_as_of(v->cat));
+            ecf_textsafe(lbl, sizeof(lbl), v->catalog_label),
+            ecf_catalog_as_of(v->cat));
     fprintf(f, "- **Regions:** ");
     for (i = 0; i < v->opts->n_regions; i++)
         fprintf(f, "%s%s", i ? ", " : "", v->opts->regions[i]);
@@ -717,7 +726,7 @@ void rr_print_markdown(FILE *f, const rr_view *v)
             fmt_usd(c4, sizeof(c4), p->usd_per_million);
             fprintf(f, "| %zu | `%s` | %d | %s | %s | %.1f / %.1f | %s | %s | "
                        "%s | %s | %s |\n",
-                    i + 1, p->inst->type, p->nodes, purchase(p), acc,
+                    i + 1, ecf_textsafe(ty, sizeof(ty), p->inst->type), p->nodes, purchase(p), acc,
                     p->required_per_device_gib, p->available_per_device_gib,
                     c1, c2, c3, c4, mk);
         } else {
@@ -733,7 +742,7 @@ void rr_print_markdown(FILE *f, const rr_view *v)
             }
             fprintf(f, "| %zu | `%s` | %d | %s | %s | %.1f / %.1f | %s | %s | "
                        "%s | %s |\n",
-                    i + 1, p->inst->type, p->nodes, purchase(p), acc,
+                    i + 1, ecf_textsafe(ty, sizeof(ty), p->inst->type), p->nodes, purchase(p), acc,
                     p->required_per_device_gib, p->available_per_device_gib,
                     c1, c2, c3, mk);
         }
@@ -768,11 +777,13 @@ void rr_print_no_plan_stderr(FILE *f, const rr_view *v)
 {
     const ecf_rejection *cl[1] = {NULL};
     if (closest(cl, 1, v->rec) == 1 && cl[0]) {
-        char reason[ECF_RULE_MSG_LEN];
+        char reason[ECF_RULE_MSG_LEN], ty[256], safe[4 * ECF_RULE_MSG_LEN];
         ecf_recommend_rejection_reason(reason, sizeof(reason), v->rec, cl[0]);
         fprintf(f, "ec2fit: recommend: no instance type satisfies the "
                    "constraints; closest: %s (%s): %s\n",
-                cl[0]->inst->type, ecf_rule_name(cl[0]->rule), reason);
+                ecf_textsafe(ty, sizeof(ty), cl[0]->inst->type),
+                ecf_rule_name(cl[0]->rule),
+                ecf_textsafe(safe, sizeof(safe), reason));
     }
     else
         fprintf(f, "ec2fit: recommend: no instance type satisfies the "

@@ -46,6 +46,35 @@ w("gen_hf_deep.json", '{"a":' * 100000 + "1" + "}" * 100000)
 w("gen_hf_10mb_string.json", '{"model_type": "' + "y" * (10 << 20) + '"}')
 w("gen_credentials_over_1mib.ini", "#" * ((1 << 20) + 1))
 w("gen_long_arg.txt", "z" * 100000)
+# untrusted text: a raw ESC in a type name and in a key, an escaped NUL
+def with_type(t):
+    c = dict(base)
+    c["instances"] = [dict(base["instances"][0], type=t)] + base["instances"][1:]
+    return json.dumps(c)
+w("gen_catalog_raw_esc.json", with_type("g5.xlarge@E@").replace("@E@", "\x1b[31m"))
+# escaped in the JSON ("\u001b"): valid JSON, so it loads, and the table
+# must show it escaped (checked after the loop)
+w("gen_catalog_escaped_esc.json", with_type("g5.xlarge\x1b[31m\u009b2J"))
+w("gen_catalog_raw_esc_key.json", '{"\x1b[2J": 1}')
+w("gen_catalog_nul_escape.json", with_type("g5.xlarge@N@").replace("@N@", "\\u0000junk"))
+hf = open(os.path.join(d, "hf_unknown_field.json")).read()
+w("gen_hf_nul_key.json", hf.replace('"hidden_size": 4096', '"hidden_size\\u0000x": 4096'))
+w("gen_hf_raw_newline.json", hf.replace('"silu"', '"si\nlu"'))
+# dates
+def dated(as_of, src_as_of=None, gen=None):
+    c = dict(base, as_of=as_of)
+    if gen:
+        c["generated_at"] = gen
+    if src_as_of:
+        c["sources"] = [dict(base["sources"][0], as_of=src_as_of)] + base["sources"][1:]
+    return json.dumps(c)
+w("gen_catalog_feb30.json", dated("2026-02-30"))
+w("gen_catalog_month13.json", dated("2026-07-20", src_as_of="2026-13-01"))
+w("gen_catalog_future.json", dated("2026-12-01", gen="2026-07-20T00:00:00Z"))
+w("gen_catalog_tomorrow.json", dated("2026-11-30", gen="2026-07-20T00:00:00Z"))
+w("gen_catalog_source_future.json", dated("2026-07-20", src_as_of="2027-01-01", gen="2026-07-20T00:00:00Z"))
+w("gen_batch_esc.jsonl", '{"model": "res\\u001b[31mnet", "task": "train"}\n')
+w("credentials_ctl.ini", "[default]\naws_access_key_id = AKID\naws_secret_access_key = se\x01cret\n")
 PY
 truncate -s 70M "$dir/gen_catalog_70mb.json"
 
@@ -111,6 +140,20 @@ while IFS=$'\t' read -r name want_rc mode want_err args; do
     fi
   fi
 done <"$bad/cases.tsv"
+# A control character that is valid JSON (escaped) reaches the table
+# escaped by ecf_textsafe: no raw ESC or C1 byte on stdout, in `list`
+# (table and CSV) and `show`, and the instance stays addressable by its
+# real name.
+for cmd in "list" "list --output csv" "show g5.xlarge$(printf '\033')[31m$(printf '\302\233')2J"; do
+  n=$((n + 1))
+  # shellcheck disable=SC2086
+  "$EC2FIT" $cmd --catalog gen_catalog_escaped_esc.json >"$WORK/esc.out" 2>"$WORK/esc.err"
+  if LC_ALL=C grep -q $'\033\|\302\233' "$WORK/esc.out" ||
+     ! grep -qF 'g5.xlarge\x1b[31m\u009b2J' "$WORK/esc.out"; then
+    echo "FAIL escaped_esc ($cmd): $(head -3 "$WORK/esc.out" | cat -v) $(cat -v "$WORK/esc.err")"
+    fails=$((fails + 1))
+  fi
+done
 echo "bad inputs: $n cases, $nvg under valgrind, $fails failures"
 [ "$n" -ge 60 ] || { echo "FAIL: expected at least 60 cases"; exit 1; }
 [ "$fails" -eq 0 ]

@@ -110,8 +110,16 @@ grep -q "\"sha256\":.*\"$want\"" "$CACHE/catalog.json.meta" ||
     fail "happy: m5.large price not updated"
 [ "$(price m5.large us-west-2 ondemand_usd_per_hour)" = 0.096 ] ||
     fail "happy: m5.large us-west-2 not added"
-[ "$(price p4d.24xlarge us-east-1 spot_savings_pct)" = -12 ] ||
+[ "$(price c5.large us-east-1 spot_savings_pct)" = 60 ] ||
     fail "happy: spot savings not updated"
+# p4d.24xlarge us-east-1 goes from 67% to -12% in the feed: 79 points, more
+# than the 30 allowed without --force (taken with --force further down).
+[ "$(price p4d.24xlarge us-east-1 spot_savings_pct)" = 67 ] ||
+    fail "happy: a 79-point spot move was taken without --force"
+grep -qx 'ec2fit: warning: update: p4d.24xlarge us-east-1: spot savings moved 79 points (67% -> -12%); kept 67% (use --force to accept)' "$WORK/err" ||
+    fail "happy: spot move not reported: $(cat "$WORK/err")"
+[ "$(stat -c %a "$CACHE/catalog.json") $(stat -c %a "$CACHE/catalog.json.meta")" = "600 600" ] ||
+    fail "happy: cache modes $(stat -c %a "$CACHE"/catalog.json*)"
 "$EC2FIT" --version >"$WORK/out" 2>"$WORK/err"
 grep -qx "catalog: cache:$CACHE/catalog.json (prices as of [0-9-]*)" "$WORK/out" ||
     fail "happy: later commands do not use the cache: $(cat "$WORK/out")"
@@ -166,6 +174,11 @@ expect_fail plain-http 2 "ec2fit: update: endpoint: http://example.com/: plain h
 KEY= update
 expect_fail half-env 2 'ec2fit: update: credentials: AWS_SECRET_ACCESS_KEY is set but AWS_ACCESS_KEY_ID is not'
 
+: >"$WORK/log"
+AWS_SESSION_TOKEN=$'tok\r\nX-Injected: 1' update
+expect_fail creds-linebreak 2 'ec2fit: update: credentials: AWS_SESSION_TOKEN contains a line break'
+grep -q '^POST' "$WORK/log" && fail "creds-linebreak: a request was sent"
+
 update --retries 11
 expect_fail usage 2 "ec2fit: update: --retries: expected an integer from 0 to 10, got '11'"
 
@@ -187,6 +200,72 @@ update --force
 [ "$(price p4d.24xlarge us-east-1 ondemand_usd_per_hour)" = 219.57642 ] ||
     fail "bigmove: --force did not take the price"
 grep -q 'accepted because of --force' "$WORK/err" || fail "bigmove: force note"
+
+# ---- untrusted values (docs/update.md, "Safety checks") ----------------------
+# A spot move over 30 points is taken with --force, and says so.
+start_server ok
+update --force
+[ "$RC" = 0 ] || fail "spot move --force: exit $RC: $(cat "$WORK/err")"
+[ "$(price p4d.24xlarge us-east-1 spot_savings_pct)" = -12 ] ||
+    fail "spot move --force: not taken"
+grep -qx 'ec2fit: warning: update: p4d.24xlarge us-east-1: spot savings moved 79 points (67% -> -12%); accepted because of --force' "$WORK/err" ||
+    fail "spot move --force: note: $(cat "$WORK/err")"
+
+# A new price 10x its family's median per vCPU (m5: 0.096 / 2 vCPU) is not
+# added without --force; with it, it is, and says so.
+start_server newfar
+update
+[ "$RC" = 0 ] || fail "newfar: exit $RC: $(cat "$WORK/err")"
+grep -qx 'ec2fit: warning: update: m5.large us-west-2: new on-demand price 0.96 is 10x the m5 median of 0.048 per vCPU (allowed 0.2x-5x); not added (use --force to accept)' "$WORK/err" ||
+    fail "newfar: note: $(cat "$WORK/err")"
+python3 -c 'import json,sys
+d = json.load(open(sys.argv[1]))
+i = [x for x in d["instances"] if x["type"] == "m5.large"][0]
+sys.exit("us-west-2" in i["prices"])' "$CACHE/catalog.json" ||
+    fail "newfar: m5.large us-west-2 added without --force"
+update --force
+[ "$(price m5.large us-west-2 ondemand_usd_per_hour)" = 0.96 ] ||
+    fail "newfar --force: not added"
+grep -qx 'ec2fit: warning: update: m5.large us-west-2: new on-demand price 0.96 is 10x the m5 median of 0.048 per vCPU (allowed 0.2x-5x); accepted because of --force' "$WORK/err" ||
+    fail "newfar --force: note: $(cat "$WORK/err")"
+
+# Spot savings outside -100..95 are rejected even with --force.
+start_server spotrange
+update --force
+[ "$RC" = 0 ] || fail "spotrange: exit $RC: $(cat "$WORK/err")"
+grep -qx 'ec2fit: warning: update: t3.micro us-east-1: spot savings 97% outside -100..95%; rejected, kept the previous spot data' "$WORK/err" ||
+    fail "spotrange: note: $(cat "$WORK/err")"
+[ "$(price t3.micro us-east-1 spot_savings_pct)" = 69 ] ||
+    fail "spotrange: 97% taken"
+
+# NextToken going back to an earlier page (not just the last one) stops.
+cp "$WORK/snap/catalog.json" "$WORK/snap/catalog.json.meta" "$CACHE/"
+start_server tokenloop
+update
+expect_fail tokenloop 1 'ec2fit: update: GetProducts us-east-1 page 3: NextToken repeats a token of an earlier page; giving up'
+
+# Plain http to loopback never goes through a proxy (the request carries
+# Authorization): a dead proxy in every variable must not matter.
+start_server ok
+http_proxy=http://127.0.0.1:9 HTTP_PROXY=http://127.0.0.1:9 \
+    https_proxy=http://127.0.0.1:9 HTTPS_PROXY=http://127.0.0.1:9 \
+    ALL_PROXY=http://127.0.0.1:9 NO_PROXY= no_proxy= update --force
+[ "$RC" = 0 ] || fail "proxy: exit $RC: $(cat "$WORK/err")"
+
+# A password in an endpoint URL is redacted in --verbose, errors, the
+# catalog's sources and the .meta.
+update --force --verbose --endpoint-url "http://user:hunter2@127.0.0.1:$PORT/"
+[ "$RC" = 0 ] || fail "url password: exit $RC: $(cat "$WORK/err")"
+grep -qx "ec2fit: update: > POST http://user:<redacted>@127.0.0.1:$PORT/" "$WORK/err" ||
+    fail "url password: verbose: $(grep POST "$WORK/err" | head -2)"
+grep -q "http://user:<redacted>@127.0.0.1:$PORT/" "$CACHE/catalog.json.meta" ||
+    fail "url password: meta has no redacted origin"
+if grep -q hunter2 "$WORK/err" "$CACHE/catalog.json" "$CACHE/catalog.json.meta"; then
+    fail "url password: the password was printed or stored"
+fi
+snapshot
+update --spot-advisor-url "http://user:hunter2@127.0.0.1:$PORT/nope.json"
+expect_fail url-password-error 1 "ec2fit: update: spot advisor http://user:<redacted>@127.0.0.1:$PORT/nope.json: HTTP 404"
 
 # ---- --force accepts the shrinking spot feed ---------------------------------
 start_server spothalf

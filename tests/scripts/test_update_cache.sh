@@ -64,6 +64,17 @@ grep -qx "catalog: cache:$CACHE/catalog.json (prices as of 2026-09-01)" "$WORK/o
 [ "$(EC2FIT_NOW=$SEP1 source_of)" = "cache:$CACHE/catalog.json 2026-09-01" ] ||
     fail "list does not use the cache"
 
+# Seen from 2026-08-30, two days before its as_of, the cache is dated in
+# the future (more than one day ahead): ignored with a warning.
+EC2FIT_NOW=$((SEP1 - 2 * 86400)) "$EC2FIT" --version >"$WORK/out" 2>"$WORK/err"
+grep -q '^catalog: embedded ' "$WORK/out" || fail "future cache used: $(cat "$WORK/out")"
+[ "$(cat "$WORK/err")" = "ec2fit: warning: ignoring the catalog cache: cache:$CACHE/catalog.json: as_of: 2026-09-01 is in the future (more than a day ahead of today)" ] ||
+    fail "future cache: stderr: $(cat "$WORK/err")"
+# One day ahead is clock skew, not an error.
+EC2FIT_NOW=$((SEP1 - 86400)) "$EC2FIT" --version >"$WORK/out" 2>"$WORK/err"
+grep -qx "catalog: cache:$CACHE/catalog.json (prices as of 2026-09-01)" "$WORK/out" ||
+    fail "cache one day ahead: $(cat "$WORK/out") $(cat "$WORK/err")"
+
 # 89 days later: the cache is stale, and says so even without a terminal.
 EC2FIT_NOW=$NOV29 "$EC2FIT" --version >"$WORK/out" 2>"$WORK/err"
 [ "$(cat "$WORK/err")" = "ec2fit: warning: the cached catalog has prices as of 2026-09-01, 89 days old; run 'ec2fit update' to refresh" ] ||
@@ -105,12 +116,14 @@ cp "$WORK/good.json" "$CACHE/catalog.json"
 
 # A cache older than the built-in catalog (e.g. after an upgrade) is not
 # used: same as_of as the base sources, generated before the embedded one.
+# "Now" is 2026-07-19T12:00:00Z, half a day before the base's as_of
+# (2026-07-20): a catalog date may be at most one day ahead of now.
 emb_gen=$(EC2FIT_CATALOG=embedded "$EC2FIT" list --output json 2>/dev/null |
     python3 -c 'import json,sys; print(json.load(sys.stdin)["catalog"]["generated_at"])')
-EC2FIT_NOW=1751328000 "$EC2FIT" update --quiet --catalog "$BASE" \
+EC2FIT_NOW=1784462400 "$EC2FIT" update --quiet --catalog "$BASE" \
     --spot-advisor-url "$URL/spot-advisor-data.json" 2>"$WORK/err" ||
     fail "old update: $(cat "$WORK/err")"
-if [ "$emb_gen" \> "2025-07-01" ]; then
+if [ "$emb_gen" \> "2026-07-19T12:00:00Z" ]; then
     "$EC2FIT" --version | grep -q '^catalog: embedded ' ||
         fail "older cache used: $("$EC2FIT" --version)"
 fi

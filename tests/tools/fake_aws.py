@@ -22,6 +22,11 @@ Scenarios (--scenario) change one thing at a time:
   bigmove     p4d.24xlarge on-demand prices are 10x higher
   spotauth    like ok, but the spot feed refuses requests carrying an
               Authorization header (it is public: none must be sent)
+  newfar      m5.large us-west-2 (a pair the base catalog does not price)
+              costs 10x its family's median per vCPU
+  spotrange   the feed gives t3.micro us-east-1 a saving of 97%
+  tokenloop   us-east-1's third page sends the first page's NextToken
+              again (a cycle the "same as the last token" check misses)
 """
 import argparse
 import email.utils
@@ -172,6 +177,10 @@ class State:
         spot_name = "spot_half.json" if args.scenario == "spothalf" else "spot.json"
         with open(os.path.join(args.data, spot_name), "rb") as f:
             self.spot = f.read()
+        if args.scenario == "spotrange":
+            feed = json.loads(self.spot)
+            feed["spot_advisor"]["us-east-1"]["Linux"]["t3.micro"]["s"] = 97
+            self.spot = json.dumps(feed).encode()
         if args.scenario == "big":
             feed = json.loads(self.spot)
             feed["padding"] = "x" * (2 * 1024 * 1024)
@@ -274,6 +283,8 @@ class Handler(BaseHTTPRequestHandler):
             usd = prices[itype]
             if sc == "bigmove" and itype == "p4d.24xlarge":
                 usd = "%.10f" % (float(usd) * 10)
+            if sc == "newfar" and itype == "m5.large" and region == "us-west-2":
+                usd = "%.10f" % (float(usd) * 10)
             items.append(price_item(region, itype, usd))
         if sc == "badinner":
             items.insert(1, '{"product": {"attributes": ')
@@ -283,6 +294,8 @@ class Handler(BaseHTTPRequestHandler):
         out = {"FormatVersion": "aws_v1", "PriceList": page}
         if start + args.page_size < len(items):
             out["NextToken"] = "page-%s-%d" % (region, start + args.page_size)
+        if sc == "tokenloop" and start == 2 * args.page_size:
+            out["NextToken"] = "page-%s-%d" % (region, args.page_size)
         data = json.dumps(out).encode()
         if sc == "truncated":
             self.send_response(200)

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "ec2fit/catalog.h"
+#include "ec2fit/dates.h"
 
 static ecf_catalog *embedded(void)
 {
@@ -291,10 +292,69 @@ static void test_catalog__rejects_invalid(void **state)
     expect_error(with_instance("42"), ECF_EPARSE,
                  "catalog.json: instances[0]: expected an object");
     snprintf(buf, sizeof(buf),
-             "{\"schema_version\":1,\"generated_at\":\"x\",\"as_of\":"
-             "\"July 2026\"}");
+             "{\"schema_version\":1,\"generated_at\":\"2026-07-20\","
+             "\"as_of\":\"July 2026\"}");
     expect_error(buf, ECF_EPARSE,
                  "catalog.json: as_of: expected a date YYYY-MM-DD");
+    /* Real calendar dates only: no 30 February, no month 13; 2028 is a
+     * leap year, 2100 is not (Gregorian rule). */
+    snprintf(buf, sizeof(buf),
+             "{\"schema_version\":1,\"generated_at\":\"2026-07-20\","
+             "\"as_of\":\"2026-02-30\"}");
+    expect_error(buf, ECF_EPARSE,
+                 "catalog.json: as_of: expected a date YYYY-MM-DD");
+    snprintf(buf, sizeof(buf),
+             "{\"schema_version\":1,\"generated_at\":\"x\",\"as_of\":"
+             "\"2026-07-20\"}");
+    expect_error(buf, ECF_EPARSE,
+                 "catalog.json: generated_at: expected a date YYYY-MM-DD or "
+                 "YYYY-MM-DDTHH:MM:SSZ");
+    snprintf(buf, sizeof(buf),
+             "{\"schema_version\":1,\"generated_at\":\"2026-13-01T00:00:00Z\","
+             "\"as_of\":\"2026-07-20\"}");
+    expect_error(buf, ECF_EPARSE,
+                 "catalog.json: generated_at: expected a date YYYY-MM-DD or "
+                 "YYYY-MM-DDTHH:MM:SSZ");
+}
+
+static void test_catalog__dates(void **state)
+{
+    long d = 0;
+    ecf_catalog *cat = NULL;
+    ecf_err err = ECF_ERR_INIT;
+    size_t len = 0;
+    const char *data = ecf_catalog_embedded(&len);
+    (void)state;
+
+    assert_true(ecf_date_parse("1970-01-01", &d));
+    assert_int_equal(d, 0);
+    assert_true(ecf_date_parse("2026-07-20", &d));
+    assert_int_equal(d, 20654); /* `date -ud 2026-07-20 +%s` / 86400 */
+    assert_true(ecf_date_parse("2028-02-29", NULL));
+    assert_false(ecf_date_parse("2026-02-29", NULL));
+    assert_false(ecf_date_parse("2100-02-29", NULL));
+    assert_true(ecf_date_parse("2000-02-29", NULL));
+    assert_false(ecf_date_parse("2026-04-31", NULL));
+    assert_false(ecf_date_parse("2026-00-10", NULL));
+    assert_false(ecf_date_parse("2026-01-00", NULL));
+    assert_false(ecf_date_parse("2026-1-010", NULL));
+
+    /* The embedded catalog is dated 2026-07-20 (as_of, generated_at at
+     * 00:00Z): fine a day before, an error 1 s earlier. */
+    if (!data)
+        skip();
+    assert_int_equal(ecf_catalog_load_buffer(&cat, data, len, "embedded",
+                                             &err),
+                     0);
+    assert_int_equal(ecf_catalog_check_dates(cat, "embedded",
+                                             20654L * 86400 - 86400, &err),
+                     0);
+    assert_int_equal(ecf_catalog_check_dates(cat, "embedded",
+                                             20654L * 86400 - 86401, &err),
+                     ECF_EPARSE);
+    assert_string_equal(err.msg, "embedded: as_of: 2026-07-20 is in the "
+                                 "future (more than a day ahead of today)");
+    ecf_catalog_free(cat);
 }
 
 static void test_catalog__rejects_oversized(void **state)
@@ -341,6 +401,7 @@ int main(void)
         cmocka_unit_test(test_catalog__unpriced_and_cpu_types),
         cmocka_unit_test(test_catalog__accepts_minimal),
         cmocka_unit_test(test_catalog__rejects_invalid),
+        cmocka_unit_test(test_catalog__dates),
         cmocka_unit_test(test_catalog__rejects_oversized),
         cmocka_unit_test(test_catalog__load_file_errors),
         cmocka_unit_test(test_catalog__enum_names),

@@ -18,6 +18,7 @@
 #include "ec2fit/buf.h"
 #include "ec2fit/catalog.h"
 #include "ec2fit/pricing.h"
+#include "pricing_sanity.h"
 
 #define FIX ECF_FIXTURES "/pricing/"
 
@@ -458,10 +459,34 @@ static void test_pricing__merge_spot_and_coverage(void **state)
     assert_int_equal(ecf_spot_parse(&s, full.data, full.len, r_both, 2, &err),
                      0);
     o.spot = s;
+    /* p4d.24xlarge us-east-1 moves from 67% to -12%: 79 points, over the
+     * 30-point limit, so it is kept and reported unless forced. */
     assert_int_equal(ecf_pricing_merge(&m->out, &m->rep, m->base.data,
                                        m->base.len, &o, &err),
                      0);
+    assert_int_equal(m->rep.spot_updated, 10);
+    assert_int_equal(m->rep.spot_kept, 1);
+    assert_int_equal(m->rep.n_notes, 1);
+    assert_string_equal(m->rep.notes[0],
+                        "p4d.24xlarge us-east-1: spot savings moved 79 points "
+                        "(67% -> -12%); kept 67% (use --force to accept)");
+    cat = load_merged(m->out);
+    p = ecf_instance_price(ecf_catalog_find(cat, "p4d.24xlarge"), "us-east-1");
+    assert_int_equal(p->spot_savings_pct, 67);
+    ecf_catalog_free(cat);
+    free(m->out);
+    ecf_pricing_report_dispose(&m->rep);
+
+    o.force = true;
+    assert_int_equal(ecf_pricing_merge(&m->out, &m->rep, m->base.data,
+                                       m->base.len, &o, &err),
+                     0);
+    o.force = false;
     assert_int_equal(m->rep.spot_updated, 11);
+    assert_int_equal(m->rep.spot_forced, 1);
+    assert_string_equal(m->rep.notes[0],
+                        "p4d.24xlarge us-east-1: spot savings moved 79 points "
+                        "(67% -> -12%); accepted because of --force");
     cat = load_merged(m->out);
     assert_string_equal(ecf_catalog_as_of(cat), "2026-11-28");
     p = ecf_instance_price(ecf_catalog_find(cat, "p4d.24xlarge"), "us-east-1");
@@ -515,6 +540,109 @@ static void test_pricing__merge_rejects_non_catalog(void **state)
     ecf_pricing_report_dispose(&rep);
 }
 
+/* The family reference: per vCPU for plain types, per accelerator
+ * (count x fraction) for accelerated ones; bounds 0.2x and 5x inclusive. */
+static void test_pricing__new_price_family_median(void **state)
+{
+    static const char *const doc =
+        "[{\"type\":\"g6.xlarge\",\"family\":\"g6\",\"vcpu\":4,"
+        "\"accelerator\":{\"count\":1},\"prices\":{"
+        "\"us-east-1\":{\"ondemand_usd_per_hour\":0.8},"
+        "\"us-west-2\":{\"ondemand_usd_per_hour\":1.0}}},"
+        "{\"type\":\"g6.12xlarge\",\"family\":\"g6\",\"vcpu\":48,"
+        "\"accelerator\":{\"count\":4},\"prices\":{"
+        "\"us-east-1\":{\"ondemand_usd_per_hour\":4.8}}},"
+        "{\"type\":\"g6f.large\",\"family\":\"g6\",\"vcpu\":2,"
+        "\"accelerator\":{\"count\":1,\"fraction\":0.125},\"prices\":{}},"
+        "{\"type\":\"c7.large\",\"family\":\"c7\",\"vcpu\":2,"
+        "\"accelerator\":null,\"prices\":{}}]";
+    cJSON *arr = cJSON_Parse(doc);
+    pricing_medians *m;
+    char msg[512] = "";
+    (void)state;
+
+    assert_non_null(arr);
+    m = pricing_medians_new(arr);
+    /* g6 per accelerator: 0.8, 1.0, 1.2 -> median 1.0. g6f.large has an
+     * eighth of one: 1.0/8 = 0.125 $/h is exactly on the median. */
+    assert_int_equal(pricing_check_new_price(msg, sizeof(msg), m,
+                                             cJSON_GetArrayItem(arr, 2),
+                                             "g6f.large", "eu-west-1", 0.125,
+                                             false),
+                     PRICING_OK);
+    /* 5x is allowed, more is not; 0.2x is allowed, less is not */
+    assert_int_equal(pricing_check_new_price(msg, sizeof(msg), m,
+                                             cJSON_GetArrayItem(arr, 2),
+                                             "g6f.large", "eu-west-1", 0.625,
+                                             false),
+                     PRICING_OK);
+    assert_int_equal(pricing_check_new_price(msg, sizeof(msg), m,
+                                             cJSON_GetArrayItem(arr, 2),
+                                             "g6f.large", "eu-west-1", 0.63,
+                                             false),
+                     PRICING_REJECTED);
+    assert_string_equal(msg, "g6f.large eu-west-1: new on-demand price 0.63 "
+                             "is 5.04x the g6 median of 1 per accelerator "
+                             "(allowed 0.2x-5x); not added (use --force to "
+                             "accept)");
+    assert_int_equal(pricing_check_new_price(msg, sizeof(msg), m,
+                                             cJSON_GetArrayItem(arr, 0),
+                                             "g6.xlarge", "eu-west-1", 0.2,
+                                             false),
+                     PRICING_OK);
+    assert_int_equal(pricing_check_new_price(msg, sizeof(msg), m,
+                                             cJSON_GetArrayItem(arr, 0),
+                                             "g6.xlarge", "eu-west-1", 0.19,
+                                             true),
+                     PRICING_FORCED);
+    assert_non_null(strstr(msg, "accepted because of --force"));
+    /* no priced c7: nothing to compare with */
+    assert_int_equal(pricing_check_new_price(msg, sizeof(msg), m,
+                                             cJSON_GetArrayItem(arr, 3),
+                                             "c7.large", "us-east-1", 1000,
+                                             false),
+                     PRICING_OK);
+    pricing_medians_free(m);
+    cJSON_Delete(arr);
+}
+
+/* Spot savings: -100..95 always; a move over 30 points needs force. */
+static void test_pricing__spot_bounds(void **state)
+{
+    cJSON *e = cJSON_Parse("{\"spot_savings_pct\":60}");
+    cJSON *none = cJSON_Parse("{\"spot_savings_pct\":null}");
+    char msg[512] = "";
+    (void)state;
+
+    assert_int_equal(pricing_check_spot(msg, sizeof(msg), e, "t", "r", 90,
+                                        false),
+                     PRICING_OK); /* exactly 30 points */
+    assert_int_equal(pricing_check_spot(msg, sizeof(msg), e, "t", "r", 29,
+                                        false),
+                     PRICING_REJECTED);
+    assert_string_equal(msg, "t r: spot savings moved 31 points (60% -> "
+                             "29%); kept 60% (use --force to accept)");
+    assert_int_equal(pricing_check_spot(msg, sizeof(msg), e, "t", "r", 29,
+                                        true),
+                     PRICING_FORCED);
+    assert_int_equal(pricing_check_spot(msg, sizeof(msg), none, "t", "r", 95,
+                                        false),
+                     PRICING_OK);
+    assert_int_equal(pricing_check_spot(msg, sizeof(msg), none, "t", "r", 96,
+                                        true),
+                     PRICING_REJECTED);
+    assert_string_equal(msg, "t r: spot savings 96% outside -100..95%; "
+                             "rejected, kept the previous spot data");
+    assert_int_equal(pricing_check_spot(msg, sizeof(msg), none, "t", "r",
+                                        -100, false),
+                     PRICING_OK);
+    assert_int_equal(pricing_check_spot(msg, sizeof(msg), none, "t", "r",
+                                        -101, true),
+                     PRICING_REJECTED);
+    cJSON_Delete(e);
+    cJSON_Delete(none);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -526,6 +654,8 @@ int main(void)
         cmocka_unit_test(test_pricing__spot_feed),
         cmocka_unit_test(test_pricing__spot_feed_rejects_bad_values),
         cmocka_unit_test(test_pricing__error_message),
+        cmocka_unit_test(test_pricing__new_price_family_median),
+        cmocka_unit_test(test_pricing__spot_bounds),
         cmocka_unit_test_setup_teardown(
             test_pricing__merge_updates_adds_and_validates, merge_setup,
             merge_teardown),
