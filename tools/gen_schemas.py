@@ -93,11 +93,21 @@ def doc(name, title, body, v):
     return dict({"$schema": D, "$id": BASE + name, "title": title}, **body)
 
 
+# --region all: top-level "all" and one entry per (type, region), each with
+# its "region"
 LIST = doc("list.schema.json", "ec2fit list --output json", obj({
-    "catalog": CATALOG, "region": REGION, "purchase": PURCHASE,
+    "catalog": CATALOG, "region": {"oneOf": [REGION, {"const": "all"}]},
+    "purchase": PURCHASE,
     "count": {"type": "integer", "minimum": 0},
-    "instances": arr(obj(dict(INSTANCE_PROPS, price={"oneOf": [{"type": "null"}, PRICE]}))),
+    "instances": arr(obj(dict(INSTANCE_PROPS, region=REGION,
+                              price={"oneOf": [{"type": "null"}, PRICE]}),
+                         optional=("region",))),
 }), 1)
+LIST["allOf"] = [{
+    "if": {"properties": {"region": {"const": "all"}}},
+    "then": {"properties": {"instances": {"items": {"required": ["region"]}}}},
+    "else": {"properties": {"instances": {"items": {"not": {"required": ["region"]}}}}},
+}]
 
 SHOW = doc("show.schema.json", "ec2fit show TYPE --output json", obj({
     "catalog": CATALOG,

@@ -31,7 +31,7 @@ for args in "$SRC_DIR"/tests/cli/golden/*.args; do
   check "golden $(basename "$case") validates against $schema" valid "$schema" "$out" $lines
   n=$((n + 1))
 done
-check "golden JSON outputs validated: $n (expected 15)" test "$n" -eq 15
+check "golden JSON outputs validated: $n (expected 17)" test "$n" -eq 17
 
 # fresh runs of every command
 run() { # name schema args...
@@ -42,6 +42,8 @@ run() { # name schema args...
 run list_gpu list list --accelerator a100 --output json
 run list_cpu_spot list list --family c7i --spot --region us-west-2 --output json
 run list_all list list --output json
+run list_all_regions list list --region all --family "g6*" -o json
+run list_sorted list list --sort savings --order asc --max-results 7 -o json
 run show_p5e show show p5e.48xlarge --output json
 run show_all_regions show show g5.xlarge --output json
 run show_cpu show show c7i.large --output json
