@@ -111,6 +111,9 @@ int main(int argc, char **argv)
         usage(stderr);
         return 2;
     }
+    /* before the config file: a broken one must not break completion */
+    if (strcmp(argv[optind], "__complete") == 0)
+        return cmd_complete(argc - optind, argv + optind);
     {
         /* User defaults (docs/config.md) are read once, here, so every
          * command sees the same values and a broken file is reported the
