@@ -158,7 +158,9 @@ static void print_table(const ecf_filter_row *v, size_t n, size_t total,
         printf("%-*s  ", rw, "REGION");
     printf("%-*s %9s %5s %9s %8s %4s %11s", aw, "ACCELERATOR", "ACC_GiB",
            "VCPU", "MEM_GiB", "NET_Gbps", "EFA", f->spot ? "SPOT_$/h" : "OD_$/h");
-    printf(spot_cols ? " %7s %9s\n" : "\n", "SAVINGS", "INTERRUPT");
+    if (spot_cols)
+        printf(" %7s %9s", "SAVINGS", "INTERRUPT");
+    putchar('\n');
     for (i = 0; i < n; i++) {
         const ecf_instance *in = v[i].in;
         const ecf_price *pr = ecf_instance_price(in, v[i].region);
