@@ -12,5 +12,14 @@ function(ecf_target_defaults tgt)
     target_compile_options(${tgt} PRIVATE
       $<$<COMPILE_LANGUAGE:C>:-fsanitize=${ECF_SANITIZE} -fno-omit-frame-pointer -fno-sanitize-recover=all>)
     target_link_options(${tgt} PRIVATE -fsanitize=${ECF_SANITIZE})
+  else()
+    # Debian's hardening flags (dpkg-buildflags, hardening=+all minus the
+    # ones that need nothing here) for every optimised build; not Debug
+    # (_FORTIFY_SOURCE needs -O) nor sanitizer builds. PIE: CMAKE_POSITION_
+    # INDEPENDENT_CODE in CMakeLists.txt. lintian checks them in the .deb.
+    target_compile_options(${tgt} PRIVATE
+      $<$<AND:$<COMPILE_LANGUAGE:C>,$<NOT:$<CONFIG:Debug>>>:-U_FORTIFY_SOURCE -D_FORTIFY_SOURCE=2 -fstack-protector-strong>)
+    target_link_options(${tgt} PRIVATE
+      $<$<NOT:$<CONFIG:Debug>>:LINKER:-z,relro LINKER:-z,now>)
   endif()
 endfunction()

@@ -72,8 +72,9 @@ static int scan_number(double *out, const char **p)
     return 0;
 }
 
-/* Scale suffix of a count at *p: K k M B T. Returns the multiplier and
- * advances, or 1 when there is none. */
+/* Scale suffix of a count at *p: K M B T in either case ("7b" as "7B",
+ * as users type it). Returns the multiplier and advances, or 1 when there
+ * is none. */
 static double scan_scale(const char **p)
 {
     switch (**p) {
@@ -82,12 +83,15 @@ static double scan_scale(const char **p)
         (*p)++;
         return 1e3;
     case 'M':
+    case 'm':
         (*p)++;
         return 1e6;
     case 'B':
+    case 'b':
         (*p)++;
         return 1e9;
     case 'T':
+    case 't':
         (*p)++;
         return 1e12;
     default:
@@ -99,7 +103,7 @@ static int bad_count(const char *flag, const char *s, ecf_err *err)
 {
     return ecf_err_set(err, ECF_EINVAL,
                        "%s: expected a count like 7B, 1.28M, 350k or 2T "
-                       "(suffixes K/k, M, B, T), got '%s'",
+                       "(suffixes K, M, B, T in either case), got '%s'",
                        flag, s);
 }
 

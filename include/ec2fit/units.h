@@ -33,6 +33,7 @@
 #ifndef EC2FIT_UNITS_H
 #define EC2FIT_UNITS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "ec2fit/err.h"
@@ -81,6 +82,32 @@ int ecf_units_parse_usd(double *out,
                         const char *flag,
                         const char *s,
                         ecf_err *err);
+
+/** Parses a memory size into GiB: a number with an optional unit, any case:
+ *  none or GiB/TiB/MiB (binary: 2^30, 2^40, 2^20 bytes) or GB/TB/MB (SI:
+ *  10^9, 10^12, 10^6 bytes). "16gb" = 14.90 GiB, "40GiB" = 40. Zero is
+ *  accepted. Errors: ECF_EINVAL naming `flag`. (src/units_range.c) */
+int ecf_units_parse_gib(double *gib_out,
+                        const char *flag,
+                        const char *s,
+                        ecf_err *err);
+
+/** A closed interval; lo = 0 and hi < 0 when a side is open. */
+typedef struct {
+    double lo, hi;
+} ecf_range;
+
+/** Parses a range as amazon-ec2-instance-selector writes them: "8" (exactly
+ *  8), "8-32", "8-" (at least 8) or "-32" (at most 32). `gib` selects
+ *  memory sizes (ecf_units_parse_gib: "16-64GiB", "16gb-1tb"; a unit on
+ *  the upper bound alone applies to both) instead of whole numbers. The
+ *  lower bound may not exceed the upper one. Errors: ECF_EINVAL naming
+ *  `flag`. */
+int ecf_units_parse_range(ecf_range *out,
+                          bool gib,
+                          const char *flag,
+                          const char *s,
+                          ecf_err *err);
 
 /** Formats a count compactly with 3 significant digits ("7.24B", "350K",
  *  "124M", "12"). Always NUL-terminates; returns `buf`. */

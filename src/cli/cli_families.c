@@ -3,12 +3,12 @@
  * catalog before a run, so a typo ("p5x") is a usage error with
  * suggestions instead of an empty result (exit 3 with 0 candidates).
  */
-#include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "cmd.h"
+#include "ec2fit/filter.h"
 
 typedef struct {
     const char *name;
@@ -35,7 +35,7 @@ static size_t common_prefix(const char *a, const char *b)
 
 static bool matches(const char *pat, const char *family, bool glob)
 {
-    return glob ? fnmatch(pat, family, 0) == 0 : strcasecmp(pat, family) == 0;
+    return glob ? ecf_family_matches(pat, family) : strcasecmp(pat, family) == 0;
 }
 
 int cli_check_families(const ecf_catalog *cat, const char *const *pats,
@@ -68,6 +68,11 @@ int cli_check_families(const ecf_catalog *cat, const char *const *pats,
             continue;
         /* Suggest families sharing the longest prefix with the pattern,
          * closest first; with no shared prefix, only near misses. */
+        if (glob && strpbrk(p, "*?[")) {
+            rc = ecf_err_set(err, ECF_EINVAL, "%s: no family matches '%s'",
+                             flag, p);
+            break;
+        }
         for (ns = 0, i = 0; i < nf; i++) {
             fam_score s = {fams[i], common_prefix(p, fams[i]),
                            cli_edit_distance(p, fams[i])};

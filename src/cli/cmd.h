@@ -33,6 +33,9 @@ int cmd_recommend(int argc, char **argv);
 int cmd_update(int argc, char **argv);
 int cmd_tf_external(int argc, char **argv);
 int cmd_completion(int argc, char **argv);
+/** Hidden: `ec2fit __complete KIND [PREFIX]`, run by the completion
+ *  scripts (cmd_complete.c). */
+int cmd_complete(int argc, char **argv);
 /** The subcommand table of main.c (for `completion`). */
 const ecf_cmd *cli_commands(size_t *n_out);
 

@@ -185,6 +185,7 @@ static void print_json(const ecf_estimate *e,
     bool llm_serving = infer && ecf_model_kind_is_llm(m->kind);
     int i;
 
+    cJSON_AddNumberToObject(root, "schema_version", 1);
     o = cJSON_AddObjectToObject(root, "model");
     cJSON_AddStringToObject(o, "name", m->name);
     cJSON_AddStringToObject(o, "kind", ecf_model_kind_name(m->kind));

@@ -12,6 +12,7 @@
 #include "cmd.h"
 #include "ec2fit/textsafe.h"
 #include "ec2fit/filter.h"
+#include "ec2fit/units.h"
 
 static void usage(FILE *f)
 {
@@ -21,22 +22,39 @@ static void usage(FILE *f)
         "Filters:\n"
         "  --accelerator NAME          a100, h100, l4, trainium, inferentia2, ...\n"
         "                              (case-insensitive; also gpu|neuron|other)\n"
-        "  --min-accelerators N        at least N accelerators\n"
-        "  --min-accel-memory GIB      at least GIB memory per accelerator\n"
-        "  --min-total-accel-memory GIB  at least GIB accelerator memory in all\n"
-        "  --min-vcpus N               at least N vCPUs\n"
-        "  --min-memory GIB            at least GIB host memory\n"
+        "  --accelerators RANGE        accelerators per instance: N (exactly),\n"
+        "                              MIN-MAX, MIN- or -MAX (0 = CPU only)\n"
+        "  --accel-memory RANGE        memory per accelerator, 24-80GiB, 40GiB-\n"
+        "  --total-accel-memory RANGE  accelerator memory in all\n"
+        "  --vcpus RANGE               vCPUs: 8, 8-32, 8-, -32\n"
+        "  --memory RANGE              host memory: 16GiB-, 16gb-64gb, -512\n"
+        "  --min-accelerators N, --max-accelerators N\n"
+        "  --min-accel-memory SIZE, --max-accel-memory SIZE\n"
+        "  --min-total-accel-memory SIZE, --max-total-accel-memory SIZE\n"
+        "  --min-vcpus N, --max-vcpus N (also --vcpus-min N, --vcpus-max N)\n"
+        "  --min-memory SIZE, --max-memory SIZE (also --memory-min SIZE,\n"
+        "                              --memory-max SIZE)\n"
+        "                              one side of a range. SIZE: no unit = GiB;\n"
+        "                              GiB, TiB, MiB, or GB, TB, MB (10^9 bytes\n"
+        "                              ...), any case: 16gb, 40GiB\n"
+        "  --gpu-memory-total RANGE    as --total-accel-memory\n"
         "  --efa                       only types with EFA\n"
         "  --arch x86_64|arm64         CPU architecture\n"
-        "  --family LIST               comma-separated families (p5,g6e)\n"
-        "  --region R                  prices from region R (default: AWS_REGION,\n"
-        "                              AWS_DEFAULT_REGION, then us-east-1)\n"
+        "  --family LIST               comma-separated families or globs (p5,g6*)\n"
+        "  --region R|all              prices from region R (default: AWS_REGION,\n"
+        "                              AWS_DEFAULT_REGION, then us-east-1); all:\n"
+        "                              one row per region with a price\n"
         "  --max-price USD             at most USD per hour (on-demand, or spot\n"
         "                              with --spot); drops unpriced types\n"
         "  --spot                      use estimated spot prices\n"
         "Output:\n"
-        "  --sort price|accel-memory|vcpus|name|price-per-accel   (default price)\n"
-        "  --output table|json|csv     (default table)\n"
+        "  --sort KEY                  price (default), price-per-accel,\n"
+        "                              accel-memory, accelerators, vcpus, memory,\n"
+        "                              interruption, savings, name\n"
+        "  --order asc|desc            (default: asc for price, price-per-accel,\n"
+        "                              interruption, name; desc for the others)\n"
+        "  --max-results N             print at most N rows\n"
+        "  -o, --output table|json|csv (default table)\n"
         CLI_OUTPUT_FILE_HELP
         "  --catalog FILE|embedded     catalog to read (default: embedded, or\n"
         "                              EC2FIT_CATALOG, or the update cache)\n"
@@ -48,7 +66,11 @@ static void usage(FILE *f)
 enum {
     O_ACCEL = 256, O_MIN_ACCELS, O_MIN_ACCEL_MEM, O_MIN_TOTAL_MEM,
     O_MIN_VCPUS, O_MIN_MEM, O_EFA, O_ARCH, O_FAMILY, O_REGION, O_MAX_PRICE,
-    O_SPOT, O_SORT, O_OUTPUT, O_CATALOG, O_OUTPUT_FILE
+    O_SPOT, O_SORT, O_OUTPUT, O_CATALOG, O_OUTPUT_FILE,
+    /* ranges and upper bounds (list_range below) */
+    O_ACCELS, O_ACCEL_MEM, O_TOTAL_MEM, O_VCPUS, O_MEM,
+    O_MAX_ACCELS, O_MAX_ACCEL_MEM, O_MAX_TOTAL_MEM, O_MAX_VCPUS, O_MAX_MEM,
+    O_ORDER, O_MAX_RESULTS
 };
 
 static const struct option longopts[] = {
@@ -58,6 +80,24 @@ static const struct option longopts[] = {
     {"min-total-accel-memory", required_argument, NULL, O_MIN_TOTAL_MEM},
     {"min-vcpus", required_argument, NULL, O_MIN_VCPUS},
     {"min-memory", required_argument, NULL, O_MIN_MEM},
+    {"accelerators", required_argument, NULL, O_ACCELS},
+    {"accel-memory", required_argument, NULL, O_ACCEL_MEM},
+    {"total-accel-memory", required_argument, NULL, O_TOTAL_MEM},
+    {"vcpus", required_argument, NULL, O_VCPUS},
+    {"memory", required_argument, NULL, O_MEM},
+    {"max-accelerators", required_argument, NULL, O_MAX_ACCELS},
+    {"max-accel-memory", required_argument, NULL, O_MAX_ACCEL_MEM},
+    {"max-total-accel-memory", required_argument, NULL, O_MAX_TOTAL_MEM},
+    {"max-vcpus", required_argument, NULL, O_MAX_VCPUS},
+    {"max-memory", required_argument, NULL, O_MAX_MEM},
+    /* amazon-ec2-instance-selector's spellings */
+    {"vcpus-min", required_argument, NULL, O_MIN_VCPUS},
+    {"vcpus-max", required_argument, NULL, O_MAX_VCPUS},
+    {"memory-min", required_argument, NULL, O_MIN_MEM},
+    {"memory-max", required_argument, NULL, O_MAX_MEM},
+    {"gpu-memory-total", required_argument, NULL, O_TOTAL_MEM},
+    {"order", required_argument, NULL, O_ORDER},
+    {"max-results", required_argument, NULL, O_MAX_RESULTS},
     {"efa", no_argument, NULL, O_EFA},
     {"arch", required_argument, NULL, O_ARCH},
     {"family", required_argument, NULL, O_FAMILY},
@@ -90,70 +130,106 @@ static const char **split_list(char *s, size_t *n_out)
     return v;
 }
 
-static void print_table(const ecf_instance **v, size_t n,
-                        const ecf_filter *f)
+/* Spot Advisor's interruption ranges, as `show` labels them */
+static const char *band_label(int band)
+{
+    static const char *const labels[] = {"<5%", "5-10%", "10-15%", "15-20%",
+                                         ">20%"};
+    return band >= 0 && band < 5 ? labels[band] : "-";
+}
+
+/* spot_cols: SAVINGS and INTERRUPT columns (--sort savings|interruption) */
+static void print_table(const ecf_filter_row *v, size_t n, size_t total,
+                        const ecf_filter *f, bool all_regions, bool spot_cols)
 {
     size_t i;
-    int tw = 4, aw = 11;
+    int tw = 4, aw = 11, rw = 6;
     for (i = 0; i < n; i++) {
         char acc[96];
-        cli_accel_label(acc, sizeof(acc), v[i]);
+        cli_accel_label(acc, sizeof(acc), v[i].in);
         char ty[256];
-        ecf_textsafe(ty, sizeof(ty), v[i]->type);
+        ecf_textsafe(ty, sizeof(ty), v[i].in->type);
         if ((int)strlen(ty) > tw)
             tw = (int)strlen(ty);
         if ((int)strlen(acc) > aw)
             aw = (int)strlen(acc);
+        if ((int)strlen(v[i].region) > rw)
+            rw = (int)strlen(v[i].region);
     }
-    printf("%-*s  %-*s %9s %5s %9s %8s %4s %11s\n", tw, "TYPE", aw, "ACCELERATOR",
-           "ACC_GiB", "VCPU", "MEM_GiB", "NET_Gbps", "EFA",
-           f->spot ? "SPOT_$/h" : "OD_$/h");
+    printf("%-*s  ", tw, "TYPE");
+    if (all_regions)
+        printf("%-*s  ", rw, "REGION");
+    printf("%-*s %9s %5s %9s %8s %4s %11s", aw, "ACCELERATOR", "ACC_GiB",
+           "VCPU", "MEM_GiB", "NET_Gbps", "EFA", f->spot ? "SPOT_$/h" : "OD_$/h");
+    if (spot_cols)
+        printf(" %7s %9s", "SAVINGS", "INTERRUPT");
+    putchar('\n');
     for (i = 0; i < n; i++) {
+        const ecf_instance *in = v[i].in;
+        const ecf_price *pr = ecf_instance_price(in, v[i].region);
         char acc[96], mem[16], price[16], net[16], ty[256];
-        double p = ecf_filter_price(f, v[i]);
-        ecf_textsafe(ty, sizeof(ty), v[i]->type);
-        cli_accel_label(acc, sizeof(acc), v[i]);
-        if (v[i]->accel)
-            snprintf(mem, sizeof(mem), "%.1f", v[i]->accel_memory_gib);
+        double p = !pr ? -1
+                       : f->spot ? pr->spot_usd_per_hour
+                                 : pr->ondemand_usd_per_hour;
+        ecf_textsafe(ty, sizeof(ty), in->type);
+        cli_accel_label(acc, sizeof(acc), in);
+        if (in->accel)
+            snprintf(mem, sizeof(mem), "%.1f", in->accel_memory_gib);
         else
             snprintf(mem, sizeof(mem), "-");
         if (p >= 0)
             snprintf(price, sizeof(price), "%.4f", p);
         else
             snprintf(price, sizeof(price), "-");
-        if (v[i]->network_gbps > 0)
-            snprintf(net, sizeof(net), "%g", v[i]->network_gbps);
+        if (in->network_gbps > 0)
+            snprintf(net, sizeof(net), "%g", in->network_gbps);
         else
             snprintf(net, sizeof(net), "-");
-        printf("%-*s  %-*s %9s %5d %9.1f %8s %4s %11s\n", tw, ty, aw, acc,
-               mem, v[i]->vcpu, v[i]->memory_gib, net,
-               v[i]->efa ? "yes" : "no", price);
+        printf("%-*s  ", tw, ty);
+        if (all_regions)
+            printf("%-*s  ", rw, v[i].region);
+        printf("%-*s %9s %5d %9.1f %8s %4s %11s", aw, acc, mem, in->vcpu,
+               in->memory_gib, net, in->efa ? "yes" : "no", price);
+        if (spot_cols) {
+            char sav[16] = "-";
+            if (pr && pr->spot_usd_per_hour >= 0)
+                snprintf(sav, sizeof(sav), "%d%%", pr->spot_savings_pct);
+            printf(" %7s %9s", sav, band_label(pr ? pr->interruption_band : -1));
+        }
+        putchar('\n');
     }
-    printf("%zu instance type%s, prices in %s%s\n", n, n == 1 ? "" : "s",
-           f->region, f->spot ? " (spot, estimated)" : " (on-demand, Linux)");
+    if (n < total)
+        printf("%zu of %zu", n, total);
+    else
+        printf("%zu", n);
+    printf(" %s%s, prices in %s%s\n", all_regions ? "row" : "instance type",
+           total == 1 ? "" : "s", all_regions ? "all regions" : f->region,
+           f->spot ? " (spot, estimated)" : " (on-demand, Linux)");
 }
 
-static void print_csv(const ecf_instance **v, size_t n, const ecf_filter *f)
+static void print_csv(const ecf_filter_row *v, size_t n, const ecf_filter *f)
 {
     size_t i;
     printf("instance_type,family,accelerator,accelerator_count,"
            "accel_memory_gib,vcpu,memory_gib,arch,network_gbps,efa,region,"
            "ondemand_usd_per_hour,spot_usd_per_hour,interruption_band\n");
+    (void)f;
     for (i = 0; i < n; i++) {
-        const ecf_price *p = ecf_instance_price(v[i], f->region);
+        const ecf_instance *in = v[i].in;
+        const ecf_price *p = ecf_instance_price(in, v[i].region);
         char num[64];
-        cli_csv_field(stdout, v[i]->type, 0);
-        cli_csv_field(stdout, v[i]->family, 0);
-        cli_csv_field(stdout, v[i]->accel ? v[i]->accel->id : "", 0);
-        printf("%d,", v[i]->accel_count);
-        if (v[i]->accel)
-            printf("%g,", v[i]->accel_memory_gib);
+        cli_csv_field(stdout, in->type, 0);
+        cli_csv_field(stdout, in->family, 0);
+        cli_csv_field(stdout, in->accel ? in->accel->id : "", 0);
+        printf("%d,", in->accel_count);
+        if (in->accel)
+            printf("%g,", in->accel_memory_gib);
         else
             printf(",");
-        printf("%d,%g,%s,%g,%s,", v[i]->vcpu, v[i]->memory_gib,
-               ecf_arch_name(v[i]->arch), v[i]->network_gbps,
-               v[i]->efa ? "true" : "false");
-        cli_csv_field(stdout, f->region, 0);
+        printf("%d,%g,%s,%g,%s,", in->vcpu, in->memory_gib,
+               ecf_arch_name(in->arch), in->network_gbps,
+               in->efa ? "true" : "false");
+        cli_csv_field(stdout, v[i].region, 0);
         num[0] = '\0';
         if (p)
             snprintf(num, sizeof(num), "%.6f", p->ondemand_usd_per_hour);
@@ -169,20 +245,23 @@ static void print_csv(const ecf_instance **v, size_t n, const ecf_filter *f)
     }
 }
 
-static void print_json(const ecf_instance **v, size_t n, const ecf_filter *f,
-                       const ecf_catalog *cat, const char *label)
+static void print_json(const ecf_filter_row *v, size_t n, const ecf_filter *f,
+                       bool all_regions, const ecf_catalog *cat,
+                       const char *label)
 {
     cJSON *root = cJSON_CreateObject(), *arr;
     size_t i;
     cJSON_AddNumberToObject(root, "schema_version", 1);
     cJSON_AddItemToObject(root, "catalog", cli_json_catalog_meta(cat, label));
-    cJSON_AddStringToObject(root, "region", f->region);
+    cJSON_AddStringToObject(root, "region", all_regions ? "all" : f->region);
     cJSON_AddStringToObject(root, "purchase", f->spot ? "spot" : "on-demand");
     cJSON_AddNumberToObject(root, "count", (double)n);
     arr = cJSON_AddArrayToObject(root, "instances");
     for (i = 0; i < n; i++) {
-        cJSON *o = cli_json_instance(v[i]);
-        const ecf_price *p = ecf_instance_price(v[i], f->region);
+        cJSON *o = cli_json_instance(v[i].in);
+        const ecf_price *p = ecf_instance_price(v[i].in, v[i].region);
+        if (all_regions)
+            cJSON_AddStringToObject(o, "region", v[i].region);
         cJSON_AddItemToObject(o, "price",
                               p ? cli_json_price(p) : cJSON_CreateNull());
         cJSON_AddItemToArray(arr, o);
@@ -190,6 +269,73 @@ static void print_json(const ecf_instance **v, size_t n, const ecf_filter *f,
     cli_json_print(stdout, root);
 }
 
+/* The range flags and the one-sided bounds: --vcpus 8-32, --max-memory
+ * 64GiB, --min-accel-memory 40gb ... `flag` is the spelling used. */
+static int list_range(ecf_filter *f, int opt, const char *flag,
+                      const char *arg, ecf_err *err)
+{
+    ecf_range r = {0, -1};
+    double v = 0;
+    int rc = 0;
+    bool gib = !(opt == O_ACCELS || opt == O_VCPUS || opt == O_MAX_ACCELS ||
+                 opt == O_MAX_VCPUS || opt == O_MIN_ACCELS ||
+                 opt == O_MIN_VCPUS);
+    switch (opt) {
+    case O_ACCELS: case O_ACCEL_MEM: case O_TOTAL_MEM: case O_VCPUS:
+    case O_MEM:
+        rc = ecf_units_parse_range(&r, gib, flag, arg, err);
+        break;
+    default:
+        if (gib) {
+            rc = ecf_units_parse_gib(&v, flag, arg, err);
+        } else {
+            int iv = 0;
+            bool accels = opt == O_MIN_ACCELS || opt == O_MAX_ACCELS;
+            rc = cli_parse_int(&iv, flag, arg, 0, accels ? 1024 : 100000,
+                               err);
+            v = iv;
+        }
+        break;
+    }
+    if (rc)
+        return rc;
+    switch (opt) {
+    case O_ACCELS:
+        f->min_accelerators = (int)r.lo;
+        f->max_accelerators = (int)r.hi;
+        break;
+    case O_VCPUS:
+        f->min_vcpus = (int)r.lo;
+        f->max_vcpus = (int)r.hi;
+        break;
+    case O_ACCEL_MEM:
+        f->min_accel_memory_gib = r.lo;
+        f->max_accel_memory_gib = r.hi;
+        break;
+    case O_TOTAL_MEM:
+        f->min_total_accel_memory_gib = r.lo;
+        f->max_total_accel_memory_gib = r.hi;
+        break;
+    case O_MEM:
+        f->min_memory_gib = r.lo;
+        f->max_memory_gib = r.hi;
+        break;
+    case O_MIN_ACCELS: f->min_accelerators = (int)v; break;
+    case O_MIN_VCPUS: f->min_vcpus = (int)v; break;
+    case O_MIN_ACCEL_MEM: f->min_accel_memory_gib = v; break;
+    case O_MIN_TOTAL_MEM: f->min_total_accel_memory_gib = v; break;
+    case O_MIN_MEM: f->min_memory_gib = v; break;
+    case O_MAX_ACCELS: f->max_accelerators = (int)v; break;
+    case O_MAX_VCPUS: f->max_vcpus = (int)v; break;
+    case O_MAX_ACCEL_MEM: f->max_accel_memory_gib = v; break;
+    case O_MAX_TOTAL_MEM: f->max_total_accel_memory_gib = v; break;
+    case O_MAX_MEM: f->max_memory_gib = v; break;
+    default: break;
+    }
+    return 0;
+}
+
+/* Exit-2 message unless every family pattern matches some family. */
 int cmd_list(int argc, char **argv)
 {
     ecf_filter f = ECF_FILTER_INIT;
@@ -197,12 +343,14 @@ int cmd_list(int argc, char **argv)
     ecf_catalog *cat = NULL;
     cli_catalog_opts copts = {NULL};
     cli_output out = CLI_OUT_TABLE;
-    const ecf_instance **v = NULL;
+    ecf_filter_row *v = NULL;
     const char **families = NULL;
     char *family_arg = NULL;
     const char *label = NULL, *output_file = NULL;
-    size_t n = 0, i, nfam = 0;
-    int sort = ECF_SORT_PRICE, c, status = 0;
+    size_t n = 0, i, nfam = 0, shown;
+    int sort = ECF_SORT_PRICE, c, status = 0, order = -1, max_results = 0;
+    int idx = 0;
+    bool all_regions = false;
 
     f.region = cli_default_region();
     cli_config_default_output(&out, CLI_OUT_BIT(CLI_OUT_TABLE) |
@@ -210,8 +358,10 @@ int cmd_list(int argc, char **argv)
                                         CLI_OUT_BIT(CLI_OUT_CSV));
     optind = 0;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":ho:", longopts, &idx)) != -1) {
         int rc = 0;
+        char flag[48];
+        snprintf(flag, sizeof(flag), "--%s", longopts[idx].name);
         switch (c) {
         case 'h':
             usage(stdout);
@@ -222,26 +372,12 @@ int cmd_list(int argc, char **argv)
                                  "--accelerator: expected a name, got ''");
             f.accelerator = optarg;
             break;
-        case O_MIN_ACCELS:
-            rc = cli_parse_int(&f.min_accelerators, "--min-accelerators",
-                               optarg, 0, 1024, &err);
-            break;
-        case O_MIN_ACCEL_MEM:
-            rc = cli_parse_double(&f.min_accel_memory_gib,
-                                  "--min-accel-memory", optarg, 0, 1e6, &err);
-            break;
-        case O_MIN_TOTAL_MEM:
-            rc = cli_parse_double(&f.min_total_accel_memory_gib,
-                                  "--min-total-accel-memory", optarg, 0, 1e7,
-                                  &err);
-            break;
-        case O_MIN_VCPUS:
-            rc = cli_parse_int(&f.min_vcpus, "--min-vcpus", optarg, 0, 100000,
-                               &err);
-            break;
-        case O_MIN_MEM:
-            rc = cli_parse_double(&f.min_memory_gib, "--min-memory", optarg, 0,
-                                  1e7, &err);
+        case O_MIN_ACCELS: case O_MIN_ACCEL_MEM: case O_MIN_TOTAL_MEM:
+        case O_MIN_VCPUS: case O_MIN_MEM: case O_ACCELS: case O_ACCEL_MEM:
+        case O_TOTAL_MEM: case O_VCPUS: case O_MEM: case O_MAX_ACCELS:
+        case O_MAX_ACCEL_MEM: case O_MAX_TOTAL_MEM: case O_MAX_VCPUS:
+        case O_MAX_MEM:
+            rc = list_range(&f, c, flag, optarg, &err);
             break;
         case O_EFA:
             f.efa = true;
@@ -283,10 +419,22 @@ int cmd_list(int argc, char **argv)
             sort = ecf_sort_parse(optarg);
             if (sort < 0)
                 rc = ecf_err_set(&err, ECF_EINVAL,
-                                 "--sort: expected price|accel-memory|vcpus|"
-                                 "name|price-per-accel, got '%s'",
+                                 "--sort: expected %s, got '%s'",
+                                 ecf_sort_names(), optarg);
+            break;
+        case O_ORDER:
+            if (strcmp(optarg, "asc") == 0 || strcmp(optarg, "desc") == 0)
+                order = optarg[0] == 'd';
+            else
+                rc = ecf_err_set(&err, ECF_EINVAL,
+                                 "--order: expected asc or desc, got '%s'",
                                  optarg);
             break;
+        case O_MAX_RESULTS:
+            rc = cli_parse_int(&max_results, "--max-results", optarg, 1,
+                               1000000, &err);
+            break;
+        case 'o':
         case O_OUTPUT:
             rc = cli_parse_output(&out, optarg,
                                   CLI_OUT_BIT(CLI_OUT_TABLE) |
@@ -322,12 +470,13 @@ int cmd_list(int argc, char **argv)
         status = cli_fail(&err);
         goto out;
     }
-    if (cli_check_region(cat, f.region, cli_region_origin(f.region),
-                         &err) != 0) {
+    all_regions = strcmp(f.region, "all") == 0;
+    if (!all_regions && cli_check_region(cat, f.region,
+                                         cli_region_origin(f.region), &err) != 0) {
         status = cli_usage_error("list", "%s", err.msg);
         goto out;
     }
-    if (cli_check_families(cat, f.families, false, "--family", &err) != 0) {
+    if (cli_check_families(cat, f.families, true, "--family", &err) != 0) {
         status = cli_usage_error("list", "%s", err.msg);
         goto out;
     }
@@ -349,22 +498,48 @@ int cmd_list(int argc, char **argv)
         goto out;
     }
 
-    v = ecf_xcalloc(ecf_catalog_count(cat), sizeof(*v));
+    {
+        size_t cap = 0;
+        for (i = 0; i < ecf_catalog_count(cat); i++)
+            cap += all_regions ? ecf_catalog_at(cat, i)->n_prices : 1;
+        v = ecf_xcalloc(cap ? cap : 1, sizeof(*v));
+    }
     for (i = 0; i < ecf_catalog_count(cat); i++) {
         const ecf_instance *in = ecf_catalog_at(cat, i);
-        if (ecf_filter_match(&f, in))
-            v[n++] = in;
+        size_t k;
+        if (!all_regions) {
+            if (ecf_filter_match(&f, in)) {
+                v[n].in = in;
+                v[n++].region = f.region;
+            }
+            continue;
+        }
+        /* one row per region the type has a price in */
+        for (k = 0; k < in->n_prices; k++) {
+            ecf_filter fr = f;
+            fr.region = in->prices[k].region;
+            if (ecf_filter_match(&fr, in)) {
+                v[n].in = in;
+                v[n++].region = fr.region;
+            }
+        }
     }
-    ecf_filter_sort(v, n, (ecf_sort)sort, &f);
+    ecf_filter_sort_rows(v, n, (ecf_sort)sort,
+                         order < 0 ? ecf_sort_default_desc((ecf_sort)sort)
+                                   : order == 1,
+                         &f);
+    shown = max_results > 0 && (size_t)max_results < n ? (size_t)max_results
+                                                        : n;
     switch (out) {
     case CLI_OUT_JSON:
-        print_json(v, n, &f, cat, label);
+        print_json(v, shown, &f, all_regions, cat, label);
         break;
     case CLI_OUT_CSV:
-        print_csv(v, n, &f);
+        print_csv(v, shown, &f);
         break;
     default:
-        print_table(v, n, &f);
+        print_table(v, shown, n, &f, all_regions,
+                    sort == ECF_SORT_INTERRUPTION || sort == ECF_SORT_SAVINGS);
         break;
     }
 out:

@@ -67,8 +67,11 @@ static void add_int(cJSON *o, const char *key, int v)
 static void print_json(const ecf_zoo *zoo)
 {
     cJSON *root = cJSON_CreateObject();
-    cJSON *arr = cJSON_AddArrayToObject(root, "models");
+    cJSON *arr;
     size_t i, k, n = ecf_zoo_count(zoo);
+
+    cJSON_AddNumberToObject(root, "schema_version", 1);
+    arr = cJSON_AddArrayToObject(root, "models");
 
     for (i = 0; i < n; i++) {
         const ecf_model *m = ecf_zoo_at(zoo, i);

@@ -47,7 +47,7 @@ static void usage(FILE *f)
           "  --optimize cost|time|balanced   (default cost)\n"
           "  --top N                 show N plans (default 5)\n"
           "  --explain               list rejected candidates grouped by rule\n"
-          "  --output FORMAT         table|json|csv|markdown|tfvars|karpenter|html|\n"
+          "  -o, --output FORMAT     table|json|csv|markdown|tfvars|karpenter|html|\n"
           "                          ecs|cloudwatch (ecs, cloudwatch: --task infer)\n"
           "                          (default table, or the config file's)\n"
           "  --rules FILE            replace the embedded rules (data/rules.json)\n"
@@ -162,7 +162,7 @@ int cli_recommend_main(int argc, char **argv, rr_printer printer)
         rules_path = cli_config_get()->rules;
     optind = 0;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":ho:", longopts, NULL)) != -1) {
         int rc = cli_workload_option(&wl, c, optarg, &err);
         if (rc < 0) {
             status = cli_usage_error(me, "%s", err.msg);
@@ -264,6 +264,7 @@ int cli_recommend_main(int argc, char **argv, rr_printer printer)
         case O_EXPLAIN:
             explain = true;
             break;
+        case 'o':
         case O_OUTPUT:
             rc = cli_parse_output(&out, optarg, outputs, &err);
             break;

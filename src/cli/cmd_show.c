@@ -20,7 +20,7 @@ static void usage(FILE *f)
           "storage, and Linux prices (on-demand, 1-year reserved, estimated\n"
           "spot with savings and interruption band) in every region, or in R.\n\n"
           "  --region R              only region R\n"
-          "  --output table|json     (default table)\n"
+          "  -o, --output table|json (default table)\n"
           "  --catalog FILE|embedded catalog to read\n"
           CLI_OUTPUT_FILE_HELP
           "  -h, --help              this help\n\n"
@@ -184,7 +184,7 @@ int cmd_show(int argc, char **argv)
                                         CLI_OUT_BIT(CLI_OUT_JSON));
     optind = 0;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":ho:", longopts, NULL)) != -1) {
         switch (c) {
         case 'h':
             usage(stdout);

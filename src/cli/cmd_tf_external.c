@@ -60,6 +60,7 @@ static void print_result(FILE *f, const rr_view *v)
     char count[16];
 
     snprintf(count, sizeof(count), "%d", p->nodes);
+    cJSON_AddStringToObject(o, "schema_version", "1");
     cJSON_AddStringToObject(o, "instance_type", p->inst->type);
     cJSON_AddStringToObject(o, "instance_count", count);
     cJSON_AddStringToObject(o, "use_spot", p->spot ? "true" : "false");

@@ -11,6 +11,8 @@
 #include "cli_config.h"
 #include "cmd.h"
 
+static int cmd_help(int argc, char **argv);
+
 static const ecf_cmd cmds[] = {
     {"recommend", cmd_recommend, "Rank instance types for an ML workload"},
     {"estimate", cmd_estimate, "Memory, time and throughput of a workload on one instance type"},
@@ -20,6 +22,7 @@ static const ecf_cmd cmds[] = {
     {"update", cmd_update, "Refresh prices from AWS into the local cache"},
     {"tf-external", cmd_tf_external, "Terraform external data source (JSON on stdin)"},
     {"completion", cmd_completion, "Print a bash, zsh or fish completion script"},
+    {"help", cmd_help, "Show this help, or a command's: ec2fit help COMMAND"},
 };
 
 const ecf_cmd *cli_commands(size_t *n_out)
@@ -40,6 +43,29 @@ static void usage(FILE *f)
     fprintf(f, "\nRun 'ec2fit <command> --help' for a command's flags.\n"
                "Exit status: 0 ok, 1 runtime error, 2 usage error, "
                "3 nothing satisfies the constraints.\n");
+}
+
+/* `ec2fit help [COMMAND]`: the overview, or `COMMAND --help` (as git). */
+static int cmd_help(int argc, char **argv)
+{
+    size_t i;
+    char *args[3];
+    if (argc < 2 || strcmp(argv[1], "--help") == 0 ||
+        strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
+        usage(stdout);
+        return 0;
+    }
+    if (argc > 2)
+        return cli_usage_error("help", "unexpected argument '%s'", argv[2]);
+    for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+        if (strcmp(argv[1], cmds[i].name) == 0) {
+            args[0] = argv[1];
+            args[1] = (char *)"--help";
+            args[2] = NULL;
+            return cmds[i].fn(2, args);
+        }
+    return cli_usage_error("help", "unknown command '%s' (see 'ec2fit --help')",
+                           argv[1]);
 }
 
 static int version(void)
@@ -85,6 +111,9 @@ int main(int argc, char **argv)
         usage(stderr);
         return 2;
     }
+    /* before the config file: a broken one must not break completion */
+    if (strcmp(argv[optind], "__complete") == 0)
+        return cmd_complete(argc - optind, argv + optind);
     {
         /* User defaults (docs/config.md) are read once, here, so every
          * command sees the same values and a broken file is reported the

@@ -849,10 +849,10 @@ int cli_recommend_batch(int argc, char **argv)
     b.top = 5;
     optind = 0;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":h", longopts, &idx)) != -1) {
-        const char *name = c == '?' || c == ':' || c == 'h'
-                               ? NULL
-                               : longopts[idx].name;
+    while ((c = getopt_long(argc, argv, ":ho:", longopts, &idx)) != -1) {
+        const char *name = c == 'o'                           ? "output"
+                           : c == '?' || c == ':' || c == 'h' ? NULL
+                                                              : longopts[idx].name;
         if (!name)
             return cli_bad_option("recommend", c, argc, argv);
         if (strcmp(name, "batch") == 0) {

@@ -14,7 +14,7 @@
 #include "ec2fit/textsafe.h"
 #include "ec2fit/light.h"
 
-#define RR_SCHEMA_VERSION 1
+#define RR_SCHEMA_VERSION 2
 #define MAX_CLOSEST 5
 
 /* ------------------------------------------------------------------ */
@@ -516,7 +516,15 @@ static cJSON *json_plan(const rr_view *v, const ecf_plan *p, size_t rank)
             cJSON_AddNullToObject(o, "interruption_band");
         cli_json_add_num(o, "expected_interruptions",
                          p->expected_interruptions, 3);
-        cli_json_add_num(o, "spot_savings_pct", p->spot_savings_pct, 1);
+        /* Spot Advisor's integer figure, as in list/show (schema 2); the
+         * plan's own saving, rework included, is plan_savings_pct. */
+        const ecf_price *pr = ecf_instance_price(p->inst, p->region);
+        if (pr && pr->spot_usd_per_hour >= 0)
+            cJSON_AddNumberToObject(o, "spot_savings_pct",
+                                    pr->spot_savings_pct);
+        else
+            cJSON_AddNullToObject(o, "spot_savings_pct");
+        cli_json_add_num(o, "plan_savings_pct", p->spot_savings_pct, 1);
     }
     cli_json_add_num(o, "score", p->score, 6);
     marks = cJSON_AddArrayToObject(o, "marks");

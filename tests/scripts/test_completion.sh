@@ -35,30 +35,72 @@ check "every command and every --help flag in every script:$missing" test -z "$m
 models=$("$EC2FIT" models --output json | jq -r '.models[].name')
 types=$("$EC2FIT" list --output json --catalog embedded | jq -r '.instances[].instance_type')
 check "zoo and catalog read" test -n "$models" -a -n "$types"
+# catalog and zoo values are asked of the program at completion time
+check "__complete models = the zoo" test "$("$EC2FIT" __complete models)" = "$models"
+check "__complete types = the catalog" test "$("$EC2FIT" __complete types | sort)" = "$(echo "$types" | sort)"
+check "__complete regions = the catalog's" test "$("$EC2FIT" __complete regions)" = "$(jq -r '[.instances[].prices | keys[]] | unique[]' "$SRC_DIR/data/catalog.json")"
+check "__complete accelerators = ids + kinds" test "$("$EC2FIT" __complete accelerators)" = "$(jq -r '.accelerators | if type == "array" then .[].id else keys[] end' "$SRC_DIR/data/catalog.json"; printf 'gpu\nneuron\nother')"
+check "__complete with a prefix" test "$("$EC2FIT" __complete types p4d)" = "$(printf 'p4d.24xlarge\np4de.24xlarge')"
+"$EC2FIT" __complete nonsense > "$WORK/out" 2>&1; rc=$?
+check "__complete unknown kind: exit 2, silent" test "$rc" = 2 -a ! -s "$WORK/out"
+check "__complete is hidden from --help" bash -c "! '$EC2FIT' --help | grep -q __complete"
 for sh in bash zsh fish; do
-  miss=0
-  for m in $models; do grep -qw -- "$m" "$WORK/c.$sh" || miss=$((miss + 1)); done
-  check "$sh: every model ($miss missing)" test "$miss" -eq 0
-  words=$(tr ' \n' '\n\n' < "$WORK/c.$sh" | tr -d "'\";" | sort -u)
-  miss=$(comm -23 <(echo "$types" | sort -u) <(echo "$words") | wc -l)
-  check "$sh: every instance type ($miss missing)" test "$miss" -eq 0
+  check "$sh: no catalog baked into the script" test "$(grep -c 'p4d.24xlarge' "$WORK/c.$sh")" = 0
 done
 
-# bash, as the shell calls it
-complete_bash() { # words... ; prints COMPREPLY one per line
-  bash -c 'source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _ec2fit; printf "%s\n" "${COMPREPLY[@]}"' _ "$WORK/c.bash" "$@"
+# bash, as the shell calls it, with Debian's bash-completion loaded
+BC=/usr/share/bash-completion/bash_completion
+[ -r "$BC" ] || { echo "bash-completion not installed: sourcing the script alone"; BC=/dev/null; }
+complete_bash() { # words... ; prints COMPREPLY one per line (word 0 is the binary)
+  bash -c 'source "$1"; source "$2"; shift 2; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); COMP_LINE="$*"; COMP_POINT=${#COMP_LINE}; _ec2fit; printf "%s\n" "${COMPREPLY[@]}"' _ "$BC" "$WORK/c.bash" "$@" 2>/dev/null
 }
-export -f complete_bash; export WORK
-check "bash: subcommand" bash -c '[ "$(complete_bash ec2fit reco)" = recommend ]'
-check "bash: tf-external listed" bash -c 'complete_bash ec2fit "" | grep -qx tf-external'
-check "bash: flag" bash -c 'complete_bash ec2fit recommend --mod | grep -qx -- --model'
-check "bash: model names" bash -c 'complete_bash ec2fit recommend --model resnet | grep -qx resnet50'
-check "bash: task names" bash -c '[ "$(complete_bash ec2fit estimate --task inf)" = infer ]'
-check "bash: output formats" bash -c 'complete_bash ec2fit recommend --output kar | grep -qx karpenter'
-check "bash: instance types for show" bash -c 'complete_bash ec2fit show p4d.24x | grep -qx p4d.24xlarge'
-check "bash: --instance types" bash -c 'complete_bash ec2fit estimate --instance g6e.x | grep -qx g6e.xlarge'
-check "bash: regions" bash -c 'complete_bash ec2fit list --region us-we | grep -qx us-west-2'
-check "bash: shells" bash -c '[ "$(complete_bash ec2fit completion fi)" = fish ]'
+export -f complete_bash; export WORK BC
+X=$EC2FIT
+check "bash-completion: the script registers _ec2fit" bash -c "source '$BC'; source '$WORK/c.bash'; complete -p ec2fit | grep -q -- '-F _ec2fit'"
+check "bash: subcommand" test "$(complete_bash "$X" reco)" = recommend
+check "bash: tf-external listed" bash -c 'complete_bash "$0" "" | grep -qx tf-external' "$X"
+check "bash: help COMMAND" test "$(complete_bash "$X" help li)" = list
+check "bash: flag" bash -c 'complete_bash "$0" recommend --mod | grep -qx -- --model' "$X"
+check "bash: model names" bash -c 'complete_bash "$0" recommend --model resnet | grep -qx resnet50' "$X"
+check "bash: task names" test "$(complete_bash "$X" estimate --task inf)" = infer
+check "bash: instance types for show" test "$(complete_bash "$X" show p4d.24x)" = p4d.24xlarge
+check "bash: --instance types" test "$(complete_bash "$X" estimate --instance g6e.x)" = g6e.xlarge
+check "bash: -i types" test "$(complete_bash "$X" estimate --model resnet50 -i p5.4x)" = p5.4xlarge
+check "bash: accelerators after list --accelerator" test "$(complete_bash "$X" list --accelerator a10 | sort | tr '\n' ' ')" = "a100-40gb a100-80gb a10g "
+check "bash: regions" bash -c 'complete_bash "$0" list --region us-we | grep -qx us-west-2' "$X"
+check "bash: list --region offers all" bash -c 'complete_bash "$0" list --region a | grep -qx all' "$X"
+check "bash: families" bash -c 'complete_bash "$0" list --family g6 | grep -qx g6e' "$X"
+check "bash: sort keys" test "$(complete_bash "$X" list --sort int)" = interruption
+check "bash: shells" test "$(complete_bash "$X" completion fi)" = fish
+# only the formats each command takes; every one offered is accepted, the others refused
+check "bash: show -o: table json" test "$(complete_bash "$X" show g5.xlarge -o "" | tr '\n' ' ')" = "table json "
+check "bash: list --output: table json csv" test "$(complete_bash "$X" list --output "" | tr '\n' ' ')" = "table json csv "
+check "bash: models -o: table json" test "$(complete_bash "$X" models -o "" | tr '\n' ' ')" = "table json "
+check "bash: estimate -o: table json" test "$(complete_bash "$X" estimate -o "" | tr '\n' ' ')" = "table json "
+check "bash: recommend --output kar" test "$(complete_bash "$X" recommend --output kar)" = karpenter
+check "bash: recommend formats: 9 (with ecs, cloudwatch)" test "$(complete_bash "$X" recommend -o "" | wc -l)" = 9
+declare -A run=([list]="list --family p5" [show]="show g5.xlarge" [models]="models"
+  [estimate]="estimate --model resnet50 --task train --instance g5.xlarge"
+  [recommend]="recommend --model resnet50 --task train")
+for c in "${!run[@]}"; do
+  for fmt in table json csv markdown tfvars karpenter html; do
+    "$EC2FIT" ${run[$c]} -o "$fmt" > /dev/null 2>&1; rc=$?
+    if complete_bash "$X" "$c" -o "" | grep -qx "$fmt"; then
+      check "$c -o $fmt is offered and accepted (exit $rc)" test "$rc" = 0
+    else
+      check "$c -o $fmt is not offered and refused (exit $rc)" test "$rc" = 2
+    fi
+  done
+done
+# file names for the file flags
+touch "$WORK/plan-out.json"
+check "bash: --output-file completes file names" test "$(complete_bash "$X" recommend --output-file "$WORK/plan-o")" = "$WORK/plan-out.json"
+check "bash: --catalog completes file names" test "$(complete_bash "$X" list --catalog "$WORK/plan-o")" = "$WORK/plan-out.json"
+# the catalog in use at completion time: a renamed type appears without regenerating the script
+jq '.instances |= map(if .type == "p4d.24xlarge" then .type = "p9z.48xlarge" | .family = "p9z" else . end)' \
+  "$SRC_DIR/data/catalog.json" > "$WORK/renamed.json"
+check "bash: EC2FIT_CATALOG's types are completed" test "$(EC2FIT_CATALOG="$WORK/renamed.json" complete_bash "$X" show p9z)" = p9z.48xlarge
+check "bash: ... and the old name is gone" test -z "$(EC2FIT_CATALOG="$WORK/renamed.json" complete_bash "$X" show p4d.24)"
 
 "$EC2FIT" completion tcsh > /dev/null 2> "$WORK/err"
 check "unknown shell: exit 2" test $? -eq 2

@@ -21,7 +21,7 @@ check "no config: us-east-1" jq -e '.workload.regions == ["us-east-1"]' "$OUT"
 # region + output from the file
 echo '{"region": "us-west-2", "output": "json"}' > "$F"
 "$EC2FIT" "${REC[@]}" > "$OUT"
-check "config output json" jq -e '.schema_version == 1' "$OUT"
+check "config output json" jq -e '.schema_version == 2' "$OUT"
 check "config region" jq -e '.workload.regions == ["us-west-2"]' "$OUT"
 "$EC2FIT" list --accelerator a100 > "$OUT"
 check "list: config output and region" jq -e '.region == "us-west-2"' "$OUT"

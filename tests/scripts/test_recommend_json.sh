@@ -10,7 +10,7 @@ J="$WORK/rec.json"
 
 "$EC2FIT" recommend --model resnet50 --task train --dataset 1.28M --epochs 90 --output json --top 10 > "$J"
 check "exit 0 with a plan" test $? -eq 0
-check "schema_version 1" jq -e '.schema_version == 1' "$J"
+check "schema_version 2" jq -e '.schema_version == 2' "$J"
 check "catalog fields" jq -e '.catalog.as_of == "2026-07-20" and .catalog.source == "embedded"' "$J"
 check "workload echo" jq -e '.workload.model == "resnet50" and .workload.task == "train" and .workload.dataset_samples == 1280000 and .workload.epochs == 90' "$J"
 check "10 recommendations ranked 1..10" jq -e '[.recommendations[].rank] == [1,2,3,4,5,6,7,8,9,10]' "$J"

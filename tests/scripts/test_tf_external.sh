@@ -13,7 +13,7 @@ run() { # stdin-text: runs tf-external, sets rc
 }
 flat_strings() { jq -e 'type == "object" and all(.[]; type == "string")' "$OUT"; }
 keys_ok() {
-  jq -e 'keys == ["catalog_as_of","hourly_usd","instance_count","instance_type","monthly_usd","region","total_usd","use_spot"]' "$OUT"
+  jq -e 'keys == ["catalog_as_of","hourly_usd","instance_count","instance_type","monthly_usd","region","schema_version","total_usd","use_spot"]' "$OUT"
 }
 one_line_err() { test "$(wc -l < "$ERR")" -eq 1 && grep -q '^ec2fit: ' "$ERR"; }
 

@@ -33,7 +33,7 @@ static void check_count_rejected(const char *s)
                      ECF_EINVAL);
     snprintf(want, sizeof(want),
              "--params: expected a count like 7B, 1.28M, 350k or 2T "
-             "(suffixes K/k, M, B, T), got '%s'",
+             "(suffixes K, M, B, T in either case), got '%s'",
              s);
     assert_string_equal(err.msg, want);
     assert_true(v == 42); /* untouched on failure */
@@ -50,12 +50,17 @@ static void test_units__count_suffixes(void **state)
     check_count("42", 42);
     check_count(".5M", 5e5);
     check_count("0", 0);
+    /* lowercase, as model names write it (llama-7b, 1.5m samples) */
+    check_count("7b", 7e9);
+    check_count("1.5m", 1.5e6);
+    check_count("2t", 2e12);
 }
 
 static void test_units__count_rejects_sloppy_spellings(void **state)
 {
     (void)state;
-    check_count_rejected("7b");  /* bits? bytes? lowercase is refused */
+    check_count_rejected("7x");
+    check_count_rejected("7bb");
     check_count_rejected("7 B"); /* no spaces */
     check_count_rejected(" 7B");
     check_count_rejected("7BB");

@@ -1,0 +1,109 @@
+/*
+ * cmd_complete.c - the hidden `ec2fit __complete KIND [PREFIX]` command the
+ * completion scripts call at run time, so that instance types, regions and
+ * accelerators come from the catalog the program would use now (an updated
+ * cache included), and each command is offered only the formats it takes.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "ec2fit/filter.h"
+#include "ec2fit/zoo.h"
+
+/* The --output formats each command accepts (tests/scripts/
+ * test_completion.sh runs every one, and checks the others are refused). */
+static const struct {
+    const char *cmd, *formats;
+} formats[] = {
+    {"recommend", "table json csv markdown tfvars karpenter html ecs cloudwatch"},
+    {"estimate", "table json"},
+    {"show", "table json"},
+    {"models", "table json"},
+    {"list", "table json csv"},
+};
+
+static void put(const char *w, const char *prefix)
+{
+    if (strncmp(w, prefix, strlen(prefix)) == 0)
+        printf("%s\n", w);
+}
+
+/* Prints the words of a space-separated list that start with prefix. */
+static void put_words(const char *list, const char *prefix)
+{
+    char w[64];
+    while (*list) {
+        size_t n = strcspn(list, " |");
+        if (n < sizeof(w)) {
+            memcpy(w, list, n);
+            w[n] = '\0';
+            put(w, prefix);
+        }
+        list += n;
+        list += strspn(list, " |");
+    }
+}
+
+int cmd_complete(int argc, char **argv)
+{
+    const char *kind = argc > 1 ? argv[1] : "";
+    const char *prefix = argc > 2 ? argv[2] : "";
+    ecf_catalog *cat = NULL;
+    ecf_zoo *zoo = NULL;
+    ecf_err err = ECF_ERR_INIT;
+    cli_catalog_opts copts = {NULL};
+    size_t i;
+    int status = 0;
+
+    if (argc > 3)
+        return 2;
+    if (strncmp(kind, "outputs:", 8) == 0) {
+        for (i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
+            if (strcmp(kind + 8, formats[i].cmd) == 0)
+                put_words(formats[i].formats, prefix);
+        return cli_finish_stdout(0);
+    }
+    if (strcmp(kind, "sorts") == 0) {
+        put_words(ecf_sort_names(), prefix);
+        return cli_finish_stdout(0);
+    }
+    if (strcmp(kind, "models") == 0) {
+        if (ecf_zoo_embedded(&zoo, &err) != 0)
+            return 1;
+        for (i = 0; i < ecf_zoo_count(zoo); i++)
+            put(ecf_zoo_at(zoo, i)->name, prefix);
+        ecf_zoo_free(zoo);
+        return cli_finish_stdout(0);
+    }
+    if (strcmp(kind, "types") != 0 && strcmp(kind, "regions") != 0 &&
+        strcmp(kind, "accelerators") != 0 && strcmp(kind, "families") != 0)
+        return 2;
+    /* the catalog every other command would read; quiet on failure (a
+     * completion must not write over the user's command line) */
+    if (cli_open_catalog(&cat, &copts, NULL, &err) != 0)
+        return 1;
+    if (strcmp(kind, "types") == 0) {
+        for (i = 0; i < ecf_catalog_count(cat); i++)
+            put(ecf_catalog_at(cat, i)->type, prefix);
+    } else if (strcmp(kind, "regions") == 0) {
+        for (i = 0; i < ecf_catalog_region_count(cat); i++)
+            put(ecf_catalog_region_at(cat, i), prefix);
+    } else if (strcmp(kind, "families") == 0) {
+        for (i = 0; i < ecf_catalog_count(cat); i++) {
+            const char *fam = ecf_catalog_at(cat, i)->family;
+            size_t k;
+            for (k = 0; k < i; k++)
+                if (strcmp(ecf_catalog_at(cat, k)->family, fam) == 0)
+                    break;
+            if (k == i)
+                put(fam, prefix);
+        }
+    } else {
+        for (i = 0; i < ecf_catalog_accel_count(cat); i++)
+            put(ecf_catalog_accel_at(cat, i)->id, prefix);
+        put_words("gpu neuron other", prefix);
+    }
+    ecf_catalog_free(cat);
+    return cli_finish_stdout(status);
+}

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# The Debian package of this build (cpack -G DEB) as Debian's own tools see
+# it: lintian reports no error and no warning; the binary is stripped, PIE,
+# BIND_NOW and fortified; the man page and changelog are gzip -9n; the
+# copyright file is DEP-5; Depends has libc (dpkg-shlibdeps) and libcurl
+# (dlopen'ed). Release builds only (the CI's package step); skipped without
+# cpack, dpkg-deb or lintian.
+set -u
+. "$(dirname "$0")/checks.sh"
+BUILD=$(dirname "$EC2FIT")
+type=$(sed -n 's/^CMAKE_BUILD_TYPE:[A-Z]*=//p' "$BUILD/CMakeCache.txt")
+for tool in cpack dpkg-deb lintian readelf; do
+  command -v "$tool" > /dev/null || { echo "$tool not installed: skipped"; exit 0; }
+done
+[ "$type" = Release ] || { echo "build type '$type', not Release: skipped"; exit 0; }
+rm -rf "$WORK" && mkdir -p "$WORK/x"
+(cd "$WORK" && cpack -G DEB --config "$BUILD/CPackConfig.cmake" -B "$WORK/pkg") > "$WORK/cpack.log" 2>&1
+deb=$(ls "$WORK"/pkg/ec2fit_*.deb 2>/dev/null | head -1)
+check "cpack made a .deb" test -n "$deb"
+[ -n "$deb" ] || { finish; exit 1; }
+lintian "$deb" > "$WORK/lintian.txt" 2>&1
+cat "$WORK/lintian.txt"
+check "lintian: no E: or W: line" bash -c "! grep -E '^[EW]: ' '$WORK/lintian.txt'"
+dpkg-deb -x "$deb" "$WORK/x"
+bin="$WORK/x/usr/bin/ec2fit"
+check "binary stripped (no .symtab)" bash -c "! readelf -S '$bin' | grep -q '\.symtab'"
+check "binary is PIE" bash -c "readelf -h '$bin' | grep -q 'DYN (Position-Independent'"
+check "binary has BIND_NOW" bash -c "readelf -d '$bin' | grep -q 'BIND_NOW'"
+check "binary has RELRO" bash -c "readelf -l '$bin' | grep -q 'GNU_RELRO'"
+check "binary is fortified (__*_chk)" bash -c "readelf -W --dyn-syms '$bin' | grep -q '__[a-z]*_chk'"
+check "binary has the stack protector" bash -c "readelf -W --dyn-syms '$bin' | grep -q '__stack_chk_fail'"
+check "packaged binary runs" "$bin" --version
+deps=$(dpkg-deb -f "$deb" Depends)
+echo "Depends: $deps"
+check "Depends: libc6 (dpkg-shlibdeps)" grep -q 'libc6 (>= ' <<< "$deps"
+check "Depends: libcurl4 (dlopen)" grep -q 'libcurl4 (>= 7.85.0)' <<< "$deps"
+check "Depends: libcjson1 and libssl3" bash -c "grep -q 'libcjson1' <<< '$deps' && grep -q 'libssl3' <<< '$deps'"
+doc="$WORK/x/usr/share/doc/ec2fit"
+gz9n() { # gzip member: method 8, no FNAME flag, mtime 0, XFL 2 (-9)
+  [ "$(od -An -tx1 -N10 "$1" | tr -d ' \n')" = 1f8b0800000000000203 ]
+}
+check "man page is gzip -9n" gz9n "$WORK/x/usr/share/man/man1/ec2fit.1.gz"
+check "man page is not shipped uncompressed" test ! -e "$WORK/x/usr/share/man/man1/ec2fit.1"
+check "changelog.gz is gzip -9n" gz9n "$doc/changelog.gz"
+check "changelog version = package version" test \
+  "$(zcat "$doc/changelog.gz" | sed -n '1s/^ec2fit (\([^)]*\)).*/\1/p')" = "$(dpkg-deb -f "$deb" Version)"
+check "copyright is DEP-5" grep -qx 'Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/' "$doc/copyright"
+check "README shipped" test -s "$doc/README.md"
+check "JSON schemas shipped" test -s "$doc/schema/recommend.schema.json"
+finish

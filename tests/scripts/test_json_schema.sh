@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# Every JSON document ec2fit prints validates against its JSON Schema in
+# docs/schema/ (python3-jsonschema, draft 2020-12): the golden outputs in
+# tests/cli/golden and fresh runs of every command; the schemas are what
+# tools/gen_schemas.py writes; and they are strict enough to catch drift
+# (a wrong type, an unknown or missing field, an undocumented enum value).
+set -u
+. "$(dirname "$0")/checks.sh"
+mkdir -p "$WORK" && rm -f "$WORK"/*.json
+S="$SRC_DIR/docs/schema" V="$SRC_DIR/tests/tools/validate_json.py"
+valid() { python3 "$V" "$S/$1.schema.json" "$2" ${3:-}; }
+invalid() { ! valid "$@"; }
+
+python3 "$SRC_DIR/tools/gen_schemas.py" "$WORK/schema"
+check "docs/schema is what tools/gen_schemas.py writes" diff -r "$WORK/schema" "$S"
+
+# golden outputs: every case whose arguments ask for JSON
+n=0
+for args in "$SRC_DIR"/tests/cli/golden/*.args; do
+  case=${args%.args} out=${args%.args}.out
+  read -r -a argv < "$args"
+  cmd=${argv[0]} json=0 lines=
+  for ((i = 1; i < ${#argv[@]}; i++)); do
+    case "${argv[i]}" in
+      --batch) json=1 lines=--lines ;;
+      --output|-o) [ "${argv[i+1]:-}" = json ] && json=1 ;;
+    esac
+  done
+  [ "$json" = 1 ] && [ -s "$out" ] || continue
+  schema=$cmd; [ -n "$lines" ] && schema=recommend-batch-line
+  check "golden $(basename "$case") validates against $schema" valid "$schema" "$out" $lines
+  n=$((n + 1))
+done
+check "golden JSON outputs validated: $n (expected 18)" test "$n" -eq 18
+
+# fresh runs of every command
+run() { # name schema args...
+  local name=$1 schema=$2; shift 2
+  "$EC2FIT" "$@" > "$WORK/$name.json" 2> /dev/null
+  check "$name validates against $schema" valid "$schema" "$WORK/$name.json"
+}
+run list_gpu list list --accelerator a100 --output json
+run list_cpu_spot list list --family c7i --spot --region us-west-2 --output json
+run list_all list list --output json
+run list_all_regions list list --region all --family "g6*" -o json
+run list_sorted list list --sort savings --order asc --max-results 7 -o json
+run show_p5e show show p5e.48xlarge --output json
+run show_all_regions show show g5.xlarge --output json
+run show_cpu show show c7i.large --output json
+run models models models --output json
+run est_train estimate estimate --model resnet50 --task train --instance p4d.24xlarge --dataset 1.28M --output json
+run est_lora estimate estimate --model llama-3.1-8b --task lora --instance g5.xlarge --output json
+run est_cpu estimate estimate --model bert-base --task infer --instance c7i.large --output json
+run est_nofit estimate estimate --model llama-3.1-70b --task train --instance g5.xlarge --output json
+run est_moe estimate estimate --model mixtral-8x7b --task batch --instance p5.48xlarge --output json
+run rec_serve recommend recommend --model llama-3.1-8b --task infer --qps 5 --output json
+run rec_small_serve recommend recommend --model distilbert --task infer --qps 2 --output json
+run rec_spot_explain recommend recommend --model resnet50 --task train --dataset 1.28M --epochs 90 --spot --explain --output json
+run rec_regions recommend recommend --model llama-3.1-70b --task lora --regions us-east-1,us-west-2 --top 10 --output json
+run rec_no_plan recommend recommend --model llama-3.1-405b --task train --max-nodes 1 --output json
+printf '%s\n' '{"model":"resnet50","task":"train","spot":true}' '{"model":"nope","task":"train"}' \
+  '{"model":"llama-3.1-8b","task":"infer","qps":3}' > "$WORK/batch.jsonl"
+"$EC2FIT" recommend --batch "$WORK/batch.jsonl" > "$WORK/batch.out" 2> /dev/null
+check "batch lines (plan, error, serving) validate" valid recommend-batch-line "$WORK/batch.out" --lines
+check "batch: 3 lines" test "$(wc -l < "$WORK/batch.out")" -eq 3
+echo '{"model":"resnet50","task":"train","dataset":"1.28M"}' | "$EC2FIT" tf-external > "$WORK/tf.json"
+check "tf-external validates" valid tf-external "$WORK/tf.json"
+
+# every document carries schema_version; recommend's is 2 (spot_savings_pct became an integer)
+for f in "$WORK"/*.json; do
+  check "$(basename "$f"): schema_version first" jq -e 'keys_unsorted[0] == "schema_version"' "$f"
+done
+check "recommend schema_version is 2" jq -e '.schema_version == 2' "$WORK/rec_serve.json"
+# spot_savings_pct: one type and value everywhere (recommend = show = list, same type and region)
+t=$(jq -r '[.recommendations[] | select(.purchase == "spot")][0] | .instance_type + " " + .region' "$WORK/rec_spot_explain.json")
+"$EC2FIT" show ${t% *} --region ${t#* } --output json > "$WORK/show_spot.json"
+check "recommend's spot_savings_pct equals show's for $t" test \
+  "$(jq '[.recommendations[] | select(.purchase == "spot")][0].spot_savings_pct' "$WORK/rec_spot_explain.json")" = \
+  "$(jq --arg r "${t#* }" '.instance.prices[$r].spot_savings_pct' "$WORK/show_spot.json")"
+check "p4d.24xlarge us-east-1 spot_savings_pct is the catalog's 67" \
+  jq -e '.instance.prices["us-east-1"].spot_savings_pct == 67' <("$EC2FIT" show p4d.24xlarge --region us-east-1 --output json)
+check "est: tp+fsdp or another documented parallelism" jq -e '.parallelism | IN("single","dp","fsdp","tp","tp+dp","tp+pp","tp+fsdp")' "$WORK/est_moe.json"
+
+# the schemas catch drift
+mut() { # name schema jq-filter source
+  jq "$3" "$WORK/$4.json" > "$WORK/mut_$1.json"
+  check "drift caught: $1" invalid "$2" "$WORK/mut_$1.json"
+}
+mut price_string list '.instances[0].price.ondemand_usd_per_hour |= tostring' list_gpu
+mut savings_fraction show '.instance.prices |= map_values(.spot_savings_pct = 51.9)' show_all_regions
+mut extra_field recommend '.recommendations[0].gpu_count = 8' rec_serve
+mut missing_field recommend 'del(.recommendations[0].hourly_usd)' rec_serve
+mut no_version models 'del(.schema_version)' models
+mut old_version recommend '.schema_version = 1' rec_serve
+mut bad_parallelism estimate '.parallelism = "pp+dp"' est_train
+mut spot_fields_on_demand recommend '.recommendations[0] |= (.purchase = "on-demand")' rec_spot_explain
+mut plan_savings_rounded recommend '(.recommendations[] | select(.purchase=="spot") | .spot_savings_pct) |= . + 0.5' rec_spot_explain
+mut tf_number tf-external '.hourly_usd |= tonumber' tf
+mut estimate_extra estimate '.memory.vram_gib = 1' est_train
+finish

@@ -1,0 +1,293 @@
+#!/usr/bin/env python3
+# Writes docs/schema/*.schema.json (JSON Schema draft 2020-12), the machine
+# contract of every JSON document ec2fit prints. Shared objects (catalog,
+# price, accelerator) are written once here and inlined into each file so
+# that every schema stands alone. Run: python3 tools/gen_schemas.py
+# (tests/scripts/test_json_schema.sh checks the files are up to date).
+import json
+import os
+import sys
+
+D = "https://json-schema.org/draft/2020-12/schema"
+BASE = "https://github.com/ec2fit/ec2fit/blob/main/docs/schema/"
+
+NUM = {"type": "number"}
+INT = {"type": "integer"}
+STR = {"type": "string"}
+BOOL = {"type": "boolean"}
+NNUM = {"type": ["number", "null"]}
+NINT = {"type": ["integer", "null"]}
+NONNEG = {"type": "number", "minimum": 0}
+POSINT = {"type": "integer", "minimum": 1}
+
+
+def obj(props, optional=(), extra=False):
+    """An object whose every property is required except `optional`."""
+    o = {"type": "object", "properties": props,
+         "required": [k for k in props if k not in optional]}
+    if not extra:
+        o["additionalProperties"] = False
+    return o
+
+
+def enum(*vals):
+    return {"enum": list(vals)}
+
+
+def arr(items):
+    return {"type": "array", "items": items}
+
+
+def version(v):
+    return {"const": v, "description": "bumped on a breaking change (docs/output-schema.md)"}
+
+
+DATE = {"type": "string", "pattern": r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$"}
+REGION = {"type": "string", "pattern": r"^[a-z]{2}(-[a-z]+)+-[0-9]+$"}
+TYPE = {"type": "string", "pattern": r"^[a-z0-9-]+\.[a-z0-9-]+$"}
+PRECISION = enum("fp32", "tf32", "fp16", "bf16", "fp8", "int8", "int4")
+TASK = enum("train", "finetune", "lora", "qlora", "infer", "batch")
+MODEL_KIND = enum("cnn", "vit", "encoder", "decoder", "moe", "speech", "diffusion")
+PARALLELISM = enum("single", "dp", "fsdp", "tp", "tp+dp", "tp+pp", "tp+fsdp")
+BOTTLENECK = enum("compute", "memory-bandwidth", "communication", "data",
+                  "host-memory", "device-memory")
+PURCHASE = enum("on-demand", "spot")
+THROUGHPUT_UNIT = enum("images/s", "samples/s", "tokens/s", "requests/s")
+
+CATALOG = obj({"source": STR, "as_of": DATE, "generated_at": STR})
+PRICE_PROPS = {
+    "ondemand_usd_per_hour": NONNEG,
+    "reserved_1y_usd_per_hour": NNUM,
+    "spot_usd_per_hour": NNUM,
+    "spot_estimated": BOOL,
+    "spot_savings_pct": {"type": ["integer", "null"], "maximum": 99,
+                         "description": "Spot Advisor savings vs on-demand, whole percent"},
+    "interruption_band": {"type": ["integer", "null"], "minimum": 0, "maximum": 4},
+}
+PRICE = obj(PRICE_PROPS)
+PRICE_SHOW = obj(dict(PRICE_PROPS, interruption_range=STR), optional=("interruption_range",))
+ACCEL_PROPS = {
+    "id": STR, "model": STR, "kind": enum("gpu", "neuron", "other"),
+    "count": POSINT, "memory_gib": NONNEG, "total_memory_gib": NONNEG,
+    "fraction": {"type": "number", "exclusiveMinimum": 0, "maximum": 1},
+    "interconnect": enum("none", "pcie", "nvlink", "nvswitch", "neuronlink", "other"),
+    "interconnect_gbytes_s": NONNEG,
+}
+ACCEL = {"oneOf": [{"type": "null"}, obj(ACCEL_PROPS)]}
+TFLOPS = obj({p: NNUM for p in PRECISION["enum"]})
+ACCEL_SHOW = {"oneOf": [{"type": "null"}, obj(dict(
+    ACCEL_PROPS, vendor=STR, generation=STR, memory_bw_gbytes_s=NNUM,
+    tflops=TFLOPS, tdp_w=NNUM))]}
+INSTANCE_PROPS = {
+    "instance_type": TYPE, "family": STR, "vcpu": POSINT, "memory_gib": NONNEG,
+    "arch": enum("x86_64", "arm64"), "accelerator": ACCEL,
+    "network_gbps": NONNEG, "efa": BOOL, "efa_gbps": NONNEG,
+    "ebs_gbps": NONNEG, "nvme_gb": NONNEG,
+}
+
+
+def doc(name, title, body, v):
+    body = dict(body)
+    body["properties"] = dict({"schema_version": version(v)}, **body["properties"])
+    body["required"] = ["schema_version"] + body["required"]
+    return dict({"$schema": D, "$id": BASE + name, "title": title}, **body)
+
+
+# --region all: top-level "all" and one entry per (type, region), each with
+# its "region"
+LIST = doc("list.schema.json", "ec2fit list --output json", obj({
+    "catalog": CATALOG, "region": {"oneOf": [REGION, {"const": "all"}]},
+    "purchase": PURCHASE,
+    "count": {"type": "integer", "minimum": 0},
+    "instances": arr(obj(dict(INSTANCE_PROPS, region=REGION,
+                              price={"oneOf": [{"type": "null"}, PRICE]}),
+                         optional=("region",))),
+}), 1)
+LIST["allOf"] = [{
+    "if": {"properties": {"region": {"const": "all"}}},
+    "then": {"properties": {"instances": {"items": {"required": ["region"]}}}},
+    "else": {"properties": {"instances": {"items": {"not": {"required": ["region"]}}}}},
+}]
+
+SHOW = doc("show.schema.json", "ec2fit show TYPE --output json", obj({
+    "catalog": CATALOG,
+    "instance": obj(dict(INSTANCE_PROPS, accelerator=ACCEL_SHOW, prices={
+        "type": "object", "propertyNames": REGION,
+        "additionalProperties": PRICE_SHOW})),
+}), 1)
+
+NPOS_OR_NULL = {"type": ["integer", "null"], "minimum": 1}
+MODELS = doc("models.schema.json", "ec2fit models --output json", obj({
+    "models": arr(obj({
+        "name": STR, "display": STR, "aliases": arr(STR), "kind": MODEL_KIND,
+        "params": POSINT, "active_params": POSINT,
+        "layers": NPOS_OR_NULL, "hidden": NPOS_OR_NULL, "heads": NPOS_OR_NULL,
+        "kv_heads": NPOS_OR_NULL, "intermediate": NPOS_OR_NULL,
+        "vocab": NPOS_OR_NULL, "max_context": NPOS_OR_NULL,
+        "experts": NPOS_OR_NULL, "experts_per_tok": NPOS_OR_NULL,
+        "fwd_gflops_per_sample": NNUM, "input_bytes_per_sample": NONNEG,
+        "default_batch": POSINT, "default_seq_len": NPOS_OR_NULL,
+        "image_size": NPOS_OR_NULL, "kv_dim_per_layer": NPOS_OR_NULL,
+        "diffusion_steps": NPOS_OR_NULL, "cfg_passes": NPOS_OR_NULL,
+        "source": STR,
+    })),
+}), 1)
+
+ESTIMATE = doc("estimate.schema.json", "ec2fit estimate --output json", obj({
+    "model": obj({"name": STR, "kind": MODEL_KIND, "params": POSINT,
+                  "active_params": POSINT}),
+    "task": TASK, "precision": PRECISION, "instance": TYPE, "fits": BOOL,
+    "devices": POSINT, "nodes": POSINT, "parallelism": PARALLELISM,
+    "tp_degree": POSINT, "dp_degree": POSINT, "pp_degree": POSINT,
+    "batch_size": POSINT, "seq_len": NPOS_OR_NULL,
+    "activation_checkpointing": BOOL,
+    "memory": obj({k: NONNEG for k in (
+        "weights_gib", "gradients_gib", "optimizer_gib", "activations_gib",
+        "kv_cache_gib", "lora_gib", "overhead_gib", "total_per_device_gib",
+        "available_per_device_gib")}),
+    "peak_tflops": NONNEG, "utilization": NONNEG, "step_time_s": NONNEG,
+    "compute_s": NONNEG, "memory_s": NONNEG, "communication_s": NONNEG,
+    "throughput": obj({"value": NONNEG, "unit": THROUGHPUT_UNIT}),
+    "samples_per_s": NONNEG, "tokens_per_s": NNUM, "time_hours": NONNEG,
+    "latency_ms": NNUM, "ttft_ms": NNUM, "per_token_ms": NNUM,
+    "max_qps_per_replica": NNUM, "replicas": NINT,
+    "bottleneck": BOTTLENECK,
+    "data": obj({"required_mbytes_s": NONNEG, "available_mbytes_s": NONNEG,
+                 "source": enum("network", "ebs", "nvme")}),
+    "host": obj({"ram_needed_gib": NONNEG, "ram_available_gib": NONNEG,
+                 "vcpus_per_accelerator": NONNEG,
+                 "vcpus_per_accelerator_needed": NONNEG}),
+    "cost": {"oneOf": [{"type": "null"}, obj({
+        "region": REGION, "ondemand_usd_per_hour": NONNEG, "total_usd": NNUM})]},
+    "warnings": arr(STR), "assumptions": arr(STR),
+    "stack": obj({"framework": enum("pytorch", "tensorflow", "jax"),
+                  "engine": {"oneOf": [{"type": "null"}, enum(
+                      "vllm", "tgi", "trtllm", "hf", "tf-serving", "triton",
+                      "neuron")]},
+                  "platform": STR,
+                  "status": enum("supported", "unverified", "unsupported"),
+                  "reason": {"type": "string"}, "source": STR}),
+}), 1)
+
+NNUM_POS = {"type": ["number", "null"], "exclusiveMinimum": 0}
+REJECTION = obj({"instance_type": TYPE, "region": REGION, "purchase": PURCHASE,
+                 "rule": STR, "reason": STR})
+PLAN_OPTIONAL = ("latency_ms", "ttft_ms", "per_token_ms", "capacity_qps",
+                 "interruption_band", "expected_interruptions",
+                 "spot_savings_pct", "plan_savings_pct")
+PLAN = obj({
+    "rank": POSINT, "instance_type": TYPE, "family": STR, "nodes": POSINT,
+    "nodes_per_replica": POSINT, "purchase": PURCHASE, "region": REGION,
+    "accelerator": {"oneOf": [{"type": "null"}, obj({
+        "model": STR, "id": STR, "count": POSINT, "memory_gib": NONNEG,
+        "used_per_node": POSINT})]},
+    "parallelism": PARALLELISM,
+    "memory": obj({"required_per_device_gib": NONNEG,
+                   "available_per_device_gib": NONNEG, "headroom_pct": NUM}),
+    "time_hours": NNUM_POS, "hourly_usd": NONNEG, "total_usd": NNUM_POS,
+    "monthly_usd": NNUM_POS, "usd_per_million": NNUM_POS,
+    "per_million_unit": enum("samples", "tokens", "requests"),
+    "throughput": obj({"value": NONNEG, "unit": THROUGHPUT_UNIT}),
+    "latency_ms": NONNEG, "ttft_ms": NNUM_POS, "per_token_ms": NNUM_POS,
+    "capacity_qps": NONNEG, "bottleneck": BOTTLENECK,
+    "interruption_band": {"type": ["integer", "null"], "minimum": 0, "maximum": 4},
+    "expected_interruptions": NONNEG,
+    "spot_savings_pct": PRICE_PROPS["spot_savings_pct"],
+    "plan_savings_pct": dict(NUM, description="this plan's saving vs the on-demand plan of the same type, interruption rework included, 1 decimal"),
+    "score": NUM,
+    "image": {"oneOf": [{"type": "null"}, obj({"family": STR,
+                                                 "ssm_parameter": STR})]},
+    "marks": arr(enum("cheapest", "fastest", "best-value")),
+    "warnings": arr(obj({"rule": STR, "reason": STR})),
+}, optional=PLAN_OPTIONAL)
+# spot plans carry the spot fields, on-demand plans none of them
+PLAN["allOf"] = [{
+    "if": {"properties": {"purchase": {"const": "spot"}}},
+    "then": {"required": ["interruption_band", "expected_interruptions",
+                          "spot_savings_pct", "plan_savings_pct"]},
+    "else": {"not": {"anyOf": [{"required": [k]} for k in (
+        "interruption_band", "expected_interruptions", "spot_savings_pct",
+        "plan_savings_pct")]}},
+}]
+NPOS = NNUM_POS
+RECOMMEND_PROPS = {
+    "catalog": CATALOG, "rules": STR,
+    "workload": obj({
+        "model": STR, "model_kind": MODEL_KIND, "params": POSINT, "task": TASK,
+        "precision": PRECISION, "batch_size": POSINT, "seq_len": NPOS_OR_NULL,
+        "input_tokens": POSINT, "output_tokens": POSINT,
+        "dataset_samples": NPOS, "epochs": {"type": "number", "exclusiveMinimum": 0},
+        "qps": NPOS, "peak_qps": NPOS, "latency_ms": NPOS,
+        "deadline_hours": NPOS, "budget_usd": NPOS, "budget_hourly_usd": NPOS,
+        "regions": {"type": "array", "items": REGION, "minItems": 1},
+        "spot_considered": BOOL, "max_nodes": POSINT,
+        "optimize": enum("cost", "time", "balanced"),
+    }, optional=("input_tokens", "output_tokens")),
+    "cost_basis": enum("total", "per_million", "monthly"),
+    "recommendations": arr(PLAN),
+    "autoscaling": obj({"min_instances": POSINT, "max_instances": POSINT,
+                        "target_qps_per_instance": NONNEG}),
+    "alternatives": arr({"oneOf": [
+        obj({"kind": enum("lambda", "lightsail"), "name": STR,
+             "feasible": {"const": True}, "memory_gib": NONNEG,
+             "vcpus": NONNEG, "latency_ms": NONNEG,
+             "instances": {"type": "integer", "minimum": 0},
+             "monthly_usd": NONNEG, "usd_per_million": NONNEG,
+             "cheaper_than_rank_1": BOOL}),
+        obj({"kind": enum("lambda", "lightsail"), "name": STR,
+             "feasible": {"const": False}, "reason": STR}),
+    ]}),
+    "summary": obj({"candidates": {"type": "integer", "minimum": 0},
+                    "plans": {"type": "integer", "minimum": 0},
+                    "rejected": {"type": "integer", "minimum": 0}}),
+    "closest_misses": {"type": "array", "items": REJECTION, "maxItems": 5},
+    "rejected": arr(REJECTION),
+}
+RECOMMEND_OPTIONAL = ("autoscaling", "alternatives", "closest_misses", "rejected")
+REC_VERSION = 2
+RECOMMEND = doc("recommend.schema.json", "ec2fit recommend --output json",
+                obj(RECOMMEND_PROPS, optional=RECOMMEND_OPTIONAL), REC_VERSION)
+
+_line = obj(dict({"line": POSINT}, **RECOMMEND_PROPS), optional=RECOMMEND_OPTIONAL)
+_line["properties"]["schema_version"] = version(REC_VERSION)
+_line["required"] = ["line", "schema_version"] + _line["required"][1:]
+BATCH = {"$schema": D, "$id": BASE + "recommend-batch-line.schema.json",
+         "title": "one line of ec2fit recommend --batch (JSON Lines)",
+         "oneOf": [_line, obj({"line": POSINT, "error": STR,
+                               "exit_code": {"const": 2}})]}
+
+TF_KEYS = ("schema_version", "instance_type", "instance_count", "use_spot",
+           "region", "hourly_usd", "monthly_usd", "total_usd", "catalog_as_of")
+TF_EXTERNAL = {"$schema": D, "$id": BASE + "tf-external.schema.json",
+               "title": "ec2fit tf-external (Terraform data \"external\": every value a string)",
+               **obj({
+                   "schema_version": {"const": "1"},
+                   "instance_type": TYPE,
+                   "instance_count": {"type": "string", "pattern": "^[1-9][0-9]*$"},
+                   "use_spot": enum("true", "false"),
+                   "region": REGION,
+                   "hourly_usd": {"type": "string", "pattern": r"^[0-9]+\.[0-9]+$"},
+                   "monthly_usd": {"type": "string", "pattern": r"^([0-9]+\.[0-9]+)?$"},
+                   "total_usd": {"type": "string", "pattern": r"^([0-9]+\.[0-9]+)?$"},
+                   "catalog_as_of": DATE,
+               })}
+
+ALL = {"list.schema.json": LIST, "show.schema.json": SHOW,
+       "models.schema.json": MODELS, "estimate.schema.json": ESTIMATE,
+       "recommend.schema.json": RECOMMEND,
+       "recommend-batch-line.schema.json": BATCH,
+       "tf-external.schema.json": TF_EXTERNAL}
+
+
+def main():
+    out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
+        os.path.dirname(__file__), "..", "docs", "schema")
+    os.makedirs(out, exist_ok=True)
+    for name, schema in ALL.items():
+        with open(os.path.join(out, name), "w") as f:
+            json.dump(schema, f, indent=2)
+            f.write("\n")
+
+
+if __name__ == "__main__":
+    main()
