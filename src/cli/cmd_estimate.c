@@ -14,7 +14,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "cli_render.h"
+#include "render_common.h"
 #include "cli_workload.h"
 #include "cmd.h"
 #include "ec2fit/estimate.h"

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli_render.h"
+#include "render_common.h"
 #include "cli_workload.h"
 #include "cmd.h"
 #include "ec2fit/recommend.h"
@@ -16,7 +16,7 @@
 #include "ec2fit/units.h"
 #include "cli_config.h"
 #include "cmd_recommend.h"
-#include "recommend_batch.h"
+#include "batch.h"
 #include "recommend_render.h"
 
 static void usage(FILE *f)

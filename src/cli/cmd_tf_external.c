@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli_render.h"
+#include "render_common.h"
 #include "cmd.h"
 #include "cmd_recommend.h"
 #include "ec2fit/buf.h"

@@ -5,7 +5,7 @@
  * bit-flip cases are there to prove the loader never reads out of bounds.
  *
  * The corruption cases poke the documented layout ("Packed form" in
- * src/catalog.c) by offset, so a layout change without a version bump
+ * src/data/catalog.c) by offset, so a layout change without a version bump
  * fails here. */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -12,7 +12,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "cli_render.h"
+#include "render_common.h"
 
 /* Plot area of the scatter, in SVG user units. */
 #define PW 760.0

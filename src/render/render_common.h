@@ -1,4 +1,4 @@
-/* cli_render.h - output helpers shared by list/show/recommend. */
+/* render_common.h - output helpers shared by list/show/recommend. */
 #ifndef EC2FIT_CLI_RENDER_H
 #define EC2FIT_CLI_RENDER_H
 

@@ -28,7 +28,7 @@
  * got '0'"). A bad line yields {"line":N,"error":"...","exit_code":2} and
  * the batch goes on.
  */
-#include "recommend_batch.h"
+#include "batch.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>

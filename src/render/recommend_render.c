@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli_render.h"
+#include "render_common.h"
 #include "ec2fit/light.h"
 
 #define RR_SCHEMA_VERSION 1

@@ -1,5 +1,5 @@
-/* cli_render.c - JSON/CSV helpers shared by the commands. */
-#include "cli_render.h"
+/* render_common.c - JSON/CSV helpers shared by the commands. */
+#include "render_common.h"
 
 #include <math.h>
 #include <stdlib.h>
