@@ -15,7 +15,7 @@
 #include <cjson/cJSON.h>
 
 #include "render_common.h"
-#include "cli_workload.h"
+#include "workload_flags.h"
 #include "cmd.h"
 #include "ec2fit/estimate.h"
 #include "ec2fit/units.h"

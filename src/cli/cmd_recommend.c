@@ -9,14 +9,14 @@
 #include <string.h>
 
 #include "render_common.h"
-#include "cli_workload.h"
+#include "workload_flags.h"
 #include "cmd.h"
 #include "ec2fit/recommend.h"
 #include "ec2fit/rules.h"
 #include "ec2fit/units.h"
 #include "cli_config.h"
 #include "cmd_recommend.h"
-#include "batch.h"
+#include "cmd_recommend_batch.h"
 #include "recommend_render.h"
 
 static void usage(FILE *f)

@@ -1,5 +1,6 @@
 /*
- * recommend_batch.c - `ec2fit recommend --batch FILE|-`: one workload
+ * batch.c - the batch engine, ecf_recommend_batch (`ec2fit recommend
+ * --batch FILE|-` is its CLI: cmd_recommend_batch.c): one workload
  * profile per input line (a JSON object whose fields are recommend's flags
  * without the dashes), one compact JSON line out per input line, in order.
  *
@@ -28,10 +29,9 @@
  * got '0'"). A bad line yields {"line":N,"error":"...","exit_code":2} and
  * the batch goes on.
  */
-#include "batch.h"
+#include "ec2fit/batch.h"
 
 #include <cjson/cJSON.h>
-#include <errno.h>
 #include <getopt.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -40,15 +40,15 @@
 #include <sys/types.h>
 #include <unistd.h>
 
-#include "cli_workload.h"
-#include "cmd.h"
-#include "cmd_recommend.h"
+#include "ec2fit/buf.h"
 #include "ec2fit/light.h"
 #include "ec2fit/recommend.h"
 #include "ec2fit/rules.h"
 #include "ec2fit/units.h"
 #include "ec2fit/zoo.h"
-#include "recommend_render.h"
+#include "parse.h"
+#include "region_check.h"
+#include "workload_flags.h"
 
 #define RB_MAX_LINE (1u << 20)       /* bytes in one input line */
 #define RB_MAX_FIELDS 64             /* fields in one profile */
@@ -143,6 +143,8 @@ typedef struct {
     const ecf_light *light; /* NULL: a build without light data */
     int top;
     bool explain;
+    const char *default_region;
+    ecf_batch_render_fn render;
     rb_cache cache;
     pthread_mutex_t lock; /* the cache and the chunk's next group */
 } rb_batch;
@@ -489,7 +491,7 @@ static int build_profile(rb_profile *p, const rb_batch *b,
             p->o.regions[p->o.n_regions++] = v[k];
         }
     } else {
-        const char *r = p->region[0] ? p->region : cli_default_region();
+        const char *r = p->region[0] ? p->region : b->default_region;
         rc = cli_check_region(b->cat, r, "--region", err);
         if (rc < 0)
             return rc;
@@ -506,7 +508,7 @@ static int run_profile(char **json_out, rb_batch *b, rb_profile *p,
                        ecf_recommend_memo *memo, ecf_err *err)
 {
     ecf_recommendation *rec = NULL;
-    rr_view view;
+    ecf_result view;
     cJSON *root;
     int rc;
 
@@ -532,7 +534,7 @@ static int run_profile(char **json_out, rb_batch *b, rb_profile *p,
     if (b->light && p->wl.w.task == ECF_TASK_INFER)
         view.n_light = ecf_recommend_light(view.light, 2, b->light, &p->model,
                                            &p->wl.w, rec);
-    root = rr_json(&view);
+    root = b->render(&view);
     *json_out = cJSON_PrintUnformatted(root);
     cJSON_Delete(root);
     rc = rec->n_plans > 0 ? 0 : 3;
@@ -743,7 +745,8 @@ static int item_cmp(const void *a, const void *b)
 /* Runs a chunk's lines on `n_workers` threads and prints their records in
  * input order. Returns the worst status. */
 static int run_chunk(rb_batch *b, rb_item *items, size_t n,
-                     ecf_recommend_memo **memos, int n_workers)
+                     ecf_recommend_memo **memos, int n_workers, FILE *out,
+                     FILE *diag)
 {
     size_t *order = ecf_xmalloc((n ? n : 1) * sizeof(*order));
     size_t *starts = ecf_xmalloc((n + 1) * sizeof(*starts));
@@ -784,9 +787,9 @@ static int run_chunk(rb_batch *b, rb_item *items, size_t n,
     for (i = 0; i < n; i++) {
         rb_item *it = &items[i];
         if (it->out.len)
-            fwrite(it->out.data, 1, it->out.len, stdout);
+            fwrite(it->out.data, 1, it->out.len, out);
         if (it->errout.len)
-            fwrite(it->errout.data, 1, it->errout.len, stderr);
+            fwrite(it->errout.data, 1, it->errout.len, diag);
         status = worse(status, it->status);
         free(it->text);
         free(it->group);
@@ -810,96 +813,36 @@ static int thread_count(void)
 /* Driver                                                              */
 /* ------------------------------------------------------------------ */
 
-int cli_recommend_batch(int argc, char **argv)
+int ecf_recommend_batch(FILE *in, FILE *out, FILE *diag,
+                        const ecf_batch_opts *opts)
 {
-    const struct option *longopts = cli_recommend_longopts();
-    cli_catalog_opts copts = {NULL};
     rb_batch b;
     ecf_err err = ECF_ERR_INIT;
-    ecf_catalog *cat = NULL;
-    ecf_zoo *zoo = NULL;
-    ecf_light *light = NULL;
-    ecf_rules rules;
-    const char *path = NULL, *rules_path = NULL;
-    FILE *in = NULL;
     char *line = NULL;
     size_t cap = 0;
     ssize_t got;
     long lineno = 0;
-    int c, idx, status = 0;
+    int status = 0;
     rb_item *items = NULL;
     ecf_recommend_memo *memos[RB_MAX_THREADS] = {NULL};
     size_t n_items = 0, chunk_lines, chunk_bytes = 0;
     int n_workers = thread_count(), t;
 
+    if (opts->threads > 0)
+        n_workers = opts->threads < RB_MAX_THREADS ? opts->threads
+                                                   : RB_MAX_THREADS;
     memset(&b, 0, sizeof(b));
     pthread_mutex_init(&b.lock, NULL);
-    b.top = 5;
-    optind = 0;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":h", longopts, &idx)) != -1) {
-        const char *name = c == '?' || c == ':' || c == 'h'
-                               ? NULL
-                               : longopts[idx].name;
-        if (!name)
-            return cli_bad_option("recommend", c, argc, argv);
-        if (strcmp(name, "batch") == 0) {
-            path = optarg;
-        } else if (strcmp(name, "output-file") == 0) {
-            /* the command already pointed stdout at it */
-        } else if (strcmp(name, "catalog") == 0) {
-            copts.path = optarg;
-        } else if (strcmp(name, "rules") == 0) {
-            rules_path = optarg;
-        } else if (strcmp(name, "explain") == 0) {
-            b.explain = true;
-        } else if (strcmp(name, "top") == 0) {
-            if (cli_parse_int(&b.top, "--top", optarg, 1, 10000, &err) < 0)
-                return cli_usage_error("recommend", "%s", err.msg);
-        } else if (strcmp(name, "output") == 0) {
-            if (strcmp(optarg, "json") != 0)
-                return cli_usage_error("recommend",
-                                       "--batch: output is JSON Lines; "
-                                       "--output %s is not available",
-                                       optarg);
-        } else {
-            return cli_usage_error("recommend",
-                                   "--%s: give it as a field of each --batch "
-                                   "line (\"%s\": ...)",
-                                   name, name);
-        }
-    }
-    if (!path)
-        return cli_usage_error("recommend", "--batch: missing FILE");
+    b.cat = opts->cat;
+    b.label = opts->catalog_label;
+    b.rules = opts->rules;
+    b.zoo = opts->zoo;
+    b.light = opts->light;
+    b.top = opts->top;
+    b.explain = opts->explain;
+    b.default_region = opts->default_region;
+    b.render = opts->render;
 
-    if (rules_path ? ecf_rules_load_file(&rules, rules_path, &err)
-                   : ecf_rules_embedded(&rules, &err)) {
-        status = cli_fail(&err);
-        goto out;
-    }
-    if (cli_open_catalog(&cat, &copts, &b.label, &err) != 0 ||
-        ecf_zoo_embedded(&zoo, &err) != 0) {
-        status = cli_fail(&err);
-        goto out;
-    }
-    if (ecf_light_embedded(&light, &err) != 0)
-        light = NULL; /* a build without light data shows none */
-    b.cat = cat;
-    b.rules = &rules;
-    b.zoo = zoo;
-    b.light = light;
-
-    if (strcmp(path, "-") == 0) {
-        in = stdin;
-    } else {
-        in = fopen(path, "r");
-        if (!in) {
-            ecf_err_set(&err, ECF_EIO, "--batch: %s: %s", path,
-                        strerror(errno));
-            status = cli_fail(&err);
-            goto out;
-        }
-    }
     chunk_lines = b.explain || b.top > 20 ? RB_CHUNK_LINES_BIG
                                           : RB_CHUNK_LINES;
     items = ecf_xcalloc(chunk_lines, sizeof(*items));
@@ -925,66 +868,20 @@ int cli_recommend_batch(int argc, char **argv)
             chunk_bytes += (size_t)got;
         }
         if (n_items == chunk_lines || chunk_bytes >= RB_CHUNK_BYTES) {
-            status = worse(status,
-                           run_chunk(&b, items, n_items, memos, n_workers));
+            status = worse(status, run_chunk(&b, items, n_items, memos,
+                                             n_workers, out, diag));
             n_items = 0;
             chunk_bytes = 0;
         }
     }
     if (n_items)
-        status = worse(status, run_chunk(&b, items, n_items, memos, n_workers));
-    if (ferror(in)) {
-        ecf_err_set(&err, ECF_EIO, "--batch: %s: read error",
-                    in == stdin ? "stdin" : path);
-        status = cli_fail(&err);
-    }
-out:
-    if (in && in != stdin)
-        fclose(in);
+        status = worse(status, run_chunk(&b, items, n_items, memos, n_workers,
+                                         out, diag));
     free(line);
     free(items);
     for (t = 0; t < RB_MAX_THREADS; t++)
         ecf_recommend_memo_free(memos[t]);
     pthread_mutex_destroy(&b.lock);
     cache_free(&b.cache);
-    ecf_light_free(light);
-    ecf_zoo_free(zoo);
-    ecf_catalog_free(cat);
     return status;
-}
-
-void cli_recommend_batch_usage(FILE *f)
-{
-    fputs("Batch (JSON Lines):\n"
-          "  --batch FILE|-          one workload per line, a JSON object "
-          "whose fields are\n"
-          "                          the flags above without dashes: "
-          "model, params,\n"
-          "                          model-config, task, precision, "
-          "batch-size, seq-len,\n"
-          "                          input-tokens, output-tokens, dataset, "
-          "epochs, lora-rank,\n"
-          "                          latency-ms, qps, sample-bytes, "
-          "tensor-parallel,\n"
-          "                          deadline, budget, budget-hourly, "
-          "peak-qps, max-nodes,\n"
-          "                          checkpoint-every, region, regions, "
-          "families,\n"
-          "                          exclude-families, optimize (strings "
-          "or numbers; '_'\n"
-          "                          may replace '-'); spot, "
-          "activation-checkpointing,\n"
-          "                          optimizer-8bit: true|false. Prints one "
-          "compact\n"
-          "                          --output json object per line, with "
-          "\"line\"; a bad line\n"
-          "                          prints {\"line\":N,\"error\":...,"
-          "\"exit_code\":2} and the\n"
-          "                          rest go on. Only --catalog, --rules, "
-          "--top, --explain\n"
-          "                          and --output-file may be given with "
-          "it. Exit: 0 all ok,\n"
-          "                          2 a bad line, 3 a line without a plan, "
-          "1 I/O.\n",
-          f);
 }

@@ -8,23 +8,13 @@
 #include "ec2fit/catalog.h"
 #include "ec2fit/estimate.h"
 #include "ec2fit/recommend.h"
+#include "ec2fit/result.h"
 #include "ec2fit/rules.h"
 #include "ec2fit/zoo.h"
 
-typedef struct {
-    const ecf_catalog *cat;
-    const char *catalog_label;
-    const ecf_model *model;
-    const ecf_workload *w;
-    const ecf_recommend_opts *opts;
-    const ecf_rules *rules;
-    const ecf_recommendation *rec;
-    int top;
-    bool explain;
-    bool color;
-    ecf_light_option light[2];
-    size_t n_light;
-} rr_view;
+/* The result struct of ec2fit/result.h (its fields, under the renderers'
+ * historical name). */
+typedef ecf_result rr_view;
 
 /** Computes the Lambda / Lightsail alternatives (serving only). */
 void rr_light_alternatives(rr_view *v);

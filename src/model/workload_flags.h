@@ -1,7 +1,8 @@
 /*
- * cli_workload.h - the workload flags shared by `estimate` and `recommend`
- * (model selection + workload profile), so both commands accept exactly the
- * same spelling and report exactly the same errors.
+ * workload_flags.h - the workload flags shared by `estimate`, `recommend`
+ * and the batch engine (model selection + workload profile), so all accept
+ * exactly the same spelling and report exactly the same errors. The cli_
+ * prefix is historical (the names predate the library).
  *
  * Use:
  *     static const struct option longopts[] = {
@@ -116,8 +117,5 @@ int cli_workload_finish_zoo(cli_workload *wl,
                             bool need_task,
                             const ecf_zoo *zoo,
                             ecf_err *err);
-
-/** Prints the workload flags' help lines (two-space indented). */
-void cli_workload_usage(FILE *f);
 
 #endif

@@ -1,8 +1,9 @@
 /*
- * recommend_batch.h - `ec2fit recommend --batch FILE`: JSON Lines of
+ * cmd_recommend_batch.h - `ec2fit recommend --batch FILE`: JSON Lines of
  * workload profiles in, one compact JSON result per line out, with the
  * catalog, rules, zoo and light data loaded once (docs/output-schema.md,
- * "Batch mode").
+ * "Batch mode"). The CLI side: flags, loading, opening the input; the
+ * engine is the library's ecf_recommend_batch (ec2fit/batch.h).
  */
 #ifndef EC2FIT_CLI_RECOMMEND_BATCH_H
 #define EC2FIT_CLI_RECOMMEND_BATCH_H
