@@ -1,7 +1,7 @@
 /*
- * cli_common.c - helpers shared by the cmd_*.c files: diagnostics, strict
- * flag parsing, output-format parsing, catalog selection, suggestions,
- * and the end of stdout (write errors, --output-file).
+ * cli_common.c - helpers shared by the cmd_*.c files: diagnostics,
+ * output-format parsing, colour, and the end of stdout (write errors,
+ * --output-file). Strict number parsing and suggestions are src/util/parse.c.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -15,7 +15,6 @@
 #include <sys/stat.h>
 
 #include "cmd.h"
-#include "cli_config.h"
 
 int cli_fail(const ecf_err *err)
 {
@@ -102,19 +101,6 @@ int cli_parse_output(cli_output *out, const char *s, unsigned allowed,
     }
     return ecf_err_set(err, ECF_EINVAL, "--output: expected %s, got '%s'",
                        list, s);
-}
-
-const char *cli_default_region(void)
-{
-    const char *r = getenv("AWS_REGION");
-    if (r && *r)
-        return r;
-    r = getenv("AWS_DEFAULT_REGION");
-    if (r && *r)
-        return r;
-    if (cli_config_get()->region[0])
-        return cli_config_get()->region;
-    return "us-east-1";
 }
 
 bool cli_use_color(FILE *f)

@@ -88,9 +88,6 @@ int cli_catalog_text(ecf_buf *text_out, const char **label_out,
 /** Seconds since the epoch; EC2FIT_NOW pins it in tests (docs/update.md). */
 long cli_now(void);
 
-/** Default region: AWS_REGION, then AWS_DEFAULT_REGION, then the config
- *  file's "region" (cli_config.h), then us-east-1. */
-const char *cli_default_region(void);
 /** True when colour may be used on `f` (a TTY, and NO_COLOR unset). */
 bool cli_use_color(FILE *f);
 

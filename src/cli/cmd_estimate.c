@@ -16,6 +16,7 @@
 
 #include "render_common.h"
 #include "workload_flags.h"
+#include "cli_config.h"
 #include "cmd.h"
 #include "ec2fit/estimate.h"
 #include "ec2fit/units.h"

@@ -13,7 +13,8 @@
 #include <string.h>
 
 #include "cmd.h"
-#include "cmd_recommend.h"
+#include "cli_config.h"
+#include "recommend_opts.h"
 #include "ec2fit/batch.h"
 #include "ec2fit/light.h"
 #include "ec2fit/render.h"
