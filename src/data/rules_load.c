@@ -4,7 +4,7 @@
  * its own parameters (in range) and only its own placeholders, so a typo in
  * a user's rules file is an error rather than a silently ignored setting.
  */
-#include "ec2fit/rules.h"
+#include "ec2fit/rules_set.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>

@@ -1,10 +1,10 @@
 /* rules_table.h - static facts about each rule (names, parameters with
  * their ranges, allowed placeholders), shared by the loader and the pure
- * evaluator. Internal to the core. */
+ * evaluator. Internal to the core (defined in rules_spec.c). */
 #ifndef EC2FIT_RULES_TABLE_H
 #define EC2FIT_RULES_TABLE_H
 
-#include "ec2fit/rules.h"
+#include "ec2fit/rules_set.h"
 
 typedef struct {
     const char *name;
