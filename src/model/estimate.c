@@ -1,8 +1,8 @@
 /*
- * estimate.c - the analytical estimator's entry points, device description,
- * notes, model arithmetic and utilisation (docs/estimation.md has every
- * formula with its source; the constants are estimate_internal.h's, the
- * same list). The phases are estimate_workload.c, estimate_memory.c,
+ * estimate.c - the analytical estimator's entry points, device description
+ * and notes (docs/estimation.md has every formula with its source; the
+ * constants, model arithmetic and utilisation are estimate_internal.h's).
+ * The phases are estimate_workload.c, estimate_memory.c,
  * estimate_scaling.c, estimate_train.c and estimate_serve.c.
  *
  * Pure: no I/O, no globals, no allocation. One call evaluates a workload on
@@ -221,128 +221,6 @@ void assume(ecf_estimate *e, const char *fmt, ...)
     va_start(ap, fmt);
     note(e->assumptions, &e->n_assumptions, fmt, ap);
     va_end(ap);
-}
-
-/* ================================================================ */
-/* Model arithmetic                                                  */
-/* ================================================================ */
-
-/* Parameters that take part in matrix multiplies per token: everything
- * but the input embedding lookup (and learned positions); the LM head is a
- * GEMM, so a tied embedding counts once. Encoders have no LM head at
- * fine-tune/inference time. */
-double matmul_params(const ecf_model *m)
-{
-    double emb = (double)m->vocab * m->hidden;
-    double n = m->active_params;
-    if (m->kind == ECF_KIND_ENCODER)
-        n -= emb;
-    else if (!m->tie_embeddings)
-        n -= emb;
-    return n > 0 ? n : m->active_params;
-}
-
-/* Forward FLOPs for one sample of `seq` tokens (2 FLOPs per MAC):
- * 2 x matmul params x tokens + attention scores and mixing, 4 x L x s x h
- * per token (halved for causal decoders that skip the masked half). */
-double fwd_flops_sample(const ecf_model *m, int seq)
-{
-    double attn;
-    if (!ecf_model_kind_is_transformer(m->kind) || m->kind == ECF_KIND_VIT ||
-        m->kind == ECF_KIND_SPEECH)
-        return m->fwd_gflops_per_sample * 1e9;
-    attn = 4.0 * m->layers * (double)seq * m->heads * m->head_dim;
-    if (is_llm(m))
-        attn *= 0.5;
-    return (2.0 * matmul_params(m) + attn) * seq;
-}
-
-/* LoRA adapter parameters: rank r on q, k, v, o and every MLP matrix
- * (PEFT "all-linear"); r x (d_in + d_out) each. */
-double lora_params(const ecf_model *m, int r)
-{
-    double h = m->hidden, q = (double)m->heads * m->head_dim,
-           kv = (double)m->kv_heads * m->head_dim, I = m->intermediate;
-    double per_layer, mlp;
-    if (m->kind == ECF_KIND_DIFFUSION || m->layers == 0)
-        return m->params * r * 2e-4; /* attention-only UNet LoRA, ~0.08%
-                                        of weights at r = 4 */
-    mlp = (m->kind == ECF_KIND_DECODER || m->kind == ECF_KIND_MOE ? 3.0 : 2.0) *
-          (h + I);
-    if (m->experts > 0)
-        mlp *= m->experts;
-    per_layer = (h + q) + 2.0 * (h + kv) + (q + h) + mlp;
-    return r * per_layer * m->layers;
-}
-
-/* Training activations per sample per device, bytes, for transformers. */
-double
-tf_act_bytes(const ecf_model *m, int seq, bool ckpt, double act_scale, int tp)
-{
-    double s = seq, h = m->hidden, a = m->heads;
-    double per_layer = s * h * ACT_BYTES_PER_SBH;
-    double logits = 0;
-    if (!is_llm(m))
-        per_layer += ACT_ATTN_SCORES * a * s * s;
-    per_layer *= act_scale / tp;
-    if (is_llm(m))
-        logits = s * m->vocab * 4.0 / tp; /* fp32 logits for the loss */
-    /* Full recomputation keeps each layer's 16-bit input (2*s*h bytes)
-     * plus one layer's full set during its recompute. */
-    if (ckpt)
-        return m->layers * 2.0 * s * h * act_scale / tp + per_layer + logits;
-    return m->layers * per_layer + logits;
-}
-
-/* Bytes of K and V per token of context, whole model. */
-double kv_bytes_per_token(const ecf_model *m, double kv_elem)
-{
-    if (!is_llm(m))
-        return 0;
-    return 2.0 * m->layers * m->kv_heads * (double)m->head_dim * kv_elem;
-}
-
-/* ================================================================ */
-/* Utilisation                                                       */
-/* ================================================================ */
-
-static bool tensor_precision(ecf_precision p)
-{
-    return p != ECF_PREC_FP32;
-}
-
-static double device_factor(const devinfo *d, ecf_precision p)
-{
-    double f = 1.0;
-    if (p == ECF_PREC_FP8)
-        f *= U_FP8;
-    if (d->gen == GEN_NEURON || d->gen == GEN_OTHER)
-        f *= U_NEURON;
-    if (d->power_limited)
-        f *= U_POWER_LIMITED;
-    return f;
-}
-
-/* Achieved fraction of peak for GEMM-dominated work of width h, with
- * ceiling `base` (U_TRAIN or U_INFER): saturating in the width. */
-double u_gemm(const devinfo *d, ecf_precision p, double base, double h)
-{
-    if (d->cpu)
-        return U_CPU;
-    if (h < 1)
-        h = U_HIDDEN_HALF;
-    if (!tensor_precision(p) || d->gen == GEN_OLD)
-        return U_FP32;
-    return base * h / (h + U_HIDDEN_HALF) * device_factor(d, p);
-}
-
-double u_conv(const devinfo *d, ecf_precision p)
-{
-    if (d->cpu)
-        return U_CPU;
-    if (!tensor_precision(p) || d->gen == GEN_OLD)
-        return U_FP32;
-    return U_CNN_TC * device_factor(d, p);
 }
 
 /* ================================================================ */

@@ -1,12 +1,14 @@
 /*
  * estimate_internal.h - what the estimator's files share: every constant
  * (docs/estimation.md, "Constants", has each with its source), the device
- * description, the plan, and the helpers one file defines and another
- * calls. Internal to src/model.
+ * description, the plan, the small model-arithmetic and utilisation
+ * helpers (inline), and the prototypes of what one file defines and
+ * another calls. Internal to src/model.
  */
 #ifndef EC2FIT_MODEL_ESTIMATE_INTERNAL_H
 #define EC2FIT_MODEL_ESTIMATE_INTERNAL_H
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
 
@@ -14,24 +16,12 @@
 
 /* Helpers shared across the estimator's files (declared below). The macros give them
  * library-wide names and keep the short ones in the code. */
-#define allreduce_s(...) ecf_est_allreduce_s_(__VA_ARGS__)
 #define assume(...) ecf_est_assume_(__VA_ARGS__)
 #define data_and_host(...) ecf_est_data_and_host_(__VA_ARGS__)
-#define fits(...) ecf_est_fits_(__VA_ARGS__)
-#define fwd_flops_sample(...) ecf_est_fwd_flops_sample_(__VA_ARGS__)
-#define grad_sync_s(...) ecf_est_grad_sync_s_(__VA_ARGS__)
 #define infer_memory(...) ecf_est_infer_memory_(__VA_ARGS__)
-#define is_llm(...) ecf_est_is_llm_(__VA_ARGS__)
-#define is_vision(...) ecf_est_is_vision_(__VA_ARGS__)
-#define kv_bytes_per_token(...) ecf_est_kv_bytes_per_token_(__VA_ARGS__)
-#define lora_params(...) ecf_est_lora_params_(__VA_ARGS__)
-#define matmul_params(...) ecf_est_matmul_params_(__VA_ARGS__)
 #define run_infer(...) ecf_est_run_infer_(__VA_ARGS__)
 #define run_train(...) ecf_est_run_train_(__VA_ARGS__)
-#define tf_act_bytes(...) ecf_est_tf_act_bytes_(__VA_ARGS__)
 #define train_memory(...) ecf_est_train_memory_(__VA_ARGS__)
-#define u_conv(...) ecf_est_u_conv_(__VA_ARGS__)
-#define u_gemm(...) ecf_est_u_gemm_(__VA_ARGS__)
 #define warn(...) ecf_est_warn_(__VA_ARGS__)
 
 #define GIB 1073741824.0
@@ -190,32 +180,20 @@ typedef struct {
     int batch;
 } plan;
 
-/* Defined in estimate.c (notes, model arithmetic, utilisation),
- * estimate_memory.c, estimate_scaling.c, estimate_train.c,
- * estimate_serve.c and estimate_workload.c. */
-double
-allreduce_s(double bytes, int n, double gbytes_s, double alpha, double eff);
+/* Defined in estimate.c (notes), estimate_scaling.c, estimate_memory.c,
+ * estimate_serve.c and estimate_train.c. */
 void data_and_host(ecf_estimate *e,
                    const ecf_model *m,
                    const ecf_workload *w,
                    const ecf_instance *inst,
                    const devinfo *d,
                    int nodes);
-bool fits(const ecf_memory *mem);
-double fwd_flops_sample(const ecf_model *m, int seq);
-double
-grad_sync_s(double bytes, int per_node, int nodes, const devinfo *d);
 void infer_memory(ecf_memory *mem,
                   const ecf_model *m,
                   const ecf_workload *w,
                   ecf_precision p,
                   const plan *pl,
                   const devinfo *d);
-bool is_llm(const ecf_model *m);
-bool is_vision(const ecf_model *m);
-double kv_bytes_per_token(const ecf_model *m, double kv_elem);
-double lora_params(const ecf_model *m, int r);
-double matmul_params(const ecf_model *m);
 void run_infer(ecf_estimate *e,
                const ecf_model *m,
                const ecf_workload *w,
@@ -231,15 +209,172 @@ void run_train(ecf_estimate *e,
                int nodes,
                ecf_precision p,
                double peak);
-double
-tf_act_bytes(const ecf_model *m, int seq, bool ckpt, double act_scale, int tp);
 void train_memory(ecf_memory *mem,
                   const ecf_model *m,
                   const ecf_workload *w,
                   ecf_precision p,
                   const plan *pl,
                   const devinfo *d);
-double u_conv(const devinfo *d, ecf_precision p);
-double u_gemm(const devinfo *d, ecf_precision p, double base, double h);
+
+/* ================================================================ */
+/* Small helpers, inline in every file that uses them (the hot path: */
+/* a serving estimate calls these per batch size and per group)      */
+/* ================================================================ */
+
+static inline bool is_llm(const ecf_model *m)
+{
+    return ecf_model_kind_is_llm(m->kind);
+}
+
+static inline bool is_vision(const ecf_model *m)
+{
+    return m->kind == ECF_KIND_CNN || m->kind == ECF_KIND_VIT ||
+           m->kind == ECF_KIND_DIFFUSION;
+}
+
+/* Parameters that take part in matrix multiplies per token: everything
+ * but the input embedding lookup (and learned positions); the LM head is a
+ * GEMM, so a tied embedding counts once. Encoders have no LM head at
+ * fine-tune/inference time. */
+static inline double matmul_params(const ecf_model *m)
+{
+    double emb = (double)m->vocab * m->hidden;
+    double n = m->active_params;
+    if (m->kind == ECF_KIND_ENCODER)
+        n -= emb;
+    else if (!m->tie_embeddings)
+        n -= emb;
+    return n > 0 ? n : m->active_params;
+}
+
+/* Forward FLOPs for one sample of `seq` tokens (2 FLOPs per MAC):
+ * 2 x matmul params x tokens + attention scores and mixing, 4 x L x s x h
+ * per token (halved for causal decoders that skip the masked half). */
+static inline double fwd_flops_sample(const ecf_model *m, int seq)
+{
+    double attn;
+    if (!ecf_model_kind_is_transformer(m->kind) || m->kind == ECF_KIND_VIT ||
+        m->kind == ECF_KIND_SPEECH)
+        return m->fwd_gflops_per_sample * 1e9;
+    attn = 4.0 * m->layers * (double)seq * m->heads * m->head_dim;
+    if (is_llm(m))
+        attn *= 0.5;
+    return (2.0 * matmul_params(m) + attn) * seq;
+}
+
+/* LoRA adapter parameters: rank r on q, k, v, o and every MLP matrix
+ * (PEFT "all-linear"); r x (d_in + d_out) each. */
+static inline double lora_params(const ecf_model *m, int r)
+{
+    double h = m->hidden, q = (double)m->heads * m->head_dim,
+           kv = (double)m->kv_heads * m->head_dim, I = m->intermediate;
+    double per_layer, mlp;
+    if (m->kind == ECF_KIND_DIFFUSION || m->layers == 0)
+        return m->params * r * 2e-4; /* attention-only UNet LoRA, ~0.08%
+                                        of weights at r = 4 */
+    mlp = (m->kind == ECF_KIND_DECODER || m->kind == ECF_KIND_MOE ? 3.0 : 2.0) *
+          (h + I);
+    if (m->experts > 0)
+        mlp *= m->experts;
+    per_layer = (h + q) + 2.0 * (h + kv) + (q + h) + mlp;
+    return r * per_layer * m->layers;
+}
+
+/* Training activations per sample per device, bytes, for transformers. */
+static inline double
+tf_act_bytes(const ecf_model *m, int seq, bool ckpt, double act_scale, int tp)
+{
+    double s = seq, h = m->hidden, a = m->heads;
+    double per_layer = s * h * ACT_BYTES_PER_SBH;
+    double logits = 0;
+    if (!is_llm(m))
+        per_layer += ACT_ATTN_SCORES * a * s * s;
+    per_layer *= act_scale / tp;
+    if (is_llm(m))
+        logits = s * m->vocab * 4.0 / tp; /* fp32 logits for the loss */
+    /* Full recomputation keeps each layer's 16-bit input (2*s*h bytes)
+     * plus one layer's full set during its recompute. */
+    if (ckpt)
+        return m->layers * 2.0 * s * h * act_scale / tp + per_layer + logits;
+    return m->layers * per_layer + logits;
+}
+
+/* Bytes of K and V per token of context, whole model. */
+static inline double kv_bytes_per_token(const ecf_model *m, double kv_elem)
+{
+    if (!is_llm(m))
+        return 0;
+    return 2.0 * m->layers * m->kv_heads * (double)m->head_dim * kv_elem;
+}
+
+static inline bool tensor_precision(ecf_precision p)
+{
+    return p != ECF_PREC_FP32;
+}
+
+static inline double device_factor(const devinfo *d, ecf_precision p)
+{
+    double f = 1.0;
+    if (p == ECF_PREC_FP8)
+        f *= U_FP8;
+    if (d->gen == GEN_NEURON || d->gen == GEN_OTHER)
+        f *= U_NEURON;
+    if (d->power_limited)
+        f *= U_POWER_LIMITED;
+    return f;
+}
+
+/* Achieved fraction of peak for GEMM-dominated work of width h, with
+ * ceiling `base` (U_TRAIN or U_INFER): saturating in the width. */
+static inline double u_gemm(const devinfo *d, ecf_precision p, double base,
+                            double h)
+{
+    if (d->cpu)
+        return U_CPU;
+    if (h < 1)
+        h = U_HIDDEN_HALF;
+    if (!tensor_precision(p) || d->gen == GEN_OLD)
+        return U_FP32;
+    return base * h / (h + U_HIDDEN_HALF) * device_factor(d, p);
+}
+
+static inline double u_conv(const devinfo *d, ecf_precision p)
+{
+    if (d->cpu)
+        return U_CPU;
+    if (!tensor_precision(p) || d->gen == GEN_OLD)
+        return U_FP32;
+    return U_CNN_TC * device_factor(d, p);
+}
+
+static inline bool fits(const ecf_memory *mem)
+{
+    return mem->total_per_device_gib <= mem->available_per_device_gib;
+}
+
+/* Ring all-reduce of `bytes` over n participants at `gbytes_s` each:
+ * 2(n-1)/n x bytes / bandwidth + 2(n-1) x alpha. */
+static inline double
+allreduce_s(double bytes, int n, double gbytes_s, double alpha, double eff)
+{
+    if (n <= 1 || gbytes_s <= 0)
+        return 0;
+    return 2.0 * (n - 1) / n * bytes / (gbytes_s * 1e9 * eff) +
+           2.0 * (n - 1) * alpha;
+}
+
+/* Gradient sync time for `bytes` over dp devices spread across nodes:
+ * intra-node ring over the device link, then inter-node ring over the
+ * node's network (hierarchical all-reduce). */
+static inline double
+grad_sync_s(double bytes, int per_node, int nodes, const devinfo *d)
+{
+    double t = allreduce_s(bytes, per_node, d->link_gbytes_s, d->alpha_link,
+                           LINK_EFFICIENCY);
+    if (nodes > 1)
+        t += allreduce_s(bytes, nodes, d->net_gbytes_s, d->alpha_net,
+                         NET_EFFICIENCY);
+    return t;
+}
 
 #endif

@@ -121,11 +121,6 @@ void infer_memory(ecf_memory *mem,
     sum_memory(mem, d->mem_gib);
 }
 
-bool fits(const ecf_memory *mem)
-{
-    return mem->total_per_device_gib <= mem->available_per_device_gib;
-}
-
 double ecf_estimate_min_total_gib(const ecf_model *m, const ecf_workload *w)
 {
     /* Most-sharded lower bound: weights + training state, + one sample's

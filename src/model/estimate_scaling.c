@@ -1,7 +1,8 @@
 /*
- * estimate_scaling.c - communication across devices and nodes (ring
- * all-reduce, gradient sync) and the data and host side (input pipeline,
- * storage, host RAM) that bounds a plan's throughput.
+ * estimate_scaling.c - the data and host side of a plan across its nodes
+ * (input pipeline, storage, host RAM) that bounds its throughput; the
+ * communication formulas (ring all-reduce, gradient sync) are inline in
+ * estimate_internal.h.
  */
 #include "ec2fit/estimate.h"
 
@@ -12,35 +13,6 @@
 #include <string.h>
 
 #include "estimate_internal.h"
-
-/* ================================================================ */
-/* Communication                                                     */
-/* ================================================================ */
-
-/* Ring all-reduce of `bytes` over n participants at `gbytes_s` each:
- * 2(n-1)/n x bytes / bandwidth + 2(n-1) x alpha. */
-double
-allreduce_s(double bytes, int n, double gbytes_s, double alpha, double eff)
-{
-    if (n <= 1 || gbytes_s <= 0)
-        return 0;
-    return 2.0 * (n - 1) / n * bytes / (gbytes_s * 1e9 * eff) +
-           2.0 * (n - 1) * alpha;
-}
-
-/* Gradient sync time for `bytes` over dp devices spread across nodes:
- * intra-node ring over the device link, then inter-node ring over the
- * node's network (hierarchical all-reduce). */
-double
-grad_sync_s(double bytes, int per_node, int nodes, const devinfo *d)
-{
-    double t = allreduce_s(bytes, per_node, d->link_gbytes_s, d->alpha_link,
-                           LINK_EFFICIENCY);
-    if (nodes > 1)
-        t += allreduce_s(bytes, nodes, d->net_gbytes_s, d->alpha_net,
-                         NET_EFFICIENCY);
-    return t;
-}
 
 /* ================================================================ */
 /* Data and host                                                     */

@@ -59,17 +59,6 @@ const char *ecf_bottleneck_name(ecf_bottleneck b)
 /* Workload resolution                                               */
 /* ================================================================ */
 
-bool is_llm(const ecf_model *m)
-{
-    return ecf_model_kind_is_llm(m->kind);
-}
-
-bool is_vision(const ecf_model *m)
-{
-    return m->kind == ECF_KIND_CNN || m->kind == ECF_KIND_VIT ||
-           m->kind == ECF_KIND_DIFFUSION;
-}
-
 int ecf_workload_resolve(ecf_workload *w, const ecf_model *m, ecf_err *err)
 {
     bool training;
