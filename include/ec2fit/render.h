@@ -21,7 +21,9 @@ typedef enum {
     ECF_RENDER_MARKDOWN,
     ECF_RENDER_TFVARS,    /* needs a plan: prints nothing without one */
     ECF_RENDER_KARPENTER, /* needs a plan: prints nothing without one */
-    ECF_RENDER_HTML
+    ECF_RENDER_HTML,
+    ECF_RENDER_TF_EXTERNAL /* `tf-external`: rank 1 as a flat object of
+                              strings; needs a plan: nothing without one */
 } ecf_render_format;
 
 /** Fills r->light (the Lambda / Lightsail alternatives of a serving

@@ -35,6 +35,9 @@ void rr_print_karpenter(FILE *f, const rr_view *v);
  *  workload, the ranked table, a cost-versus-time SVG scatter, the top
  *  plan's memory breakdown, assumptions and catalog date (render_html.c). */
 void rr_print_html(FILE *f, const rr_view *v);
+/** `tf-external`'s object: rank 1, every value a string. Needs at least
+ *  one plan (render_tf_external.c). */
+void rr_print_tf_external(FILE *f, const rr_view *v);
 /** One line on stderr for machine formats when no plan exists. */
 void rr_print_no_plan_stderr(FILE *f, const rr_view *v);
 

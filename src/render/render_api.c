@@ -1,7 +1,7 @@
 /*
  * render_api.c - the library's rendering entry points (ec2fit/render.h):
- * one switch over the formats of recommend_render.h, render_html.c and
- * render_karpenter.c.
+ * one switch over the formats of recommend_render.c, render_html.c,
+ * render_karpenter.c and render_tf_external.c.
  */
 #include "ec2fit/render.h"
 
@@ -43,6 +43,10 @@ int ecf_render(FILE *f, const ecf_result *r, ecf_render_format fmt,
         return 0;
     case ECF_RENDER_HTML:
         rr_print_html(f, r);
+        return 0;
+    case ECF_RENDER_TF_EXTERNAL:
+        if (r->rec->n_plans > 0)
+            rr_print_tf_external(f, r);
         return 0;
     }
     return ecf_err_set(err, ECF_EINVAL, "unknown output format %d", (int)fmt);
