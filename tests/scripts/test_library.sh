@@ -5,7 +5,7 @@
 # `pkg-config --cflags --libs ec2fit` alone and prints rank 1 for training
 # ResNet-50: trn1.32xlarge, 1 node, spot at $4.5150/h (the embedded
 # catalog's us-east-1 spot estimate), the same plan `ec2fit recommend`
-# ranks first.
+# ranks first; and ecf_render prints the CLI's --output json bytes.
 set -u
 . "$(dirname "$0")/checks.sh"
 rm -rf "$WORK" && mkdir -p "$WORK"
@@ -37,4 +37,14 @@ cli=$("$EC2FIT" recommend --model resnet50 --task train --region us-east-1 --out
   jq -r '.recommendations[0] | "rank 1: \(.instance_type) x\(.nodes) \(.purchase) $\(.hourly_usd)"')
 check "the CLI ranks the same plan first (got '$cli')" \
   test "$cli" = 'rank 1: trn1.32xlarge x1 spot $4.515'
+# A second client: the JSON renderer through the library gives the CLI's bytes.
+# shellcheck disable=SC2086
+${ECF_CC:-cc} -std=c11 -Wall -Wextra -Werror $san -o "$WORK/render_json" \
+  "$FIXTURES/library/render_json.c" $flags 2>>"$WORK/cc.log"
+check "render_json.c compiles against the installed library" test $? -eq 0
+"$WORK/render_json" >"$WORK/lib.json" 2>"$WORK/lib.err"
+check "render_json exits 0" test $? -eq 0
+"$EC2FIT" recommend --model resnet50 --task train --output json >"$WORK/cli.json"
+check "ecf_render(ECF_RENDER_JSON) == recommend --output json, byte for byte" \
+  cmp "$WORK/lib.json" "$WORK/cli.json"
 finish
