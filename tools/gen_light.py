@@ -38,7 +38,7 @@ LAMBDA_SOURCE = "https://aws.amazon.com/lambda/pricing/"
 # Lightsail bills "the fixed hourly price, up to the maximum monthly plan
 # cost" (Lightsail FAQ); the published hourly prices are the monthly price
 # over a 31-day month ($5 -> $0.0067/hour). Checked against any "$X/hour"
-# figure in the CSV notes; src/light.c uses the same constant.
+# figure in the CSV notes; src/data/light.c uses the same constant.
 LIGHTSAIL_BILLING_HOURS = 744
 
 # lambda_pricing.csv item -> (json key, expected unit, kind)
@@ -184,7 +184,7 @@ def load_lambda(path):
         die(f"{base}: memory_max {out['max_memory_mb']} < memory_min "
             f"{out['min_memory_mb']}")
     if out["billing_granularity_ms"] != 1:
-        # src/light.c rounds billed duration up to whole milliseconds.
+        # src/data/light.c rounds billed duration up to whole milliseconds.
         die(f"{base}: billing_granularity is {out['billing_granularity_ms']} ms; "
             "ec2fit assumes 1 ms")
 

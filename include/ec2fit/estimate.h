@@ -17,6 +17,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "ec2fit/task.h"
 #include "ec2fit/catalog.h"
 #include "ec2fit/err.h"
 #include "ec2fit/units.h"
@@ -26,22 +27,8 @@
 /* Workload                                                            */
 /* ------------------------------------------------------------------ */
 
-typedef enum {
-    ECF_TASK_TRAIN = 0, /* pre-training from scratch: full weights, Adam */
-    ECF_TASK_FINETUNE,  /* full fine-tune: same memory as train */
-    ECF_TASK_LORA,      /* frozen 16-bit base + low-rank adapters */
-    ECF_TASK_QLORA,     /* frozen 4-bit (NF4) base + adapters */
-    ECF_TASK_INFER,     /* online serving: latency matters */
-    ECF_TASK_BATCH,     /* offline inference over a dataset */
-    ECF_TASK_COUNT
-} ecf_task;
+/* ecf_task and its names: ec2fit/task.h (util, shared with the data files) */
 
-/** "train", "finetune", "lora", "qlora", "infer", "batch". */
-const char *ecf_task_name(ecf_task t);
-/** Parses a task name; -1 when unknown. */
-int ecf_task_parse(const char *s);
-/** True for train, finetune, lora, qlora. */
-bool ecf_task_is_training(ecf_task t);
 
 /** Workload precision left to the task default (bf16). */
 #define ECF_PREC_AUTO (-1)

@@ -18,7 +18,6 @@
 
 #include "ec2fit/catalog.h"
 #include "ec2fit/err.h"
-#include "ec2fit/estimate.h"
 #include "ec2fit/zoo.h"
 
 #define ECF_STACKS_SCHEMA_VERSION 1
@@ -96,17 +95,6 @@ const char *ecf_stacks_as_of(const ecf_stacks *s);
  *  then CPU architecture); -1 when none matches. Pure. */
 int ecf_stacks_platform(const ecf_stacks *s, const ecf_instance *inst);
 
-/** The engine a serving plan on `platform` uses: w->engine when set, else
- *  the platform's default (neuron on Inferentia/Trainium), else vLLM for
- *  decoder/MoE LLMs, TF Serving for --framework tensorflow, else Triton. */
-ecf_engine ecf_stacks_engine(const ecf_stacks *s, int platform,
-                             const ecf_model *m, const ecf_workload *w);
 
-/** Resolves the stack of a plan: the framework for training and batch
- *  jobs, the framework and the engine for serving; the worst outcome wins.
- *  A platform of -1 gives "unverified". Pure. */
-void ecf_stacks_resolve(ecf_stack_verdict *out, const ecf_stacks *s,
-                        int platform, const ecf_model *m,
-                        const ecf_workload *w);
 
 #endif

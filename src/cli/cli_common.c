@@ -1,7 +1,7 @@
 /*
- * cli_common.c - helpers shared by the cmd_*.c files: diagnostics, strict
- * flag parsing, output-format parsing, catalog selection, suggestions,
- * and the end of stdout (write errors, --output-file).
+ * cli_common.c - helpers shared by the cmd_*.c files: diagnostics,
+ * output-format parsing, colour, and the end of stdout (write errors,
+ * --output-file). Strict number parsing and suggestions are src/util/parse.c.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -15,7 +15,6 @@
 #include <sys/stat.h>
 
 #include "cmd.h"
-#include "cli_config.h"
 #include "ec2fit/textsafe.h"
 
 /* Every diagnostic goes through ecf_textsafe (docs/security.md): the
@@ -105,44 +104,6 @@ int cli_bad_option(const char *cmd, int c, int argc, char **argv)
     return 2;
 }
 
-int cli_parse_int(int *out, const char *flag, const char *s, long min,
-                  long max, ecf_err *err)
-{
-    char *end = NULL;
-    long v;
-
-    errno = 0;
-    v = strtol(s, &end, 10);
-    if (!*s || *end || errno == ERANGE || v < min || v > max)
-        return ecf_err_set(err, ECF_EINVAL,
-                           "%s: expected an integer from %ld to %ld, got '%s'",
-                           flag, min, max, s);
-    *out = (int)v;
-    return 0;
-}
-
-int cli_parse_double(double *out, const char *flag, const char *s,
-                     double min, double max, ecf_err *err)
-{
-    char *end = NULL;
-    double v;
-
-    errno = 0;
-    v = strtod(s, &end);
-    if (!*s || *end || errno == ERANGE || !isfinite(v) || v < min ||
-        (max >= min && v > max)) {
-        if (max >= min)
-            return ecf_err_set(err, ECF_EINVAL,
-                               "%s: expected a number from %g to %g, got '%s'",
-                               flag, min, max, s);
-        return ecf_err_set(err, ECF_EINVAL,
-                           "%s: expected a number >= %g, got '%s'", flag, min,
-                           s);
-    }
-    *out = v;
-    return 0;
-}
-
 static const char *const output_names[] = {
     "table", "json", "csv", "markdown", "tfvars", "karpenter", "html",
     "ecs", "cloudwatch"};
@@ -166,129 +127,6 @@ int cli_parse_output(cli_output *out, const char *s, unsigned allowed,
     }
     return ecf_err_set(err, ECF_EINVAL, "--output: expected %s, got '%s'",
                        list, s);
-}
-
-const char *cli_default_region(void)
-{
-    const char *r = getenv("AWS_REGION");
-    if (r && *r)
-        return r;
-    r = getenv("AWS_DEFAULT_REGION");
-    if (r && *r)
-        return r;
-    if (cli_config_get()->region[0])
-        return cli_config_get()->region;
-    return "us-east-1";
-}
-
-const char *cli_region_origin(const char *region)
-{
-    static char what[4200];
-    const char *r = getenv("AWS_REGION");
-    if (region && r && region == r)
-        return "AWS_REGION";
-    r = getenv("AWS_DEFAULT_REGION");
-    if (region && r && region == r)
-        return "AWS_DEFAULT_REGION";
-    if (region && region == cli_config_get()->region) {
-        snprintf(what, sizeof(what), "%s: \"region\"",
-                 cli_config_get()->path);
-        return what;
-    }
-    return "--region";
-}
-
-int cli_check_region(const ecf_catalog *cat, const char *region,
-                     const char *flag, ecf_err *err)
-{
-    const char *names[ECF_CATALOG_MAX_REGIONS];
-    const char *sugg[1];
-    size_t n = ecf_catalog_region_count(cat), i;
-
-    if (ecf_catalog_has_region(cat, region))
-        return 0;
-    if (n > ECF_CATALOG_MAX_REGIONS)
-        n = ECF_CATALOG_MAX_REGIONS;
-    for (i = 0; i < n; i++)
-        names[i] = ecf_catalog_region_at(cat, i);
-    if (cli_suggest(sugg, 1, region, names, n) > 0)
-        return ecf_err_set(err, ECF_EINVAL,
-                           "%s: unknown region '%s' (did you mean %s?)", flag,
-                           region, sugg[0]);
-    return ecf_err_set(err, ECF_EINVAL,
-                       "%s: unknown region '%s' (the catalog has prices for "
-                       "%zu regions; see 'ec2fit show TYPE')",
-                       flag, region, n);
-}
-
-/* Damerau-free Levenshtein distance, case-insensitive, capped lengths. */
-static size_t edit_distance(const char *a, const char *b)
-{
-    size_t la = strlen(a), lb = strlen(b), i, j;
-    size_t row[65], prev;
-
-    if (la > 64 || lb > 64)
-        return 1000;
-    for (j = 0; j <= lb; j++)
-        row[j] = j;
-    for (i = 1; i <= la; i++) {
-        prev = row[0];
-        row[0] = i;
-        for (j = 1; j <= lb; j++) {
-            size_t cur = row[j];
-            char ca = a[i - 1], cb = b[j - 1];
-            size_t cost;
-            if (ca >= 'A' && ca <= 'Z')
-                ca = (char)(ca - 'A' + 'a');
-            if (cb >= 'A' && cb <= 'Z')
-                cb = (char)(cb - 'A' + 'a');
-            cost = ca == cb ? 0 : 1;
-            row[j] = prev + cost;
-            if (row[j - 1] + 1 < row[j])
-                row[j] = row[j - 1] + 1;
-            if (cur + 1 < row[j])
-                row[j] = cur + 1;
-            prev = cur;
-        }
-    }
-    return row[lb];
-}
-
-size_t cli_suggest(const char **out, size_t max, const char *s,
-                   const char *const *names, size_t n)
-{
-    /* Accept up to a third of the word's length in edits (at least 2), and
-     * return the best matches first. */
-    size_t limit = strlen(s) / 3 < 2 ? 2 : strlen(s) / 3;
-    size_t best[8];
-    size_t count = 0, i, k;
-
-    if (max > 8)
-        max = 8;
-    for (i = 0; i < n; i++) {
-        size_t d = edit_distance(s, names[i]);
-        if (d > limit)
-            continue;
-        /* insertion sort into the top `max` */
-        for (k = count; k > 0 && best[k - 1] > d; k--) {
-            if (k < max) {
-                best[k] = best[k - 1];
-                out[k] = out[k - 1];
-            }
-        }
-        if (k < max) {
-            best[k] = d;
-            out[k] = names[i];
-            if (count < max)
-                count++;
-        }
-    }
-    return count;
-}
-
-size_t cli_edit_distance(const char *a, const char *b)
-{
-    return edit_distance(a, b);
 }
 
 bool cli_use_color(FILE *f)

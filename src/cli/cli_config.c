@@ -3,7 +3,8 @@
  * docs/config.md). Strict like the other loaders: an unknown key or a value
  * of the wrong type is an error naming the file, because a misspelt
  * "regoin" that is silently ignored would send a user's jobs to the wrong
- * region without a word.
+ * region without a word. cli_default_region (environment, then this file)
+ * lives here too.
  */
 #include "cli_config.h"
 
@@ -174,4 +175,34 @@ void cli_config_default_output(cli_output *out, unsigned allowed)
     if (config.output[0] &&
         cli_parse_output(&v, config.output, allowed, &err) == 0)
         *out = v;
+}
+
+const char *cli_region_origin(const char *region)
+{
+    static char what[sizeof(((cli_config *)0)->path) + 16];
+    const char *r = getenv("AWS_REGION");
+    if (region && r && region == r)
+        return "AWS_REGION";
+    r = getenv("AWS_DEFAULT_REGION");
+    if (region && r && region == r)
+        return "AWS_DEFAULT_REGION";
+    if (region && region == cli_config_get()->region) {
+        snprintf(what, sizeof(what), "%.4096s: \"region\"",
+                 cli_config_get()->path);
+        return what;
+    }
+    return "--region";
+}
+
+const char *cli_default_region(void)
+{
+    const char *r = getenv("AWS_REGION");
+    if (r && *r)
+        return r;
+    r = getenv("AWS_DEFAULT_REGION");
+    if (r && *r)
+        return r;
+    if (cli_config_get()->region[0])
+        return cli_config_get()->region;
+    return "us-east-1";
 }

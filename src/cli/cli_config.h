@@ -39,4 +39,8 @@ const cli_config *cli_config_get(void);
  *  config meant for recommend (html) does not break `list`. */
 void cli_config_default_output(cli_output *out, unsigned allowed);
 
+/** Default region: AWS_REGION, then AWS_DEFAULT_REGION, then the config
+ *  file's "region" (above), then us-east-1. */
+const char *cli_default_region(void);
+
 #endif

@@ -16,6 +16,8 @@
 #include "ec2fit/buf.h"
 #include "ec2fit/catalog.h"
 #include "ec2fit/err.h"
+#include "parse.h"        /* cli_parse_int/double, cli_suggest (util) */
+#include "region_check.h" /* cli_check_region (data) */
 
 typedef int (*ecf_cmd_fn)(int argc, char **argv);
 
@@ -52,15 +54,6 @@ void cli_warn(const char *fmt, ...) ECF_PRINTF(1, 2);
  *  start with ':'; this turns its '?' (unknown flag) and ':' (missing
  *  value) results `c` into one line naming the flag. Returns 2. */
 int cli_bad_option(const char *cmd, int c, int argc, char **argv);
-
-/* ---- strict number parsing for flags (errno, end pointer, range) ---- */
-
-/** "--flag: expected an integer from MIN to MAX, got 'ten'" on failure. */
-int cli_parse_int(int *out, const char *flag, const char *s, long min,
-                  long max, ecf_err *err);
-/** Finite, >= min (and <= max unless max < min). */
-int cli_parse_double(double *out, const char *flag, const char *s,
-                     double min, double max, ecf_err *err);
 
 /* ---- output formats ---- */
 typedef enum {
@@ -100,31 +93,17 @@ int cli_catalog_text(ecf_buf *text_out, const char **label_out,
 /** Seconds since the epoch; EC2FIT_NOW pins it in tests (docs/update.md). */
 long cli_now(void);
 
-/** Default region: AWS_REGION, then AWS_DEFAULT_REGION, then the config
- *  file's "region" (cli_config.h), then us-east-1. */
-const char *cli_default_region(void);
 /** What to name in an error about `region`: "AWS_REGION",
  *  "AWS_DEFAULT_REGION" or "CONFIG: \"region\"" when it is the very string
  *  cli_default_region returned from there, else "--region". Static storage,
- *  valid until the next call. */
+ *  valid until the next call. (cli_config.c) */
 const char *cli_region_origin(const char *region);
-/** Exit-2 error unless `region` has prices in the catalog. */
-int cli_check_region(const ecf_catalog *cat, const char *region,
-                     const char *flag, ecf_err *err);
-
-/** Closest names by edit distance: fills up to `max` borrowed pointers
- *  from `names` (n of them) within a small distance of `s`. */
-size_t cli_suggest(const char **out, size_t max, const char *s,
-                   const char *const *names, size_t n);
-
-/** Case-insensitive Levenshtein distance (1000 past 64 bytes). */
-size_t cli_edit_distance(const char *a, const char *b);
 
 /** Exit-2 error "FLAG: no family matches 'X' (did you mean A, B, C?)"
  *  unless every entry of the NULL-terminated `pats` matches at least one
- *  family in the catalog: as an fnmatch glob when `glob` (recommend's
- *  --families), else by case-insensitive name (list --family). Suggestions
- *  come from cli_families.c: longest common prefix, then edit distance. */
+ *  family in the catalog: as a glob (ecf_family_matches) when `glob`,
+ *  else by case-insensitive name. Suggestions come from cli_families.c:
+ *  longest common prefix, then edit distance. */
 int cli_check_families(const ecf_catalog *cat, const char *const *pats,
                        bool glob, const char *flag, ecf_err *err);
 
@@ -160,5 +139,9 @@ void cli_tmp_forget(const char *path);
 #define CLI_OUTPUT_FILE_HELP                                                 \
     "  --output-file FILE          write the output to FILE atomically "     \
     "(a temporary\n                              file, fsync, rename)\n"
+
+/** Prints the workload flags' help lines (workload_flags.h), two-space
+ *  indented (cli_workload_help.c). */
+void cli_workload_usage(FILE *f);
 
 #endif

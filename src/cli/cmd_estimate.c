@@ -14,11 +14,13 @@
 
 #include <cjson/cJSON.h>
 
-#include "cli_render.h"
-#include "cli_workload.h"
+#include "render_common.h"
+#include "workload_flags.h"
+#include "cli_config.h"
 #include "cmd.h"
 #include "ec2fit/estimate.h"
 #include "ec2fit/stacks.h"
+#include "ec2fit/stacks_resolve.h"
 #include "ec2fit/units.h"
 
 static void usage(FILE *f)
@@ -313,6 +315,7 @@ int cmd_estimate(int argc, char **argv)
 
     optind = 0;
     opterr = 0;
+    wl.default_framework = cli_config_get()->framework;
     while ((c = getopt_long(argc, argv, ":hi:n:r:c:o:", longopts, NULL)) !=
            -1) {
         r = cli_workload_option(&wl, c, optarg, &err);

@@ -7,7 +7,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "cli_render.h"
+#include "render_common.h"
 #include "cmd.h"
 #include "ec2fit/units.h"
 #include "ec2fit/zoo.h"

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli_render.h"
-#include "cli_workload.h"
+#include "render_common.h"
+#include "workload_flags.h"
 #include "cmd.h"
 #include "ec2fit/images.h"
 #include "ec2fit/recommend.h"
@@ -17,7 +17,8 @@
 #include "ec2fit/units.h"
 #include "cli_config.h"
 #include "cmd_recommend.h"
-#include "recommend_batch.h"
+#include "recommend_opts.h"
+#include "cmd_recommend_batch.h"
 #include "recommend_render.h"
 
 static void usage(FILE *f)
@@ -61,38 +62,6 @@ static void usage(FILE *f)
           f);
 }
 
-enum {
-    O_DEADLINE = 256, O_BUDGET, O_BUDGET_HOURLY, O_PEAK_QPS, O_MAX_NODES,
-    O_SPOT, O_NO_SPOT, O_CHECKPOINT, O_REGION, O_REGIONS, O_FAMILIES,
-    O_EXCLUDE, O_OPTIMIZE, O_TOP, O_EXPLAIN, O_OUTPUT, O_RULES, O_CATALOG,
-    O_BATCH, O_OUTPUT_FILE
-};
-
-static const struct option longopts[] = {
-    CLI_WORKLOAD_LONGOPTS,
-    {"deadline", required_argument, NULL, O_DEADLINE},
-    {"budget", required_argument, NULL, O_BUDGET},
-    {"budget-hourly", required_argument, NULL, O_BUDGET_HOURLY},
-    {"peak-qps", required_argument, NULL, O_PEAK_QPS},
-    {"max-nodes", required_argument, NULL, O_MAX_NODES},
-    {"spot", no_argument, NULL, O_SPOT},
-    {"no-spot", no_argument, NULL, O_NO_SPOT},
-    {"checkpoint-every", required_argument, NULL, O_CHECKPOINT},
-    {"region", required_argument, NULL, O_REGION},
-    {"regions", required_argument, NULL, O_REGIONS},
-    {"families", required_argument, NULL, O_FAMILIES},
-    {"exclude-families", required_argument, NULL, O_EXCLUDE},
-    {"optimize", required_argument, NULL, O_OPTIMIZE},
-    {"top", required_argument, NULL, O_TOP},
-    {"explain", no_argument, NULL, O_EXPLAIN},
-    {"output", required_argument, NULL, O_OUTPUT},
-    {"rules", required_argument, NULL, O_RULES},
-    {"catalog", required_argument, NULL, O_CATALOG},
-    {"batch", required_argument, NULL, O_BATCH},
-    {"output-file", required_argument, NULL, O_OUTPUT_FILE},
-    {"help", no_argument, NULL, 'h'},
-    {NULL, 0, NULL, 0}};
-
 /* Splits a comma list into a NULL-terminated vector of pointers into a
  * copy the caller frees (*store). */
 static const char **split(const char *s, char **store, size_t *n_out)
@@ -110,11 +79,6 @@ static const char **split(const char *s, char **store, size_t *n_out)
             v[i++] = p;
     *n_out = i;
     return v;
-}
-
-const struct option *cli_recommend_longopts(void)
-{
-    return longopts;
 }
 
 int cmd_recommend(int argc, char **argv)
@@ -162,7 +126,9 @@ int cli_recommend_main(int argc, char **argv, rr_printer printer)
         rules_path = cli_config_get()->rules;
     optind = 0;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":ho:", longopts, NULL)) != -1) {
+    wl.default_framework = cli_config_get()->framework;
+    while ((c = getopt_long(argc, argv, ":ho:", cli_recommend_longopts(),
+                            NULL)) != -1) {
         int rc = cli_workload_option(&wl, c, optarg, &err);
         if (rc < 0) {
             status = cli_usage_error(me, "%s", err.msg);

@@ -9,6 +9,7 @@
 #include <getopt.h>
 #include <stdio.h>
 
+#include "recommend_opts.h" /* cli_recommend_longopts */
 #include "recommend_render.h"
 
 /** Renders a recommendation that has at least one plan. */
@@ -19,9 +20,5 @@ typedef void (*rr_printer)(FILE *f, const rr_view *v);
  *  it prints nothing on stdout and one line on stderr (exit 3). Returns
  *  the exit status. */
 int cli_recommend_main(int argc, char **argv, rr_printer printer);
-
-/** recommend's getopt_long table (terminated by a NULL name), for
- *  commands that translate other input into its flags. */
-const struct option *cli_recommend_longopts(void);
 
 #endif

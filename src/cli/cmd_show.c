@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli_render.h"
+#include "render_common.h"
 #include "cli_config.h"
 #include "cmd.h"
 #include "ec2fit/textsafe.h"

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli_render.h"
+#include "render_common.h"
 #include "cmd.h"
 #include "cmd_recommend.h"
 #include "ec2fit/buf.h"
@@ -42,34 +42,6 @@ static void usage(FILE *f)
           "See docs/terraform.md.\n\n"
           "  -h, --help              this help\n",
           f);
-}
-
-static void put_num(cJSON *o, const char *key, double v, int decimals)
-{
-    char buf[64] = "";
-    if (v > 0)
-        snprintf(buf, sizeof(buf), "%.*f", decimals, v);
-    cJSON_AddStringToObject(o, key, buf);
-}
-
-/* The rr_printer: rank 1, every value a string (the protocol's rule). */
-static void print_result(FILE *f, const rr_view *v)
-{
-    const ecf_plan *p = &v->rec->plans[0];
-    cJSON *o = cJSON_CreateObject();
-    char count[16];
-
-    snprintf(count, sizeof(count), "%d", p->nodes);
-    cJSON_AddStringToObject(o, "schema_version", "1");
-    cJSON_AddStringToObject(o, "instance_type", p->inst->type);
-    cJSON_AddStringToObject(o, "instance_count", count);
-    cJSON_AddStringToObject(o, "use_spot", p->spot ? "true" : "false");
-    cJSON_AddStringToObject(o, "region", p->region);
-    put_num(o, "hourly_usd", p->hourly_usd, 6);
-    put_num(o, "monthly_usd", v->rec->serving ? p->monthly_usd : 0, 2);
-    put_num(o, "total_usd", v->rec->serving ? 0 : p->total_usd, 2);
-    cJSON_AddStringToObject(o, "catalog_as_of", ecf_catalog_as_of(v->cat));
-    cli_json_print(f, o);
 }
 
 static const struct option *find_flag(const char *name)
@@ -220,7 +192,7 @@ int cmd_tf_external(int argc, char **argv)
         av[i + 1] = words.data + n;
         n += strlen(words.data + n) + 1;
     }
-    status = cli_recommend_main((int)nwords + 1, av, print_result);
+    status = cli_recommend_main((int)nwords + 1, av, rr_print_tf_external);
 out:
     free(av);
     cJSON_Delete(root);

@@ -4,8 +4,8 @@
  * Run it under ASan (ECF_SANITIZE=address,undefined): the corruption and
  * bit-flip cases are there to prove the loader never reads out of bounds.
  *
- * The corruption cases poke the documented layout ("Packed form" in
- * src/catalog.c) by offset, so a layout change without a version bump
+ * The corruption cases poke the documented layout (the comment of
+ * src/data/catalog_packed.c) by offset, so a layout change without a version bump
  * fails here. */
 #include <setjmp.h>
 #include <stdarg.h>

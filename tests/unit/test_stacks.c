@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "ec2fit/stacks.h"
+#include "ec2fit/stacks_resolve.h"
 
 #define FIT                                                                    \
     "https://awsdocs-neuron.readthedocs-hosted.com/en/latest/general/arch/"   \

@@ -1,0 +1,37 @@
+/**
+ * ec2fit/result.h - a recommendation with what it was computed from: the
+ * one struct every renderer takes (ec2fit/render.h), for `recommend`,
+ * each `--batch` line and `tf-external` alike. All pointers are borrowed.
+ */
+#ifndef EC2FIT_RESULT_H
+#define EC2FIT_RESULT_H
+
+#include "ec2fit/images.h"
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "ec2fit/catalog.h"
+#include "ec2fit/estimate.h"
+#include "ec2fit/light.h"
+#include "ec2fit/recommend.h"
+#include "ec2fit/rules.h"
+#include "ec2fit/zoo.h"
+
+typedef struct {
+    const ecf_catalog *cat;
+    const char *catalog_label; /* "embedded", a path */
+    const ecf_model *model;
+    const ecf_workload *w;
+    const ecf_recommend_opts *opts;
+    const ecf_rules *rules;
+    const ecf_recommendation *rec;
+    int top;       /* plans shown */
+    bool explain;  /* rejected types with reasons */
+    bool color;    /* ANSI colour in the table */
+    ecf_light_option light[2]; /* Lambda / Lightsail alternatives */
+    size_t n_light;
+    const ecf_images *images; /* image per stack (data/images.json); NULL:
+                                 plans carry no image */
+} ecf_result;
+
+#endif

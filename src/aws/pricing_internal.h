@@ -1,0 +1,61 @@
+/*
+ * pricing_internal.h - the price tables and the small JSON helpers that
+ * pricing.c (parsing the sources) and pricing_merge.c (the merge) share.
+ * Internal to src/aws.
+ */
+#ifndef EC2FIT_AWS_PRICING_INTERNAL_H
+#define EC2FIT_AWS_PRICING_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "ec2fit/pricing.h"
+
+typedef struct {
+    char *region;
+    char *type;
+    char *sku;
+    double usd;        /* > 0 when accepted */
+    char reason[128];  /* non-empty = rejected */
+} od_entry;
+
+struct ecf_pricing_table {
+    od_entry *v;
+    size_t n, cap;
+    bool finished;
+};
+
+static inline const char *get_str(const cJSON *obj, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+    return cJSON_IsString(v) && v->valuestring ? v->valuestring : NULL;
+}
+
+typedef struct {
+    char *region;
+    char *type;
+    int savings;
+    int band;
+} spot_entry;
+
+struct ecf_spot_table {
+    spot_entry *v;
+    size_t n, cap;
+};
+
+static inline bool wanted(const char *region, const char *const *regions,
+                          size_t n)
+{
+    size_t i;
+    if (n == 0)
+        return true;
+    for (i = 0; i < n; i++)
+        if (strcmp(regions[i], region) == 0)
+            return true;
+    return false;
+}
+
+#endif

@@ -1,0 +1,469 @@
+/*
+ * pricing_merge.c - merging refreshed on-demand and spot prices into a
+ * catalog document (text to text). A refreshed source is authoritative for
+ * the regions it covered, with guards against a bad refresh: a price moving
+ * more than 5x keeps the old value unless forced, and a refresh covering
+ * fewer (type, region) pairs than the catalog did is refused unless forced.
+ */
+#include "ec2fit/pricing.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "pricing_internal.h"
+#include "pricing_sanity.h"
+
+/* ===================================================================== */
+/* merge                                                                  */
+/* ===================================================================== */
+
+void ecf_pricing_report_dispose(ecf_pricing_report *r)
+{
+    size_t i;
+    if (!r)
+        return;
+    for (i = 0; i < r->n_notes; i++)
+        free(r->notes[i]);
+    free(r->notes);
+    memset(r, 0, sizeof(*r));
+}
+
+static void vnote(ecf_pricing_report *r, bool always, const char *fmt,
+                  va_list ap) ECF_PRINTF(3, 0);
+
+static void vnote(ecf_pricing_report *r, bool always, const char *fmt,
+                  va_list ap)
+{
+    ecf_buf b = ECF_BUF_INIT;
+    char tmp[512];
+
+    r->n_notes_total++;
+    if (r->n_notes >= ECF_PRICING_MAX_NOTES && !always)
+        return;
+    vsnprintf(tmp, sizeof(tmp), fmt, ap);
+    ecf_buf_puts(&b, tmp);
+    r->notes = ecf_xrealloc(r->notes, (r->n_notes + 1) * sizeof(char *));
+    r->notes[r->n_notes++] = ecf_buf_detach(&b);
+}
+
+static void note(ecf_pricing_report *r, const char *fmt, ...)
+    ECF_PRINTF(2, 3);
+
+static void note(ecf_pricing_report *r, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vnote(r, false, fmt, ap);
+    va_end(ap);
+}
+
+/* A rejected or forced value: reported whatever the cap. */
+static void note_value(ecf_pricing_report *r, const char *fmt, ...)
+    ECF_PRINTF(2, 3);
+
+static void note_value(ecf_pricing_report *r, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vnote(r, true, fmt, ap);
+    va_end(ap);
+}
+
+/* A newly priced pair: may its price be taken (pricing_sanity.c)?
+ * Every rejected or forced value gets its note. */
+static bool new_price_ok(ecf_pricing_report *rep, const pricing_medians *m,
+                         const cJSON *inst, const char *type,
+                         const char *region, double newp, bool force)
+{
+    char msg[512];
+    pricing_verdict v = pricing_check_new_price(msg, sizeof(msg), m, inst,
+                                                type, region, newp, force);
+    if (v == PRICING_FORCED)
+        rep->ondemand_new_forced++;
+    else if (v == PRICING_REJECTED)
+        rep->ondemand_new_rejected++;
+    if (v != PRICING_OK)
+        note_value(rep, "%s", msg);
+    return v != PRICING_REJECTED;
+}
+
+static void set_number(cJSON *obj, const char *key, double v)
+{
+    cJSON *n = cJSON_CreateNumber(v);
+    if (cJSON_GetObjectItemCaseSensitive(obj, key))
+        cJSON_ReplaceItemInObjectCaseSensitive(obj, key, n);
+    else
+        cJSON_AddItemToObject(obj, key, n);
+}
+
+static void set_null(cJSON *obj, const char *key)
+{
+    cJSON *n = cJSON_CreateNull();
+    if (cJSON_GetObjectItemCaseSensitive(obj, key))
+        cJSON_ReplaceItemInObjectCaseSensitive(obj, key, n);
+    else
+        cJSON_AddItemToObject(obj, key, n);
+}
+
+static void set_bool(cJSON *obj, const char *key, bool v)
+{
+    cJSON *n = cJSON_CreateBool(v);
+    if (cJSON_GetObjectItemCaseSensitive(obj, key))
+        cJSON_ReplaceItemInObjectCaseSensitive(obj, key, n);
+    else
+        cJSON_AddItemToObject(obj, key, n);
+}
+
+static double round6(double v)
+{
+    return round(v * 1e6) / 1e6;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static bool has_spot(const cJSON *entry)
+{
+    return cJSON_IsNumber(
+        cJSON_GetObjectItemCaseSensitive(entry, "spot_savings_pct"));
+}
+
+static size_t count_pairs(const cJSON *instances, const ecf_pricing_merge_opts
+                                                      *o,
+                          bool spot_only)
+{
+    const cJSON *inst, *entry;
+    size_t n = 0;
+    cJSON_ArrayForEach(inst, instances)
+    {
+        cJSON_ArrayForEach(entry, cJSON_GetObjectItemCaseSensitive(inst,
+                                                                   "prices"))
+        {
+            if (!entry->string ||
+                !wanted(entry->string, o->regions, o->n_regions))
+                continue;
+            if (!spot_only || has_spot(entry))
+                n++;
+        }
+    }
+    return n;
+}
+
+static void merge_ondemand(cJSON *instances, ecf_pricing_report *rep,
+                           const ecf_pricing_merge_opts *o,
+                           const pricing_medians *medians)
+{
+    cJSON *inst;
+    size_t r;
+
+    cJSON_ArrayForEach(inst, instances)
+    {
+        const char *type = get_str(inst, "type");
+        cJSON *prices = cJSON_GetObjectItemCaseSensitive(inst, "prices");
+        if (!type || !cJSON_IsObject(prices))
+            continue;
+        for (r = 0; r < o->n_regions; r++) {
+            const char *region = o->regions[r];
+            cJSON *entry = cJSON_GetObjectItemCaseSensitive(prices, region);
+            const char *reason = NULL;
+            double newp =
+                ecf_pricing_table_get(o->ondemand, region, type, &reason);
+            cJSON *oldv;
+            double oldp, ratio;
+
+            if (!entry) {
+                if (newp > 0 && new_price_ok(rep, medians, inst, type,
+                                             region, newp, o->force)) {
+                    entry = cJSON_CreateObject();
+                    set_number(entry, "ondemand_usd_per_hour", newp);
+                    set_null(entry, "reserved_1y_usd_per_hour");
+                    set_null(entry, "spot_usd_per_hour");
+                    set_bool(entry, "spot_estimated", false);
+                    set_null(entry, "spot_savings_pct");
+                    set_null(entry, "interruption_band");
+                    cJSON_AddItemToObject(prices, region, entry);
+                    rep->ondemand_added++;
+                }
+                continue;
+            }
+            if (newp <= 0 && reason) {
+                rep->ondemand_kept++;
+                note(rep, "%s %s: kept the old on-demand price: %s", type,
+                     region, reason);
+                continue;
+            }
+            if (newp <= 0) {
+                /* No longer priced: the region goes (coverage is checked
+                 * by the caller of this function). */
+                cJSON_DeleteItemFromObjectCaseSensitive(prices, region);
+                rep->ondemand_removed++;
+                note(rep, "%s %s: no longer priced by the Pricing API; "
+                          "removed", type, region);
+                continue;
+            }
+            oldv = cJSON_GetObjectItemCaseSensitive(entry,
+                                                    "ondemand_usd_per_hour");
+            oldp = cJSON_IsNumber(oldv) ? oldv->valuedouble : 0;
+            if (oldp <= 0) {
+                if (!new_price_ok(rep, medians, inst, type, region, newp,
+                                  o->force)) {
+                    rep->ondemand_kept++;
+                    continue;
+                }
+                set_number(entry, "ondemand_usd_per_hour", newp);
+                rep->ondemand_updated++;
+                continue;
+            }
+            ratio = newp > oldp ? newp / oldp : oldp / newp;
+            if (ratio > ECF_PRICING_MAX_MOVE) {
+                if (o->force) {
+                    note(rep, "%s %s: on-demand price moved %.1fx (%g -> %g); "
+                              "accepted because of --force",
+                         type, region, ratio, oldp, newp);
+                    set_number(entry, "ondemand_usd_per_hour", newp);
+                    rep->ondemand_updated++;
+                } else {
+                    note(rep, "%s %s: on-demand price moved %.1fx (%g -> %g); "
+                              "kept %g (use --force to accept)",
+                         type, region, ratio, oldp, newp, oldp);
+                    rep->ondemand_kept++;
+                }
+                continue;
+            }
+            if (newp != oldp) {
+                set_number(entry, "ondemand_usd_per_hour", newp);
+                rep->ondemand_updated++;
+            } else {
+                rep->ondemand_unchanged++;
+            }
+        }
+    }
+}
+
+static void merge_spot(cJSON *instances, ecf_pricing_report *rep,
+                       const ecf_pricing_merge_opts *o)
+{
+    cJSON *inst, *entry;
+
+    cJSON_ArrayForEach(inst, instances)
+    {
+        const char *type = get_str(inst, "type");
+        cJSON *prices = cJSON_GetObjectItemCaseSensitive(inst, "prices");
+        if (!type || !cJSON_IsObject(prices))
+            continue;
+        cJSON_ArrayForEach(entry, prices)
+        {
+            int s, band;
+            if (!entry->string ||
+                !wanted(entry->string, o->regions, o->n_regions))
+                continue;
+            if (ecf_spot_table_get(o->spot, entry->string, type, &s, &band)) {
+                char msg[512];
+                pricing_verdict v = pricing_check_spot(
+                    msg, sizeof(msg), entry, type, entry->string, s,
+                    o->force);
+                if (v != PRICING_OK)
+                    note_value(rep, "%s", msg);
+                if (v == PRICING_REJECTED) {
+                    if (s < ECF_SPOT_SAVINGS_MIN || s > ECF_SPOT_SAVINGS_MAX)
+                        rep->spot_rejected++;
+                    else
+                        rep->spot_kept++;
+                    continue;
+                }
+                if (v == PRICING_FORCED)
+                    rep->spot_forced++;
+                set_number(entry, "spot_savings_pct", s);
+                set_number(entry, "interruption_band", band);
+                set_bool(entry, "spot_estimated", true);
+                rep->spot_updated++;
+            } else if (has_spot(entry)) {
+                set_null(entry, "spot_savings_pct");
+                set_null(entry, "interruption_band");
+                set_null(entry, "spot_usd_per_hour");
+                set_bool(entry, "spot_estimated", false);
+                rep->spot_removed++;
+            }
+        }
+    }
+}
+
+/* spot = on-demand * (1 - savings/100), wherever savings are known in the
+ * refreshed regions, so a new on-demand price carries over to spot. */
+static void reestimate_spot(cJSON *instances, const ecf_pricing_merge_opts *o)
+{
+    cJSON *inst, *entry;
+    cJSON_ArrayForEach(inst, instances)
+    {
+        cJSON_ArrayForEach(entry,
+                           cJSON_GetObjectItemCaseSensitive(inst, "prices"))
+        {
+            const cJSON *od, *s;
+            if (!entry->string ||
+                !wanted(entry->string, o->regions, o->n_regions))
+                continue;
+            od = cJSON_GetObjectItemCaseSensitive(entry,
+                                                  "ondemand_usd_per_hour");
+            s = cJSON_GetObjectItemCaseSensitive(entry, "spot_savings_pct");
+            if (!cJSON_IsNumber(od) || !cJSON_IsNumber(s))
+                continue;
+            set_number(entry, "spot_usd_per_hour",
+                       round6(od->valuedouble *
+                              (1.0 - s->valuedouble / 100.0)));
+            set_bool(entry, "spot_estimated", true);
+        }
+    }
+}
+
+static void upsert_source(cJSON *sources, const char *id, const char *file,
+                          const char *origin, const char *as_of)
+{
+    cJSON *src, *found = NULL;
+    cJSON_ArrayForEach(src, sources)
+    {
+        const char *sid = get_str(src, "id");
+        if (sid && strcmp(sid, id) == 0)
+            found = src;
+    }
+    if (!found) {
+        found = cJSON_CreateObject();
+        cJSON_AddStringToObject(found, "id", id);
+        cJSON_AddItemToArray(sources, found);
+    }
+    cJSON_DeleteItemFromObjectCaseSensitive(found, "file");
+    cJSON_DeleteItemFromObjectCaseSensitive(found, "origin");
+    cJSON_DeleteItemFromObjectCaseSensitive(found, "as_of");
+    cJSON_AddStringToObject(found, "file", file);
+    cJSON_AddStringToObject(found, "origin", origin);
+    cJSON_AddStringToObject(found, "as_of", as_of);
+}
+
+static void count_not_in_catalog(ecf_pricing_report *rep,
+                                 const cJSON *instances,
+                                 const ecf_pricing_table *t)
+{
+    const char **types;
+    const cJSON *inst;
+    size_t n = 0, i;
+
+    types = ecf_xcalloc((size_t)cJSON_GetArraySize(instances) + 1,
+                        sizeof(char *));
+    cJSON_ArrayForEach(inst, instances)
+    {
+        const char *type = get_str(inst, "type");
+        if (type)
+            types[n++] = type;
+    }
+    qsort(types, n, sizeof(char *), cmp_str);
+    for (i = 0; i < t->n; i++) {
+        const char *key = t->v[i].type;
+        if (!t->v[i].reason[0] &&
+            !bsearch(&key, types, n, sizeof(char *), cmp_str))
+            rep->ondemand_not_in_catalog++;
+    }
+    free(types);
+}
+
+int ecf_pricing_merge(char **json_out, ecf_pricing_report *report,
+                      const char *catalog, size_t len,
+                      const ecf_pricing_merge_opts *o, ecf_err *err)
+{
+    cJSON *root = NULL, *instances, *sources, *src, *v;
+    const char *end = NULL, *newest = NULL;
+    char *text = NULL;
+    int rc = 0;
+
+    *json_out = NULL;
+    memset(report, 0, sizeof(*report));
+    root = cJSON_ParseWithLengthOpts(catalog, len, &end, 0);
+    if (!root) {
+        rc = ecf_err_set(err, ECF_EPARSE, "catalog: invalid JSON at byte offset %zu",
+                         end ? (size_t)(end - catalog) : (size_t)0);
+        goto out;
+    }
+    instances = cJSON_GetObjectItemCaseSensitive(root, "instances");
+    sources = cJSON_GetObjectItemCaseSensitive(root, "sources");
+    if (!cJSON_IsObject(root) || !cJSON_IsArray(instances) ||
+        !cJSON_IsArray(sources)) {
+        rc = ecf_err_set(err, ECF_EPARSE,
+                         "catalog: expected an object with \"instances\" and "
+                         "\"sources\" arrays");
+        goto out;
+    }
+
+    report->coverage_before = count_pairs(instances, o, false);
+    report->spot_coverage_before = count_pairs(instances, o, true);
+    if (o->ondemand) {
+        pricing_medians *m = pricing_medians_new(instances);
+        merge_ondemand(instances, report, o, m);
+        pricing_medians_free(m);
+        count_not_in_catalog(report, instances, o->ondemand);
+    }
+    if (o->spot)
+        merge_spot(instances, report, o);
+    reestimate_spot(instances, o);
+    report->coverage_after = count_pairs(instances, o, false);
+    report->spot_coverage_after = count_pairs(instances, o, true);
+
+    if (!o->force && report->coverage_after < report->coverage_before) {
+        rc = ecf_err_set(err, ECF_ERR,
+                         "on-demand prices: coverage would shrink from %zu to "
+                         "%zu (type, region) pairs; use --force to accept",
+                         report->coverage_before, report->coverage_after);
+        goto out;
+    }
+    if (!o->force &&
+        report->spot_coverage_after < report->spot_coverage_before) {
+        rc = ecf_err_set(err, ECF_ERR,
+                         "spot advisor: coverage would shrink from %zu to %zu "
+                         "(type, region) pairs; use --force to accept",
+                         report->spot_coverage_before,
+                         report->spot_coverage_after);
+        goto out;
+    }
+
+    if (o->ondemand)
+        upsert_source(sources, "pricing_api", "GetProducts",
+                      o->ondemand_origin ? o->ondemand_origin
+                                         : "AWS Price List Query API",
+                      o->ondemand_as_of);
+    if (o->spot)
+        upsert_source(sources, "spot_advisor", "spot-advisor-data.json",
+                      o->spot_origin ? o->spot_origin : ECF_SPOT_ADVISOR_URL,
+                      o->spot_as_of);
+    /* as_of is the newest source date (catalog.h). */
+    cJSON_ArrayForEach(src, sources)
+    {
+        const char *d = get_str(src, "as_of");
+        if (d && (!newest || strcmp(d, newest) > 0))
+            newest = d;
+    }
+    if (newest) {
+        v = cJSON_CreateString(newest);
+        cJSON_ReplaceItemInObjectCaseSensitive(root, "as_of", v);
+    }
+    if (o->generated_at) {
+        v = cJSON_CreateString(o->generated_at);
+        if (cJSON_GetObjectItemCaseSensitive(root, "generated_at"))
+            cJSON_ReplaceItemInObjectCaseSensitive(root, "generated_at", v);
+        else
+            cJSON_AddItemToObject(root, "generated_at", v);
+    }
+    text = cJSON_Print(root);
+    if (!text) {
+        fputs("ec2fit: out of memory\n", stderr);
+        abort();
+    }
+    *json_out = ecf_xstrdup(text);
+    cJSON_free(text);
+out:
+    cJSON_Delete(root);
+    return rc;
+}

@@ -1,0 +1,38 @@
+/*
+ * recommend_opts.c - recommend's getopt_long table, shared by `recommend`
+ * (cmd_recommend.c), its --batch mode (cmd_recommend_batch.c) and
+ * `tf-external`, so none of them includes another.
+ */
+#include "recommend_opts.h"
+
+#include "workload_flags.h"
+
+static const struct option longopts[] = {
+    CLI_WORKLOAD_LONGOPTS,
+    {"deadline", required_argument, NULL, O_DEADLINE},
+    {"budget", required_argument, NULL, O_BUDGET},
+    {"budget-hourly", required_argument, NULL, O_BUDGET_HOURLY},
+    {"peak-qps", required_argument, NULL, O_PEAK_QPS},
+    {"max-nodes", required_argument, NULL, O_MAX_NODES},
+    {"spot", no_argument, NULL, O_SPOT},
+    {"no-spot", no_argument, NULL, O_NO_SPOT},
+    {"checkpoint-every", required_argument, NULL, O_CHECKPOINT},
+    {"region", required_argument, NULL, O_REGION},
+    {"regions", required_argument, NULL, O_REGIONS},
+    {"families", required_argument, NULL, O_FAMILIES},
+    {"exclude-families", required_argument, NULL, O_EXCLUDE},
+    {"optimize", required_argument, NULL, O_OPTIMIZE},
+    {"top", required_argument, NULL, O_TOP},
+    {"explain", no_argument, NULL, O_EXPLAIN},
+    {"output", required_argument, NULL, O_OUTPUT},
+    {"rules", required_argument, NULL, O_RULES},
+    {"catalog", required_argument, NULL, O_CATALOG},
+    {"batch", required_argument, NULL, O_BATCH},
+    {"output-file", required_argument, NULL, O_OUTPUT_FILE},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0}};
+
+const struct option *cli_recommend_longopts(void)
+{
+    return longopts;
+}

@@ -1,0 +1,21 @@
+/*
+ * recommend_opts.h - recommend's option ids and getopt_long table
+ * (recommend_opts.c); the workload flags' ids are workload_flags.h's.
+ */
+#ifndef EC2FIT_CLI_RECOMMEND_OPTS_H
+#define EC2FIT_CLI_RECOMMEND_OPTS_H
+
+#include <getopt.h>
+
+enum {
+    O_DEADLINE = 256, O_BUDGET, O_BUDGET_HOURLY, O_PEAK_QPS, O_MAX_NODES,
+    O_SPOT, O_NO_SPOT, O_CHECKPOINT, O_REGION, O_REGIONS, O_FAMILIES,
+    O_EXCLUDE, O_OPTIMIZE, O_TOP, O_EXPLAIN, O_OUTPUT, O_RULES, O_CATALOG,
+    O_BATCH, O_OUTPUT_FILE
+};
+
+/** recommend's getopt_long table (terminated by a NULL name), for
+ *  commands that translate other input into its flags. */
+const struct option *cli_recommend_longopts(void);
+
+#endif

@@ -1,0 +1,86 @@
+/*
+ * stacks.c - pure lookups over the software-stack table (ec2fit/stacks.h):
+ * names and the platform of an instance (the default serving engine and
+ * the verdict for one plan: model/stacks_resolve.c). No I/O, no allocation; data/stacks.json is parsed
+ * by stacks_load.c.
+ */
+#include "ec2fit/stacks.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "stacks_internal.h"
+
+static const char *const fw_names[ECF_FW_COUNT] = {"pytorch", "tensorflow",
+                                                   "jax"};
+static const char *const engine_names[ECF_ENGINE_COUNT] = {
+    "auto", "vllm", "tgi", "trtllm", "hf", "tf-serving", "triton", "neuron"};
+
+const char *const ecf_stack_display[STACK_ID_COUNT] = {
+    "PyTorch",
+    "TensorFlow",
+    "JAX",
+    "vLLM",
+    "TGI",
+    "TensorRT-LLM",
+    "Hugging Face Transformers",
+    "TF Serving",
+    "Triton",
+    "Neuron (NxD Inference / transformers-neuronx / torch-neuron)"};
+
+const char *ecf_framework_name(int fw)
+{
+    return fw >= 0 && fw < ECF_FW_COUNT ? fw_names[fw] : "unknown";
+}
+
+int ecf_framework_parse(const char *s)
+{
+    int i;
+    for (i = 0; i < ECF_FW_COUNT; i++)
+        if (strcmp(s, fw_names[i]) == 0)
+            return i;
+    return -1;
+}
+
+const char *ecf_engine_name(int engine)
+{
+    return engine >= 0 && engine < ECF_ENGINE_COUNT ? engine_names[engine]
+                                                    : "unknown";
+}
+
+int ecf_engine_parse(const char *s)
+{
+    int i;
+    for (i = 0; i < ECF_ENGINE_COUNT; i++)
+        if (strcmp(s, engine_names[i]) == 0)
+            return i;
+    return -1;
+}
+
+const char *ecf_stacks_as_of(const ecf_stacks *s)
+{
+    return s->as_of;
+}
+
+int ecf_stacks_platform(const ecf_stacks *s, const ecf_instance *inst)
+{
+    int i;
+    char **a;
+    const ecf_accel *acc = inst->accel_count > 0 ? inst->accel : NULL;
+
+    if (!acc) {
+        for (i = 0; i < s->n_platforms; i++)
+            if (s->platforms[i].cpu_arch == (int)inst->arch)
+                return i;
+        return -1;
+    }
+    for (i = 0; i < s->n_platforms; i++)
+        for (a = s->platforms[i].accels; a && *a; a++)
+            if (strcmp(*a, acc->id) == 0)
+                return i;
+    for (i = 0; i < s->n_platforms; i++)
+        if (s->platforms[i].vendor && acc->vendor &&
+            strcmp(s->platforms[i].vendor, acc->vendor) == 0)
+            return i;
+    return -1;
+}

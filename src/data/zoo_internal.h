@@ -1,0 +1,32 @@
+/*
+ * zoo_internal.h - internal: the Hugging Face config.json architectures beyond
+ * the llama/gpt2/bert key styles of zoo.c (gemma2, gemma3, qwen3,
+ * qwen3_moe, phi3, deepseek_v3) and the multimodal types refused as not
+ * supported yet. Called by ecf_model_from_hf_config only.
+ */
+#ifndef EC2FIT_HF_ARCH_H
+#define EC2FIT_HF_ARCH_H
+
+#include <cjson/cJSON.h>
+
+#include "ec2fit/err.h"
+#include "ec2fit/zoo.h"
+
+/* The model_type values handled here, for the "supported:" list. */
+#define ECF_HF_ARCH_TYPES                                                      \
+    "gemma2, gemma3, gemma3_text, qwen3, qwen3_moe, phi3, deepseek_v3"
+
+/** Builds *out from a parsed config when its model_type is one of
+ *  ECF_HF_ARCH_TYPES (returns 0) or a vision/multimodal type (returns
+ *  ECF_EINVAL "NAME: model_type 'mllama' (vision-language) is not supported
+ *  yet ..."). Returns 1, touching nothing, for any other config. */
+int ecf_hf_arch_config(ecf_model *out,
+                       const cJSON *root,
+                       const char *name,
+                       ecf_err *err);
+
+/** zoo.c's architecture check (kv_heads and head_dim defaults, GQA and
+ *  expert ranges), ECF_EINVAL naming `where`. */
+int ecf_zoo_check_transformer(ecf_model *m, const char *where, ecf_err *err);
+
+#endif

@@ -1,0 +1,35 @@
+/*
+ * batch_internal.h - internal to the batch engine (batch.c): its result
+ * cache, canonical profile text -> compact JSON and status, bounded by
+ * RB_CACHE_MAX_BYTES (batch_cache.c).
+ */
+#ifndef EC2FIT_MODEL_BATCH_INTERNAL_H
+#define EC2FIT_MODEL_BATCH_INTERNAL_H
+
+#include <stddef.h>
+
+#define RB_CACHE_MAX_BYTES (64u << 20) /* results kept for reuse */
+
+typedef struct {
+    char *key;
+    char *json; /* the result object without "line" */
+    int status; /* 0 or 3 */
+} rb_entry;
+
+typedef struct {
+    rb_entry *slots; /* open addressing, power-of-two size */
+    size_t cap, n, bytes;
+} rb_cache;
+
+#define cache_slot ecf_batch_cache_slot_
+#define cache_put ecf_batch_cache_put_
+#define cache_free ecf_batch_cache_free_
+
+/** The slot of `key`: its entry, or the empty slot where it would go;
+ *  NULL while the cache is empty. */
+rb_entry *cache_slot(rb_cache *c, const char *key);
+/** Keeps a copy of (key, json, status) unless the byte bound is reached. */
+void cache_put(rb_cache *c, const char *key, const char *json, int status);
+void cache_free(rb_cache *c);
+
+#endif

@@ -1,0 +1,354 @@
+/*
+ * estimate.c - the analytical estimator's entry points, device description
+ * and notes (docs/estimation.md has every formula with its source; the
+ * constants, model arithmetic and utilisation are estimate_internal.h's).
+ * The phases are estimate_workload.c, estimate_memory.c,
+ * estimate_scaling.c, estimate_train.c and estimate_serve.c.
+ *
+ * Pure: no I/O, no globals, no allocation. One call evaluates a workload on
+ * one instance type x N nodes: it resolves the workload, describes the
+ * devices (or the host, for CPU-only types), picks a sharding that fits,
+ * then computes memory, step time (compute / memory / communication / data
+ * rooflines), throughput, dataset time and serving latency.
+ *
+ * Invariants: every ecf_estimate field is written on success; warnings and
+ * assumptions never overflow (extra notes are dropped, the last slot says
+ * so); times are finite and non-negative.
+ */
+#include "ec2fit/estimate.h"
+
+#include <math.h>
+#include <stddef.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "estimate_internal.h"
+
+/* ================================================================ */
+/* Devices                                                           */
+/* ================================================================ */
+
+static bool has_word(const char *s, const char *w)
+{
+    return s && strstr(s, w) != NULL;
+}
+
+static gen_class classify(const ecf_accel *a)
+{
+    const char *g = a->generation;
+    if (a->kind == ECF_ACCEL_NEURON || has_word(g, "neuron"))
+        return GEN_NEURON;
+    if (a->kind == ECF_ACCEL_OTHER)
+        return GEN_OTHER;
+    if (has_word(g, "volta"))
+        return GEN_VOLTA;
+    if (has_word(g, "turing"))
+        return GEN_TURING;
+    if (has_word(g, "ampere"))
+        return GEN_AMPERE;
+    if (has_word(g, "ada"))
+        return GEN_ADA;
+    if (has_word(g, "hopper"))
+        return GEN_HOPPER;
+    if (has_word(g, "blackwell"))
+        return GEN_BLACKWELL;
+    if (has_word(g, "kepler") || has_word(g, "maxwell") ||
+        has_word(g, "pascal"))
+        return GEN_OLD;
+    return GEN_OTHER;
+}
+
+static void describe(devinfo *d, const ecf_instance *inst)
+{
+    memset(d, 0, sizeof(*d));
+    if (!inst->accel || inst->accel_count < 1) {
+        d->cpu = true;
+        d->gen = GEN_CPU;
+        d->label = "host CPU";
+        d->count = 1;
+        d->mem_gib = inst->memory_gib - CPU_OS_RESERVE_GIB;
+        if (d->mem_gib < 0.5)
+            d->mem_gib = 0.5;
+        d->bw_gbytes_s = inst->vcpu * CPU_GBYTES_S_PER_VCPU;
+        d->link_gbytes_s = 0;
+        d->alpha_link = 0;
+    } else {
+        const ecf_accel *a = inst->accel;
+        d->gen = classify(a);
+        d->label = a->name ? a->name : a->id;
+        d->count = inst->accel_count;
+        d->mem_gib = inst->accel_memory_gib > 0 ? inst->accel_memory_gib
+                                                : a->memory_gb * 1e9 / GIB;
+        d->bw_gbytes_s =
+            a->memory_bw_gbytes_s > 0 ? a->memory_bw_gbytes_s : 300.0;
+        d->power_limited = a->tdp_w > 0 && a->tdp_w <= POWER_LIMITED_W;
+        d->link_gbytes_s = inst->link_gbytes_s;
+        {
+            /* PCIe (and a lone device) always take the PCIe figure: the
+             * catalog publishes no PCIe bandwidth. */
+            unsigned l = (unsigned)inst->link <= ECF_LINK_OTHER
+                             ? (unsigned)inst->link
+                             : (unsigned)ECF_LINK_PCIE;
+            d->alpha_link = link_defaults[l].alpha_s;
+            if (l == ECF_LINK_NONE || l == ECF_LINK_PCIE ||
+                d->link_gbytes_s <= 0)
+                d->link_gbytes_s = link_defaults[l].gbytes_s;
+        }
+    }
+    if (inst->efa && inst->efa_gbps > 0) {
+        d->net_gbytes_s = inst->efa_gbps / 8.0;
+        d->alpha_net = ALPHA_EFA;
+    } else {
+        d->net_gbytes_s =
+            (inst->network_gbps > 0 ? inst->network_gbps : 1.0) / 8.0;
+        d->alpha_net = ALPHA_TCP;
+    }
+}
+
+static double cpu_precision_factor(ecf_precision p)
+{
+    switch (p) {
+    case ECF_PREC_FP16:
+    case ECF_PREC_BF16:
+    case ECF_PREC_FP8:
+        return 2.0;
+    case ECF_PREC_INT8:
+    case ECF_PREC_INT4:
+        return 4.0;
+    default:
+        return 1.0;
+    }
+}
+
+double ecf_estimate_peak_tflops(const ecf_instance *inst,
+                                ecf_precision p,
+                                ecf_precision *ran_out)
+{
+    /* Fallback chains: what a framework actually runs when the hardware
+     * lacks the requested format. */
+    static const ecf_precision chain[ECF_PREC_COUNT][4] = {
+        [ECF_PREC_FP32] = {ECF_PREC_FP32, ECF_PREC_FP32, ECF_PREC_FP32,
+                           ECF_PREC_FP32},
+        [ECF_PREC_TF32] = {ECF_PREC_TF32, ECF_PREC_FP32, ECF_PREC_FP32,
+                           ECF_PREC_FP32},
+        [ECF_PREC_FP16] = {ECF_PREC_FP16, ECF_PREC_BF16, ECF_PREC_FP32,
+                           ECF_PREC_FP32},
+        [ECF_PREC_BF16] = {ECF_PREC_BF16, ECF_PREC_FP16, ECF_PREC_FP32,
+                           ECF_PREC_FP32},
+        [ECF_PREC_FP8] = {ECF_PREC_FP8, ECF_PREC_BF16, ECF_PREC_FP16,
+                          ECF_PREC_FP32},
+        [ECF_PREC_INT8] = {ECF_PREC_INT8, ECF_PREC_FP16, ECF_PREC_BF16,
+                           ECF_PREC_FP32},
+        /* int4 is weight-only quantisation: compute in 16-bit */
+        [ECF_PREC_INT4] = {ECF_PREC_FP16, ECF_PREC_BF16, ECF_PREC_FP32,
+                           ECF_PREC_FP32},
+    };
+    size_t i;
+
+    if ((unsigned)p >= ECF_PREC_COUNT)
+        p = ECF_PREC_FP32;
+    if (!inst->accel || inst->accel_count < 1) {
+        if (ran_out)
+            *ran_out = p == ECF_PREC_TF32 ? ECF_PREC_FP32 : p;
+        return inst->vcpu * CPU_GFLOPS_PER_VCPU * cpu_precision_factor(p) /
+               1000.0;
+    }
+    for (i = 0; i < 4; i++) {
+        double t = inst->accel->tflops[chain[p][i]];
+        if (t > 0) {
+            if (ran_out)
+                *ran_out = chain[p][i];
+            return t;
+        }
+    }
+    if (ran_out)
+        *ran_out = p;
+    return 0;
+}
+
+double ecf_estimate_weight_bytes(ecf_precision p)
+{
+    switch (p) {
+    case ECF_PREC_FP32:
+    case ECF_PREC_TF32:
+        return 4.0;
+    case ECF_PREC_FP8:
+        return 1.0;
+    case ECF_PREC_INT8:
+        return 1.0 + 2.0 / QUANT_GROUP;
+    case ECF_PREC_INT4:
+        return 0.5 + 4.0 / QUANT_GROUP;
+    case ECF_PREC_FP16:
+    case ECF_PREC_BF16:
+    default:
+        return 2.0;
+    }
+}
+
+/* ================================================================ */
+/* Notes                                                             */
+/* ================================================================ */
+
+static void
+note(char (*arr)[ECF_EST_NOTE_LEN], int *n, const char *fmt, va_list ap)
+    ECF_PRINTF(3, 0);
+
+static void
+note(char (*arr)[ECF_EST_NOTE_LEN], int *n, const char *fmt, va_list ap)
+{
+    if (*n >= ECF_EST_MAX_NOTES)
+        return;
+    vsnprintf(arr[*n], ECF_EST_NOTE_LEN, fmt, ap);
+    (*n)++;
+}
+
+void warn(ecf_estimate *e, const char *fmt, ...)
+{
+    va_list ap;
+    if (e->quiet)
+        return;
+    va_start(ap, fmt);
+    note(e->warnings, &e->n_warnings, fmt, ap);
+    va_end(ap);
+}
+
+void assume(ecf_estimate *e, const char *fmt, ...)
+{
+    va_list ap;
+    if (e->quiet)
+        return;
+    va_start(ap, fmt);
+    note(e->assumptions, &e->n_assumptions, fmt, ap);
+    va_end(ap);
+}
+
+/* ================================================================ */
+/* Entry points                                                      */
+/* ================================================================ */
+
+static int estimate(ecf_estimate *out,
+                    const ecf_model *m,
+                    const ecf_workload *w_in,
+                    const ecf_instance *inst,
+                    int nodes,
+                    bool quiet,
+                    ecf_err *err);
+
+int ecf_estimate_run(ecf_estimate *out,
+                     const ecf_model *m,
+                     const ecf_workload *w,
+                     const ecf_instance *inst,
+                     int nodes,
+                     ecf_err *err)
+{
+    return estimate(out, m, w, inst, nodes, false, err);
+}
+
+int ecf_estimate_run_quiet(ecf_estimate *out,
+                           const ecf_model *m,
+                           const ecf_workload *w,
+                           const ecf_instance *inst,
+                           int nodes,
+                           ecf_err *err)
+{
+    return estimate(out, m, w, inst, nodes, true, err);
+}
+
+static int estimate(ecf_estimate *out,
+                    const ecf_model *m,
+                    const ecf_workload *w_in,
+                    const ecf_instance *inst,
+                    int nodes,
+                    bool quiet,
+                    ecf_err *err)
+{
+    ecf_workload w = *w_in;
+    devinfo d;
+    ecf_precision ran = ECF_PREC_BF16, want;
+    double peak;
+    int rc;
+
+    /* Zero everything but the note texts (most of the struct's 5 KB):
+     * n_warnings and n_assumptions say how many of them are valid, and the
+     * scorer calls this for every candidate. */
+    memset(out, 0, offsetof(ecf_estimate, warnings));
+    out->n_assumptions = 0;
+    out->quiet = quiet;
+    if (nodes < 1)
+        return ecf_err_set(err, ECF_EINVAL,
+                           "--nodes: must be at least 1, got %d", nodes);
+    rc = ecf_workload_resolve(&w, m, err);
+    if (rc < 0)
+        return rc;
+    describe(&d, inst);
+    want = (ecf_precision)w.precision;
+    peak = ecf_estimate_peak_tflops(inst, want, &ran);
+    /* Stored weights follow the request (int8/int4 weights run with
+     * 16-bit math); arithmetic follows what the hardware has. */
+    if (ran != want && want != ECF_PREC_INT4) {
+        if (w.precision_explicit || ran == ECF_PREC_FP32)
+            warn(&out[0], "%s has no %s: runs as %s", d.label,
+                 ecf_precision_name(want), ecf_precision_name(ran));
+        if (want != ECF_PREC_INT8)
+            w.precision = ran;
+    }
+    out->precision = (ecf_precision)w.precision;
+    out->cpu_only = d.cpu;
+    out->nodes = nodes;
+    out->devices = d.count;
+    out->seq_len = w.seq_len;
+    out->peak_tflops = peak;
+    out->throughput_unit = "samples/s";
+    out->data_source = "network";
+    if (peak <= 0)
+        warn(out, "no %s TFLOPS figure for %s: compute time unknown",
+             ecf_precision_name(want), d.label);
+    if (d.cpu) {
+        assume(out,
+               "CPU-only: %d vCPUs x %.0f GFLOPS (fp32) at %.0f%%, %.0f GB/s "
+               "DRAM",
+               inst->vcpu, CPU_GFLOPS_PER_VCPU, U_CPU * 100, d.bw_gbytes_s);
+        if (ecf_task_is_training(w.task))
+            warn(out, "training on CPU cores is slow; any GPU instance is "
+                      "far faster");
+    }
+    if (ecf_task_is_training(w.task))
+        run_train(out, m, &w, &d, nodes, (ecf_precision)w.precision, peak);
+    else
+        run_infer(out, m, &w, &d, nodes, (ecf_precision)w.precision, ran, peak);
+    if (nodes > 1 && !d.cpu && !(inst->efa && inst->efa_gbps > 0))
+        warn(out,
+             "%d nodes without EFA: inter-node traffic uses %.0f Gbps "
+             "plain networking",
+             nodes, inst->network_gbps);
+    data_and_host(out, m, &w, inst, &d, nodes);
+    if (!out->fits) {
+        out->bottleneck = ECF_BN_DEVICE_MEMORY;
+        warn(out, "needs %.1f GiB per device, %.1f GiB available",
+             out->memory.total_per_device_gib,
+             out->memory.available_per_device_gib);
+    }
+    return 0;
+}
+
+int ecf_estimate_min_nodes(const ecf_model *m,
+                           const ecf_workload *w,
+                           const ecf_instance *inst,
+                           int max_nodes)
+{
+    double need = ecf_estimate_min_total_gib(m, w);
+    devinfo d;
+    int n;
+
+    describe(&d, inst);
+    for (n = 1; n <= max_nodes; n++) {
+        ecf_estimate e;
+        /* cheap reject before the full estimate */
+        if (d.mem_gib * d.count * n < need)
+            continue;
+        if (ecf_estimate_run_quiet(&e, m, w, inst, n, NULL) == 0 && e.fits)
+            return n;
+    }
+    return 0;
+}

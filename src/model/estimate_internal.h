@@ -1,0 +1,380 @@
+/*
+ * estimate_internal.h - what the estimator's files share: every constant
+ * (docs/estimation.md, "Constants", has each with its source), the device
+ * description, the plan, the small model-arithmetic and utilisation
+ * helpers (inline), and the prototypes of what one file defines and
+ * another calls. Internal to src/model.
+ */
+#ifndef EC2FIT_MODEL_ESTIMATE_INTERNAL_H
+#define EC2FIT_MODEL_ESTIMATE_INTERNAL_H
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+
+#include "ec2fit/estimate.h"
+
+/* Helpers shared across the estimator's files (declared below). The macros give them
+ * library-wide names and keep the short ones in the code. */
+#define assume(...) ecf_est_assume_(__VA_ARGS__)
+#define data_and_host(...) ecf_est_data_and_host_(__VA_ARGS__)
+#define infer_memory(...) ecf_est_infer_memory_(__VA_ARGS__)
+#define run_infer(...) ecf_est_run_infer_(__VA_ARGS__)
+#define run_train(...) ecf_est_run_train_(__VA_ARGS__)
+#define train_memory(...) ecf_est_train_memory_(__VA_ARGS__)
+#define warn(...) ecf_est_warn_(__VA_ARGS__)
+
+#define GIB 1073741824.0
+
+/* ================================================================ */
+/* Constants (docs/estimation.md, "Constants")                       */
+/* ================================================================ */
+
+/* Mixed-precision Adam: 2 (bf16 weights) + 2 (grads) + 4 (fp32 master) +
+ * 4 + 4 (Adam m, v) = 16 bytes/param (ZeRO paper, Rajbhandari et al. 2020,
+ * section 3.1). 8-bit Adam (Dettmers et al. 2022) keeps m and v in 1 byte
+ * each: 2 + 2 + 4 + 1 + 1 = 10. */
+#define ADAM_MASTER_BYTES 4.0
+#define ADAM_STATE_BYTES  8.0
+#define ADAM8_STATE_BYTES 2.0
+/* LoRA adapters train in fp32 with Adam: 4 + 4 + 8 bytes/param (PEFT). */
+#define LORA_BYTES_PER_PARAM 16.0
+#define LORA_DEFAULT_RANK    16
+/* Quantised weights: int8 keeps one fp16 scale per 128 weights; int4
+ * (GPTQ/AWQ/NF4-style) one fp16 scale and one fp16 zero per 128. */
+#define QUANT_GROUP 128.0
+/* CUDA context + cuBLAS/cuDNN workspaces: ~1.3 GB under nvidia-smi in the
+ * calibration notes; allocator fragmentation adds ~5 % of the rest. */
+#define RUNTIME_OVERHEAD_GIB 1.0
+#define FRAGMENTATION        0.05
+/* Korthikanti et al. 2022 ("Reducing Activation Recomputation in Large
+ * Transformer Models", eq. 2): 16-bit activations per layer =
+ * s*b*h*(34 + 5*a*s/h) bytes without recomputation. FlashAttention never
+ * materialises the a*s*s scores, so decoders drop the second term. */
+#define ACT_BYTES_PER_SBH 34.0
+#define ACT_ATTN_SCORES   5.0
+/* CNN time = convolution FLOPs at U_CNN_TC + element-wise traffic at
+ * U_BW, added (BN/ReLU kernels run between the convolutions, not under
+ * them). Training traffic = 10 passes over the saved activations (forward
+ * write, BN statistics and normalise reads, backward reads, gradient
+ * writes and reads); inference = 2.5 passes over the feature maps. */
+#define CNN_TRAIN_TRAFFIC 10.0
+#define CNN_INFER_TRAFFIC 2.5
+/* Checkpointing a CNN/diffusion net in sqrt(n) segments keeps ~1/4. */
+#define CNN_CKPT_KEEP 0.25
+/* Achieved fractions of datasheet peak (calibrated on many rows of
+ * tests/fixtures/calibration.json; docs/estimation.md "Utilisation"). A
+ * GEMM of width h reaches U x h / (h + U_HIDDEN_HALF) of peak. */
+#define U_TRAIN       0.56   /* transformer training (BERT DLE, Megatron) */
+#define U_INFER       0.60   /* prefill / encoder inference (TensorRT-LLM) */
+#define U_HIDDEN_HALF 1024.0 /* width at which GEMMs reach half of U */
+#define U_FP32        0.65   /* CUDA-core fp32 saturates at small sizes */
+#define U_CNN_TC      0.55   /* convolutions on tensor cores (cuDNN) */
+#define U_BW          0.70   /* achieved / peak HBM bandwidth (gpt-fast) */
+#define U_FP8         0.85   /* fp8 gains ~1.7x, not 2x, over bf16 */
+#define U_QLORA       0.75   /* NF4 dequantisation cost in QLoRA */
+#define U_CPU         0.40   /* oneDNN GEMM on host cores */
+#define U_NEURON      0.80   /* Neuron SDK vs NVIDIA stack (assumption) */
+#define U_POWER_LIMITED                                                        \
+    0.60 /* <= 75 W parts (T4, L4) cannot hold boost                           \
+            clocks under sustained tensor load */
+#define POWER_LIMITED_W 75.0
+/* Eager-framework dispatch cost per forward call of a non-LLM model: the
+ * batch-1 DLE rows (ResNet-50, BERT) all sit at 4-6 ms while their FLOPs
+ * need < 0.5 ms. */
+#define FRAMEWORK_OVERHEAD_S 0.004
+/* Host CPU: 40 GFLOPS fp32 per vCPU (AVX-512 or 2x256-bit FMA at ~2.5
+ * GHz, per hyperthread), x2 for bf16/fp16, x4 for int8 (VNNI); 1.5 GB/s
+ * of sustained (STREAM-like) DRAM bandwidth per vCPU, e.g. ~290 GB/s for
+ * a 192-vCPU two-socket host. */
+#define CPU_GFLOPS_PER_VCPU   40.0
+#define CPU_GBYTES_S_PER_VCPU 1.5
+#define CPU_OS_RESERVE_GIB    4.0
+/* Collective latency per ring hop (NCCL small-message): NVLink/NVSwitch,
+ * PCIe, NeuronLink, EFA, plain TCP. */
+#define ALPHA_NVLINK 2e-6
+#define ALPHA_PCIE   10e-6
+#define ALPHA_NEURON 5e-6
+#define ALPHA_EFA    15e-6
+#define ALPHA_TCP    50e-6
+/* Default per-device link bandwidths when the catalog has 0 (GB/s). */
+#define LINK_PCIE_GBYTES_S     16.0
+#define LINK_NVLINK_GBYTES_S   150.0
+#define LINK_NVSWITCH_GBYTES_S 300.0
+#define LINK_NEURON_GBYTES_S   100.0
+#define LINK_OTHER_GBYTES_S    50.0
+
+/* Per interconnect: the bandwidth used when the catalog gives none, and
+ * the per-message latency (alpha) of a collective step. */
+static const struct {
+    double gbytes_s;
+    double alpha_s;
+} link_defaults[] = {
+    [ECF_LINK_NONE] = {LINK_PCIE_GBYTES_S, ALPHA_PCIE},
+    [ECF_LINK_PCIE] = {LINK_PCIE_GBYTES_S, ALPHA_PCIE},
+    [ECF_LINK_NVLINK] = {LINK_NVLINK_GBYTES_S, ALPHA_NVLINK},
+    [ECF_LINK_NVSWITCH] = {LINK_NVSWITCH_GBYTES_S, ALPHA_NVLINK},
+    [ECF_LINK_NEURONLINK] = {LINK_NEURON_GBYTES_S, ALPHA_NEURON},
+    [ECF_LINK_OTHER] = {LINK_OTHER_GBYTES_S, ALPHA_PCIE},
+};
+#define LINK_EFFICIENCY        0.7 /* bus bandwidth / link bandwidth */
+#define NET_EFFICIENCY         0.8
+/* Fraction of gradient communication hidden behind the backward pass. */
+#define COMM_OVERLAP 0.8
+/* Input pipeline: JPEG decode + augmentation ~150 images/s per vCPU
+ * (PIL-SIMD class); instance-store NVMe ~2 GB/s per TB (AWS NVMe specs). */
+#define DECODE_IMAGES_PER_VCPU 150.0
+#define NVME_GBYTES_S_PER_TB   2.0
+#define HOST_RESERVE_GIB       8.0
+#define HOST_PER_DEVICE_GIB    2.0
+/* Serving defaults. */
+#define DEFAULT_INPUT_TOKENS  512
+#define DEFAULT_OUTPUT_TOKENS 256
+#define SPEECH_OUTPUT_TOKENS  100
+#define MAX_AUTO_BATCH        512
+/* Online serving without --latency-ms batches requests (continuous
+ * batching in vLLM/TGI, dynamic batching in Triton) up to the knee of the
+ * roofline: the largest power-of-two batch whose latency stays within this
+ * factor of a lone request's. Past the knee, throughput barely grows while
+ * every request waits longer. */
+#define SERVE_KNEE_LATENCY    2.0
+
+/* ================================================================ */
+/* Devices and plans                                                 */
+/* ================================================================ */
+
+typedef enum {
+    GEN_CPU,
+    GEN_OLD, /* kepler, maxwell, pascal: no tensor cores */
+    GEN_VOLTA,
+    GEN_TURING,
+    GEN_AMPERE,
+    GEN_ADA,
+    GEN_HOPPER,
+    GEN_BLACKWELL,
+    GEN_NEURON,
+    GEN_OTHER
+} gen_class;
+
+typedef struct {
+    bool cpu;
+    gen_class gen;
+    const char *label;    /* accelerator name or "host CPU" */
+    int count;            /* devices per node */
+    double mem_gib;       /* usable per device */
+    double bw_gbytes_s;   /* memory bandwidth per device */
+    double link_gbytes_s; /* intra-node, per device */
+    double alpha_link;    /* per-hop latency, s */
+    double net_gbytes_s;  /* inter-node, per node */
+    double alpha_net;
+    bool power_limited; /* TDP <= POWER_LIMITED_W */
+} devinfo;
+
+void warn(ecf_estimate *e, const char *fmt, ...) ECF_PRINTF(2, 3);
+void assume(ecf_estimate *e, const char *fmt, ...) ECF_PRINTF(2, 3);
+
+typedef struct {
+    ecf_parallelism par;
+    int tp, dp, pp;
+    bool ckpt;
+    int batch;
+} plan;
+
+/* Defined in estimate.c (notes), estimate_scaling.c, estimate_memory.c,
+ * estimate_serve.c and estimate_train.c. */
+void data_and_host(ecf_estimate *e,
+                   const ecf_model *m,
+                   const ecf_workload *w,
+                   const ecf_instance *inst,
+                   const devinfo *d,
+                   int nodes);
+void infer_memory(ecf_memory *mem,
+                  const ecf_model *m,
+                  const ecf_workload *w,
+                  ecf_precision p,
+                  const plan *pl,
+                  const devinfo *d);
+void run_infer(ecf_estimate *e,
+               const ecf_model *m,
+               const ecf_workload *w,
+               const devinfo *d,
+               int nodes,
+               ecf_precision p,
+               ecf_precision ran,
+               double peak);
+void run_train(ecf_estimate *e,
+               const ecf_model *m,
+               const ecf_workload *w,
+               const devinfo *d,
+               int nodes,
+               ecf_precision p,
+               double peak);
+void train_memory(ecf_memory *mem,
+                  const ecf_model *m,
+                  const ecf_workload *w,
+                  ecf_precision p,
+                  const plan *pl,
+                  const devinfo *d);
+
+/* ================================================================ */
+/* Small helpers, inline in every file that uses them (the hot path: */
+/* a serving estimate calls these per batch size and per group)      */
+/* ================================================================ */
+
+static inline bool is_llm(const ecf_model *m)
+{
+    return ecf_model_kind_is_llm(m->kind);
+}
+
+static inline bool is_vision(const ecf_model *m)
+{
+    return m->kind == ECF_KIND_CNN || m->kind == ECF_KIND_VIT ||
+           m->kind == ECF_KIND_DIFFUSION;
+}
+
+/* Parameters that take part in matrix multiplies per token: everything
+ * but the input embedding lookup (and learned positions); the LM head is a
+ * GEMM, so a tied embedding counts once. Encoders have no LM head at
+ * fine-tune/inference time. */
+static inline double matmul_params(const ecf_model *m)
+{
+    double emb = (double)m->vocab * m->hidden;
+    double n = m->active_params;
+    if (m->kind == ECF_KIND_ENCODER)
+        n -= emb;
+    else if (!m->tie_embeddings)
+        n -= emb;
+    return n > 0 ? n : m->active_params;
+}
+
+/* Forward FLOPs for one sample of `seq` tokens (2 FLOPs per MAC):
+ * 2 x matmul params x tokens + attention scores and mixing, 4 x L x s x h
+ * per token (halved for causal decoders that skip the masked half). */
+static inline double fwd_flops_sample(const ecf_model *m, int seq)
+{
+    double attn;
+    if (!ecf_model_kind_is_transformer(m->kind) || m->kind == ECF_KIND_VIT ||
+        m->kind == ECF_KIND_SPEECH)
+        return m->fwd_gflops_per_sample * 1e9;
+    attn = 4.0 * m->layers * (double)seq * m->heads * m->head_dim;
+    if (is_llm(m))
+        attn *= 0.5;
+    return (2.0 * matmul_params(m) + attn) * seq;
+}
+
+/* LoRA adapter parameters: rank r on q, k, v, o and every MLP matrix
+ * (PEFT "all-linear"); r x (d_in + d_out) each. */
+static inline double lora_params(const ecf_model *m, int r)
+{
+    double h = m->hidden, q = (double)m->heads * m->head_dim,
+           kv = (double)m->kv_heads * m->head_dim, I = m->intermediate;
+    double per_layer, mlp;
+    if (m->kind == ECF_KIND_DIFFUSION || m->layers == 0)
+        return m->params * r * 2e-4; /* attention-only UNet LoRA, ~0.08%
+                                        of weights at r = 4 */
+    mlp = (m->kind == ECF_KIND_DECODER || m->kind == ECF_KIND_MOE ? 3.0 : 2.0) *
+          (h + I);
+    if (m->experts > 0)
+        mlp *= m->experts;
+    per_layer = (h + q) + 2.0 * (h + kv) + (q + h) + mlp;
+    return r * per_layer * m->layers;
+}
+
+/* Training activations per sample per device, bytes, for transformers. */
+static inline double
+tf_act_bytes(const ecf_model *m, int seq, bool ckpt, double act_scale, int tp)
+{
+    double s = seq, h = m->hidden, a = m->heads;
+    double per_layer = s * h * ACT_BYTES_PER_SBH;
+    double logits = 0;
+    if (!is_llm(m))
+        per_layer += ACT_ATTN_SCORES * a * s * s;
+    per_layer *= act_scale / tp;
+    if (is_llm(m))
+        logits = s * m->vocab * 4.0 / tp; /* fp32 logits for the loss */
+    /* Full recomputation keeps each layer's 16-bit input (2*s*h bytes)
+     * plus one layer's full set during its recompute. */
+    if (ckpt)
+        return m->layers * 2.0 * s * h * act_scale / tp + per_layer + logits;
+    return m->layers * per_layer + logits;
+}
+
+/* Bytes of K and V per token of context, whole model. */
+static inline double kv_bytes_per_token(const ecf_model *m, double kv_elem)
+{
+    if (!is_llm(m))
+        return 0;
+    return ecf_model_kv_elems_per_token(m) * kv_elem; /* GQA or MLA latent */
+}
+
+static inline bool tensor_precision(ecf_precision p)
+{
+    return p != ECF_PREC_FP32;
+}
+
+static inline double device_factor(const devinfo *d, ecf_precision p)
+{
+    double f = 1.0;
+    if (p == ECF_PREC_FP8)
+        f *= U_FP8;
+    if (d->gen == GEN_NEURON || d->gen == GEN_OTHER)
+        f *= U_NEURON;
+    if (d->power_limited)
+        f *= U_POWER_LIMITED;
+    return f;
+}
+
+/* Achieved fraction of peak for GEMM-dominated work of width h, with
+ * ceiling `base` (U_TRAIN or U_INFER): saturating in the width. */
+static inline double u_gemm(const devinfo *d, ecf_precision p, double base,
+                            double h)
+{
+    if (d->cpu)
+        return U_CPU;
+    if (h < 1)
+        h = U_HIDDEN_HALF;
+    if (!tensor_precision(p) || d->gen == GEN_OLD)
+        return U_FP32;
+    return base * h / (h + U_HIDDEN_HALF) * device_factor(d, p);
+}
+
+static inline double u_conv(const devinfo *d, ecf_precision p)
+{
+    if (d->cpu)
+        return U_CPU;
+    if (!tensor_precision(p) || d->gen == GEN_OLD)
+        return U_FP32;
+    return U_CNN_TC * device_factor(d, p);
+}
+
+static inline bool fits(const ecf_memory *mem)
+{
+    return mem->total_per_device_gib <= mem->available_per_device_gib;
+}
+
+/* Ring all-reduce of `bytes` over n participants at `gbytes_s` each:
+ * 2(n-1)/n x bytes / bandwidth + 2(n-1) x alpha. */
+static inline double
+allreduce_s(double bytes, int n, double gbytes_s, double alpha, double eff)
+{
+    if (n <= 1 || gbytes_s <= 0)
+        return 0;
+    return 2.0 * (n - 1) / n * bytes / (gbytes_s * 1e9 * eff) +
+           2.0 * (n - 1) * alpha;
+}
+
+/* Gradient sync time for `bytes` over dp devices spread across nodes:
+ * intra-node ring over the device link, then inter-node ring over the
+ * node's network (hierarchical all-reduce). */
+static inline double
+grad_sync_s(double bytes, int per_node, int nodes, const devinfo *d)
+{
+    double t = allreduce_s(bytes, per_node, d->link_gbytes_s, d->alpha_link,
+                           LINK_EFFICIENCY);
+    if (nodes > 1)
+        t += allreduce_s(bytes, nodes, d->net_gbytes_s, d->alpha_net,
+                         NET_EFFICIENCY);
+    return t;
+}
+
+#endif

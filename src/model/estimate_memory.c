@@ -1,0 +1,151 @@
+/*
+ * estimate_memory.c - memory per device of a training or inference plan
+ * (weights, gradients, optimizer, activations, KV cache, LoRA, overhead)
+ * and the smallest total memory a workload needs (docs/estimation.md).
+ */
+#include "ec2fit/estimate.h"
+
+#include <math.h>
+#include <stddef.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "estimate_internal.h"
+
+/* ================================================================ */
+/* Memory plans                                                      */
+/* ================================================================ */
+
+static void sum_memory(ecf_memory *mem, double avail)
+{
+    double parts = mem->weights_gib + mem->gradients_gib + mem->optimizer_gib +
+                   mem->activations_gib + mem->kv_cache_gib + mem->lora_gib;
+    mem->overhead_gib = RUNTIME_OVERHEAD_GIB + FRAGMENTATION * parts;
+    mem->total_per_device_gib = parts + mem->overhead_gib;
+    mem->available_per_device_gib = avail;
+}
+
+/* Memory per device for a training plan. `total_devices` = dp x tp. */
+void train_memory(ecf_memory *mem,
+                         const ecf_model *m,
+                         const ecf_workload *w,
+                         ecf_precision p,
+                         const plan *pl,
+                         const devinfo *d)
+{
+    double P = m->params, shard = 1, wb, act_scale;
+    int n = pl->tp * pl->dp;
+
+    memset(mem, 0, sizeof(*mem));
+    wb = (p == ECF_PREC_FP32 || p == ECF_PREC_TF32) ? 4.0 : 2.0;
+    act_scale = wb / 2.0;
+    if (pl->par == ECF_PAR_FSDP || pl->par == ECF_PAR_TP_FSDP)
+        shard = n;
+    else if (pl->par == ECF_PAR_TP || pl->par == ECF_PAR_TP_DP)
+        shard = pl->tp;
+    if (w->task == ECF_TASK_LORA || w->task == ECF_TASK_QLORA) {
+        double base = w->task == ECF_TASK_QLORA
+                          ? ecf_estimate_weight_bytes(ECF_PREC_INT4)
+                          : wb;
+        mem->weights_gib = P * base / shard / GIB;
+        mem->lora_gib =
+            lora_params(m, w->lora_rank) * LORA_BYTES_PER_PARAM / shard / GIB;
+    } else {
+        mem->weights_gib = P * wb / shard / GIB;
+        mem->gradients_gib = P * wb / shard / GIB;
+        if (wb == 4.0)
+            mem->optimizer_gib =
+                P * (w->optimizer_8bit ? ADAM8_STATE_BYTES : ADAM_STATE_BYTES) /
+                shard / GIB;
+        else
+            mem->optimizer_gib =
+                P *
+                (ADAM_MASTER_BYTES +
+                 (w->optimizer_8bit ? ADAM8_STATE_BYTES : ADAM_STATE_BYTES)) /
+                shard / GIB;
+    }
+    if (ecf_model_kind_is_transformer(m->kind))
+        mem->activations_gib =
+            pl->batch *
+            tf_act_bytes(m, w->seq_len, pl->ckpt, act_scale, pl->tp) / GIB;
+    else
+        mem->activations_gib = pl->batch * m->act_mib_per_sample * act_scale *
+                               (pl->ckpt ? CNN_CKPT_KEEP : 1.0) / 1024.0;
+    sum_memory(mem, d->mem_gib);
+}
+
+/* Memory per device for an inference plan (tp devices per replica, pp
+ * nodes per replica). */
+void infer_memory(ecf_memory *mem,
+                         const ecf_model *m,
+                         const ecf_workload *w,
+                         ecf_precision p,
+                         const plan *pl,
+                         const devinfo *d)
+{
+    double wb = ecf_estimate_weight_bytes(p);
+    double kv_elem = p == ECF_PREC_FP8 ? 1.0 : 2.0;
+    double split = (double)pl->tp * pl->pp;
+    double act_elem = (p == ECF_PREC_FP32 || p == ECF_PREC_TF32) ? 2.0 : 1.0;
+    /* an MLA latent is not split by heads: each TP rank holds all of it */
+    int kv_split = m->kv_dim_per_layer > 0 ? 1
+                   : pl->tp < m->kv_heads  ? pl->tp
+                                           : m->kv_heads;
+
+    memset(mem, 0, sizeof(*mem));
+    if (kv_split < 1)
+        kv_split = 1;
+    mem->weights_gib = m->params * wb / split / GIB;
+    if (is_llm(m)) {
+        double ctx = (double)w->input_tokens + w->output_tokens;
+        mem->kv_cache_gib = kv_bytes_per_token(m, kv_elem) * ctx * pl->batch /
+                            kv_split / pl->pp / GIB;
+        /* prefill workspace: hidden states and MLP intermediates of one
+         * layer for the whole prompt, plus last-token fp32 logits */
+        mem->activations_gib =
+            pl->batch * (double)w->input_tokens *
+                (4.0 * m->hidden + 2.0 * m->intermediate / pl->tp) * 2.0 *
+                act_elem / GIB +
+            pl->batch * (double)m->vocab * 4.0 / GIB;
+    } else if (ecf_model_kind_is_transformer(m->kind)) {
+        /* two layers' activations live at a time */
+        mem->activations_gib =
+            pl->batch * 2.0 *
+            (w->seq_len * (double)m->hidden * ACT_BYTES_PER_SBH +
+             ACT_ATTN_SCORES * m->heads * (double)w->seq_len * w->seq_len) *
+            act_elem / GIB;
+    } else {
+        double mult = m->kind == ECF_KIND_DIFFUSION
+                          ? (double)ecf_model_cfg_passes(m)
+                          : 1.0; /* CFG */
+        /* a few feature maps live at once: 10% of the training set */
+        mem->activations_gib =
+            pl->batch * mult * m->act_mib_per_sample * 0.1 * act_elem / 1024.0;
+    }
+    sum_memory(mem, d->mem_gib);
+}
+
+double ecf_estimate_min_total_gib(const ecf_model *m, const ecf_workload *w)
+{
+    /* Most-sharded lower bound: weights + training state, + one sample's
+     * checkpointed activations or one request's KV cache. */
+    double total;
+    if (ecf_task_is_training(w->task)) {
+        if (w->task == ECF_TASK_QLORA)
+            total = m->params * ecf_estimate_weight_bytes(ECF_PREC_INT4);
+        else if (w->task == ECF_TASK_LORA)
+            total = m->params * 2.0;
+        else
+            total = m->params * (w->optimizer_8bit ? 10.0 : 16.0);
+    } else {
+        total = m->params * ecf_estimate_weight_bytes(
+                                (ecf_precision)(w->precision == ECF_PREC_AUTO
+                                                    ? ECF_PREC_BF16
+                                                    : w->precision));
+        if (is_llm(m))
+            total += kv_bytes_per_token(m, 2.0) *
+                     ((double)w->input_tokens + w->output_tokens);
+    }
+    return total / GIB;
+}

@@ -1,0 +1,99 @@
+/*
+ * estimate_scaling.c - the data and host side of a plan across its nodes
+ * (input pipeline, storage, host RAM) that bounds its throughput; the
+ * communication formulas (ring all-reduce, gradient sync) are inline in
+ * estimate_internal.h.
+ */
+#include "ec2fit/estimate.h"
+
+#include <math.h>
+#include <stddef.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "estimate_internal.h"
+
+/* ================================================================ */
+/* Data and host                                                     */
+/* ================================================================ */
+
+void data_and_host(ecf_estimate *e,
+                          const ecf_model *m,
+                          const ecf_workload *w,
+                          const ecf_instance *inst,
+                          const devinfo *d,
+                          int nodes)
+{
+    double per_node_sps = e->samples_per_s / nodes;
+    double need = per_node_sps * w->bytes_per_sample / 1e6; /* MB/s */
+    double nvme = inst->nvme_gb / 1000.0 * NVME_GBYTES_S_PER_TB * 1000.0;
+    double ebs = inst->ebs_gbps / 8.0 * 1000.0;
+    double net = inst->network_gbps / 8.0 * 1000.0;
+    double dataset_gb = w->dataset_samples * w->bytes_per_sample / 1e9;
+    double best = net;
+    const char *src = "network";
+
+    /* The dataset streams from the fastest place that can hold it: local
+     * NVMe when it fits, else EBS or the network (S3). */
+    if (ebs > best) {
+        best = ebs;
+        src = "ebs";
+    }
+    if (nvme > best && (dataset_gb == 0 || dataset_gb <= inst->nvme_gb)) {
+        best = nvme;
+        src = "nvme";
+    }
+    e->data_rate_required_mbytes_s = need;
+    e->data_rate_available_mbytes_s = best;
+    e->data_source = src;
+    if (need > best && best > 0 && w->task != ECF_TASK_INFER) {
+        double slow = need / best;
+        warn(e,
+             "input pipeline needs %.0f MB/s per node but %s gives ~%.0f "
+             "MB/s: data-bound, %.1fx slower",
+             need, src, best, slow);
+        e->step_time_s *= slow;
+        e->samples_per_s /= slow;
+        e->tokens_per_s /= slow;
+        e->throughput /= slow;
+        e->data_s = e->step_time_s;
+        e->bottleneck = ECF_BN_DATA;
+    }
+    /* JPEG decode + augmentation on host cores. */
+    e->vcpus_per_accel = (double)inst->vcpu / d->count;
+    if (is_vision(m) && m->kind != ECF_KIND_DIFFUSION &&
+        w->task != ECF_TASK_INFER) {
+        e->vcpus_per_accel_needed =
+            e->samples_per_s / nodes / d->count / DECODE_IMAGES_PER_VCPU;
+        if (e->vcpus_per_accel_needed > e->vcpus_per_accel)
+            warn(e,
+                 "decoding %.0f images/s per device needs ~%.1f vCPUs each "
+                 "at %.0f images/s/vCPU; the instance has %.1f (use "
+                 "GPU decoding such as DALI)",
+                 e->samples_per_s / nodes / d->count, e->vcpus_per_accel_needed,
+                 DECODE_IMAGES_PER_VCPU, e->vcpus_per_accel);
+    }
+    /* Host RAM: a copy of this node's weights while loading, pinned
+     * buffers per device, and the OS/framework. */
+    e->host_ram_available_gib = inst->memory_gib;
+    if (d->cpu)
+        e->host_ram_needed_gib =
+            e->memory.total_per_device_gib + CPU_OS_RESERVE_GIB;
+    else
+        e->host_ram_needed_gib = e->memory.weights_gib * e->devices +
+                                 HOST_PER_DEVICE_GIB * e->devices +
+                                 HOST_RESERVE_GIB;
+    /* Below the need it is a warning (safetensors are memory-mapped, so
+     * loading still works, slowly); below half of it, checkpoint loading
+     * and pinned staging swap, and the host is the bottleneck. */
+    if (!d->cpu && e->host_ram_needed_gib > e->host_ram_available_gib) {
+        warn(e,
+             "host RAM %.0f GiB is below the ~%.0f GiB needed to stage "
+             "weights and pinned buffers",
+             e->host_ram_available_gib, e->host_ram_needed_gib);
+        if (e->host_ram_available_gib < 0.5 * e->host_ram_needed_gib &&
+            e->bottleneck != ECF_BN_DATA)
+            e->bottleneck = ECF_BN_HOST_MEMORY;
+    }
+}

@@ -1,0 +1,174 @@
+/*
+ * estimate_workload.c - task names and workload resolution: defaults and
+ * cross-checks of a workload against its model (LoRA on a CNN, int4
+ * training, a sequence beyond the context) before anything is estimated.
+ */
+#include "ec2fit/estimate.h"
+
+#include <math.h>
+#include <stddef.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "estimate_internal.h"
+
+/* ================================================================ */
+/* Names                                                             */
+/* ================================================================ */
+
+const char *ecf_parallelism_name(ecf_parallelism p)
+{
+    static const char *const names[ECF_PAR_COUNT] = {
+        "single", "dp", "fsdp", "tp", "tp+dp", "tp+pp", "tp+fsdp"};
+    return (unsigned)p < ECF_PAR_COUNT ? names[p] : "unknown";
+}
+
+const char *ecf_bottleneck_name(ecf_bottleneck b)
+{
+    static const char *const names[ECF_BN_COUNT] = {
+        "compute", "memory-bandwidth", "communication",
+        "data",    "host-memory",      "device-memory"};
+    return (unsigned)b < ECF_BN_COUNT ? names[b] : "unknown";
+}
+
+/* ================================================================ */
+/* Workload resolution                                               */
+/* ================================================================ */
+
+int ecf_workload_resolve(ecf_workload *w, const ecf_model *m, ecf_err *err)
+{
+    bool training;
+
+    if (w->resolved)
+        return 0;
+    if ((unsigned)w->task >= ECF_TASK_COUNT)
+        return ecf_err_set(err, ECF_EINVAL, "--task: unknown task");
+    training = ecf_task_is_training(w->task);
+    if ((w->task == ECF_TASK_LORA || w->task == ECF_TASK_QLORA) &&
+        !(ecf_model_kind_is_transformer(m->kind) ||
+          m->kind == ECF_KIND_DIFFUSION))
+        return ecf_err_set(err, ECF_EINVAL,
+                           "--task: %s needs a transformer or diffusion "
+                           "model; %s is a %s",
+                           ecf_task_name(w->task), m->name,
+                           ecf_model_kind_name(m->kind));
+    if (w->precision != ECF_PREC_AUTO &&
+        (w->precision < 0 || w->precision >= ECF_PREC_COUNT))
+        return ecf_err_set(err, ECF_EINVAL, "--precision: unknown precision");
+    w->precision_explicit = w->precision != ECF_PREC_AUTO;
+    if (w->precision == ECF_PREC_AUTO)
+        w->precision = ECF_PREC_BF16;
+    if (training &&
+        (w->precision == ECF_PREC_INT8 || w->precision == ECF_PREC_INT4)) {
+        if (w->task == ECF_TASK_QLORA && w->precision == ECF_PREC_INT4)
+            w->precision = ECF_PREC_BF16; /* 4-bit base, bf16 compute */
+        else
+            return ecf_err_set(err, ECF_EINVAL,
+                               "--precision: %s is for inference (use --task "
+                               "qlora for 4-bit fine-tuning)",
+                               ecf_precision_name((ecf_precision)w->precision));
+    }
+    if (w->task == ECF_TASK_QLORA &&
+        (w->precision == ECF_PREC_FP32 || w->precision == ECF_PREC_TF32))
+        return ecf_err_set(err, ECF_EINVAL,
+                           "--precision: qlora computes in bf16 or fp16, "
+                           "not %s",
+                           ecf_precision_name((ecf_precision)w->precision));
+    if (w->batch_size < 0)
+        return ecf_err_set(err, ECF_EINVAL,
+                           "--batch-size: must be at least 1, got %d",
+                           w->batch_size);
+    w->batch_explicit = w->batch_size > 0;
+    if (!w->batch_explicit)
+        w->batch_size = w->task == ECF_TASK_INFER ? 1 : m->default_batch;
+    if (w->seq_len < 0 || w->input_tokens < 0 || w->output_tokens < 0)
+        return ecf_err_set(err, ECF_EINVAL, "%s: must be at least 1",
+                           w->seq_len < 0        ? "--seq-len"
+                           : w->input_tokens < 0 ? "--input-tokens"
+                                                 : "--output-tokens");
+    if (!ecf_model_kind_is_transformer(m->kind)) {
+        if (w->seq_len > 0)
+            return ecf_err_set(err, ECF_EINVAL,
+                               "--seq-len: %s is a %s and has no sequence "
+                               "length",
+                               m->name, ecf_model_kind_name(m->kind));
+    } else if (w->seq_len == 0) {
+        w->seq_len = m->default_seq_len;
+    }
+    if (m->kind == ECF_KIND_VIT && w->seq_len != m->default_seq_len)
+        return ecf_err_set(err, ECF_EINVAL,
+                           "--seq-len: %s has a fixed %d tokens per image",
+                           m->name, m->default_seq_len);
+    if (m->max_context > 0 && w->seq_len > m->max_context)
+        return ecf_err_set(err, ECF_EINVAL,
+                           "--seq-len: %d exceeds %s's maximum context of %d",
+                           w->seq_len, m->name, m->max_context);
+    if (is_llm(m) && !training) {
+        if (w->input_tokens == 0)
+            w->input_tokens = DEFAULT_INPUT_TOKENS;
+        if (w->output_tokens == 0)
+            w->output_tokens = DEFAULT_OUTPUT_TOKENS;
+        if (m->max_context > 0 &&
+            (double)w->input_tokens + w->output_tokens > m->max_context)
+            return ecf_err_set(err, ECF_EINVAL,
+                               "--input-tokens: %d + --output-tokens %d "
+                               "exceed %s's maximum context of %d",
+                               w->input_tokens, w->output_tokens, m->name,
+                               m->max_context);
+    } else if (m->kind == ECF_KIND_SPEECH && w->output_tokens == 0) {
+        w->output_tokens = SPEECH_OUTPUT_TOKENS;
+    }
+    if (w->lora_rank < 0)
+        return ecf_err_set(err, ECF_EINVAL, "--lora-rank: must be at least 1");
+    if (w->lora_rank == 0)
+        w->lora_rank = LORA_DEFAULT_RANK;
+    if (w->epochs < 0 || !isfinite(w->epochs))
+        return ecf_err_set(err, ECF_EINVAL, "--epochs: must be positive");
+    if (w->epochs == 0)
+        w->epochs = 1;
+    if (w->bytes_per_sample <= 0)
+        w->bytes_per_sample = ecf_model_kind_is_transformer(m->kind) &&
+                                      m->kind != ECF_KIND_VIT &&
+                                      m->kind != ECF_KIND_SPEECH
+                                  ? 4.0 * w->seq_len
+                                  : m->input_bytes_per_sample;
+    if (w->dataset_amount < 0 || !isfinite(w->dataset_amount))
+        return ecf_err_set(err, ECF_EINVAL, "--dataset: must be positive");
+    w->dataset_samples = 0;
+    if (w->dataset_amount > 0) {
+        ecf_dataset_unit u = w->dataset_unit;
+        double tokens_per_sample =
+            is_llm(m) && !training ? (double)w->input_tokens + w->output_tokens
+                                   : (double)(w->seq_len > 0 ? w->seq_len : 1);
+        if (u == ECF_DATASET_ITEMS || u == ECF_DATASET_NONE)
+            u = is_llm(m) ? ECF_DATASET_TOKENS : ECF_DATASET_SAMPLES;
+        if (u == ECF_DATASET_TOKENS && !ecf_model_kind_is_transformer(m->kind))
+            return ecf_err_set(err, ECF_EINVAL,
+                               "--dataset: %s is a %s; give samples or "
+                               "bytes, not tokens",
+                               m->name, ecf_model_kind_name(m->kind));
+        if (u == ECF_DATASET_TOKENS)
+            w->dataset_samples = w->dataset_amount / tokens_per_sample;
+        else if (u == ECF_DATASET_BYTES)
+            w->dataset_samples = w->dataset_amount / w->bytes_per_sample;
+        else
+            w->dataset_samples = w->dataset_amount;
+        w->dataset_unit = u;
+    }
+    if (w->tensor_parallel < 0 || w->tensor_parallel > 1024 ||
+        (w->tensor_parallel & (w->tensor_parallel - 1)) != 0)
+        return ecf_err_set(err, ECF_EINVAL,
+                           "--tensor-parallel: expected a power of two from "
+                           "1 to 1024, got %d",
+                           w->tensor_parallel);
+    if (w->tensor_parallel > 0 && w->task != ECF_TASK_INFER)
+        return ecf_err_set(err, ECF_EINVAL,
+                           "--tensor-parallel: only for --task infer (jobs "
+                           "choose their sharding)");
+    if (w->latency_target_ms < 0 || w->qps < 0)
+        return ecf_err_set(err, ECF_EINVAL, "%s: must be positive",
+                           w->qps < 0 ? "--qps" : "--latency-ms");
+    w->resolved = true;
+    return 0;
+}

@@ -1,0 +1,887 @@
+/*
+ * recommend.c - the scorer: candidate plans, their cost, the rules, and the
+ * ranking. Pure: no I/O, no globals; allocates only the result arrays.
+ *
+ * Cost model (docs/rules.md has the derivations):
+ *  - jobs (train, fine-tune, batch): hours x nodes x $/h; spot adds the
+ *    expected rework of interruptions: T' = T (1 + lambda N (c/2 + r)),
+ *    lambda from the Spot Advisor band, c the checkpoint interval, r the
+ *    restart overhead; without --dataset costs are per 1M samples/tokens;
+ *  - serving: instances for --qps at the latency target, x 730 h a month.
+ * The Lambda / Lightsail alternatives are recommend_light.c.
+ */
+#include "ec2fit/recommend.h"
+
+#include <fnmatch.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h> /* snprintf only: the scorer does no I/O */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ec2fit/light.h"
+#include "ec2fit/stacks_resolve.h"
+
+#include "recommend_internal.h"
+
+#define ASG_TARGET_UTILIZATION 0.7
+
+static int reject_cmp(const void *a, const void *b);
+
+void ecf_recommend_sort_rejected(ecf_recommendation *r)
+{
+    /* Only --explain lists every rejection; sorting them on every run was
+     * an eighth of a batch profile's instructions. */
+    qsort(r->rejected, r->n_rejected, sizeof(ecf_rejection), reject_cmp);
+}
+
+void ecf_recommendation_free(ecf_recommendation *r)
+{
+    if (!r)
+        return;
+    free(r->plans);
+    free(r->rejected);
+    free(r);
+}
+
+/* ------------------------------------------------------------------ */
+/* Growable arrays                                                     */
+/* ------------------------------------------------------------------ */
+
+static ecf_plan *push_plan(ecf_recommendation *r, size_t *cap)
+{
+    if (r->n_plans == *cap) {
+        *cap = *cap ? *cap * 2 : 64;
+        r->plans = ecf_xrealloc(r->plans, *cap * sizeof(ecf_plan));
+    }
+    memset(&r->plans[r->n_plans], 0, sizeof(ecf_plan));
+    return &r->plans[r->n_plans++];
+}
+
+static void push_reject(ecf_recommendation *r, size_t *cap,
+                        const ecf_instance *inst, const char *region,
+                        bool spot, int nodes, ecf_rule_id rule, double ratio)
+{
+    ecf_rejection *x;
+    if (r->n_rejected == *cap) {
+        *cap = *cap ? *cap * 2 : 256;
+        r->rejected = ecf_xrealloc(r->rejected, *cap * sizeof(ecf_rejection));
+    }
+    x = &r->rejected[r->n_rejected++];
+    x->inst = inst;
+    x->region = region;
+    x->spot = spot;
+    x->nodes = nodes;
+    x->rule = rule;
+    x->miss_ratio = ratio;
+}
+
+/* ------------------------------------------------------------------ */
+/* Candidate evaluation                                                */
+/* ------------------------------------------------------------------ */
+
+static bool family_selected(const ecf_recommend_opts *o, const char *family)
+{
+    const char *const *p;
+    if (o->families) {
+        bool hit = false;
+        for (p = o->families; *p && !hit; p++)
+            hit = fnmatch(*p, family, 0) == 0;
+        if (!hit)
+            return false;
+    }
+    if (o->exclude_families)
+        for (p = o->exclude_families; *p; p++)
+            if (fnmatch(*p, family, 0) == 0)
+                return false;
+    return true;
+}
+
+/* More nodes cannot fix these failures (cost and latency grow or stay). */
+static bool fixable_by_nodes(ecf_rule_id id)
+{
+    return id == ECF_RULE_MEMORY_FIT || id == ECF_RULE_DEADLINE ||
+           id == ECF_RULE_HOST_RAM || id == ECF_RULE_THROUGHPUT;
+}
+
+/* ------------------------------------------------------------------ */
+/* Estimate memo                                                       */
+/* ------------------------------------------------------------------ */
+
+/* An estimate is kept up to its notes: quiet estimates have none, and the
+ * two note arrays are 94% of the struct. */
+#define MEMO_EST_BYTES offsetof(ecf_estimate, quiet)
+
+typedef struct {
+    int nodes;
+    int next; /* next entry of the same instance; -1 ends */
+    unsigned char est[MEMO_EST_BYTES];
+} memo_entry;
+
+struct ecf_recommend_memo {
+    const ecf_catalog *cat;
+    size_t n_inst;
+    bool valid;
+    ecf_model model;
+    ecf_workload wkey; /* resolved, qps and epochs zeroed */
+    int *head;         /* per instance: first entry or -1 */
+    int *minn_limit;   /* per instance: limit of the cached min_nodes; 0 */
+    int *minn;
+    memo_entry *pool;
+    size_t n, cap;
+};
+
+ecf_recommend_memo *ecf_recommend_memo_new(void)
+{
+    return ecf_xcalloc(1, sizeof(ecf_recommend_memo));
+}
+
+void ecf_recommend_memo_free(ecf_recommend_memo *memo)
+{
+    if (!memo)
+        return;
+    free(memo->head);
+    free(memo->minn_limit);
+    free(memo->minn);
+    free(memo->pool);
+    free(memo);
+}
+
+/* Makes `memo` hold (cat, m, w): keeps it when they are the ones it
+ * holds, else empties it. Compared byte for byte, so a difference in
+ * padding only costs a cold memo. */
+static void memo_bind(ecf_recommend_memo *memo, const ecf_catalog *cat,
+                      const ecf_model *m, const ecf_workload *w)
+{
+    ecf_workload k;
+    size_t i, n = ecf_catalog_count(cat);
+
+    memset(&k, 0, sizeof(k));
+    memcpy(&k, w, sizeof(k));
+    k.qps = 0;
+    k.epochs = 0;
+    if (memo->valid && memo->cat == cat && memo->n_inst == n &&
+        memcmp(&memo->model, m, sizeof(*m)) == 0 &&
+        memcmp(&memo->wkey, &k, sizeof(k)) == 0)
+        return;
+    if (memo->n_inst != n || !memo->head) {
+        free(memo->head);
+        free(memo->minn_limit);
+        free(memo->minn);
+        memo->head = ecf_xmalloc((n ? n : 1) * sizeof(int));
+        memo->minn_limit = ecf_xmalloc((n ? n : 1) * sizeof(int));
+        memo->minn = ecf_xmalloc((n ? n : 1) * sizeof(int));
+    }
+    for (i = 0; i < n; i++) {
+        memo->head[i] = -1;
+        memo->minn_limit[i] = 0;
+    }
+    memo->cat = cat;
+    memo->n_inst = n;
+    memcpy(&memo->model, m, sizeof(*m));
+    memcpy(&memo->wkey, &k, sizeof(k));
+    memo->n = 0;
+    memo->valid = true;
+}
+
+#define STACK_CACHE 32
+
+typedef struct {
+    const ecf_model *m;
+    const ecf_workload *w;
+    const ecf_rules *rules;
+    const ecf_recommend_opts *o;
+    ecf_recommend_memo *memo; /* NULL: none */
+    size_t inst_index;        /* of the instance consider() is on */
+    ecf_recommendation *r;
+    size_t plan_cap, rej_cap;
+    bool serving;
+    bool spot_allowed;
+    int max_nodes;
+    double restart_hours;
+    /* Stack verdicts, one per accelerator (or CPU architecture) seen in
+     * this run: resolved on first sight, then a pointer compare. */
+    int n_stacks;
+    struct {
+        const ecf_accel *accel; /* NULL: accelerator-less, by `arch` */
+        int arch;
+        ecf_stack_verdict v;
+    } stacks[STACK_CACHE];
+    ecf_stack_verdict stack_spill; /* past STACK_CACHE accelerators */
+} run_ctx;
+
+/* The stack verdict of `inst` for this run's model and workload; NULL
+ * when the run has no stack table. */
+static const ecf_stack_verdict *stack_of(run_ctx *c, const ecf_instance *inst)
+{
+    const ecf_stacks *st = c->o->stacks;
+    const ecf_accel *a = inst->accel_count > 0 ? inst->accel : NULL;
+    int arch = a ? -1 : (int)inst->arch, i;
+    ecf_stack_verdict *v;
+
+    if (!st)
+        return NULL;
+    for (i = 0; i < c->n_stacks; i++)
+        if (c->stacks[i].accel == a && c->stacks[i].arch == arch)
+            return &c->stacks[i].v;
+    if (c->n_stacks < STACK_CACHE) {
+        c->stacks[c->n_stacks].accel = a;
+        c->stacks[c->n_stacks].arch = arch;
+        v = &c->stacks[c->n_stacks++].v;
+    } else {
+        v = &c->stack_spill;
+    }
+    ecf_stacks_resolve(v, st, ecf_stacks_platform(st, inst), c->m, c->w);
+    return v;
+}
+
+/* Fills the plan and rule input for one purchase option at `nodes`. */
+static void cost_job(run_ctx *c, ecf_plan *p, ecf_rule_input *in,
+                     const ecf_estimate *e, const ecf_price *price, bool spot,
+                     int nodes)
+{
+    double unit_price =
+        spot ? price->spot_usd_per_hour : price->ondemand_usd_per_hour;
+    double per_s = ecf_model_kind_is_llm(c->m->kind) && e->tokens_per_s > 0
+                       ? e->tokens_per_s
+                       : e->samples_per_s;
+
+    p->spot = spot;
+    p->nodes = nodes;
+    p->nodes_per_group = nodes;
+    p->usd_per_hour_instance = unit_price;
+    p->hourly_usd = unit_price * nodes;
+    p->time_hours = e->time_hours;
+    p->interruption_band = spot ? price->interruption_band : -1;
+    if (spot && e->time_hours > 0) {
+        double rework = ecf_spot_expected_interruptions(
+                            price->interruption_band, nodes, 1.0) *
+                        (c->o->checkpoint_hours / 2 + c->restart_hours);
+        p->time_hours = e->time_hours * (1 + rework);
+        p->expected_interruptions = ecf_spot_expected_interruptions(
+            price->interruption_band, nodes, p->time_hours);
+    }
+    p->total_usd = p->hourly_usd * p->time_hours;
+    p->usd_per_million =
+        per_s > 0 ? p->hourly_usd / (per_s * 3600.0) * 1e6 : 0;
+    if (spot && e->time_hours <= 0 && per_s > 0) {
+        /* no dataset: rework still costs a fraction of every hour */
+        double rework = ecf_spot_expected_interruptions(
+                            price->interruption_band, nodes, 1.0) *
+                        (c->o->checkpoint_hours / 2 + c->restart_hours);
+        p->usd_per_million *= 1 + rework;
+    }
+
+    memset(in, 0, sizeof(*in));
+    in->nodes = nodes;
+    in->nodes_per_group = nodes;
+    in->spot = spot;
+    in->interruption_band = p->interruption_band;
+    in->hourly_usd = p->hourly_usd;
+    in->time_hours = p->time_hours;
+    in->total_usd = p->total_usd;
+    in->expected_interruptions = p->expected_interruptions;
+    in->checkpoint_hours = c->o->checkpoint_hours;
+}
+
+static void cost_serving(run_ctx *c, ecf_plan *p, ecf_rule_input *in,
+                         const ecf_estimate *e, const ecf_price *price,
+                         bool spot, int group_nodes)
+{
+    double unit_price =
+        spot ? price->spot_usd_per_hour : price->ondemand_usd_per_hour;
+    double cap_group = e->max_qps_per_replica * (e->replicas > 0 ? e->replicas : 1);
+    double qps = c->w->qps;
+    double groups = 1, qps_eff;
+    bool llm = ecf_model_kind_is_llm(c->m->kind);
+
+    if (qps > 0 && cap_group > 0)
+        groups = ceil(qps / cap_group - 1e-9);
+    if (groups < 1)
+        groups = 1;
+    if (groups * group_nodes > 1e6)
+        groups = 1e6 / group_nodes;
+    p->spot = spot;
+    p->nodes_per_group = group_nodes;
+    p->nodes = (int)groups * group_nodes;
+    p->capacity_qps = cap_group * groups;
+    p->usd_per_hour_instance = unit_price;
+    p->hourly_usd = unit_price * p->nodes;
+    p->monthly_usd = p->hourly_usd * HOURS_PER_MONTH;
+    p->interruption_band = spot ? price->interruption_band : -1;
+    qps_eff = qps > 0 ? qps : cap_group;
+    if (qps_eff > 0) {
+        double units = qps_eff * 3600.0;
+        int out_tokens = c->w->output_tokens > 0 ? c->w->output_tokens : 1;
+        if (llm)
+            units *= out_tokens;
+        p->usd_per_million = p->hourly_usd / units * 1e6;
+    }
+
+    memset(in, 0, sizeof(*in));
+    in->nodes = p->nodes;
+    in->nodes_per_group = group_nodes;
+    in->spot = spot;
+    in->interruption_band = p->interruption_band;
+    in->hourly_usd = p->hourly_usd;
+    in->total_usd = p->monthly_usd; /* --budget is monthly for serving */
+    in->instances_needed = p->nodes;
+    in->checkpoint_hours = c->o->checkpoint_hours;
+}
+
+static void finish_plan(run_ctx *c, ecf_plan *p, const ecf_instance *inst,
+                        const char *region, const ecf_estimate *e,
+                        const ecf_rule_result *res)
+{
+    (void)c;
+    p->inst = inst;
+    p->region = region;
+    p->devices_per_node = e->devices;
+    p->parallelism = e->parallelism;
+    p->required_per_device_gib = e->memory.total_per_device_gib;
+    p->available_per_device_gib = e->memory.available_per_device_gib;
+    p->headroom = e->memory.available_per_device_gib > 0
+                      ? 1 - e->memory.total_per_device_gib /
+                                e->memory.available_per_device_gib
+                      : 0;
+    p->throughput = e->throughput;
+    p->throughput_unit = e->throughput_unit;
+    if (c->serving && p->nodes_per_group > 0)
+        p->throughput *= (double)p->nodes / p->nodes_per_group;
+    p->latency_ms = e->latency_ms;
+    p->ttft_ms = e->ttft_ms;
+    p->per_token_ms = e->per_token_ms;
+    p->bottleneck = e->bottleneck;
+    p->penalty = res->penalty;
+    p->n_penalties = 0;
+    while (p->n_penalties < res->n_penalties &&
+           p->n_penalties < ECF_PLAN_MAX_PENALTIES) {
+        p->penalty_ids[p->n_penalties] = res->penalties[p->n_penalties].id;
+        p->n_penalties++;
+    }
+}
+
+static void fill_targets(run_ctx *c, ecf_rule_input *in,
+                         const ecf_instance *inst, const ecf_estimate *e)
+{
+    in->inst = inst;
+    in->model = c->m;
+    in->w = c->w;
+    in->est = e;
+    in->deadline_hours = c->o->deadline_hours;
+    in->budget_usd = c->o->budget_usd;
+    in->budget_hourly_usd = c->o->budget_hourly_usd;
+    in->latency_ms = c->w->latency_target_ms;
+    in->qps = c->w->qps;
+    in->max_nodes = c->max_nodes;
+    in->stack = stack_of(c, inst);
+}
+
+/* Costs one purchase option of a candidate at `n` nodes and runs the
+ * rules; reasons are formatted only when `fmt`. */
+static void evaluate(run_ctx *c, ecf_plan *p, ecf_rule_result *res,
+                     const ecf_instance *inst, const ecf_price *price,
+                     const ecf_estimate *e, bool spot, int n, bool fmt)
+{
+    ecf_rule_input in;
+    memset(p, 0, sizeof(*p));
+    if (c->serving)
+        cost_serving(c, p, &in, e, price, spot, n);
+    else
+        cost_job(c, p, &in, e, price, spot, n);
+    fill_targets(c, &in, inst, e);
+    if (fmt)
+        ecf_rules_eval(res, c->rules, &in);
+    else
+        ecf_rules_eval_quiet(res, c->rules, &in);
+}
+
+/* The quiet estimate of the current instance at `n` nodes, from the memo
+ * when it has it. */
+static int memo_estimate(run_ctx *c, ecf_estimate *e,
+                         const ecf_instance *inst, int n, ecf_err *err)
+{
+    ecf_recommend_memo *mm = c->memo;
+    int j;
+
+    if (mm) {
+        for (j = mm->head[c->inst_index]; j >= 0; j = mm->pool[j].next) {
+            if (mm->pool[j].nodes != n)
+                continue;
+            memcpy(e, mm->pool[j].est, MEMO_EST_BYTES);
+            e->quiet = true;
+            e->n_warnings = 0;
+            e->n_assumptions = 0;
+            /* the same expression as the estimator's, so the same bits */
+            if (c->w->dataset_samples > 0 && e->time_samples_per_s > 0)
+                e->time_hours = c->w->dataset_samples * c->w->epochs /
+                                e->time_samples_per_s / 3600.0;
+            return 0;
+        }
+    }
+    if (ecf_estimate_run_quiet(e, c->m, c->w, inst, n, err) != 0)
+        return -1;
+    if (mm && (mm->n + 1) * sizeof(memo_entry) <=
+                  ECF_RECOMMEND_MEMO_MAX_BYTES) {
+        memo_entry *x;
+        if (mm->n == mm->cap) {
+            mm->cap = mm->cap ? mm->cap * 2 : 1024;
+            if (mm->cap * sizeof(memo_entry) > ECF_RECOMMEND_MEMO_MAX_BYTES)
+                mm->cap = ECF_RECOMMEND_MEMO_MAX_BYTES / sizeof(memo_entry);
+            mm->pool = ecf_xrealloc(mm->pool, mm->cap * sizeof(memo_entry));
+        }
+        x = &mm->pool[mm->n];
+        x->nodes = n;
+        x->next = mm->head[c->inst_index];
+        memcpy(x->est, e, MEMO_EST_BYTES);
+        mm->head[c->inst_index] = (int)mm->n++;
+    }
+    return 0;
+}
+
+static int memo_min_nodes(run_ctx *c, const ecf_instance *inst, int limit)
+{
+    ecf_recommend_memo *mm = c->memo;
+    int fit;
+    if (mm && mm->minn_limit[c->inst_index] == limit)
+        return mm->minn[c->inst_index];
+    fit = ecf_estimate_min_nodes(c->m, c->w, inst, limit);
+    if (mm) {
+        mm->minn_limit[c->inst_index] = limit;
+        mm->minn[c->inst_index] = fit;
+    }
+    return fit;
+}
+
+static double cost_metric(const ecf_recommendation *r, const ecf_plan *p);
+static void spot_savings(const ecf_recommendation *r, ecf_plan *s,
+                         const ecf_plan *o);
+
+/* One instance type in one region: the fewest-node plan that passes, per
+ * purchase option, or the rejection. */
+static int consider(run_ctx *c, const ecf_instance *inst, const char *region,
+                    ecf_err *err)
+{
+    const ecf_price *price = ecf_instance_price(inst, region);
+    bool want[2], placed[2] = {false, false};
+    size_t at[2] = {0, 0};
+    /* the last failure per purchase option: rule and how far off (the
+     * whole ecf_rule_result is kilobytes; copying it per failure was 6% of
+     * a batch) */
+    ecf_rule_id last_rule[2] = {ECF_RULE_NO_PRICE, ECF_RULE_NO_PRICE};
+    double last_ratio[2] = {1, 1};
+    int last_nodes[2] = {0, 0};
+    int n, start = 1, limit = c->max_nodes, k;
+    ecf_estimate e;
+
+    if (!price) {
+        push_reject(c->r, &c->rej_cap, inst, region, false, 0,
+                    ECF_RULE_NO_PRICE, 1e9);
+        return 0;
+    }
+    want[0] = true;
+    want[1] = c->spot_allowed && price->spot_usd_per_hour > 0;
+
+    /* A multi-node plan on a type without EFA is rejected by rule; don't
+     * search past one node, so the reason reported is the one-node one. */
+    if (!inst->efa &&
+        c->rules->rules[ECF_RULE_MULTI_NODE_NO_EFA].enabled &&
+        c->rules->rules[ECF_RULE_MULTI_NODE_NO_EFA].kind ==
+            ECF_RULE_CONSTRAINT)
+        limit = 1;
+    if (limit > 1) {
+        int fit = memo_min_nodes(c, inst, limit);
+        if (fit > 1)
+            start = fit;
+        else if (fit == 0)
+            start = limit; /* report the closest (most sharded) attempt */
+    }
+
+    for (n = start; n <= limit; n++) {
+        bool any_fixable = false, memory_short = false;
+        if (memo_estimate(c, &e, inst, n, err) != 0)
+            return -1;
+        for (k = 0; k < 2; k++) {
+            ecf_plan tmp;
+            ecf_rule_result res;
+            if (!want[k] || placed[k])
+                continue;
+            evaluate(c, &tmp, &res, inst, price, &e, k == 1, n, false);
+            if (res.pass) {
+                ecf_plan *p = push_plan(c->r, &c->plan_cap);
+                at[k] = c->r->n_plans - 1;
+                *p = tmp;
+                finish_plan(c, p, inst, region, &e, &res);
+                placed[k] = true;
+            } else {
+                last_rule[k] = res.failed;
+                last_ratio[k] = res.miss_ratio;
+                last_nodes[k] = n;
+                if (fixable_by_nodes(res.failed))
+                    any_fixable = true;
+                if (res.failed == ECF_RULE_MEMORY_FIT ||
+                    res.failed == ECF_RULE_HOST_RAM)
+                    memory_short = true;
+            }
+        }
+        if ((placed[0] || !want[0]) && (placed[1] || !want[1]))
+            break;
+        if (!any_fixable)
+            break;
+        /* Serving scales by replicas, not by spreading one replica: only
+         * memory (a replica needs more nodes) is fixed by a bigger group. */
+        if (c->serving && !memory_short)
+            break;
+    }
+    if (placed[0] && placed[1])
+        spot_savings(c->r, &c->r->plans[at[1]], &c->r->plans[at[0]]);
+    for (k = 0; k < 2; k++)
+        if (want[k] && !placed[k] && last_nodes[k] > 0)
+            push_reject(c->r, &c->rej_cap, inst, region, k == 1,
+                        last_nodes[k], last_rule[k], last_ratio[k]);
+    return 0;
+}
+
+/* Rebuilds the evaluation context of a finished run. */
+static void ctx_from(run_ctx *c, const ecf_recommendation *r)
+{
+    memset(c, 0, sizeof(*c));
+    c->m = r->model;
+    c->w = &r->workload;
+    c->rules = r->rules;
+    c->o = &r->opts;
+    c->serving = r->serving;
+    c->spot_allowed = r->spot_considered;
+    c->max_nodes = r->max_nodes;
+    c->restart_hours =
+        ecf_rule_param_get(&r->rules->rules[ECF_RULE_SPOT_INTERRUPTION],
+                           "restart_overhead_min", 10) /
+        60.0;
+}
+
+void ecf_recommend_rejection_reason(char *out, size_t n,
+                                    const ecf_recommendation *r,
+                                    const ecf_rejection *x)
+{
+    run_ctx c;
+    ecf_estimate e;
+    ecf_plan p;
+    ecf_rule_result res;
+    const ecf_price *price = ecf_instance_price(x->inst, x->region);
+
+    if (n == 0)
+        return;
+    out[0] = '\0';
+    if (x->rule == ECF_RULE_NO_PRICE || !price) {
+        const char *names[] = {"instance", "region"};
+        const char *values[] = {x->inst->type, x->region};
+        ecf_rules_format(out, n, r->rules->rules[ECF_RULE_NO_PRICE].message,
+                         names, values, 2);
+        return;
+    }
+    ctx_from(&c, r);
+    if (ecf_estimate_run_quiet(&e, c.m, c.w, x->inst, x->nodes, NULL) != 0)
+        return;
+    evaluate(&c, &p, &res, x->inst, price, &e, x->spot, x->nodes, true);
+    snprintf(out, n, "%s", res.pass ? "" : res.reason);
+}
+
+int ecf_recommend_plan_penalties(ecf_rule_hit *out, int max,
+                                 const ecf_recommendation *r,
+                                 const ecf_plan *p)
+{
+    run_ctx c;
+    ecf_estimate e;
+    ecf_plan tmp;
+    ecf_rule_result res;
+    const ecf_price *price = ecf_instance_price(p->inst, p->region);
+    int i;
+
+    if (p->n_penalties == 0 || !price)
+        return 0;
+    ctx_from(&c, r);
+    if (ecf_estimate_run_quiet(&e, c.m, c.w, p->inst, p->nodes_per_group,
+                               NULL) != 0)
+        return 0;
+    evaluate(&c, &tmp, &res, p->inst, price, &e, p->spot, p->nodes_per_group,
+             true);
+    for (i = 0; i < res.n_penalties && i < max; i++)
+        out[i] = res.penalties[i];
+    return i;
+}
+
+/* ------------------------------------------------------------------ */
+/* Ranking                                                             */
+/* ------------------------------------------------------------------ */
+
+static double cost_metric(const ecf_recommendation *r, const ecf_plan *p)
+{
+    switch (r->basis) {
+    case ECF_COST_TOTAL:
+        return p->total_usd;
+    case ECF_COST_MONTHLY:
+        return p->monthly_usd;
+    case ECF_COST_PER_MILLION:
+        break;
+    }
+    return p->usd_per_million;
+}
+
+static double time_metric(const ecf_recommendation *r, const ecf_plan *p)
+{
+    if (r->serving)
+        return p->latency_ms > 0 ? p->latency_ms : 1e12;
+    if (r->basis == ECF_COST_TOTAL)
+        return p->time_hours;
+    return p->throughput > 0 ? 1.0 / p->throughput : 1e12;
+}
+
+/* A total order (type, region and purchase break every tie), so ranking
+ * only the first N plans gives exactly the first N of a full sort. */
+static int cmp_plans(const ecf_plan *x, const ecf_plan *y)
+{
+    int c;
+    if (x->score != y->score)
+        return x->score < y->score ? -1 : 1;
+    if (x->headroom != y->headroom) /* more headroom first */
+        return x->headroom > y->headroom ? -1 : 1;
+    if (x->hourly_usd != y->hourly_usd)
+        return x->hourly_usd < y->hourly_usd ? -1 : 1;
+    c = strcmp(x->inst->type, y->inst->type);
+    if (c)
+        return c;
+    c = strcmp(x->region, y->region);
+    return c ? c : (int)x->spot - (int)y->spot;
+}
+
+static int plan_cmp(const void *a, const void *b)
+{
+    return cmp_plans(*(const ecf_plan *const *)a, *(const ecf_plan *const *)b);
+}
+
+static int reject_cmp(const void *a, const void *b)
+{
+    const ecf_rejection *x = a, *y = b;
+    int c;
+    if (x->rule != y->rule)
+        return (int)x->rule - (int)y->rule;
+    if (x->miss_ratio != y->miss_ratio)
+        return x->miss_ratio < y->miss_ratio ? -1 : 1;
+    c = strcmp(x->inst->type, y->inst->type);
+    if (c)
+        return c;
+    c = strcmp(x->region, y->region);
+    return c ? c : (int)x->spot - (int)y->spot;
+}
+
+static void rank(ecf_recommendation *r, ecf_optimize opt, size_t top)
+{
+    double umin = INFINITY, tmin = INFINITY, best = INFINITY;
+    size_t i, icheap = 0, ifast = 0, ivalue = 0;
+
+    for (i = 0; i < r->n_plans; i++) {
+        double u = cost_metric(r, &r->plans[i]);
+        double t = time_metric(r, &r->plans[i]);
+        if (u > 0 && u < umin)
+            umin = u;
+        if (t > 0 && t < tmin)
+            tmin = t;
+    }
+    if (!isfinite(umin))
+        umin = 1;
+    if (!isfinite(tmin))
+        tmin = 1;
+    for (i = 0; i < r->n_plans; i++) {
+        ecf_plan *p = &r->plans[i];
+        double u = cost_metric(r, p), t = time_metric(r, p);
+        double balanced = sqrt((u / umin) * (t / tmin));
+        double mult = 1 + p->penalty;
+        switch (opt) {
+        case ECF_OPT_TIME:
+            p->score = t * mult;
+            break;
+        case ECF_OPT_BALANCED:
+            p->score = balanced * mult;
+            break;
+        case ECF_OPT_COST:
+            p->score = u * mult;
+            break;
+        }
+        if (u < cost_metric(r, &r->plans[icheap]))
+            icheap = i;
+        if (t < time_metric(r, &r->plans[ifast]))
+            ifast = i;
+        if (balanced * mult < best) {
+            best = balanced * mult;
+            ivalue = i;
+        }
+    }
+    if (r->n_plans) {
+        r->plans[icheap].marks |= ECF_MARK_CHEAPEST;
+        r->plans[ifast].marks |= ECF_MARK_FASTEST;
+        r->plans[ivalue].marks |= ECF_MARK_BEST_VALUE;
+    }
+    /* Plans are large: sort pointers, then lay the array out once. */
+    {
+        ecf_plan **order = ecf_xcalloc(r->n_plans, sizeof(*order));
+        ecf_plan *sorted =
+            ecf_xmalloc((r->n_plans ? r->n_plans : 1) * sizeof(*sorted));
+        size_t k = 0;
+        if (top > 0 && top < r->n_plans) {
+            /* Only the first `top` are shown: keep them in a small sorted
+             * array (insertion, O(n x top)); the rest follow in catalog
+             * order. Sorting every plan was a sixth of a batch profile. */
+            bool *taken = ecf_xcalloc(r->n_plans, sizeof(*taken));
+            for (i = 0; i < r->n_plans; i++) {
+                ecf_plan *p = &r->plans[i];
+                size_t j;
+                if (k == top && cmp_plans(p, order[k - 1]) >= 0)
+                    continue;
+                j = k < top ? k++ : top - 1;
+                while (j > 0 && cmp_plans(p, order[j - 1]) < 0) {
+                    order[j] = order[j - 1];
+                    j--;
+                }
+                order[j] = p;
+            }
+            for (i = 0; i < k; i++)
+                taken[order[i] - r->plans] = true;
+            for (i = 0; i < r->n_plans; i++)
+                if (!taken[i])
+                    order[k++] = &r->plans[i];
+            free(taken);
+        } else {
+            for (i = 0; i < r->n_plans; i++)
+                order[i] = &r->plans[i];
+            qsort(order, r->n_plans, sizeof(*order), plan_cmp);
+        }
+        for (i = 0; i < r->n_plans; i++)
+            sorted[i] = *order[i];
+        free(order);
+        free(r->plans);
+        r->plans = sorted;
+    }
+}
+
+/* Spot savings against the on-demand plan of the same type and region.
+ * consider() pairs the two as it places them: scanning every plan for each
+ * spot plan was quadratic, 40% of the instructions of a run. */
+static void spot_savings(const ecf_recommendation *r, ecf_plan *s,
+                         const ecf_plan *o)
+{
+    double cs = cost_metric(r, s), co = cost_metric(r, o);
+    if (co > 0)
+        s->spot_savings_pct = 100 * (1 - cs / co);
+}
+
+int ecf_recommend_run(ecf_recommendation **out, const ecf_catalog *cat,
+                      const ecf_model *m, const ecf_workload *w,
+                      const ecf_rules *rules, const ecf_recommend_opts *o,
+                      ecf_err *err)
+{
+    return ecf_recommend_run_memo(out, cat, m, w, rules, o, NULL, err);
+}
+
+int ecf_recommend_run_memo(ecf_recommendation **out, const ecf_catalog *cat,
+                           const ecf_model *m, const ecf_workload *w,
+                           const ecf_rules *rules,
+                           const ecf_recommend_opts *o,
+                           ecf_recommend_memo *memo, ecf_err *err)
+{
+    run_ctx c;
+    ecf_workload ww = *w;
+    size_t ri, i;
+    int rc = 0;
+
+    *out = NULL;
+    if (o->n_regions == 0)
+        return ecf_err_set(err, ECF_EINVAL, "--region: no region given");
+    if (!ww.resolved && ecf_workload_resolve(&ww, m, err) != 0)
+        return err ? (int)err->code : ECF_EINVAL;
+    if (o->max_nodes < 0 || o->max_nodes > 4096)
+        return ecf_err_set(err, ECF_EINVAL,
+                           "--max-nodes: expected an integer from 1 to 4096");
+
+    memset(&c, 0, sizeof(c));
+    c.m = m;
+    c.w = &ww;
+    c.rules = rules;
+    c.o = o;
+    c.memo = memo;
+    if (memo)
+        memo_bind(memo, cat, m, &ww);
+    c.serving = ww.task == ECF_TASK_INFER;
+    c.spot_allowed = o->spot == ECF_SPOT_YES ||
+                     (o->spot == ECF_SPOT_AUTO && !c.serving);
+    c.max_nodes = o->max_nodes > 0 ? o->max_nodes : (c.serving ? 64 : 16);
+    c.restart_hours =
+        ecf_rule_param_get(&rules->rules[ECF_RULE_SPOT_INTERRUPTION],
+                           "restart_overhead_min", 10) /
+        60.0;
+    c.r = ecf_xcalloc(1, sizeof(ecf_recommendation));
+    /* one plan per purchase option and one rejection per candidate at
+     * most: reserve once instead of growing */
+    c.plan_cap = ecf_catalog_count(cat) * o->n_regions * 2;
+    c.rej_cap = c.plan_cap;
+    /* not zeroed: push_plan and push_reject write every element they
+     * hand out, and clearing ~1 MB per run was 14% of a batch's time */
+    c.r->plans = ecf_xmalloc((c.plan_cap ? c.plan_cap : 1) * sizeof(ecf_plan));
+    c.r->rejected =
+        ecf_xmalloc((c.rej_cap ? c.rej_cap : 1) * sizeof(ecf_rejection));
+    c.r->serving = c.serving;
+    c.r->model = m;
+    c.r->rules = rules;
+    c.r->workload = ww;
+    c.r->opts = *o;
+    c.r->max_nodes = c.max_nodes;
+    c.r->spot_considered = c.spot_allowed;
+    if (c.serving) {
+        /* Without --qps the plan is one replica, and its monthly cost says
+         * nothing about value: rank by $ per 1M requests (tokens) then. */
+        c.r->basis = ww.qps > 0 ? ECF_COST_MONTHLY : ECF_COST_PER_MILLION;
+        c.r->per_million_unit =
+            ecf_model_kind_is_llm(m->kind) ? "tokens" : "requests";
+    } else {
+        c.r->basis =
+            ww.dataset_samples > 0 ? ECF_COST_TOTAL : ECF_COST_PER_MILLION;
+        c.r->per_million_unit =
+            ecf_model_kind_is_llm(m->kind) ? "tokens" : "samples";
+    }
+
+    for (ri = 0; ri < o->n_regions && rc == 0; ri++) {
+        const char *region = o->regions[ri];
+        for (i = 0; i < ecf_catalog_count(cat) && rc == 0; i++) {
+            const ecf_instance *inst = ecf_catalog_at(cat, i);
+            if (!family_selected(o, inst->family))
+                continue;
+            c.r->n_candidates++;
+            c.inst_index = i;
+            rc = consider(&c, inst, region, err);
+        }
+    }
+    if (rc) {
+        ecf_recommendation_free(c.r);
+        return rc;
+    }
+    rank(c.r, o->optimize, o->rank_top);
+
+    if (c.serving && c.r->n_plans > 0) {
+        const ecf_plan *top = &c.r->plans[0];
+        double per_inst = top->capacity_qps / (top->nodes > 0 ? top->nodes : 1);
+        double peak = o->peak_qps > 0 ? o->peak_qps : ww.qps;
+        c.r->asg_min = top->nodes;
+        c.r->asg_max = top->nodes;
+        if (peak > 0 && per_inst > 0) {
+            int groups = (int)ceil(peak / (per_inst * top->nodes_per_group) - 1e-9);
+            if (groups < 1)
+                groups = 1;
+            c.r->asg_max = groups * top->nodes_per_group;
+            if (c.r->asg_max < c.r->asg_min)
+                c.r->asg_max = c.r->asg_min;
+        }
+        c.r->asg_target_qps_per_instance = per_inst * ASG_TARGET_UTILIZATION;
+    }
+    *out = c.r;
+    return 0;
+}
+

@@ -1,0 +1,405 @@
+/*
+ * rules.c - evaluate the rule set on one candidate plan. Pure: no I/O, no
+ * globals beyond the constant spec table (src/data/rules_spec.c), no
+ * allocation.
+ *
+ * Constraints run in id order and the first failure is the one reported,
+ * so a plan that does not fit in memory says so rather than citing its
+ * (meaningless) time. Penalties run only for plans that pass. Reasons are
+ * formatted only for rules that fire: most candidates of a large-model
+ * query fail memory-fit, and formatting is the costly part.
+ */
+#include "ec2fit/rules.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "rules_table.h"
+
+void ecf_rules_format(char *out, size_t n, const char *tmpl,
+                      const char *const *names, const char *const *values,
+                      size_t count)
+{
+    size_t o = 0;
+    const char *p = tmpl;
+
+    if (n == 0)
+        return;
+    while (*p && o + 1 < n) {
+        if (*p == '{') {
+            const char *end = strchr(p, '}');
+            size_t len = end ? (size_t)(end - p - 1) : 0, k;
+            bool done = false;
+            for (k = 0; end && k < count; k++) {
+                if (strlen(names[k]) == len &&
+                    strncmp(names[k], p + 1, len) == 0) {
+                    size_t vl = strlen(values[k]);
+                    if (vl > n - 1 - o)
+                        vl = n - 1 - o;
+                    memcpy(out + o, values[k], vl);
+                    o += vl;
+                    p = end + 1;
+                    done = true;
+                    break;
+                }
+            }
+            if (done)
+                continue;
+        }
+        out[o++] = *p++;
+    }
+    out[o] = '\0';
+}
+
+/* ---- formatting helpers: short, human numbers ---- */
+
+#define NVARS 10
+
+typedef struct {
+    const char *names[NVARS];
+    const char *values[NVARS];
+    char store[NVARS][256];
+    size_t n;
+} vars;
+
+static void var_s(vars *v, const char *name, const char *value)
+{
+    if (v->n >= NVARS)
+        return;
+    v->names[v->n] = name;
+    snprintf(v->store[v->n], sizeof(v->store[0]), "%s", value);
+    v->values[v->n] = v->store[v->n];
+    v->n++;
+}
+
+/* Numbers: 3 significant digits below 100, else rounded to an integer
+ * (or 1 decimal below 1000 for GiB-like values). */
+static void var_num(vars *v, const char *name, double x, int decimals)
+{
+    char buf[48];
+    if (decimals >= 0)
+        snprintf(buf, sizeof(buf), "%.*f", decimals, x);
+    else
+        snprintf(buf, sizeof(buf), "%.3g", x);
+    var_s(v, name, buf);
+}
+
+static void fire(char *out, const ecf_rule *r, vars *v)
+{
+    ecf_rules_format(out, ECF_RULE_MSG_LEN, r->message, v->names, v->values,
+                     v->n);
+}
+
+/* Parameter i of a rule, in ecf_rule_specs order (the loader fills every
+ * parameter in that order, defaults first): no name lookup on the hot
+ * path, which runs for every candidate plan. */
+static double param_at(const ecf_rule *r, int i, double dflt)
+{
+    return i < r->n_params ? r->params[i].value : dflt;
+}
+
+static bool on(const ecf_rules *rules, ecf_rule_id id, ecf_rule_kind kind)
+{
+    return rules->rules[id].enabled && rules->rules[id].kind == kind;
+}
+
+static const char *band_label(int band)
+{
+    static const char *const labels[] = {"<5%", "5-10%", "10-15%", "15-20%",
+                                         ">20%"};
+    return band >= 0 && band <= 4 ? labels[band] : "unknown";
+}
+
+/* Checks (or, for a penalty, measures) one rule. Returns true when the
+ * rule fires, with the reason formatted and *ratio set (>= 1). */
+static bool check(const ecf_rules *rules, ecf_rule_id id,
+                  const ecf_rule_input *in, char *reason, double *ratio)
+{
+    const ecf_rule *r = &rules->rules[id];
+    const ecf_estimate *e = in->est;
+    const char *type = in->inst->type;
+    vars v;
+
+    v.n = 0;
+    *ratio = 1;
+    switch (id) {
+    case ECF_RULE_NO_PRICE:
+        return false; /* decided by the caller, which formats it */
+    case ECF_RULE_ACCEL_SUPPORT: {
+        const ecf_accel *a = in->inst->accel;
+        const char *why = NULL;
+        if (!a || e->cpu_only)
+            return false;
+        /* AWS positions Inferentia and Qualcomm AI 100 for inference only:
+         * the Neuron SDK trains on Trainium, not Inferentia. */
+        if (ecf_task_is_training(in->w->task) &&
+            (strncmp(a->id, "inferentia", 10) == 0 ||
+             strncmp(a->id, "qualcomm", 8) == 0))
+            why = "an inference accelerator, it cannot train";
+        else if (e->peak_tflops <= 0)
+            why = "no published compute figure for this precision, so no "
+                  "time can be estimated";
+        if (!why)
+            return false;
+        *ratio = 1e9; /* no amount of anything fixes it */
+        if (!reason)
+            return true; /* quiet: no formatting */
+        var_s(&v, "instance", type);
+        var_s(&v, "accelerator", a->name);
+        var_s(&v, "why", why);
+        break;
+    }
+    case ECF_RULE_STACK:
+        if (!in->stack || in->stack->status != ECF_STACK_UNSUPPORTED)
+            return false;
+        *ratio = 1e9; /* no amount of anything fixes it */
+        if (!reason)
+            return true; /* quiet: no formatting */
+        var_s(&v, "instance", type);
+        var_s(&v, "platform", in->stack->platform);
+        var_s(&v, "stack", in->stack->stack);
+        var_s(&v, "why", in->stack->why);
+        var_s(&v, "source", in->stack->source ? in->stack->source : "");
+        var_s(&v, "as_of", in->stack->as_of ? in->stack->as_of : "");
+        break;
+    case ECF_RULE_MEMORY_FIT: {
+        double h = param_at(r, 0, 10); /* headroom_pct */
+        double need = e->memory.total_per_device_gib;
+        double req = need * (1 + h / 100);
+        double have = e->memory.available_per_device_gib;
+        if (e->fits && req <= have)
+            return false;
+        *ratio = have > 0 ? req / have : 1e9;
+        if (!reason)
+            return true; /* quiet: no formatting */
+        var_s(&v, "instance", type);
+        var_num(&v, "required_gib", req, 1);
+        var_num(&v, "need_gib", need, 1);
+        var_num(&v, "headroom_pct", h, -1);
+        var_num(&v, "available_gib", have, 1);
+        var_s(&v, "parallelism", ecf_parallelism_name(e->parallelism));
+        var_num(&v, "devices", e->devices, 0);
+        var_num(&v, "nodes", in->nodes_per_group, 0);
+        break;
+    }
+    case ECF_RULE_HOST_RAM:
+        if (e->host_ram_needed_gib <= e->host_ram_available_gib)
+            return false;
+        *ratio = e->host_ram_needed_gib /
+                 (e->host_ram_available_gib > 0 ? e->host_ram_available_gib
+                                                : 1e-9);
+        if (!reason)
+            return true; /* quiet: no formatting */
+        var_s(&v, "instance", type);
+        var_num(&v, "needed_gib", e->host_ram_needed_gib, 1);
+        var_num(&v, "available_gib", e->host_ram_available_gib, 1);
+        break;
+    case ECF_RULE_VCPUS_PER_ACCEL: {
+        double need = param_at(r, 0, 4); /* min_per_accelerator */
+        if (e->vcpus_per_accel_needed > need)
+            need = e->vcpus_per_accel_needed;
+        if (e->cpu_only || !ecf_task_is_training(in->w->task) ||
+            e->vcpus_per_accel >= need)
+            return false;
+        if (!reason)
+            return true; /* quiet: no formatting */
+        var_s(&v, "instance", type);
+        var_num(&v, "have", e->vcpus_per_accel, -1);
+        var_num(&v, "needed", need, -1);
+        break;
+    }
+    case ECF_RULE_DEADLINE:
+        if (in->deadline_hours <= 0 || in->time_hours <= in->deadline_hours)
+            return false;
+        *ratio = in->time_hours / in->deadline_hours;
+        if (!reason)
+            return true; /* quiet: no formatting */
+        var_s(&v, "instance", type);
+        var_num(&v, "time_h", in->time_hours, -1);
+        var_num(&v, "deadline_h", in->deadline_hours, -1);
+        var_num(&v, "nodes", in->nodes, 0);
+        break;
+    case ECF_RULE_BUDGET:
+        if (in->budget_usd <= 0 || in->total_usd <= in->budget_usd)
+            return false;
+        *ratio = in->total_usd / in->budget_usd;
+        if (!reason)
+            return true; /* quiet: no formatting */
+        var_s(&v, "instance", type);
+        var_num(&v, "total_usd", in->total_usd, 2);
+        var_num(&v, "budget_usd", in->budget_usd, 2);
+        var_num(&v, "nodes", in->nodes, 0);
+        break;
+    case ECF_RULE_BUDGET_HOURLY:
+        if (in->budget_hourly_usd <= 0 ||
+            in->hourly_usd <= in->budget_hourly_usd)
+            return false;
+        *ratio = in->hourly_usd / in->budget_hourly_usd;
+        if (!reason)
+            return true; /* quiet: no formatting */
+        var_s(&v, "instance", type);
+        var_num(&v, "hourly_usd", in->hourly_usd, 4);
+        var_num(&v, "budget_hourly_usd", in->budget_hourly_usd, 4);
+        var_num(&v, "nodes", in->nodes, 0);
+        break;
+    case ECF_RULE_LATENCY:
+        if (in->latency_ms <= 0 || ecf_task_is_training(in->w->task) ||
+            in->w->task == ECF_TASK_BATCH ||
+            e->latency_ms <= in->latency_ms)
+            return false;
+        *ratio = e->latency_ms / in->latency_ms;
+        if (!reason)
+            return true; /* quiet: no formatting */
+        var_s(&v, "instance", type);
+        var_num(&v, "latency_ms", e->latency_ms, -1);
+        var_num(&v, "target_ms", in->latency_ms, -1);
+        break;
+    case ECF_RULE_THROUGHPUT: {
+        double per;
+        if (in->qps <= 0 || in->instances_needed <= in->max_nodes)
+            return false;
+        *ratio = (double)in->instances_needed / in->max_nodes;
+        per = e->max_qps_per_replica * (e->replicas > 0 ? e->replicas : 1) /
+              (in->nodes_per_group > 0 ? in->nodes_per_group : 1);
+        if (!reason)
+            return true; /* quiet: no formatting */
+        var_s(&v, "instance", type);
+        var_num(&v, "instances", in->instances_needed, 0);
+        var_num(&v, "qps", in->qps, -1);
+        var_num(&v, "per_instance", per, -1);
+        var_num(&v, "max_nodes", in->max_nodes, 0);
+        break;
+    }
+    case ECF_RULE_MULTI_NODE_NO_EFA:
+        if (in->nodes_per_group <= 1 || in->inst->efa)
+            return false;
+        *ratio = in->nodes_per_group;
+        if (!reason)
+            return true; /* quiet: no formatting */
+        var_s(&v, "instance", type);
+        var_num(&v, "nodes", in->nodes_per_group, 0);
+        var_num(&v, "network_gbps", in->inst->network_gbps, -1);
+        break;
+    case ECF_RULE_PCIE_MULTI_GPU:
+        if (!ecf_task_is_training(in->w->task) || e->devices <= 1 ||
+            in->inst->link != ECF_LINK_PCIE)
+            return false;
+        if (!reason)
+            return true; /* quiet: no formatting */
+        var_s(&v, "instance", type);
+        var_num(&v, "devices", e->devices, 0);
+        break;
+    case ECF_RULE_DATA_BOUND: {
+        double pct = param_at(r, 0, 80); /* max_utilization_pct */
+        double need = e->data_rate_required_mbytes_s;
+        double have = e->data_rate_available_mbytes_s;
+        if (need <= 0 || (have > 0 && need <= have * pct / 100))
+            return false;
+        *ratio = have > 0 ? need / (have * pct / 100) : 1e9;
+        if (!reason)
+            return true; /* quiet: no formatting */
+        var_s(&v, "instance", type);
+        var_num(&v, "required_mbytes_s", need, 0);
+        var_num(&v, "available_mbytes_s", have, 0);
+        var_s(&v, "source", e->data_source ? e->data_source : "storage");
+        break;
+    }
+    case ECF_RULE_SPOT_INTERRUPTION: {
+        double max = param_at(r, 1, 1); /* max_expected_interruptions */
+        if (!in->spot || in->expected_interruptions <= max)
+            return false;
+        if (!reason)
+            return true; /* quiet: no formatting */
+        var_s(&v, "instance", type);
+        var_num(&v, "band", in->interruption_band, 0);
+        var_s(&v, "band_label", band_label(in->interruption_band));
+        var_num(&v, "expected", in->expected_interruptions, -1);
+        var_num(&v, "time_h", in->time_hours, -1);
+        var_num(&v, "nodes", in->nodes, 0);
+        var_num(&v, "checkpoint_h", in->checkpoint_hours, -1);
+        break;
+    }
+    case ECF_RULE_NEURON_SUPPORT:
+        /* With a stack verdict: the stack runs but its source does not
+         * list this model kind as tested. Without: any Neuron device. */
+        if (in->stack ? in->stack->status != ECF_STACK_UNVERIFIED
+                      : (!in->inst->accel ||
+                         in->inst->accel->kind != ECF_ACCEL_NEURON))
+            return false;
+        if (!reason)
+            return true; /* quiet: no formatting */
+        var_s(&v, "instance", type);
+        var_s(&v, "accelerator",
+              in->inst->accel ? in->inst->accel->name : "host CPU");
+        var_s(&v, "model", in->model->name);
+        if (in->stack) {
+            var_s(&v, "platform", in->stack->platform);
+            var_s(&v, "stack", in->stack->stack);
+            var_s(&v, "why", in->stack->why);
+            var_s(&v, "source", in->stack->source ? in->stack->source : "");
+        } else {
+            var_s(&v, "platform", in->inst->accel->name);
+            var_s(&v, "stack", "the AWS Neuron SDK");
+            var_s(&v, "why", "model coverage varies by architecture");
+            var_s(&v, "source", "https://awsdocs-neuron.readthedocs-hosted."
+                                "com/en/latest/general/arch/"
+                                "model-architecture-fit.html");
+        }
+        break;
+    case ECF_RULE_COUNT:
+        return false;
+    }
+    fire(reason, r, &v);
+    return true;
+}
+
+static void eval(ecf_rule_result *out, const ecf_rules *rules,
+                 const ecf_rule_input *in, bool fmt)
+{
+    int id;
+    double ratio;
+
+    out->pass = true;
+    out->failed = ECF_RULE_NO_PRICE;
+    out->miss_ratio = 1;
+    out->reason[0] = '\0';
+    out->penalty = 0;
+    out->n_penalties = 0;
+    for (id = 1; id < ECF_RULE_COUNT; id++) {
+        if (!on(rules, (ecf_rule_id)id, ECF_RULE_CONSTRAINT))
+            continue;
+        if (check(rules, (ecf_rule_id)id, in, fmt ? out->reason : NULL,
+                  &ratio)) {
+            out->pass = false;
+            out->failed = (ecf_rule_id)id;
+            out->miss_ratio = ratio;
+            return;
+        }
+    }
+    for (id = 1; id < ECF_RULE_COUNT; id++) {
+        ecf_rule_hit *hit = &out->penalties[out->n_penalties];
+        if (!on(rules, (ecf_rule_id)id, ECF_RULE_PENALTY))
+            continue;
+        if (check(rules, (ecf_rule_id)id, in, fmt ? hit->reason : NULL,
+                  &ratio)) {
+            if (!fmt)
+                hit->reason[0] = '\0';
+            hit->id = (ecf_rule_id)id;
+            out->penalty += rules->rules[id].weight;
+            out->n_penalties++;
+        }
+    }
+}
+
+void ecf_rules_eval(ecf_rule_result *out, const ecf_rules *rules,
+                    const ecf_rule_input *in)
+{
+    eval(out, rules, in, true);
+}
+
+void ecf_rules_eval_quiet(ecf_rule_result *out, const ecf_rules *rules,
+                          const ecf_rule_input *in)
+{
+    eval(out, rules, in, false);
+}

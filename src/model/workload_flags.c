@@ -1,0 +1,300 @@
+/*
+ * workload_flags.c - the model and workload flags shared by `estimate`,
+ * `recommend` and the batch engine's fields (see workload_flags.h for the
+ * calling pattern; the help text is the CLI's, cli_workload_help.c).
+ *
+ * Parsing is strict and happens flag by flag so that an error names the
+ * flag the user typed; cross-flag checks (LoRA on a CNN, int4 training,
+ * sequence beyond the context) are ecf_workload_resolve's, once the model
+ * is known.
+ */
+#include "workload_flags.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "parse.h"
+#include "ec2fit/buf.h"
+#include "ec2fit/stacks.h"
+#include "ec2fit/units.h"
+
+/* --resolution WxH or N (N x N); the side limits are
+ * ecf_model_diffusion_scale's, checked once the model is known. */
+static int parse_resolution(cli_workload *wl, const char *arg, ecf_err *err)
+{
+    size_t a = strspn(arg, "0123456789"), b = 0;
+    long w = 0, h = 0;
+
+    if (a > 0 && a <= 6 && (arg[a] == 'x' || arg[a] == 'X'))
+        b = strspn(arg + a + 1, "0123456789");
+    if (a > 0 && a <= 6 && (arg[a] == '\0' || (b > 0 && b <= 6 &&
+                                                arg[a + 1 + b] == '\0'))) {
+        w = strtol(arg, NULL, 10);
+        h = arg[a] ? strtol(arg + a + 1, NULL, 10) : w;
+    }
+    if (w < 1 || h < 1)
+        return ecf_err_set(err, ECF_EINVAL,
+                           "--resolution: expected WIDTHxHEIGHT or N pixels "
+                           "(1024x768, 512), got '%s'",
+                           arg);
+    wl->res_w = (int)w;
+    wl->res_h = (int)h;
+    return 1;
+}
+
+int cli_workload_option(cli_workload *wl, int c, const char *arg, ecf_err *err)
+{
+    ecf_workload *w = &wl->w;
+    double d = 0;
+    int v, rc;
+
+    if (c < CLI_WL_BASE || c >= CLI_WL_END)
+        return 0;
+    switch (c) {
+    case CLI_WL_MODEL:
+        wl->model = arg;
+        break;
+    case CLI_WL_PARAMS:
+        wl->params = arg;
+        break;
+    case CLI_WL_MODEL_CONFIG:
+        wl->model_config = arg;
+        break;
+    case CLI_WL_TASK:
+        v = ecf_task_parse(arg);
+        if (v < 0)
+            return ecf_err_set(err, ECF_EINVAL,
+                               "--task: expected train, finetune, lora, "
+                               "qlora, infer or batch, got '%s'",
+                               arg);
+        w->task = (ecf_task)v;
+        wl->task_set = true;
+        break;
+    case CLI_WL_PRECISION:
+        v = ecf_precision_parse(arg);
+        if (v < 0)
+            return ecf_err_set(err, ECF_EINVAL,
+                               "--precision: expected fp32, tf32, fp16, "
+                               "bf16, fp8, int8 or int4, got '%s'",
+                               arg);
+        w->precision = v;
+        break;
+    case CLI_WL_BATCH_SIZE:
+        return cli_parse_int(&w->batch_size, "--batch-size", arg, 1, 1000000,
+                             err) < 0
+                   ? ECF_EINVAL
+                   : 1;
+    case CLI_WL_SEQ_LEN:
+        rc = ecf_units_parse_count(&d, "--seq-len", arg, err);
+        if (rc < 0)
+            return rc;
+        if (d < 1 || d > 1e8 || d != (int)d)
+            return ecf_err_set(err, ECF_EINVAL,
+                               "--seq-len: expected a whole number of "
+                               "tokens from 1 to 100M, got '%s'",
+                               arg);
+        w->seq_len = (int)d;
+        break;
+    case CLI_WL_INPUT_TOKENS:
+    case CLI_WL_OUTPUT_TOKENS: {
+        const char *flag =
+            c == CLI_WL_INPUT_TOKENS ? "--input-tokens" : "--output-tokens";
+        rc = ecf_units_parse_count(&d, flag, arg, err);
+        if (rc < 0)
+            return rc;
+        if (d < 1 || d > 1e8 || d != (int)d)
+            return ecf_err_set(err, ECF_EINVAL,
+                               "%s: expected a whole number of tokens from 1 "
+                               "to 100M, got '%s'",
+                               flag, arg);
+        if (c == CLI_WL_INPUT_TOKENS)
+            w->input_tokens = (int)d;
+        else
+            w->output_tokens = (int)d;
+        break;
+    }
+    case CLI_WL_DATASET:
+        return ecf_units_parse_dataset(&w->dataset_amount, &w->dataset_unit,
+                                       "--dataset", arg, err) < 0
+                   ? ECF_EINVAL
+                   : 1;
+    case CLI_WL_EPOCHS:
+        rc = cli_parse_double(&d, "--epochs", arg, 0, 1e6, err);
+        if (rc < 0)
+            return rc;
+        if (d <= 0)
+            return ecf_err_set(err, ECF_EINVAL,
+                               "--epochs: must be more than zero, got '%s'",
+                               arg);
+        w->epochs = d;
+        break;
+    case CLI_WL_CKPT:
+        w->activation_checkpointing = ECF_CKPT_ON;
+        break;
+    case CLI_WL_NO_CKPT:
+        w->activation_checkpointing = ECF_CKPT_OFF;
+        break;
+    case CLI_WL_OPTIM_8BIT:
+        w->optimizer_8bit = true;
+        break;
+    case CLI_WL_LORA_RANK:
+        return cli_parse_int(&w->lora_rank, "--lora-rank", arg, 1, 4096, err) <
+                       0
+                   ? ECF_EINVAL
+                   : 1;
+    case CLI_WL_LATENCY_MS:
+        rc = cli_parse_double(&w->latency_target_ms, "--latency-ms", arg, 0.001,
+                              1e9, err);
+        return rc < 0 ? rc : 1;
+    case CLI_WL_QPS:
+        rc = cli_parse_double(&w->qps, "--qps", arg, 0.000001, 1e9, err);
+        return rc < 0 ? rc : 1;
+    case CLI_WL_TENSOR_PARALLEL:
+        rc = cli_parse_int(&w->tensor_parallel, "--tensor-parallel", arg, 1,
+                           1024, err);
+        return rc < 0 ? rc : 1;
+    case CLI_WL_STEPS:
+        rc = cli_parse_int(&wl->steps, "--steps", arg, 1, 10000, err);
+        return rc < 0 ? rc : 1;
+    case CLI_WL_RESOLUTION:
+        return parse_resolution(wl, arg, err);
+    case CLI_WL_FRAMEWORK: {
+        int fw = ecf_framework_parse(arg);
+        if (fw < 0)
+            return ecf_err_set(err, ECF_EINVAL,
+                               "--framework: expected pytorch, tensorflow or "
+                               "jax, got '%s'",
+                               arg);
+        w->framework = fw;
+        wl->framework_set = true;
+        return 1;
+    }
+    case CLI_WL_ENGINE: {
+        int e = ecf_engine_parse(arg);
+        if (e < 0)
+            return ecf_err_set(err, ECF_EINVAL,
+                               "--engine: expected vllm, tgi, trtllm, hf, "
+                               "tf-serving, triton, neuron or auto, got '%s'",
+                               arg);
+        w->engine = e;
+        return 1;
+    }
+    case CLI_WL_SAMPLE_BYTES:
+        rc = ecf_units_parse_dataset(&d, &(ecf_dataset_unit){0},
+                                     "--sample-bytes", arg, err);
+        if (rc < 0)
+            return rc;
+        w->bytes_per_sample = d;
+        break;
+    default:
+        return 0;
+    }
+    return 1;
+}
+
+/* Finds `name` in `shared`, or in the embedded zoo loaded for this call
+ * when `shared` is NULL, suggesting close names. */
+static int find_model(ecf_model *out, const ecf_zoo *shared, const char *name,
+                      ecf_err *err)
+{
+    ecf_zoo *zoo = NULL;
+    const ecf_zoo *z = shared;
+    const ecf_model *m;
+    const char *sugg[1];
+    size_t k;
+    int rc;
+
+    if (!z) {
+        rc = ecf_zoo_embedded(&zoo, err);
+        if (rc < 0)
+            return rc;
+        z = zoo;
+    }
+    m = ecf_zoo_find(z, name);
+    if (m) {
+        *out = *m;
+        ecf_zoo_free(zoo);
+        return 0;
+    }
+    k = ecf_zoo_suggest(sugg, 1, z, name);
+    if (k == 0)
+        rc = ecf_err_set(err, ECF_ENOTFOUND,
+                         "unknown model '%s' (see 'ec2fit models', or use "
+                         "--params or --model-config)",
+                         name);
+    else
+        rc =
+            ecf_err_set(err, ECF_ENOTFOUND,
+                        "unknown model '%s' (did you mean %s?)", name, sugg[0]);
+    ecf_zoo_free(zoo);
+    return rc;
+}
+
+int cli_workload_finish(cli_workload *wl,
+                        ecf_model *model_out,
+                        bool need_task,
+                        ecf_err *err)
+{
+    return cli_workload_finish_zoo(wl, model_out, need_task, NULL, err);
+}
+
+int cli_workload_finish_zoo(cli_workload *wl,
+                            ecf_model *model_out,
+                            bool need_task,
+                            const ecf_zoo *zoo,
+                            ecf_err *err)
+{
+    int given =
+        (wl->model != NULL) + (wl->params != NULL) + (wl->model_config != NULL);
+    int rc = 0;
+
+    if (given == 0)
+        return ecf_err_set(err, ECF_EINVAL,
+                           "missing model: give --model NAME, --params N or "
+                           "--model-config FILE");
+    if (given > 1)
+        return ecf_err_set(err, ECF_EINVAL,
+                           "give only one of --model, --params and "
+                           "--model-config");
+    if (need_task && !wl->task_set)
+        return ecf_err_set(err, ECF_EINVAL,
+                           "missing --task (train, finetune, lora, qlora, "
+                           "infer or batch)");
+    if (!wl->framework_set && wl->default_framework >= 0)
+        wl->w.framework = wl->default_framework;
+    if (wl->w.engine != 0 && wl->w.task != ECF_TASK_INFER)
+        return ecf_err_set(err, ECF_EINVAL,
+                           "--engine: a serving engine is for --task infer, "
+                           "not %s",
+                           ecf_task_name(wl->w.task));
+    if (wl->model) {
+        rc = find_model(model_out, zoo, wl->model, err);
+    } else if (wl->params) {
+        double p = 0;
+        rc = ecf_units_parse_count(&p, "--params", wl->params, err);
+        if (rc == 0)
+            rc = ecf_model_from_params(model_out, p, err);
+    } else {
+        ecf_buf buf = ECF_BUF_INIT;
+        const char *base = strrchr(wl->model_config, '/');
+        rc = ecf_buf_read_file(&buf, wl->model_config, ECF_HF_CONFIG_MAX_BYTES,
+                               err);
+        if (rc == 0) {
+            rc = ecf_model_from_hf_config(model_out, buf.data, buf.len,
+                                          wl->model_config, err);
+            /* a short display name: the file's folder or base name */
+            if (rc == 0 && base && base[1])
+                snprintf(model_out->name, sizeof(model_out->name), "%s",
+                         base + 1);
+        }
+        ecf_buf_dispose(&buf);
+        if (rc < 0)
+            ecf_err_prefix(err, "--model-config");
+    }
+    if (rc == 0)
+        rc = ecf_model_diffusion_scale(model_out, wl->steps, wl->res_w,
+                                       wl->res_h, err);
+    if (rc < 0)
+        return rc;
+    return ecf_workload_resolve(&wl->w, model_out, err);
+}

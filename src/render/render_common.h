@@ -1,0 +1,28 @@
+/* render_common.h - output helpers shared by list/show/recommend. */
+#ifndef EC2FIT_CLI_RENDER_H
+#define EC2FIT_CLI_RENDER_H
+
+#include <cjson/cJSON.h>
+#include <stdio.h>
+
+#include "ec2fit/catalog.h"
+
+/** {"as_of":..., "generated_at":..., "source":LABEL} */
+cJSON *cli_json_catalog_meta(const ecf_catalog *cat, const char *label);
+/** The accelerator of an instance as JSON (null for CPU-only types). */
+cJSON *cli_json_accelerator(const ecf_instance *in);
+/** One price entry as JSON. */
+cJSON *cli_json_price(const ecf_price *p);
+/** Hardware facts of an instance (no prices). */
+cJSON *cli_json_instance(const ecf_instance *in);
+/** Prints a cJSON tree (formatted) followed by a newline and deletes it. */
+void cli_json_print(FILE *f, cJSON *root);
+/** Adds a number rounded to `decimals` places (keeps JSON free of
+ *  float noise such as 0.30000000000000004). */
+cJSON *cli_json_add_num(cJSON *obj, const char *key, double v, int decimals);
+/** "8x A100 SXM4 40GB", "-" for CPU-only. */
+void cli_accel_label(char *buf, size_t n, const ecf_instance *in);
+/** Writes a CSV field (quoted when needed). */
+void cli_csv_field(FILE *f, const char *s, int last);
+
+#endif

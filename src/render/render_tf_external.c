@@ -1,0 +1,38 @@
+/*
+ * render_tf_external.c - the output of `ec2fit tf-external`: rank 1 as one
+ * flat JSON object whose values are all strings (Terraform's external data
+ * source protocol, docs/terraform.md). Needs at least one plan.
+ */
+#include <cjson/cJSON.h>
+#include <stdio.h>
+
+#include "recommend_render.h"
+#include "render_common.h"
+
+static void put_num(cJSON *o, const char *key, double v, int decimals)
+{
+    char buf[64] = "";
+    if (v > 0)
+        snprintf(buf, sizeof(buf), "%.*f", decimals, v);
+    cJSON_AddStringToObject(o, key, buf);
+}
+
+/* Rank 1, every value a string (the protocol's rule). */
+void rr_print_tf_external(FILE *f, const rr_view *v)
+{
+    const ecf_plan *p = &v->rec->plans[0];
+    cJSON *o = cJSON_CreateObject();
+    char count[16];
+
+    snprintf(count, sizeof(count), "%d", p->nodes);
+    cJSON_AddStringToObject(o, "schema_version", "1");
+    cJSON_AddStringToObject(o, "instance_type", p->inst->type);
+    cJSON_AddStringToObject(o, "instance_count", count);
+    cJSON_AddStringToObject(o, "use_spot", p->spot ? "true" : "false");
+    cJSON_AddStringToObject(o, "region", p->region);
+    put_num(o, "hourly_usd", p->hourly_usd, 6);
+    put_num(o, "monthly_usd", v->rec->serving ? p->monthly_usd : 0, 2);
+    put_num(o, "total_usd", v->rec->serving ? 0 : p->total_usd, 2);
+    cJSON_AddStringToObject(o, "catalog_as_of", ecf_catalog_as_of(v->cat));
+    cli_json_print(f, o);
+}

@@ -1,0 +1,30 @@
+/*
+ * parse.h - strict number parsing of flag-spelled text and name
+ * suggestions (util). The cli_ prefix is historical: the CLI's flags and
+ * the batch engine's fields share these.
+ */
+#ifndef EC2FIT_UTIL_PARSE_H
+#define EC2FIT_UTIL_PARSE_H
+
+#include <stddef.h>
+
+#include "ec2fit/err.h"
+
+/* ---- strict number parsing for flags (errno, end pointer, range) ---- */
+
+/** "--flag: expected an integer from MIN to MAX, got 'ten'" on failure. */
+int cli_parse_int(int *out, const char *flag, const char *s, long min,
+                  long max, ecf_err *err);
+/** Finite, >= min (and <= max unless max < min). */
+int cli_parse_double(double *out, const char *flag, const char *s,
+                     double min, double max, ecf_err *err);
+
+/** Closest names by edit distance: fills up to `max` borrowed pointers
+ *  from `names` (n of them) within a small distance of `s`. */
+size_t cli_suggest(const char **out, size_t max, const char *s,
+                   const char *const *names, size_t n);
+
+/** Case-insensitive Levenshtein distance (1000 past 64 bytes). */
+size_t cli_edit_distance(const char *a, const char *b);
+
+#endif
