@@ -1,0 +1,211 @@
+/*
+ * render_table.c - the recommendation as a text table for a terminal
+ * (ranked plans, notes, closest misses and --explain groups).
+ */
+#include "recommend_render.h"
+
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render_common.h"
+#include "recommend_render_internal.h"
+#include "ec2fit/textsafe.h"
+#include "ec2fit/light.h"
+
+/* ------------------------------------------------------------------ */
+/* Table                                                               */
+/* ------------------------------------------------------------------ */
+
+static void print_rejected_grouped(FILE *f, const rr_view *v, size_t limit)
+{
+    const ecf_recommendation *r = v->rec;
+    size_t i = 0;
+    while (i < r->n_rejected) {
+        ecf_rule_id rule = r->rejected[i].rule;
+        size_t j = i, k;
+        while (j < r->n_rejected && r->rejected[j].rule == rule)
+            j++;
+        fprintf(f, "  %s (%zu):\n", ecf_rule_name(rule), j - i);
+        for (k = i; k < j && k < i + limit; k++) {
+            char reason[ECF_RULE_MSG_LEN];
+            ecf_recommend_rejection_reason(reason, sizeof(reason), r,
+                                           &r->rejected[k]);
+            fprintf(f, "    %s%s %s: %s\n", r->rejected[k].inst->type,
+                    r->rejected[k].spot ? " (spot)" : "",
+                    r->rejected[k].region, reason);
+        }
+        if (j - i > limit)
+            fprintf(f, "    ... %zu more (--output json lists all)\n",
+                    j - i - limit);
+        i = j;
+    }
+}
+
+
+
+
+void rr_print_table(FILE *f, const rr_view *v)
+{
+    const ecf_recommendation *r = v->rec;
+    char wl[256], mk[48];
+    size_t i, n = shown(v);
+    const char *bold = v->color ? "\033[1m" : "";
+    const char *green = v->color ? "\033[32m" : "";
+    const char *reset = v->color ? "\033[0m" : "";
+    int tw = 8, aw = 11;
+
+    char lbl[512], ty[256];
+
+    workload_line(wl, sizeof(wl), v);
+    fprintf(f, "%sWorkload%s  %s\n", bold, reset,
+            ecf_textsafe(lbl, sizeof(lbl), wl));
+    fprintf(f, "%sCatalog%s   %s, prices as of %s; %zu region%s (%s%s); "
+               "optimize %s; spot %s\n\n",
+            bold, reset, ecf_textsafe(lbl, sizeof(lbl), v->catalog_label),
+            ecf_catalog_as_of(v->cat),
+            v->opts->n_regions, v->opts->n_regions == 1 ? "" : "s",
+            v->opts->regions[0], v->opts->n_regions > 1 ? ", ..." : "",
+            ecf_optimize_name(v->opts->optimize),
+            r->spot_considered ? "considered (estimated prices)" : "off");
+    for (i = 0; i < n; i++) {
+        char acc[96];
+        cli_accel_label(acc, sizeof(acc), r->plans[i].inst);
+        if ((int)strlen(r->plans[i].inst->type) > tw)
+            tw = (int)strlen(r->plans[i].inst->type);
+        if ((int)strlen(acc) > aw)
+            aw = (int)strlen(acc);
+    }
+
+    if (n > 0) {
+        if (r->serving)
+            fprintf(f, "%s%-4s %-*s %5s %-9s %-*s %13s %10s %9s %10s %11s "
+                       "%11s %-16s %s%s\n",
+                    bold, "RANK", tw, "INSTANCE", "NODES", "PURCHASE", aw,
+                    "ACCELERATOR", "MEM_GiB/DEV", "LATENCY", "CAP_QPS",
+                    "$/HOUR", "MONTHLY",
+                    strcmp(r->per_million_unit, "tokens") == 0 ? "$/1M_TOK"
+                                                               : "$/1M_REQ",
+                    "BOTTLENECK", "NOTE",
+                    reset);
+        else
+            fprintf(f, "%s%-4s %-*s %5s %-9s %-*s %13s %10s %11s %11s "
+                       "%-16s %s%s\n",
+                    bold, "RANK", tw, "INSTANCE", "NODES", "PURCHASE", aw,
+                    "ACCELERATOR", "MEM_GiB/DEV",
+                    r->basis == ECF_COST_TOTAL ? "TIME" : "THROUGHPUT",
+                    "$/HOUR",
+                    r->basis == ECF_COST_TOTAL ? "TOTAL" : "$/1M",
+                    "BOTTLENECK", "NOTE", reset);
+    }
+    for (i = 0; i < n; i++) {
+        const ecf_plan *p = &r->plans[i];
+        char acc[96], mem[32], c1[32], c2[32], c3[32], c4[32];
+        cli_accel_label(acc, sizeof(acc), p->inst);
+        snprintf(mem, sizeof(mem), "%.1f/%.1f", p->required_per_device_gib,
+                 p->available_per_device_gib);
+        marks_str(mk, sizeof(mk), p->marks);
+        fmt_usd(c2, sizeof(c2), p->hourly_usd);
+        if (r->serving) {
+            snprintf(c1, sizeof(c1), "%.0f ms", p->latency_ms);
+            snprintf(c3, sizeof(c3), "%.3g", p->capacity_qps);
+            fmt_usd(c4, sizeof(c4), p->monthly_usd);
+            {
+                char c5[32];
+                fmt_usd(c5, sizeof(c5), p->usd_per_million);
+                fprintf(f,
+                        "%-4zu %-*s %5d %-9s %-*s %13s %10s %9s %10s %11s "
+                        "%11s %-16s %s%s%s\n",
+                        i + 1, tw, ecf_textsafe(ty, sizeof(ty), p->inst->type), p->nodes, purchase(p), aw,
+                        acc,
+                        mem, c1, c3, c2, c4, c5,
+                        ecf_bottleneck_name(p->bottleneck), green, mk, reset);
+            }
+        } else {
+            if (r->basis == ECF_COST_TOTAL) {
+                fmt_hours(c1, sizeof(c1), p->time_hours);
+                fmt_usd(c3, sizeof(c3), p->total_usd);
+            } else {
+                char t[24];
+                fmt_count(t, sizeof(t), p->throughput);
+                snprintf(c1, sizeof(c1), "%s/s", t);
+                fmt_usd(c3, sizeof(c3), p->usd_per_million);
+            }
+            fprintf(f,
+                    "%-4zu %-*s %5d %-9s %-*s %13s %10s %11s %11s %-16s "
+                    "%s%s%s\n",
+                    i + 1, tw, ecf_textsafe(ty, sizeof(ty), p->inst->type), p->nodes, purchase(p), aw, acc,
+                    mem,
+                    c1, c2, c3, ecf_bottleneck_name(p->bottleneck), green, mk,
+                    reset);
+        }
+    }
+    if (n > 0 && r->basis == ECF_COST_PER_MILLION && !r->serving)
+        fprintf(f, "\nNo --dataset: costs are per 1M %s, throughput in %s. "
+                   "Pass --dataset and --epochs for\ntime and total cost.\n",
+                r->per_million_unit,
+                r->plans[0].throughput_unit ? r->plans[0].throughput_unit
+                                            : "samples/s");
+    /* notes: penalties of the shown plans */
+    {
+        bool header = false;
+        for (i = 0; i < n; i++) {
+            ecf_rule_hit hits[ECF_PLAN_MAX_PENALTIES];
+            int k, nh = ecf_recommend_plan_penalties(
+                       hits, ECF_PLAN_MAX_PENALTIES, r, &r->plans[i]);
+            for (k = 0; k < nh; k++) {
+                if (!header) {
+                    fprintf(f, "\nNotes\n");
+                    header = true;
+                }
+                fprintf(f, "  %zu. %s (%s): %s\n", i + 1,
+                        r->plans[i].inst->type, ecf_rule_name(hits[k].id),
+                        hits[k].reason);
+            }
+        }
+    }
+    if (r->serving && r->n_plans > 0)
+        fprintf(f, "\nAuto Scaling (rank 1): min %d, max %d instances; target "
+                   "%.3g req/s per instance (%.0f%% of capacity)\n",
+                r->asg_min, r->asg_max, r->asg_target_qps_per_instance, 70.0);
+    /* Light alternatives are shown when feasible and cheaper than rank 1
+     * (JSON lists them all, with the reason when not feasible). */
+    {
+        bool header = false;
+        for (i = 0; i < v->n_light; i++) {
+            const ecf_light_option *o = &v->light[i];
+            if (!o->feasible || !(o->cheaper || r->n_plans == 0))
+                continue;
+            if (!header) {
+                fprintf(f, "\nCheaper light alternatives (CPU only)\n");
+                header = true;
+            }
+            fprintf(f, "  %-24s %6.0f ms  $%.2f/month  $%.4f per 1M %s\n",
+                    o->name, o->latency_ms, o->monthly_usd,
+                    o->usd_per_million, r->per_million_unit);
+        }
+    }
+    fprintf(f, "\n%zu candidate%s (types x regions), %zu plan%s, %zu "
+               "rejected%s\n",
+            r->n_candidates, r->n_candidates == 1 ? "" : "s", r->n_plans,
+            r->n_plans == 1 ? "" : "s", r->n_rejected,
+            v->explain ? "" : " (--explain lists them by rule)");
+    if (r->n_plans == 0) {
+        const ecf_rejection *cl[MAX_CLOSEST];
+        size_t k, m = closest(cl, MAX_CLOSEST, r);
+        fprintf(f, "\nNo instance type satisfies every constraint. Closest "
+                   "misses:\n");
+        for (k = 0; k < m; k++) {
+            char reason[ECF_RULE_MSG_LEN];
+            ecf_recommend_rejection_reason(reason, sizeof(reason), r, cl[k]);
+            fprintf(f, "  %s%s %s (%s): %s\n", cl[k]->inst->type,
+                    cl[k]->spot ? " (spot)" : "", cl[k]->region,
+                    ecf_rule_name(cl[k]->rule), reason);
+        }
+    }
+    if (v->explain && r->n_rejected > 0) {
+        fprintf(f, "\nRejected, by rule:\n");
+        print_rejected_grouped(f, v, 10);
+    }
+}

@@ -1,0 +1,36 @@
+/*
+ * render_tfvars.c - the recommendation as Terraform variables
+ * (--output tfvars, a *.auto.tfvars.json file; docs/terraform.md).
+ */
+#include "recommend_render.h"
+
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render_common.h"
+#include "recommend_render_internal.h"
+#include "ec2fit/textsafe.h"
+#include "ec2fit/light.h"
+
+void rr_print_tfvars(FILE *f, const rr_view *v)
+{
+    const ecf_plan *p = &v->rec->plans[0];
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "instance_type", p->inst->type);
+    cJSON_AddNumberToObject(o, "instance_count", p->nodes);
+    cJSON_AddBoolToObject(o, "use_spot", p->spot);
+    cJSON_AddStringToObject(o, "region", p->region);
+    cli_json_add_num(o, "hourly_usd", p->hourly_usd, 6);
+    {
+        /* for `data "aws_ssm_parameter"` (docs/terraform.md) */
+        const ecf_image *im =
+            ecf_images_for(v->images, ECF_IMAGE_USE_INSTANCE, p->inst);
+        if (im)
+            cJSON_AddStringToObject(o, "ami_ssm_parameter", im->ssm_parameter);
+        else
+            cJSON_AddNullToObject(o, "ami_ssm_parameter");
+    }
+    cli_json_print(f, o);
+}
