@@ -32,4 +32,9 @@ char *ecf_textsafe(char *dst, size_t size, const char *src);
 /** As ecf_textsafe into a new heap string sized to fit (caller frees). */
 char *ecf_textsafe_dup(const char *src);
 
+/** Length of the valid UTF-8 sequence at `s` (RFC 3629: no overlong
+ *  forms, no surrogates, nothing above U+10FFFF), 0 when invalid. Reads
+ *  at most 4 bytes and stops at a NUL (which is never a continuation). */
+size_t ecf_utf8_len(const unsigned char *s);
+
 #endif

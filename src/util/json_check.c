@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "ec2fit/err.h"
+#include "ec2fit/textsafe.h"
 
 #define PAIRWISE_MAX 16
 
@@ -22,34 +23,10 @@
 static bool utf8_valid(const unsigned char *s)
 {
     while (*s) {
-        unsigned char c = *s;
-        size_t n, i;
-        unsigned long cp;
-        if (c < 0x80) {
-            s++;
-            continue;
-        }
-        if (c >= 0xc2 && c <= 0xdf) {
-            n = 1;
-            cp = c & 0x1f;
-        } else if (c >= 0xe0 && c <= 0xef) {
-            n = 2;
-            cp = c & 0x0f;
-        } else if (c >= 0xf0 && c <= 0xf4) {
-            n = 3;
-            cp = c & 0x07;
-        } else {
+        size_t n = ecf_utf8_len(s);
+        if (n == 0)
             return false;
-        }
-        for (i = 1; i <= n; i++) {
-            if ((s[i] & 0xc0) != 0x80)
-                return false;
-            cp = (cp << 6) | (s[i] & 0x3f);
-        }
-        if ((n == 2 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
-            (n == 3 && (cp < 0x10000 || cp > 0x10ffff)))
-            return false;
-        s += n + 1;
+        s += n;
     }
     return true;
 }

@@ -13,8 +13,7 @@
 
 #include "ec2fit/err.h"
 
-/* Length of the valid UTF-8 sequence at s (RFC 3629), 0 when invalid. */
-static size_t utf8_len(const unsigned char *s)
+size_t ecf_utf8_len(const unsigned char *s)
 {
     unsigned char c = s[0];
     size_t n, i;
@@ -48,7 +47,7 @@ static size_t utf8_len(const unsigned char *s)
  * number of input bytes it covers, and esc[0] == 0 when s[0..n) is safe. */
 static size_t classify(char esc[8], const unsigned char *s)
 {
-    size_t n = utf8_len(s);
+    size_t n = ecf_utf8_len(s);
     esc[0] = '\0';
     if (n == 0) {
         snprintf(esc, 8, "\\x%02x", s[0]);
