@@ -236,10 +236,11 @@ const char *cli_default_region(void)
     r = getenv("AWS_DEFAULT_REGION");
     if (r && *r)
         return r;
-    if (cli_config_get()->region[0])
-        return cli_config_get()->region;
-    /* the AWS CLI's next source after the two variables */
+    /* the AWS CLI's next source after the two variables; like them it
+     * beats ec2fit's file (docs/config.md) */
     if (aws_profile_region()[0])
         return profile_region;
+    if (cli_config_get()->region[0])
+        return cli_config_get()->region;
     return "us-east-1";
 }

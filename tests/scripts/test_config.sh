@@ -36,7 +36,8 @@ check "--region beats environment" jq -e '.workload.regions == ["ap-northeast-1"
 check "--output beats config" grep -q '^rank,instance_type' "$OUT"
 
 # the AWS profile's region (~/.aws/config), after the two variables and
-# after ec2fit's own file, as the AWS CLI reads it
+# before ec2fit's own file (an AWS profile switched to another region is
+# not overridden by a file written months ago), as the AWS CLI reads it
 A="$WORK/aws-config"
 printf '[default]\nregion = eu-west-1\n\n[profile dev]\nregion = ap-south-1\n' > "$A"
 echo '{"output": "json"}' > "$F"
@@ -48,7 +49,7 @@ AWS_CONFIG_FILE="$A" AWS_PROFILE=dev AWS_DEFAULT_REGION=us-east-2 "$EC2FIT" "${R
 check "AWS_DEFAULT_REGION beats the profile" jq -e '.workload.regions == ["us-east-2"]' "$OUT"
 echo '{"output": "json", "region": "us-west-2"}' > "$F"
 AWS_CONFIG_FILE="$A" "$EC2FIT" "${REC[@]}" > "$OUT"
-check "ec2fit config region beats the profile" jq -e '.workload.regions == ["us-west-2"]' "$OUT"
+check "the profile beats ec2fit's config region" jq -e '.workload.regions == ["eu-west-1"]' "$OUT"
 mkdir -p "$WORK/home/.aws"
 printf '[default]\nregion = ca-central-1\n' > "$WORK/home/.aws/config"
 echo '{"output": "json"}' > "$F"
