@@ -1,0 +1,40 @@
+/*
+ * render_report.h - what the human reports (render_html.c,
+ * render_markdown.c) share with each other and with --output json: the
+ * notes of a plan, numbers with thousands separators, the parameter count
+ * in words, and what the costs leave out (render_report.c).
+ */
+#ifndef EC2FIT_RENDER_REPORT_H
+#define EC2FIT_RENDER_REPORT_H
+
+#include <stddef.h>
+
+#include "recommend_render.h"
+
+#define RR_NOTE_LEN 320
+#define RR_MAX_NOTES 16
+
+/** The notes of plan `p`, as --output json lists them in its "warnings":
+ *  the rule penalties, then the estimator's warnings. Each "rule: reason"
+ *  is written to out[i]; returns the count (at most max). */
+size_t rr_plan_notes(char out[][RR_NOTE_LEN], size_t max, const rr_view *v,
+                     const ecf_plan *p);
+
+/** x with `decimals` decimals and a comma every three digits
+ *  ("1,358.53", "45,800"); "-" for a negative or non-finite x. */
+void rr_fmt_num(char *buf, size_t n, double x, int decimals);
+
+/** "$" + rr_fmt_num; "-" for x <= 0. */
+void rr_fmt_money(char *buf, size_t n, double x, int decimals);
+
+/** Decimals for a column of dollar amounts: 4 when its smallest positive
+ *  value is below $1 (a cent is then a large share), else 2. */
+int rr_money_decimals(const double *x, size_t n);
+
+/** "25.6 million", "8.03 billion" (three significant digits). */
+void rr_fmt_params(char *buf, size_t n, double params);
+
+/** What every cost in the reports leaves out. */
+extern const char rr_cost_excludes[];
+
+#endif
