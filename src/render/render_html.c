@@ -289,6 +289,7 @@ void rr_print_html(FILE *f, const rr_view *v)
           "text-align:left;vertical-align:top}th{background:#f3f5f8}"
           "th.num,td.num{text-align:right;font-variant-numeric:tabular-nums;"
           "white-space:nowrap}table.plans td,table.misses td:nth-child(-n+3)"
+          "{white-space:nowrap}table.alternatives td:first-child"
           "{white-space:nowrap}\n"
           "svg.scatter{width:100%;max-width:868px;height:auto}"
           ".chart{break-inside:avoid;page-break-inside:avoid}"

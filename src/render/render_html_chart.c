@@ -18,7 +18,7 @@
 #define PL 84.0 /* left margin: y tick labels */
 #define PB 50.0 /* bottom margin: x tick labels and title */
 #define PT 20.0
-#define PR 24.0 /* right margin */
+#define PR 40.0 /* right margin: half of the last x tick label */
 #define VW (PL + PW + PR)
 #define VH (PT + PH + PB)
 /* Label metrics at the 12px label font: an upper bound of DejaVu Sans Bold
