@@ -11,7 +11,8 @@
 
 #include "recommend_render.h"
 
-#define RR_NOTE_LEN 320
+/* "rule: " + a rule reason, or "estimate: " + an estimator warning */
+#define RR_NOTE_LEN (ECF_RULE_MSG_LEN + ECF_EST_NOTE_LEN + 32)
 #define RR_MAX_NOTES 16
 
 /** The notes of plan `p`, as --output json lists them in its "warnings":
