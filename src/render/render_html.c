@@ -12,6 +12,7 @@
 #include "recommend_render.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "render_common.h"
@@ -164,29 +165,30 @@ static void table(FILE *f, const rr_view *v)
     fputs("</tbody>\n</table>\n", f);
 }
 
-/* Every note of the shown plans, as --output json lists them. */
+/* Every note and warning of --output json for the shown plans. */
 static void notes(FILE *f, const rr_view *v)
 {
-    size_t i, n = shown(v), k, m;
-    bool header = false;
-    for (i = 0; i < n; i++) {
-        char nt[RR_MAX_NOTES][RR_NOTE_LEN];
-        m = rr_plan_notes(nt, RR_MAX_NOTES, v, &v->rec->plans[i]);
-        for (k = 0; k < m; k++) {
-            if (!header) {
-                fputs("<h2>Notes and warnings</h2>\n<ul class=\"notes\">\n",
-                      f);
-                header = true;
-            }
-            fprintf(f, "<li class=\"note\"><strong>#%zu <code>", i + 1);
-            esc(f, v->rec->plans[i].inst->type);
-            fputs("</code></strong> ", f);
-            esc(f, nt[k]);
-            fputs("</li>\n", f);
-        }
+    /* heap, not static: renderers may run on several threads */
+    char (*nt)[RR_NOTE_LEN] = malloc(RR_MAX_NOTES * sizeof(*nt));
+    size_t plan[RR_MAX_NOTES], k,
+        m = nt ? rr_report_notes(nt, plan, RR_MAX_NOTES, v, shown(v)) : 0;
+    if (m == 0) {
+        free(nt);
+        return;
     }
-    if (header)
-        fputs("</ul>\n", f);
+    fputs("<h2>Notes and warnings</h2>\n<ul class=\"notes\">\n", f);
+    for (k = 0; k < m; k++) {
+        fputs("<li class=\"note\">", f);
+        if (plan[k] != (size_t)-1) {
+            fprintf(f, "<strong>#%zu <code>", plan[k] + 1);
+            esc(f, v->rec->plans[plan[k]].inst->type);
+            fputs("</code></strong> ", f);
+        }
+        esc(f, nt[k]);
+        fputs("</li>\n", f);
+    }
+    fputs("</ul>\n", f);
+    free(nt);
 }
 
 /* The Auto Scaling plan of rank 1 and the Lambda / Lightsail options. */

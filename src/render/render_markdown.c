@@ -8,6 +8,7 @@
 #include "recommend_render.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "render_common.h"
@@ -52,24 +53,27 @@ static void closest_misses(FILE *f, const rr_view *v)
 
 static void notes(FILE *f, const rr_view *v, size_t n)
 {
-    size_t i, k, m;
-    bool header = false;
-    for (i = 0; i < n; i++) {
-        char nt[RR_MAX_NOTES][RR_NOTE_LEN];
-        m = rr_plan_notes(nt, RR_MAX_NOTES, v, &v->rec->plans[i]);
-        for (k = 0; k < m; k++) {
-            char safe[2 * RR_NOTE_LEN];
-            if (!header) {
-                fprintf(f, "\n**Notes and warnings**\n\n");
-                header = true;
-            }
-            fprintf(f, "- #%zu `%s`: %s\n", i + 1,
-                    ecf_textsafe(safe, sizeof(safe) / 2,
-                                 v->rec->plans[i].inst->type),
-                    ecf_textsafe(safe + sizeof(safe) / 2, sizeof(safe) / 2,
-                                 nt[k]));
-        }
+    /* heap, not static: renderers may run on several threads */
+    char (*nt)[RR_NOTE_LEN] = malloc(RR_MAX_NOTES * sizeof(*nt));
+    char safe[2 * RR_NOTE_LEN], ty[256];
+    size_t plan[RR_MAX_NOTES], k,
+        m = nt ? rr_report_notes(nt, plan, RR_MAX_NOTES, v, n) : 0;
+    if (m == 0) {
+        free(nt);
+        return;
     }
+    fprintf(f, "\n**Notes and warnings**\n\n");
+    for (k = 0; k < m; k++) {
+        ecf_textsafe(safe, sizeof(safe), nt[k]);
+        if (plan[k] == (size_t)-1)
+            fprintf(f, "- %s\n", safe);
+        else
+            fprintf(f, "- #%zu `%s`: %s\n", plan[k] + 1,
+                    ecf_textsafe(ty, sizeof(ty),
+                                 v->rec->plans[plan[k]].inst->type),
+                    safe);
+    }
+    free(nt);
 }
 
 static void serving_extras(FILE *f, const rr_view *v)

@@ -5,6 +5,7 @@
  */
 #include "render_report.h"
 
+#include <cjson/cJSON.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -14,23 +15,69 @@ const char rr_cost_excludes[] =
     "EBS volumes and snapshots, S3, data transfer, other AWS services, "
     "support plans and taxes.";
 
-size_t rr_plan_notes(char out[][RR_NOTE_LEN], size_t max, const rr_view *v,
-                     const ecf_plan *p)
+/* One note: "rule: reason" for an object, the string itself for a string. */
+static bool note_text(char *out, const cJSON *item)
 {
-    const ecf_recommendation *r = v->rec;
-    ecf_rule_hit hits[ECF_PLAN_MAX_PENALTIES];
-    ecf_estimate e;
-    size_t n = 0;
-    int k, nh = ecf_recommend_plan_penalties(hits, ECF_PLAN_MAX_PENALTIES, r,
-                                             p);
-    for (k = 0; k < nh && n < max; k++)
-        snprintf(out[n++], RR_NOTE_LEN, "%s: %s", ecf_rule_name(hits[k].id),
-                 hits[k].reason);
-    /* the estimator's own warnings, re-run as render_json.c does */
-    if (ecf_estimate_run(&e, v->model, v->w, p->inst, p->nodes_per_group,
-                         NULL) == 0)
-        for (k = 0; k < e.n_warnings && n < max; k++)
-            snprintf(out[n++], RR_NOTE_LEN, "estimate: %s", e.warnings[k]);
+    const cJSON *rule, *reason;
+    if (cJSON_IsString(item)) {
+        snprintf(out, RR_NOTE_LEN, "%s", item->valuestring);
+        return true;
+    }
+    reason = cJSON_GetObjectItemCaseSensitive(item, "reason");
+    if (!cJSON_IsString(reason)) {
+        reason = cJSON_GetObjectItemCaseSensitive(item, "message");
+        if (!cJSON_IsString(reason))
+            return false;
+    }
+    rule = cJSON_GetObjectItemCaseSensitive(item, "rule");
+    if (cJSON_IsString(rule))
+        snprintf(out, RR_NOTE_LEN, "%s: %s", rule->valuestring,
+                 reason->valuestring);
+    else
+        snprintf(out, RR_NOTE_LEN, "%s", reason->valuestring);
+    return true;
+}
+
+static size_t add_notes(char out[][RR_NOTE_LEN], size_t *plan_out, size_t n,
+                        size_t max, const cJSON *arr, size_t plan)
+{
+    const cJSON *it;
+    cJSON_ArrayForEach(it, arr)
+    {
+        if (n >= max)
+            break;
+        if (note_text(out[n], it))
+            plan_out[n++] = plan;
+    }
+    return n;
+}
+
+size_t rr_report_notes(char out[][RR_NOTE_LEN], size_t *plan_out, size_t max,
+                       const rr_view *v, size_t top)
+{
+    static const char *const general[] = {"notes", "warnings"};
+    cJSON *root = rr_json(v);
+    const cJSON *recs, *p;
+    size_t n = 0, i = 0, k;
+
+    if (!root)
+        return 0;
+    for (k = 0; k < 2; k++)
+        n = add_notes(out, plan_out, n, max,
+                      cJSON_GetObjectItemCaseSensitive(root, general[k]),
+                      (size_t)-1);
+    recs = cJSON_GetObjectItemCaseSensitive(root, "recommendations");
+    cJSON_ArrayForEach(p, recs)
+    {
+        if (i >= top)
+            break;
+        for (k = 0; k < 2; k++)
+            n = add_notes(out, plan_out, n, max,
+                          cJSON_GetObjectItemCaseSensitive(p, general[1 - k]),
+                          i);
+        i++;
+    }
+    cJSON_Delete(root);
     return n;
 }
 

@@ -13,13 +13,16 @@
 
 /* "rule: " + a rule reason, or "estimate: " + an estimator warning */
 #define RR_NOTE_LEN (ECF_RULE_MSG_LEN + ECF_EST_NOTE_LEN + 32)
-#define RR_MAX_NOTES 16
+#define RR_MAX_NOTES 64
 
-/** The notes of plan `p`, as --output json lists them in its "warnings":
- *  the rule penalties, then the estimator's warnings. Each "rule: reason"
- *  is written to out[i]; returns the count (at most max). */
-size_t rr_plan_notes(char out[][RR_NOTE_LEN], size_t max, const rr_view *v,
-                     const ecf_plan *p);
+/** Every note and warning of --output json, read from its tree (rr_json)
+ *  so that the reports list exactly what the JSON does: the "warnings" of
+ *  the first `top` recommendations (plan_out[i] = the plan's index) and
+ *  any top-level "notes" / "warnings" (plan_out[i] = (size_t)-1). Each is
+ *  written "rule: reason" (or the bare string) to out[i]; returns the
+ *  count (at most max). */
+size_t rr_report_notes(char out[][RR_NOTE_LEN], size_t *plan_out, size_t max,
+                       const rr_view *v, size_t top);
 
 /** x with `decimals` decimals and a comma every three digits
  *  ("1,358.53", "45,800"); "-" for a negative or non-finite x. */
