@@ -116,7 +116,7 @@ static void table(FILE *f, const rr_view *v)
     }
     dh = rr_money_decimals(hourly, i);
     dc = rr_money_decimals(cost, i);
-    fprintf(f, "<table class=\"plans\">\n<thead><tr><th class=\"num\">#</th>"
+    fprintf(f, "<div class=\"wide\"><table class=\"plans\">\n<thead><tr><th class=\"num\">#</th>"
                "<th>Instance</th><th class=\"num\">Nodes</th><th>Purchase</th>"
                "<th>Region</th><th>Accelerator</th><th class=\"num\">Memory "
                "GiB/device</th><th class=\"num\">%s</th>"
@@ -145,10 +145,11 @@ static void table(FILE *f, const rr_view *v)
             snprintf(c1, sizeof(c1), "%s %s", num,
                      p->throughput_unit ? p->throughput_unit : "");
         }
-        fprintf(f, "<tr%s><td class=\"num\">%zu</td><td><code>",
+        fprintf(f, "<tr%s><td class=\"num\">%zu</td><td class=\"nw\"><code>",
                 p->marks ? " class=\"marked\"" : "", i + 1);
         esc(f, p->inst->type);
-        fprintf(f, "</code></td><td class=\"num\">%d</td><td>%s</td><td>",
+        fprintf(f, "</code></td><td class=\"num\">%d</td><td class=\"nw\">%s"
+                   "</td><td class=\"nw\">",
                 p->nodes, p->spot ? "spot" : "on-demand");
         esc(f, p->region);
         fputs("</td><td>", f);
@@ -162,7 +163,7 @@ static void table(FILE *f, const rr_view *v)
                 (p->marks & ECF_MARK_FASTEST) ? "fastest " : "",
                 (p->marks & ECF_MARK_BEST_VALUE) ? "best value" : "");
     }
-    fputs("</tbody>\n</table>\n", f);
+    fputs("</tbody>\n</table></div>\n", f);
 }
 
 /* Every note and warning of --output json for the shown plans. */
@@ -216,7 +217,7 @@ static void serving_extras(FILE *f, const rr_view *v)
           "<th>Verdict</th></tr></thead>\n<tbody>\n", f);
     for (i = 0; i < v->n_light; i++) {
         const ecf_light_option *o = &v->light[i];
-        fputs("<tr><td>", f);
+        fputs("<tr><td class=\"nw\">", f);
         esc(f, o->name);
         if (o->feasible) {
             char a[48], b[48], c[48], d[48];
@@ -253,9 +254,9 @@ static void closest_misses(FILE *f, const rr_view *v)
     for (k = 0; k < m; k++) {
         char reason[ECF_RULE_MSG_LEN];
         ecf_recommend_rejection_reason(reason, sizeof(reason), v->rec, cl[k]);
-        fputs("<tr><td><code>", f);
+        fputs("<tr><td class=\"nw\"><code>", f);
         esc(f, cl[k]->inst->type);
-        fprintf(f, "</code></td><td>%s</td><td>",
+        fprintf(f, "</code></td><td class=\"nw\">%s</td><td class=\"nw\">",
                 cl[k]->spot ? "spot" : "on-demand");
         esc(f, cl[k]->region);
         fprintf(f, "</td><td>%s</td><td>", ecf_rule_name(cl[k]->rule));
@@ -289,10 +290,9 @@ void rr_print_html(FILE *f, const rr_view *v)
           "table{border-collapse:collapse;width:100%;font-size:.9rem}"
           "th,td{padding:.35rem .5rem;border-bottom:1px solid #e5e9f0;"
           "text-align:left;vertical-align:top}th{background:#f3f5f8}"
-          "th.num,td.num{text-align:right;font-variant-numeric:tabular-nums;"
-          "white-space:nowrap}table.plans td,table.misses td:nth-child(-n+3)"
-          "{white-space:nowrap}table.alternatives td:first-child"
-          "{white-space:nowrap}\n"
+          "th.num,td.num{text-align:right;font-variant-numeric:tabular-nums}"
+          "td.num{white-space:nowrap}td.nw{white-space:nowrap}"
+          ".wide{overflow-x:auto}\n"
           "svg.scatter{width:100%;max-width:868px;height:auto}"
           ".chart{break-inside:avoid;page-break-inside:avoid}"
           "h2{break-after:avoid;page-break-after:avoid}"
@@ -316,7 +316,8 @@ void rr_print_html(FILE *f, const rr_view *v)
           "vertical-align:-1px}\n"
           "footer{margin-top:2.5rem;color:#5b6472;font-size:.85rem}\n"
           "@media print{body{margin:0;max-width:none}"
-          "table{font-size:.8rem}th,td{padding:.25rem .35rem}}\n"
+          "table{font-size:.72rem}th,td{padding:.2rem .3rem}"
+          ".wide{overflow:visible}}\n"
           "</style>\n</head>\n<body>\n<h1>EC2 recommendation: ",
           f);
     esc(f, v->model->name);

@@ -119,6 +119,7 @@ PY
       }
       check "$name: PDF page with 'Cost versus time' also has the chart ('$axis')" same_page "$WORK/$name.txt" "$axis"
       check "$name: PDF region cells not split (us-east-1 whole)" grep -q 'us-east-1' "$WORK/$name.txt"
+      check "$name: PDF table not cut at the page edge (rank 1's Note cell)" grep -Eq '^ *1 +[a-z0-9.-]+ .*cheapest' "$WORK/$name.txt"
     done
   else
     echo "SKIP: pdftotext not installed (apt-get install poppler-utils); print not checked"

@@ -1,8 +1,8 @@
 // html_probe.js - appended (inside <script>) to a copy of an ec2fit HTML
 // report by tests/scripts/test_html_report.sh; headless Chromium runs it
 // and --dump-dom carries the result out as <pre id="probe"> JSON: the
-// chart's viewBox, every label's box, the tick labels, and the table cells
-// that wrap onto a second line.
+// chart's viewBox, every label's box, the tick labels, and the no-wrap
+// table cells (numbers, types, regions) that wrap onto a second line.
 (function () {
   var out = {labels: [], xticks: [], yticks: [], wrapped: [], circles: 0};
   var svg = document.querySelector('svg.scatter');
@@ -24,9 +24,9 @@
     });
     out.circles = svg.querySelectorAll('circle.plan').length;
   }
-  // a text node laid out on more than one line box has wrapped
-  document.querySelectorAll('table td').forEach(function (td) {
-    if (td.textContent.length >= 40) return; // prose may wrap
+  // a text node laid out on more than one line box has wrapped: numbers,
+  // instance types, purchase options and regions must not
+  document.querySelectorAll('table td.num, table td.nw').forEach(function (td) {
     var w = document.createTreeWalker(td, NodeFilter.SHOW_TEXT);
     for (var n = w.nextNode(); n; n = w.nextNode()) {
       var rg = document.createRange();
