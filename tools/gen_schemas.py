@@ -44,6 +44,10 @@ def version(v):
 
 DATE = {"type": "string", "pattern": r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$"}
 REGION = {"type": "string", "pattern": r"^[a-z]{2}(-[a-z]+)+-[0-9]+$"}
+# a Local Zone ("us-west-2-lax-1") or Wavelength ("us-east-1-wl1-bos1")
+# group: the catalog prices it, but it is not a region
+ZONE_GROUP = {"type": "string", "pattern": r"^[a-z]{2}(-[a-z]+)+-[0-9]+-[a-z0-9-]+$"}
+LOCATION = {"anyOf": [REGION, ZONE_GROUP]}
 TYPE = {"type": "string", "pattern": r"^[a-z0-9-]+\.[a-z0-9-]+$"}
 PRECISION = enum("fp32", "tf32", "fp16", "bf16", "fp8", "int8", "int4")
 TASK = enum("train", "finetune", "lora", "qlora", "infer", "batch")
@@ -170,14 +174,16 @@ ESTIMATE = doc("estimate.schema.json", "ec2fit estimate --output json", obj({
 }), 1)
 
 NNUM_POS = {"type": ["number", "null"], "exclusiveMinimum": 0}
-REJECTION = obj({"instance_type": TYPE, "region": REGION, "purchase": PURCHASE,
-                 "rule": STR, "reason": STR})
-PLAN_OPTIONAL = ("latency_ms", "ttft_ms", "per_token_ms", "capacity_qps",
+REJECTION = obj({"instance_type": TYPE, "region": REGION,
+                 "zone_group": ZONE_GROUP, "purchase": PURCHASE,
+                 "rule": STR, "reason": STR}, optional=("zone_group",))
+PLAN_OPTIONAL = ("zone_group", "latency_ms", "ttft_ms", "per_token_ms", "capacity_qps",
                  "interruption_band", "expected_interruptions",
                  "spot_savings_pct", "plan_savings_pct")
 PLAN = obj({
     "rank": POSINT, "instance_type": TYPE, "family": STR, "nodes": POSINT,
     "nodes_per_replica": POSINT, "purchase": PURCHASE, "region": REGION,
+    "zone_group": ZONE_GROUP,
     "accelerator": {"oneOf": [{"type": "null"}, obj({
         "model": STR, "id": STR, "count": POSINT, "memory_gib": NONNEG,
         "used_per_node": POSINT})]},
@@ -219,7 +225,7 @@ RECOMMEND_PROPS = {
         "dataset_samples": NPOS, "epochs": {"type": "number", "exclusiveMinimum": 0},
         "qps": NPOS, "peak_qps": NPOS, "latency_ms": NPOS,
         "deadline_hours": NPOS, "budget_usd": NPOS, "budget_hourly_usd": NPOS,
-        "regions": {"type": "array", "items": REGION, "minItems": 1},
+        "regions": {"type": "array", "items": LOCATION, "minItems": 1},
         "spot_considered": BOOL, "max_nodes": POSINT,
         "optimize": enum("cost", "time", "balanced"),
     }, optional=("input_tokens", "output_tokens")),
@@ -257,7 +263,8 @@ BATCH = {"$schema": D, "$id": BASE + "recommend-batch-line.schema.json",
                                "exit_code": {"const": 2}})]}
 
 TF_KEYS = ("schema_version", "instance_type", "instance_count", "use_spot",
-           "region", "hourly_usd", "monthly_usd", "total_usd", "catalog_as_of")
+           "region", "zone_group", "hourly_usd", "monthly_usd", "total_usd",
+           "catalog_as_of")
 TF_EXTERNAL = {"$schema": D, "$id": BASE + "tf-external.schema.json",
                "title": "ec2fit tf-external (Terraform data \"external\": every value a string)",
                **obj({
@@ -266,6 +273,7 @@ TF_EXTERNAL = {"$schema": D, "$id": BASE + "tf-external.schema.json",
                    "instance_count": {"type": "string", "pattern": "^[1-9][0-9]*$"},
                    "use_spot": enum("true", "false"),
                    "region": REGION,
+                   "zone_group": {"anyOf": [ZONE_GROUP, {"const": ""}]},
                    "hourly_usd": {"type": "string", "pattern": r"^[0-9]+\.[0-9]+$"},
                    "monthly_usd": {"type": "string", "pattern": r"^([0-9]+\.[0-9]+)?$"},
                    "total_usd": {"type": "string", "pattern": r"^([0-9]+\.[0-9]+)?$"},

@@ -10,6 +10,8 @@
 #ifndef EC2FIT_AWSCREDS_H
 #define EC2FIT_AWSCREDS_H
 
+#include <stddef.h>
+
 #include "ec2fit/err.h"
 
 /** Inputs, all borrowed and optional (NULL or "" = unset). */
@@ -55,6 +57,18 @@ int ecf_awscreds_resolve(ecf_awscreds *out, const ecf_awscreds_env *env,
                          ecf_err *err);
 
 void ecf_awscreds_dispose(ecf_awscreds *creds);
+
+/**
+ * The "region" key of the profile's section in the AWS config file
+ * (AWS_CONFIG_FILE, else ~/.aws/config; [profile PROFILE], [default] for
+ * the default profile), as the AWS CLI reads it after AWS_REGION and
+ * AWS_DEFAULT_REGION. Only env->profile, config_file and home are used.
+ * Returns 1 with `out` set, 0 when there is none (no file, no section, no
+ * key, a file the AWS CLI would refuse, a value longer than n - 1), <0 when
+ * the file exists but cannot be read.
+ */
+int ecf_awscreds_region(char *out, size_t n, const ecf_awscreds_env *env,
+                        ecf_err *err);
 
 /** Refuses credentials holding a CR, LF or other control character
  *  (C0 or DEL): they would break the request's header lines. Call after

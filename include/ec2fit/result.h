@@ -32,6 +32,11 @@ typedef struct {
     size_t n_light;
     const ecf_images *images; /* image per stack (data/images.json); NULL:
                                  plans carry no image */
+    const char *node_class;      /* karpenter: nodeClassRef name; NULL =
+                                    "default" */
+    const char *node_class_spec; /* karpenter: also an EC2NodeClass with this
+                                    AMI alias family ("al2023",
+                                    "bottlerocket"); NULL = none */
 } ecf_result;
 
 #endif

@@ -49,6 +49,7 @@ void ecf_awscreds_dispose(ecf_awscreds *creds)
 
 typedef struct {
     char *key_id, *secret, *token;
+    char *region; /* the config file's "region" (ecf_awscreds_region) */
     bool section_found;
 } ini_hit;
 
@@ -171,6 +172,9 @@ static size_t ini_scan(ini_hit *hit, const char *text, const char *want,
             else if (strcasecmp(key, "aws_session_token") == 0)
                 replace(&hit->token,
                         dup_trimmed(eq + 1, n - (size_t)(eq - line) - 1));
+            else if (strcasecmp(key, "region") == 0)
+                replace(&hit->region,
+                        dup_trimmed(eq + 1, n - (size_t)(eq - line) - 1));
             free(key);
         }
     }
@@ -211,7 +215,7 @@ int ecf_awscreds_resolve(ecf_awscreds *out, const ecf_awscreds_env *env,
 {
     ecf_buf cred_path = ECF_BUF_INIT, conf_path = ECF_BUF_INIT;
     ecf_buf text = ECF_BUF_INIT, sect = ECF_BUF_INIT;
-    ini_hit hit = {NULL, NULL, NULL, false};
+    ini_hit hit = {NULL, NULL, NULL, NULL, false};
     const char *profile = set(env->profile) ? env->profile : "default";
     const char *where = NULL, *why = NULL;
     int rc = 0, got;
@@ -340,11 +344,50 @@ out:
     wipe_free(hit.key_id);
     wipe_free(hit.secret);
     wipe_free(hit.token);
+    free(hit.region);
     if (text.data)
         memset(text.data, 0, text.len);
     ecf_buf_dispose(&text);
     ecf_buf_dispose(&sect);
     ecf_buf_dispose(&cred_path);
+    ecf_buf_dispose(&conf_path);
+    return rc;
+}
+
+int ecf_awscreds_region(char *out, size_t n, const ecf_awscreds_env *env,
+                        ecf_err *err)
+{
+    ecf_buf conf_path = ECF_BUF_INIT, text = ECF_BUF_INIT, sect = ECF_BUF_INIT;
+    ini_hit hit = {NULL, NULL, NULL, NULL, false};
+    const char *profile = set(env->profile) ? env->profile : "default";
+    const char *why = NULL;
+    int rc = 0, got;
+
+    if (n > 0)
+        out[0] = '\0';
+    file_path(&conf_path, env->config_file, env->home, "config");
+    got = read_optional(&text, conf_path.data, err);
+    if (got <= 0) {
+        rc = got;
+        goto out;
+    }
+    ecf_buf_printf(&sect, "profile %s", profile);
+    if (ini_scan(&hit, text.data, sect.data,
+                 strcmp(profile, "default") == 0 ? "default" : NULL,
+                 &why) == 0 &&
+        set(hit.region) && strlen(hit.region) < n) {
+        memcpy(out, hit.region, strlen(hit.region) + 1);
+        rc = 1;
+    }
+out:
+    wipe_free(hit.key_id);
+    wipe_free(hit.secret);
+    wipe_free(hit.token);
+    free(hit.region);
+    if (text.data)
+        memset(text.data, 0, text.len);
+    ecf_buf_dispose(&text);
+    ecf_buf_dispose(&sect);
     ecf_buf_dispose(&conf_path);
     return rc;
 }

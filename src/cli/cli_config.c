@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "ec2fit/awscreds.h"
 #include "ec2fit/buf.h"
 #include "json_check.h"
 #include "ec2fit/stacks.h"
@@ -177,6 +178,37 @@ void cli_config_default_output(cli_output *out, unsigned allowed)
         *out = v;
 }
 
+/* The AWS profile's region (AWS_PROFILE, AWS_CONFIG_FILE, ~/.aws/config),
+ * read once; "" when there is none. The file's path for messages. */
+static char profile_region[64];
+static char profile_region_from[4096 + 32];
+
+static const char *aws_profile_region(void)
+{
+    static bool done;
+    if (!done) {
+        ecf_awscreds_env env = {0};
+        ecf_err err = ECF_ERR_INIT;
+        const char *home = getenv("HOME"), *cf = getenv("AWS_CONFIG_FILE");
+        env.profile = getenv("AWS_PROFILE");
+        env.config_file = cf;
+        env.home = home;
+        bool named;
+        done = true;
+        named = env.profile && *env.profile &&
+                strcmp(env.profile, "default") != 0;
+        if (ecf_awscreds_region(profile_region, sizeof(profile_region), &env,
+                                &err) == 1)
+            snprintf(profile_region_from, sizeof(profile_region_from),
+                     "%.4096s: [%s%s] region",
+                     cf && *cf ? cf : "~/.aws/config",
+                     named ? "profile " : "", named ? env.profile : "default");
+        else
+            profile_region[0] = '\0';
+    }
+    return profile_region;
+}
+
 const char *cli_region_origin(const char *region)
 {
     static char what[sizeof(((cli_config *)0)->path) + 16];
@@ -191,6 +223,8 @@ const char *cli_region_origin(const char *region)
                  cli_config_get()->path);
         return what;
     }
+    if (region && region == profile_region)
+        return profile_region_from;
     return "--region";
 }
 
@@ -202,6 +236,10 @@ const char *cli_default_region(void)
     r = getenv("AWS_DEFAULT_REGION");
     if (r && *r)
         return r;
+    /* the AWS CLI's next source after the two variables; like them it
+     * beats ec2fit's file (docs/config.md) */
+    if (aws_profile_region()[0])
+        return profile_region;
     if (cli_config_get()->region[0])
         return cli_config_get()->region;
     return "us-east-1";

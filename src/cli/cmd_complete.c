@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ec2fit/region_name.h"
 #include "cmd.h"
 #include "ec2fit/filter.h"
 #include "ec2fit/zoo.h"
@@ -87,8 +88,14 @@ int cmd_complete(int argc, char **argv)
         for (i = 0; i < ecf_catalog_count(cat); i++)
             put(ecf_catalog_at(cat, i)->type, prefix);
     } else if (strcmp(kind, "regions") == 0) {
-        for (i = 0; i < ecf_catalog_region_count(cat); i++)
-            put(ecf_catalog_region_at(cat, i), prefix);
+        /* regions only: a Local Zone or Wavelength group is accepted by
+         * --region, but offering 80 of them would bury the 30 regions */
+        for (i = 0; i < ecf_catalog_region_count(cat); i++) {
+            char parent[64];
+            const char *r = ecf_catalog_region_at(cat, i);
+            if (!ecf_region_parent(parent, sizeof(parent), r))
+                put(r, prefix);
+        }
     } else if (strcmp(kind, "families") == 0) {
         for (i = 0; i < ecf_catalog_count(cat); i++) {
             const char *fam = ecf_catalog_at(cat, i)->family;

@@ -6,6 +6,7 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <ctype.h>
 #include <string.h>
 
 #include "render_common.h"
@@ -54,6 +55,10 @@ static void usage(FILE *f)
           "  --rules FILE            replace the embedded rules (data/rules.json)\n"
           "  --catalog FILE|embedded catalog to read\n"
           "  --output-file FILE      write the output to FILE atomically\n"
+          "  --node-class NAME       karpenter: the NodePools' nodeClassRef\n"
+          "                          (EC2NodeClass NAME, default 'default')\n"
+          "  --node-class-spec[=al2023|bottlerocket]\n"
+          "                          karpenter: also print that EC2NodeClass\n"
           "  -h, --help              this help\n",
           f);
     cli_recommend_batch_usage(f);
@@ -79,6 +84,20 @@ static const char **split(const char *s, char **store, size_t *n_out)
             v[i++] = p;
     *n_out = i;
     return v;
+}
+
+/* RFC 1123 subdomain, as Kubernetes checks metadata.name */
+static bool valid_k8s_name(const char *s)
+{
+    size_t n = strlen(s), i;
+    if (n == 0 || n > 253 || !isalnum((unsigned char)s[0]) ||
+        !isalnum((unsigned char)s[n - 1]))
+        return false;
+    for (i = 0; i < n; i++)
+        if (!(islower((unsigned char)s[i]) || isdigit((unsigned char)s[i]) ||
+              s[i] == '-' || s[i] == '.'))
+            return false;
+    return true;
 }
 
 int cmd_recommend(int argc, char **argv)
@@ -111,6 +130,7 @@ int cli_recommend_main(int argc, char **argv, rr_printer printer)
     cli_output out = CLI_OUT_TABLE;
     const char *region = NULL, *regions_arg = NULL, *rules_path = NULL;
     const char *label = NULL, *output_file = NULL;
+    const char *node_class = NULL, *node_class_spec = NULL;
     const char **fam = NULL, **exfam = NULL, **regv = NULL;
     char *fam_store = NULL, *exfam_store = NULL, *reg_store = NULL;
     size_t nfam = 0, nex = 0, nreg = 0, i;
@@ -246,6 +266,27 @@ int cli_recommend_main(int argc, char **argv, rr_printer printer)
         case O_OUTPUT_FILE:
             output_file = optarg;
             break;
+        case O_NODE_CLASS:
+            /* a Kubernetes object name (RFC 1123 subdomain) */
+            if (!valid_k8s_name(optarg))
+                rc = ecf_err_set(&err, ECF_EINVAL,
+                                 "--node-class: expected a Kubernetes name "
+                                 "(lowercase letters, digits, '-' and '.', "
+                                 "at most 253), got '%s'",
+                                 optarg);
+            node_class = optarg;
+            break;
+        case O_NODE_CLASS_SPEC:
+            if (!optarg || strcmp(optarg, "al2023") == 0)
+                node_class_spec = "al2023";
+            else if (strcmp(optarg, "bottlerocket") == 0)
+                node_class_spec = "bottlerocket";
+            else
+                rc = ecf_err_set(&err, ECF_EINVAL,
+                                 "--node-class-spec: expected al2023 or "
+                                 "bottlerocket, got '%s'",
+                                 optarg);
+            break;
         default:
             status = cli_bad_option(me, c, argc, argv);
             goto out;
@@ -324,6 +365,7 @@ int cli_recommend_main(int argc, char **argv, rr_printer printer)
     o.stacks = stacks;
     /* Only the machine outputs name images: the table skips the parse. */
     want_images = printer || out == CLI_OUT_JSON || out == CLI_OUT_TFVARS ||
+                  out == CLI_OUT_KARPENTER ||
                   out == CLI_OUT_ECS || out == CLI_OUT_CLOUDWATCH;
     if (want_images && ecf_images_embedded(&images, &err) != 0) {
         status = cli_fail(&err);
@@ -386,6 +428,8 @@ int cli_recommend_main(int argc, char **argv, rr_printer printer)
     view.top = top;
     view.explain = explain;
     view.images = want_images ? &images : NULL;
+    view.node_class = node_class;
+    view.node_class_spec = node_class_spec;
     if (explain)
         ecf_recommend_sort_rejected(rec);
     view.color = out == CLI_OUT_TABLE && cli_use_color(stdout);

@@ -29,6 +29,8 @@ static const struct option longopts[] = {
     {"catalog", required_argument, NULL, O_CATALOG},
     {"batch", required_argument, NULL, O_BATCH},
     {"output-file", required_argument, NULL, O_OUTPUT_FILE},
+    {"node-class", required_argument, NULL, O_NODE_CLASS},
+    {"node-class-spec", optional_argument, NULL, O_NODE_CLASS_SPEC},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0}};
 

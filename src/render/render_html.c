@@ -5,247 +5,23 @@
  * scatter of the shown plans in inline SVG (cheapest / fastest / best
  * value highlighted), the memory breakdown of rank 1 (the estimator is run
  * again for that plan: the scorer keeps only totals), the assumptions and
- * the catalog date. Every text from the catalog or the user is escaped.
+ * the catalog date; every plan note, the Auto Scaling plan and the Lambda /
+ * Lightsail options; with no plan, the closest misses. The chart is
+ * render_html_chart.c's. Every text from the catalog or the user is escaped.
  */
 #include "recommend_render.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "render_common.h"
+#include "render_html_chart.h"
+#include "render_report.h"
+#include "recommend_render_internal.h"
 
-/* Plot area of the scatter, in SVG user units. */
-#define PW 760.0
-#define PH 380.0
-#define PL 80.0 /* left margin: y tick labels */
-#define PB 50.0 /* bottom margin: x tick labels and title */
-#define PT 20.0
-
-static void esc(FILE *f, const char *s)
-{
-    for (; s && *s; s++) {
-        switch (*s) {
-        case '<':
-            fputs("&lt;", f);
-            break;
-        case '>':
-            fputs("&gt;", f);
-            break;
-        case '&':
-            fputs("&amp;", f);
-            break;
-        case '"':
-            fputs("&quot;", f);
-            break;
-        default:
-            fputc(*s, f);
-        }
-    }
-}
-
-static size_t shown(const rr_view *v)
-{
-    size_t n = v->rec->n_plans;
-    return (size_t)v->top < n ? (size_t)v->top : n;
-}
-
-static void usd(char *buf, size_t n, double x)
-{
-    if (x <= 0)
-        snprintf(buf, n, "&ndash;");
-    else if (x < 10)
-        snprintf(buf, n, "$%.4f", x);
-    else
-        snprintf(buf, n, "$%.2f", x);
-}
-
-/* The two axes of the scatter, by cost basis: a job with a dataset plots
- * total cost against hours; serving plots monthly cost against latency; a
- * job without a dataset plots $ per 1M units against hours per 1M. */
-static double x_of(const ecf_recommendation *r, const ecf_plan *p)
-{
-    if (r->serving)
-        return p->latency_ms;
-    if (r->basis == ECF_COST_TOTAL)
-        return p->time_hours;
-    return p->throughput > 0 ? 1e6 / p->throughput / 3600 : 0;
-}
-
-static double y_of(const ecf_recommendation *r, const ecf_plan *p)
-{
-    if (r->basis == ECF_COST_TOTAL)
-        return p->total_usd;
-    if (r->basis == ECF_COST_MONTHLY)
-        return p->monthly_usd;
-    return p->usd_per_million;
-}
-
-static const char *x_title(const ecf_recommendation *r)
-{
-    if (r->serving)
-        return "latency per request (ms)";
-    return r->basis == ECF_COST_TOTAL ? "job time (hours)"
-                                      : "hours per 1M units";
-}
-
-static const char *y_title(const ecf_recommendation *r)
-{
-    if (r->basis == ECF_COST_TOTAL)
-        return "total cost (USD)";
-    return r->basis == ECF_COST_MONTHLY ? "monthly cost (USD)"
-                                        : "USD per 1M units";
-}
-
-/* Log axes when the values span more than a decade (they usually do:
- * one 8-GPU node against a single small GPU). */
-typedef struct {
-    double lo, hi;
-    bool log;
-} axis;
-
-static axis make_axis(double lo, double hi)
-{
-    axis a;
-    if (lo <= 0)
-        lo = hi > 0 ? hi / 10 : 1;
-    if (hi <= lo)
-        hi = lo * 2;
-    a.log = hi / lo > 10;
-    if (a.log) {
-        a.lo = pow(10, floor(log10(lo)));
-        a.hi = pow(10, ceil(log10(hi)));
-    } else {
-        a.lo = lo * 0.9;
-        a.hi = hi * 1.1;
-    }
-    return a;
-}
-
-static double frac(const axis *a, double v)
-{
-    if (v <= 0)
-        v = a->lo;
-    if (a->log)
-        return (log10(v) - log10(a->lo)) / (log10(a->hi) - log10(a->lo));
-    return (v - a->lo) / (a->hi - a->lo);
-}
-
-static void tick_label(char *buf, size_t n, double v)
-{
-    if (v >= 1e6)
-        snprintf(buf, n, "%.3gM", v / 1e6);
-    else if (v >= 1e3)
-        snprintf(buf, n, "%.3gk", v / 1e3);
-    else
-        snprintf(buf, n, "%.3g", v);
-}
-
-static void scatter(FILE *f, const rr_view *v)
-{
-    const ecf_recommendation *r = v->rec;
-    size_t n = shown(v), i;
-    double xlo = INFINITY, xhi = 0, ylo = INFINITY, yhi = 0;
-    axis ax, ay;
-    int k;
-
-    for (i = 0; i < r->n_plans; i++) {
-        double x = x_of(r, &r->plans[i]), y = y_of(r, &r->plans[i]);
-        if (i >= n && !r->plans[i].marks)
-            continue;
-        if (x > 0 && x < xlo)
-            xlo = x;
-        if (x > xhi)
-            xhi = x;
-        if (y > 0 && y < ylo)
-            ylo = y;
-        if (y > yhi)
-            yhi = y;
-    }
-    ax = make_axis(isfinite(xlo) ? xlo : 0, xhi);
-    ay = make_axis(isfinite(ylo) ? ylo : 0, yhi);
-    fprintf(f, "<svg class=\"scatter\" viewBox=\"0 0 %.0f %.0f\" "
-               "width=\"%.0f\" height=\"%.0f\" role=\"img\" "
-               "aria-label=\"cost versus time of the ranked plans\" "
-               "xmlns=\"http://www.w3.org/2000/svg\">\n",
-            PL + PW + 20, PT + PH + PB, PL + PW + 20, PT + PH + PB);
-    fprintf(f, "<rect x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"%.0f\" "
-               "class=\"plot\"/>\n",
-            PL, PT, PW, PH);
-    /* grid and ticks: decades on log axes, five steps on linear ones */
-    for (k = 0; k <= 8; k++) {
-        double fx, fy, vx, vy;
-        char lx[32], ly[32];
-        int steps = 4;
-        if (ax.log)
-            steps = (int)lround(log10(ax.hi) - log10(ax.lo));
-        if (k <= steps && steps > 0) {
-            fx = (double)k / steps;
-            vx = ax.log ? ax.lo * pow(10, k) : ax.lo + fx * (ax.hi - ax.lo);
-            tick_label(lx, sizeof(lx), ax.log ? vx : round(vx * 100) / 100);
-            fprintf(f, "<line class=\"grid\" x1=\"%.1f\" y1=\"%.0f\" "
-                       "x2=\"%.1f\" y2=\"%.0f\"/><text class=\"tick\" "
-                       "x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\">%s"
-                       "</text>\n",
-                    PL + fx * PW, PT, PL + fx * PW, PT + PH, PL + fx * PW,
-                    PT + PH + 16, lx);
-        }
-        steps = 4;
-        if (ay.log)
-            steps = (int)lround(log10(ay.hi) - log10(ay.lo));
-        if (k <= steps && steps > 0) {
-            fy = (double)k / steps;
-            vy = ay.log ? ay.lo * pow(10, k) : ay.lo + fy * (ay.hi - ay.lo);
-            tick_label(ly, sizeof(ly), ay.log ? vy : round(vy * 100) / 100);
-            fprintf(f, "<line class=\"grid\" x1=\"%.0f\" y1=\"%.1f\" "
-                       "x2=\"%.0f\" y2=\"%.1f\"/><text class=\"tick\" "
-                       "x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">%s%s</text>\n",
-                    PL, PT + PH - fy * PH, PL + PW, PT + PH - fy * PH, PL - 6,
-                    PT + PH - fy * PH + 4,
-                    r->basis == ECF_COST_PER_MILLION ? "" : "$", ly);
-        }
-    }
-    fprintf(f, "<text class=\"axis\" x=\"%.0f\" y=\"%.0f\" "
-               "text-anchor=\"middle\">%s%s</text>\n",
-            PL + PW / 2, PT + PH + 40, x_title(r), ax.log ? ", log scale" : "");
-    fprintf(f, "<text class=\"axis\" transform=\"translate(16 %.0f) "
-               "rotate(-90)\" text-anchor=\"middle\">%s%s</text>\n",
-            PT + PH / 2, y_title(r), ay.log ? ", log scale" : "");
-    /* points: ordinary plans first, marked ones on top */
-    for (k = 0; k < 2; k++) {
-        for (i = 0; i < r->n_plans; i++) {
-            const ecf_plan *p = &r->plans[i];
-            double cx = PL + frac(&ax, x_of(r, p)) * PW;
-            double cy = PT + PH - frac(&ay, y_of(r, p)) * PH;
-            bool marked = p->marks != 0;
-            /* the shown plans, and a marked plan ranked below --top */
-            if (marked != (k == 1) || (i >= n && !marked))
-                continue;
-            fprintf(f, "<circle class=\"plan%s%s%s%s\" cx=\"%.1f\" "
-                       "cy=\"%.1f\" r=\"%d\"><title>#%zu ",
-                    p->spot ? " spot" : "",
-                    (p->marks & ECF_MARK_CHEAPEST) ? " cheapest" : "",
-                    (p->marks & ECF_MARK_FASTEST) ? " fastest" : "",
-                    (p->marks & ECF_MARK_BEST_VALUE) ? " best-value" : "", cx,
-                    cy, marked ? 8 : 5, i + 1);
-            esc(f, p->inst->type);
-            fprintf(f, " x%d %s</title></circle>\n", p->nodes,
-                    p->spot ? "spot" : "on-demand");
-            if (marked || i == 0) {
-                fprintf(f, "<text class=\"label\" x=\"%.1f\" y=\"%.1f\">#%zu ",
-                        cx + 10, cy - 8, i + 1);
-                esc(f, p->inst->type);
-                if (p->marks & ECF_MARK_CHEAPEST)
-                    fputs(" &middot; cheapest", f);
-                if (p->marks & ECF_MARK_FASTEST)
-                    fputs(" &middot; fastest", f);
-                if (p->marks & ECF_MARK_BEST_VALUE)
-                    fputs(" &middot; best value", f);
-                fputs("</text>\n", f);
-            }
-        }
-    }
-    fputs("</svg>\n", f);
-}
+#define esc rr_html_esc
+#define y_of rr_html_y_of
 
 /* Rank 1's memory per device, split by what holds it, as one stacked bar
  * against the device's capacity. */
@@ -331,11 +107,21 @@ static void table(FILE *f, const rr_view *v)
 {
     const ecf_recommendation *r = v->rec;
     size_t i, n = shown(v);
-    fprintf(f, "<table>\n<thead><tr><th>#</th><th>Instance</th>"
-               "<th>Nodes</th><th>Purchase</th><th>Region</th>"
-               "<th>Accelerator</th><th>Memory GiB/device</th><th>%s</th>"
-               "<th>$/hour</th><th>%s</th><th>Note</th></tr></thead>\n"
-               "<tbody>\n",
+    double hourly[64], cost[64];
+    int dh, dc;
+
+    for (i = 0; i < n && i < 64; i++) {
+        hourly[i] = r->plans[i].hourly_usd;
+        cost[i] = y_of(r, &r->plans[i]);
+    }
+    dh = rr_money_decimals(hourly, i);
+    dc = rr_money_decimals(cost, i);
+    fprintf(f, "<div class=\"wide\"><table class=\"plans\">\n<thead><tr><th class=\"num\">#</th>"
+               "<th>Instance</th><th class=\"num\">Nodes</th><th>Purchase</th>"
+               "<th>Region</th><th>Accelerator</th><th class=\"num\">Memory "
+               "GiB/device</th><th class=\"num\">%s</th>"
+               "<th class=\"num\">$/hour</th><th class=\"num\">%s</th>"
+               "<th>Note</th></tr></thead>\n<tbody>\n",
             r->serving ? "Latency" : (r->basis == ECF_COST_TOTAL
                                           ? "Time"
                                           : "Throughput"),
@@ -344,32 +130,138 @@ static void table(FILE *f, const rr_view *v)
                 : (r->basis == ECF_COST_MONTHLY ? "Monthly" : "$/1M"));
     for (i = 0; i < n; i++) {
         const ecf_plan *p = &r->plans[i];
-        char acc[96], c1[48], c2[32], c3[32];
+        char acc[96], c1[64], c2[48], c3[48], num[48];
         cli_accel_label(acc, sizeof(acc), p->inst);
-        usd(c2, sizeof(c2), p->hourly_usd);
-        usd(c3, sizeof(c3), y_of(r, p));
-        if (r->serving)
-            snprintf(c1, sizeof(c1), "%.0f ms", p->latency_ms);
-        else if (r->basis == ECF_COST_TOTAL)
-            snprintf(c1, sizeof(c1), "%.1f h", p->time_hours);
-        else
-            snprintf(c1, sizeof(c1), "%.3g %s", p->throughput,
+        rr_fmt_money(c2, sizeof(c2), p->hourly_usd, i < 64 ? dh : 2);
+        rr_fmt_money(c3, sizeof(c3), y_of(r, p), i < 64 ? dc : 2);
+        if (r->serving) {
+            rr_fmt_num(num, sizeof(num), p->latency_ms, 0);
+            snprintf(c1, sizeof(c1), "%s ms", num);
+        } else if (r->basis == ECF_COST_TOTAL) {
+            rr_fmt_num(num, sizeof(num), p->time_hours, 1);
+            snprintf(c1, sizeof(c1), "%s h", num);
+        } else {
+            rr_fmt_num(num, sizeof(num), p->throughput, 0);
+            snprintf(c1, sizeof(c1), "%s %s", num,
                      p->throughput_unit ? p->throughput_unit : "");
-        fprintf(f, "<tr%s><td>%zu</td><td><code>", p->marks ? " class=\"marked\"" : "",
-                i + 1);
+        }
+        fprintf(f, "<tr%s><td class=\"num\">%zu</td><td class=\"nw\"><code>",
+                p->marks ? " class=\"marked\"" : "", i + 1);
         esc(f, p->inst->type);
-        fprintf(f, "</code></td><td>%d</td><td>%s</td><td>", p->nodes,
-                p->spot ? "spot" : "on-demand");
+        fprintf(f, "</code></td><td class=\"num\">%d</td><td class=\"nw\">%s"
+                   "</td><td class=\"nw\">",
+                p->nodes, p->spot ? "spot" : "on-demand");
         esc(f, p->region);
         fputs("</td><td>", f);
         esc(f, acc);
-        fprintf(f, "</td><td>%.1f / %.1f</td><td>", p->required_per_device_gib,
-                p->available_per_device_gib);
+        fprintf(f, "</td><td class=\"num\">%.1f / %.1f</td><td class=\"num\">",
+                p->required_per_device_gib, p->available_per_device_gib);
         esc(f, c1);
-        fprintf(f, "</td><td>%s</td><td>%s</td><td>%s%s%s</td></tr>\n", c2,
-                c3, (p->marks & ECF_MARK_CHEAPEST) ? "cheapest " : "",
+        fprintf(f, "</td><td class=\"num\">%s</td><td class=\"num\">%s</td>"
+                   "<td>%s%s%s</td></tr>\n",
+                c2, c3, (p->marks & ECF_MARK_CHEAPEST) ? "cheapest " : "",
                 (p->marks & ECF_MARK_FASTEST) ? "fastest " : "",
                 (p->marks & ECF_MARK_BEST_VALUE) ? "best value" : "");
+    }
+    fputs("</tbody>\n</table></div>\n", f);
+}
+
+/* Every note and warning of --output json for the shown plans. */
+static void notes(FILE *f, const rr_view *v)
+{
+    /* heap, not static: renderers may run on several threads */
+    char (*nt)[RR_NOTE_LEN] = malloc(RR_MAX_NOTES * sizeof(*nt));
+    size_t plan[RR_MAX_NOTES], k,
+        m = nt ? rr_report_notes(nt, plan, RR_MAX_NOTES, v, shown(v)) : 0;
+    if (m == 0) {
+        free(nt);
+        return;
+    }
+    fputs("<h2>Notes and warnings</h2>\n<ul class=\"notes\">\n", f);
+    for (k = 0; k < m; k++) {
+        fputs("<li class=\"note\">", f);
+        if (plan[k] != (size_t)-1) {
+            fprintf(f, "<strong>#%zu <code>", plan[k] + 1);
+            esc(f, v->rec->plans[plan[k]].inst->type);
+            fputs("</code></strong> ", f);
+        }
+        esc(f, nt[k]);
+        fputs("</li>\n", f);
+    }
+    fputs("</ul>\n", f);
+    free(nt);
+}
+
+/* The Auto Scaling plan of rank 1 and the Lambda / Lightsail options. */
+static void serving_extras(FILE *f, const rr_view *v)
+{
+    const ecf_recommendation *r = v->rec;
+    size_t i;
+    if (r->serving && r->n_plans > 0) {
+        char t[48];
+        rr_fmt_num(t, sizeof(t), r->asg_target_qps_per_instance, 2);
+        fprintf(f, "<h2>Auto Scaling</h2>\n<p class=\"autoscaling\">Rank 1 "
+                   "(<code>");
+        esc(f, r->plans[0].inst->type);
+        fprintf(f, "</code>): minimum %d, maximum %d instances; target "
+                   "tracking at %s requests/s per instance (70%% of its "
+                   "capacity).</p>\n",
+                r->asg_min, r->asg_max, t);
+    }
+    if (v->n_light == 0)
+        return;
+    fputs("<h2>Lambda and Lightsail alternatives (CPU only)</h2>\n"
+          "<table class=\"alternatives\">\n<thead><tr><th>Option</th>"
+          "<th class=\"num\">Latency</th><th class=\"num\">Instances</th>"
+          "<th class=\"num\">Monthly</th><th class=\"num\">$/1M</th>"
+          "<th>Verdict</th></tr></thead>\n<tbody>\n", f);
+    for (i = 0; i < v->n_light; i++) {
+        const ecf_light_option *o = &v->light[i];
+        fputs("<tr><td class=\"nw\">", f);
+        esc(f, o->name);
+        if (o->feasible) {
+            char a[48], b[48], c[48], d[48];
+            rr_fmt_num(a, sizeof(a), o->latency_ms, 0);
+            rr_fmt_num(b, sizeof(b), o->instances, 0);
+            rr_fmt_money(c, sizeof(c), o->monthly_usd, 2);
+            rr_fmt_money(d, sizeof(d), o->usd_per_million, 4);
+            fprintf(f, "</td><td class=\"num\">%s ms</td><td class=\"num\">"
+                       "%s</td><td class=\"num\">%s</td><td class=\"num\">%s"
+                       "</td><td>%s</td></tr>\n",
+                    a, b, c, d,
+                    o->cheaper ? "cheaper than rank 1" : "dearer than rank 1");
+        } else {
+            fputs("</td><td class=\"num\">-</td><td class=\"num\">-</td>"
+                  "<td class=\"num\">-</td><td class=\"num\">-</td><td>"
+                  "not feasible: ", f);
+            esc(f, o->reason);
+            fputs("</td></tr>\n", f);
+        }
+    }
+    fputs("</tbody>\n</table>\n", f);
+}
+
+/* With no plan: the rejections closest to passing, as the table shows. */
+static void closest_misses(FILE *f, const rr_view *v)
+{
+    const ecf_rejection *cl[MAX_CLOSEST];
+    size_t k, m = closest(cl, MAX_CLOSEST, v->rec);
+    if (m == 0)
+        return;
+    fputs("<h2>Closest misses</h2>\n<table class=\"misses\">\n<thead><tr>"
+          "<th>Instance</th><th>Purchase</th><th>Region</th><th>Rule</th>"
+          "<th>Why it misses</th></tr></thead>\n<tbody>\n", f);
+    for (k = 0; k < m; k++) {
+        char reason[ECF_RULE_MSG_LEN];
+        ecf_recommend_rejection_reason(reason, sizeof(reason), v->rec, cl[k]);
+        fputs("<tr><td class=\"nw\"><code>", f);
+        esc(f, cl[k]->inst->type);
+        fprintf(f, "</code></td><td class=\"nw\">%s</td><td class=\"nw\">",
+                cl[k]->spot ? "spot" : "on-demand");
+        esc(f, cl[k]->region);
+        fprintf(f, "</td><td>%s</td><td>", ecf_rule_name(cl[k]->rule));
+        esc(f, reason);
+        fputs("</td></tr>\n", f);
     }
     fputs("</tbody>\n</table>\n", f);
 }
@@ -379,7 +271,7 @@ void rr_print_html(FILE *f, const rr_view *v)
     const ecf_recommendation *r = v->rec;
     const ecf_workload *w = &r->workload;
     size_t i;
-    char batch[96];
+    char batch[96], params[48], num[48];
 
     fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
           "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
@@ -397,7 +289,14 @@ void rr_print_html(FILE *f, const rr_view *v)
           "gap:.2rem 1.2rem;margin:0}dt{color:#5b6472}dd{margin:0}\n"
           "table{border-collapse:collapse;width:100%;font-size:.9rem}"
           "th,td{padding:.35rem .5rem;border-bottom:1px solid #e5e9f0;"
-          "text-align:left}th{background:#f3f5f8}"
+          "text-align:left;vertical-align:top}th{background:#f3f5f8}"
+          "th.num,td.num{text-align:right;font-variant-numeric:tabular-nums}"
+          "td.num{white-space:nowrap}td.nw{white-space:nowrap}"
+          ".wide{overflow-x:auto}\n"
+          "svg.scatter{width:100%;max-width:868px;height:auto}"
+          ".chart{break-inside:avoid;page-break-inside:avoid}"
+          "h2{break-after:avoid;page-break-after:avoid}"
+          ".notes li{margin:.2rem 0}\n"
           "tr.marked td{background:#eef7ee}\n"
           "svg text{font:12px system-ui,'DejaVu Sans',sans-serif;"
           "fill:#1d2430}.plot{fill:#fbfcfd;stroke:#c9d1dc}"
@@ -416,7 +315,9 @@ void rr_print_html(FILE *f, const rr_view *v)
           "width:.7rem;height:.7rem;border-radius:50%;margin-right:.3rem;"
           "vertical-align:-1px}\n"
           "footer{margin-top:2.5rem;color:#5b6472;font-size:.85rem}\n"
-          "@media print{body{margin:0}}\n"
+          "@media print{body{margin:0;max-width:none}"
+          "table{font-size:.72rem}th,td{padding:.2rem .3rem}"
+          ".wide{overflow:visible}}\n"
           "</style>\n</head>\n<body>\n<h1>EC2 recommendation: ",
           f);
     esc(f, v->model->name);
@@ -430,22 +331,30 @@ void rr_print_html(FILE *f, const rr_view *v)
     else
         snprintf(batch, sizeof(batch), "%d per device", w->batch_size);
     esc(f, v->model->name);
-    fprintf(f, " (%s, %.3g B parameters)</dd>\n<dt>Task</dt><dd>%s</dd>\n"
+    rr_fmt_params(params, sizeof(params), v->model->params);
+    fprintf(f, " (%s, %s parameters)</dd>\n<dt>Task</dt><dd>%s</dd>\n"
                "<dt>Precision</dt><dd>%s</dd>\n<dt>Batch</dt><dd>%s</dd>\n",
-            ecf_model_kind_name(v->model->kind), v->model->params / 1e9,
+            ecf_model_kind_name(v->model->kind), params,
             ecf_task_name(w->task),
             ecf_precision_name((ecf_precision)(w->precision >= 0
                                                    ? w->precision
                                                    : ECF_PREC_BF16)),
             batch);
-    if (w->dataset_samples > 0)
-        fprintf(f, "<dt>Dataset</dt><dd>%.0f samples &times; %g epoch(s)"
-                   "</dd>\n",
-                w->dataset_samples, w->epochs > 0 ? w->epochs : 1);
-    if (r->serving)
-        fprintf(f, "<dt>Load</dt><dd>%g requests/s</dd>\n", w->qps);
-    if (v->opts->budget_usd > 0)
-        fprintf(f, "<dt>Budget</dt><dd>$%.2f</dd>\n", v->opts->budget_usd);
+    if (w->dataset_samples > 0) {
+        double ep = w->epochs > 0 ? w->epochs : 1;
+        rr_fmt_num(num, sizeof(num), w->dataset_samples, 0);
+        fprintf(f, "<dt>Dataset</dt><dd>%s samples &times; %g epoch%s</dd>\n",
+                num, ep, ep == 1 ? "" : "s");
+    }
+    if (r->serving) {
+        rr_fmt_num(num, sizeof(num), w->qps,
+                   w->qps == floor(w->qps) ? 0 : 2);
+        fprintf(f, "<dt>Load</dt><dd>%s requests/s</dd>\n", num);
+    }
+    if (v->opts->budget_usd > 0) {
+        rr_fmt_money(num, sizeof(num), v->opts->budget_usd, 2);
+        fprintf(f, "<dt>Budget</dt><dd>%s</dd>\n", num);
+    }
     if (v->opts->deadline_hours > 0)
         fprintf(f, "<dt>Deadline</dt><dd>%.1f h</dd>\n",
                 v->opts->deadline_hours);
@@ -459,17 +368,27 @@ void rr_print_html(FILE *f, const rr_view *v)
 
     fputs("<h2>Ranked plans</h2>\n", f);
     if (r->n_plans == 0) {
+        char c1[32], c2[32];
+        rr_fmt_num(c1, sizeof(c1), (double)r->n_candidates, 0);
+        rr_fmt_num(c2, sizeof(c2), (double)r->n_rejected, 0);
         fprintf(f, "<p><strong>No instance type satisfies every "
-                   "constraint</strong> (%zu candidates, %zu rejected). Run "
-                   "<code>ec2fit recommend --explain</code> for the reasons."
-                   "</p>\n",
-                r->n_candidates, r->n_rejected);
+                   "constraint</strong> (%s candidates, %s rejected).</p>\n",
+                c1, c2);
+        closest_misses(f, v);
+        serving_extras(f, v);
     } else {
+        char c1[32], c2[32], c3[32];
         table(f, v);
-        fprintf(f, "<p class=\"sub\">%zu candidates (types &times; regions), "
-                   "%zu feasible plans, %zu rejected.</p>\n",
-                r->n_candidates, r->n_plans, r->n_rejected);
-        fputs("<h2>Cost versus time</h2>\n<p class=\"key\">"
+        rr_fmt_num(c1, sizeof(c1), (double)r->n_candidates, 0);
+        rr_fmt_num(c2, sizeof(c2), (double)r->n_plans, 0);
+        rr_fmt_num(c3, sizeof(c3), (double)r->n_rejected, 0);
+        fprintf(f, "<p class=\"sub\">%s candidates (types &times; regions), "
+                   "%s feasible plans, %s rejected. %s</p>\n",
+                c1, c2, c3, rr_cost_excludes);
+        notes(f, v);
+        serving_extras(f, v);
+        fputs("<section class=\"chart\">\n<h2>Cost versus time</h2>\n"
+              "<p class=\"key\">"
               "<span><i class=\"dot\" style=\"background:#59a14f\"></i>"
               "cheapest</span><span><i class=\"dot\" "
               "style=\"background:#e15759\"></i>fastest</span><span>"
@@ -478,8 +397,8 @@ void rr_print_html(FILE *f, const rr_view *v)
               "</i>on-demand</span><span><i class=\"dot\" "
               "style=\"background:#76b7b2\"></i>spot</span></p>\n",
               f);
-        scatter(f, v);
-        fputs("<h2>Memory of the top plan</h2>\n", f);
+        rr_html_scatter(f, v);
+        fputs("</section>\n<h2>Memory of the top plan</h2>\n", f);
         memory_bar(f, v); /* opens the assumptions list */
     }
     if (r->n_plans == 0)
@@ -492,9 +411,10 @@ void rr_print_html(FILE *f, const rr_view *v)
                "<li>Times and memory come from ec2fit's analytical model "
                "(roofline time, documented utilization, scaling "
                "efficiency), not from a benchmark of this model.</li>\n"
-               "<li>Serving months are 730 hours.</li>\n</ul>\n"
+               "<li>Serving months are 730 hours.</li>\n<li>%s</li>\n"
+               "</ul>\n"
                "<footer>Generated by ec2fit %s. Catalog: ",
-            ecf_catalog_as_of(v->cat), ECF_VERSION);
+            ecf_catalog_as_of(v->cat), rr_cost_excludes, ECF_VERSION);
     esc(f, v->catalog_label);
     fprintf(f, ", prices as of %s.</footer>\n</body>\n</html>\n",
             ecf_catalog_as_of(v->cat));

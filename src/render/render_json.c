@@ -6,6 +6,8 @@
  */
 #include "recommend_render.h"
 
+#include "ec2fit/region_name.h"
+
 #include <cjson/cJSON.h>
 #include <math.h>
 #include <stdlib.h>
@@ -19,6 +21,17 @@
 /* ------------------------------------------------------------------ */
 /* JSON                                                                */
 /* ------------------------------------------------------------------ */
+
+/* "region" is always a region (the provider's argument); a Local Zone or
+ * Wavelength location adds its "zone_group" (docs/output-schema.md). */
+static void add_location(cJSON *o, const char *location)
+{
+    char parent[64];
+    bool zone = ecf_region_parent(parent, sizeof(parent), location);
+    cJSON_AddStringToObject(o, "region", parent);
+    if (zone)
+        cJSON_AddStringToObject(o, "zone_group", location);
+}
 
 static void add_opt_num(cJSON *o, const char *key, double v, int decimals)
 {
@@ -83,7 +96,7 @@ static cJSON *json_plan(const rr_view *v, const ecf_plan *p, size_t rank)
     cJSON_AddNumberToObject(o, "nodes", p->nodes);
     cJSON_AddNumberToObject(o, "nodes_per_replica", p->nodes_per_group);
     cJSON_AddStringToObject(o, "purchase", purchase(p));
-    cJSON_AddStringToObject(o, "region", p->region);
+    add_location(o, p->region);
     if (p->inst->accel) {
         acc = cJSON_AddObjectToObject(o, "accelerator");
         cJSON_AddStringToObject(acc, "model", p->inst->accel->name);
@@ -192,7 +205,7 @@ static cJSON *json_rejection(const ecf_recommendation *r,
     char reason[ECF_RULE_MSG_LEN];
     ecf_recommend_rejection_reason(reason, sizeof(reason), r, x);
     cJSON_AddStringToObject(o, "instance_type", x->inst->type);
-    cJSON_AddStringToObject(o, "region", x->region);
+    add_location(o, x->region);
     cJSON_AddStringToObject(o, "purchase", x->spot ? "spot" : "on-demand");
     cJSON_AddStringToObject(o, "rule", ecf_rule_name(x->rule));
     cJSON_AddStringToObject(o, "reason", reason);

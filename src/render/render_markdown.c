@@ -1,25 +1,126 @@
 /*
- * render_markdown.c - the recommendation as a Markdown report section.
+ * render_markdown.c - the recommendation as a Markdown report section: the
+ * ranked table (with a Region column when several regions were compared),
+ * every plan note and warning, the Auto Scaling plan, the Lambda /
+ * Lightsail options, what the costs exclude; with no plan, the closest
+ * misses.
  */
 #include "recommend_render.h"
 
-#include <cjson/cJSON.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "render_common.h"
+#include "render_report.h"
 #include "recommend_render_internal.h"
 #include "ec2fit/textsafe.h"
 #include "ec2fit/light.h"
 
+/* A table cell: control characters escaped, and '|' (which would end the
+ * cell) as "\|". */
+static void cell(FILE *f, const char *s)
+{
+    char safe[1024];
+    const char *p;
+    for (p = ecf_textsafe(safe, sizeof(safe), s); *p; p++) {
+        if (*p == '|')
+            fputc('\\', f);
+        fputc(*p, f);
+    }
+}
+
+static void closest_misses(FILE *f, const rr_view *v)
+{
+    const ecf_rejection *cl[MAX_CLOSEST];
+    size_t k, m = closest(cl, MAX_CLOSEST, v->rec);
+    if (m == 0)
+        return;
+    fprintf(f, "Closest misses:\n\n| Instance | Purchase | Region | Rule | "
+               "Why it misses |\n|---|---|---|---|---|\n");
+    for (k = 0; k < m; k++) {
+        char reason[ECF_RULE_MSG_LEN];
+        ecf_recommend_rejection_reason(reason, sizeof(reason), v->rec, cl[k]);
+        fputs("| `", f);
+        cell(f, cl[k]->inst->type);
+        fprintf(f, "` | %s | ", cl[k]->spot ? "spot" : "on-demand");
+        cell(f, cl[k]->region);
+        fprintf(f, " | %s | ", ecf_rule_name(cl[k]->rule));
+        cell(f, reason);
+        fputs(" |\n", f);
+    }
+}
+
+static void notes(FILE *f, const rr_view *v, size_t n)
+{
+    /* heap, not static: renderers may run on several threads */
+    char (*nt)[RR_NOTE_LEN] = malloc(RR_MAX_NOTES * sizeof(*nt));
+    char safe[2 * RR_NOTE_LEN], ty[256];
+    size_t plan[RR_MAX_NOTES], k,
+        m = nt ? rr_report_notes(nt, plan, RR_MAX_NOTES, v, n) : 0;
+    if (m == 0) {
+        free(nt);
+        return;
+    }
+    fprintf(f, "\n**Notes and warnings**\n\n");
+    for (k = 0; k < m; k++) {
+        ecf_textsafe(safe, sizeof(safe), nt[k]);
+        if (plan[k] == (size_t)-1)
+            fprintf(f, "- %s\n", safe);
+        else
+            fprintf(f, "- #%zu `%s`: %s\n", plan[k] + 1,
+                    ecf_textsafe(ty, sizeof(ty),
+                                 v->rec->plans[plan[k]].inst->type),
+                    safe);
+    }
+    free(nt);
+}
+
+static void serving_extras(FILE *f, const rr_view *v)
+{
+    const ecf_recommendation *r = v->rec;
+    size_t i;
+    if (r->serving && r->n_plans > 0) {
+        char t[48];
+        rr_fmt_num(t, sizeof(t), r->asg_target_qps_per_instance, 2);
+        fprintf(f, "\n**Auto Scaling** (rank 1, `%s`): minimum %d, maximum %d "
+                   "instances; target tracking at %s requests/s per instance "
+                   "(70%% of its capacity).\n",
+                r->plans[0].inst->type, r->asg_min, r->asg_max, t);
+    }
+    if (v->n_light == 0)
+        return;
+    fprintf(f, "\n**Lambda and Lightsail alternatives (CPU only)**\n\n"
+               "| Option | Latency | Instances | Monthly | $/1M | Verdict |\n"
+               "|---|---:|---:|---:|---:|---|\n");
+    for (i = 0; i < v->n_light; i++) {
+        const ecf_light_option *o = &v->light[i];
+        fputs("| ", f);
+        cell(f, o->name);
+        if (o->feasible) {
+            char a[48], b[48], c[48], d[48];
+            rr_fmt_num(a, sizeof(a), o->latency_ms, 0);
+            rr_fmt_num(b, sizeof(b), o->instances, 0);
+            rr_fmt_money(c, sizeof(c), o->monthly_usd, 2);
+            rr_fmt_money(d, sizeof(d), o->usd_per_million, 4);
+            fprintf(f, " | %s ms | %s | %s | %s | %s |\n", a, b, c, d,
+                    o->cheaper ? "cheaper than rank 1" : "dearer than rank 1");
+        } else {
+            fputs(" | - | - | - | - | not feasible: ", f);
+            cell(f, o->reason);
+            fputs(" |\n", f);
+        }
+    }
+}
+
 void rr_print_markdown(FILE *f, const rr_view *v)
 {
     const ecf_recommendation *r = v->rec;
-    char wl[256];
+    char wl[256], lbl[512], ty[256];
     size_t i, n = shown(v);
-
-    char lbl[512], ty[256];
+    bool multi = v->opts->n_regions > 1;
+    double hourly[64], cost[64];
+    int dh = 2, dc = 2;
 
     workload_line(wl, sizeof(wl), v);
     fprintf(f, "## EC2 recommendation: %s\n\n",
@@ -34,56 +135,76 @@ void rr_print_markdown(FILE *f, const rr_view *v)
         fprintf(f, "%s%s", i ? ", " : "", v->opts->regions[i]);
     fprintf(f, "; optimized for %s\n\n", ecf_optimize_name(v->opts->optimize));
     if (n == 0) {
-        fprintf(f, "No instance type satisfies every constraint.\n");
+        char c1[32], c2[32];
+        rr_fmt_num(c1, sizeof(c1), (double)r->n_candidates, 0);
+        rr_fmt_num(c2, sizeof(c2), (double)r->n_rejected, 0);
+        fprintf(f, "No instance type satisfies every constraint (%s "
+                   "candidates, %s rejected).\n\n", c1, c2);
+        closest_misses(f, v);
+        serving_extras(f, v);
         return;
     }
-    if (r->serving)
-        fprintf(f, "| # | Instance | Nodes | Purchase | Accelerator | Memory "
-                   "(GiB/device) | Latency | $/hour | $/month | $/1M %s | "
-                   "Note |\n|---|---|---:|---|---|---:|---:|---:|---:|---:|---|"
-                   "\n",
-                r->per_million_unit);
-    else
-        fprintf(f, "| # | Instance | Nodes | Purchase | Accelerator | Memory "
-                   "(GiB/device) | %s | $/hour | %s | Note |\n"
-                   "|---|---|---:|---|---|---:|---:|---:|---:|---|\n",
-                r->basis == ECF_COST_TOTAL ? "Time" : "Throughput",
-                r->basis == ECF_COST_TOTAL ? "Total" : "$/1M");
+    for (i = 0; i < n && i < 64; i++) {
+        const ecf_plan *p = &r->plans[i];
+        hourly[i] = p->hourly_usd;
+        cost[i] = r->serving ? p->monthly_usd
+                  : r->basis == ECF_COST_TOTAL ? p->total_usd
+                                               : p->usd_per_million;
+    }
+    dh = rr_money_decimals(hourly, i);
+    dc = rr_money_decimals(cost, i);
+    fprintf(f, "| # | Instance |%s Nodes | Purchase | Accelerator | Memory "
+               "(GiB/device) | %s | $/hour | %s |%s Note |\n"
+               "|---:|---|%s---:|---|---|---:|---:|---:|---:|%s---|\n",
+            multi ? " Region |" : "",
+            r->serving ? "Latency"
+                       : (r->basis == ECF_COST_TOTAL ? "Time" : "Throughput"),
+            r->serving ? "$/month"
+                       : (r->basis == ECF_COST_TOTAL ? "Total" : "$/1M"),
+            r->serving ? (strcmp(r->per_million_unit, "tokens") == 0
+                              ? " $/1M tokens |"
+                              : " $/1M requests |")
+                       : "",
+            multi ? "---|" : "", r->serving ? "---:|" : "");
     for (i = 0; i < n; i++) {
         const ecf_plan *p = &r->plans[i];
-        char acc[96], mk[48], c1[32], c2[32], c3[32];
+        char acc[96], mk[48], c1[64], c2[48], c3[48], num[48];
+        int d = i < 64 ? 0 : 1; /* beyond the sampled rows: 2 decimals */
         cli_accel_label(acc, sizeof(acc), p->inst);
         marks_str(mk, sizeof(mk), p->marks);
-        fmt_usd(c2, sizeof(c2), p->hourly_usd);
+        rr_fmt_money(c2, sizeof(c2), p->hourly_usd, d ? 2 : dh);
         if (r->serving) {
-            char c4[32];
-            snprintf(c1, sizeof(c1), "%.0f ms", p->latency_ms);
-            fmt_usd(c3, sizeof(c3), p->monthly_usd);
-            fmt_usd(c4, sizeof(c4), p->usd_per_million);
-            fprintf(f, "| %zu | `%s` | %d | %s | %s | %.1f / %.1f | %s | %s | "
-                       "%s | %s | %s |\n",
-                    i + 1, ecf_textsafe(ty, sizeof(ty), p->inst->type), p->nodes, purchase(p), acc,
-                    p->required_per_device_gib, p->available_per_device_gib,
-                    c1, c2, c3, c4, mk);
+            rr_fmt_num(num, sizeof(num), p->latency_ms, 0);
+            snprintf(c1, sizeof(c1), "%s ms", num);
+            rr_fmt_money(c3, sizeof(c3), p->monthly_usd, d ? 2 : dc);
+        } else if (r->basis == ECF_COST_TOTAL) {
+            rr_fmt_num(num, sizeof(num), p->time_hours, 1);
+            snprintf(c1, sizeof(c1), "%s h", num);
+            rr_fmt_money(c3, sizeof(c3), p->total_usd, d ? 2 : dc);
         } else {
-            if (r->basis == ECF_COST_TOTAL) {
-                fmt_hours(c1, sizeof(c1), p->time_hours);
-                fmt_usd(c3, sizeof(c3), p->total_usd);
-            } else {
-                char t[24];
-                fmt_count(t, sizeof(t), p->throughput);
-                snprintf(c1, sizeof(c1), "%s %s", t,
-                         p->throughput_unit ? p->throughput_unit : "");
-                fmt_usd(c3, sizeof(c3), p->usd_per_million);
-            }
-            fprintf(f, "| %zu | `%s` | %d | %s | %s | %.1f / %.1f | %s | %s | "
-                       "%s | %s |\n",
-                    i + 1, ecf_textsafe(ty, sizeof(ty), p->inst->type), p->nodes, purchase(p), acc,
-                    p->required_per_device_gib, p->available_per_device_gib,
-                    c1, c2, c3, mk);
+            rr_fmt_num(num, sizeof(num), p->throughput, 0);
+            snprintf(c1, sizeof(c1), "%s %s", num,
+                     p->throughput_unit ? p->throughput_unit : "");
+            rr_fmt_money(c3, sizeof(c3), p->usd_per_million, d ? 2 : dc);
         }
+        fprintf(f, "| %zu | `%s` |", i + 1,
+                ecf_textsafe(ty, sizeof(ty), p->inst->type));
+        if (multi)
+            fprintf(f, " %s |", p->region);
+        fprintf(f, " %d | %s | %s | %.1f / %.1f | %s | %s | %s |", p->nodes,
+                purchase(p), acc, p->required_per_device_gib,
+                p->available_per_device_gib, c1, c2, c3);
+        if (r->serving) {
+            char c4[48];
+            rr_fmt_money(c4, sizeof(c4), p->usd_per_million, 4);
+            fprintf(f, " %s |", c4);
+        }
+        fprintf(f, " %s |\n", mk);
     }
-    fprintf(f, "\nEstimates from ec2fit's analytical model (memory, roofline "
-               "time, scaling); see docs/estimation.md for the formulas and "
-               "their sources.\n");
+    notes(f, v, n);
+    serving_extras(f, v);
+    fprintf(f, "\n%s Estimates from ec2fit's analytical model (memory, "
+               "roofline time, scaling); see docs/estimation.md for the "
+               "formulas and their sources.\n",
+            rr_cost_excludes);
 }

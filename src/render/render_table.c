@@ -54,7 +54,8 @@ void rr_print_table(FILE *f, const rr_view *v)
     const char *bold = v->color ? "\033[1m" : "";
     const char *green = v->color ? "\033[32m" : "";
     const char *reset = v->color ? "\033[0m" : "";
-    int tw = 8, aw = 11;
+    int tw = 8, aw = 11, rw = 0; /* rw: REGION column, multi-region only */
+    char rc[72];
 
     char lbl[512], ty[256];
 
@@ -76,13 +77,18 @@ void rr_print_table(FILE *f, const rr_view *v)
             tw = (int)strlen(r->plans[i].inst->type);
         if ((int)strlen(acc) > aw)
             aw = (int)strlen(acc);
+        if (v->opts->n_regions > 1 && (int)strlen(r->plans[i].region) > rw)
+            rw = (int)strlen(r->plans[i].region);
     }
+    rc[0] = '\0';
+    if (rw > 0)
+        snprintf(rc, sizeof(rc), "%-*s ", rw, "REGION");
 
     if (n > 0) {
         if (r->serving)
-            fprintf(f, "%s%-4s %-*s %5s %-9s %-*s %13s %10s %9s %10s %11s "
+            fprintf(f, "%s%-4s %-*s %s%5s %-9s %-*s %13s %10s %9s %10s %11s "
                        "%11s %-16s %s%s\n",
-                    bold, "RANK", tw, "INSTANCE", "NODES", "PURCHASE", aw,
+                    bold, "RANK", tw, "INSTANCE", rc, "NODES", "PURCHASE", aw,
                     "ACCELERATOR", "MEM_GiB/DEV", "LATENCY", "CAP_QPS",
                     "$/HOUR", "MONTHLY",
                     strcmp(r->per_million_unit, "tokens") == 0 ? "$/1M_TOK"
@@ -90,9 +96,9 @@ void rr_print_table(FILE *f, const rr_view *v)
                     "BOTTLENECK", "NOTE",
                     reset);
         else
-            fprintf(f, "%s%-4s %-*s %5s %-9s %-*s %13s %10s %11s %11s "
+            fprintf(f, "%s%-4s %-*s %s%5s %-9s %-*s %13s %10s %11s %11s "
                        "%-16s %s%s\n",
-                    bold, "RANK", tw, "INSTANCE", "NODES", "PURCHASE", aw,
+                    bold, "RANK", tw, "INSTANCE", rc, "NODES", "PURCHASE", aw,
                     "ACCELERATOR", "MEM_GiB/DEV",
                     r->basis == ECF_COST_TOTAL ? "TIME" : "THROUGHPUT",
                     "$/HOUR",
@@ -107,6 +113,8 @@ void rr_print_table(FILE *f, const rr_view *v)
                  p->available_per_device_gib);
         marks_str(mk, sizeof(mk), p->marks);
         fmt_usd(c2, sizeof(c2), p->hourly_usd);
+        if (rw > 0)
+            snprintf(rc, sizeof(rc), "%-*s ", rw, p->region);
         if (r->serving) {
             snprintf(c1, sizeof(c1), "%.0f ms", p->latency_ms);
             snprintf(c3, sizeof(c3), "%.3g", p->capacity_qps);
@@ -115,9 +123,9 @@ void rr_print_table(FILE *f, const rr_view *v)
                 char c5[32];
                 fmt_usd(c5, sizeof(c5), p->usd_per_million);
                 fprintf(f,
-                        "%-4zu %-*s %5d %-9s %-*s %13s %10s %9s %10s %11s "
+                        "%-4zu %-*s %s%5d %-9s %-*s %13s %10s %9s %10s %11s "
                         "%11s %-16s %s%s%s\n",
-                        i + 1, tw, ecf_textsafe(ty, sizeof(ty), p->inst->type), p->nodes, purchase(p), aw,
+                        i + 1, tw, ecf_textsafe(ty, sizeof(ty), p->inst->type), rc, p->nodes, purchase(p), aw,
                         acc,
                         mem, c1, c3, c2, c4, c5,
                         ecf_bottleneck_name(p->bottleneck), green, mk, reset);
@@ -133,9 +141,9 @@ void rr_print_table(FILE *f, const rr_view *v)
                 fmt_usd(c3, sizeof(c3), p->usd_per_million);
             }
             fprintf(f,
-                    "%-4zu %-*s %5d %-9s %-*s %13s %10s %11s %11s %-16s "
+                    "%-4zu %-*s %s%5d %-9s %-*s %13s %10s %11s %11s %-16s "
                     "%s%s%s\n",
-                    i + 1, tw, ecf_textsafe(ty, sizeof(ty), p->inst->type), p->nodes, purchase(p), aw, acc,
+                    i + 1, tw, ecf_textsafe(ty, sizeof(ty), p->inst->type), rc, p->nodes, purchase(p), aw, acc,
                     mem,
                     c1, c2, c3, ecf_bottleneck_name(p->bottleneck), green, mk,
                     reset);

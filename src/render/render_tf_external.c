@@ -7,6 +7,8 @@
 #include <stdio.h>
 
 #include "recommend_render.h"
+
+#include "ec2fit/region_name.h"
 #include "render_common.h"
 
 static void put_num(cJSON *o, const char *key, double v, int decimals)
@@ -29,7 +31,12 @@ void rr_print_tf_external(FILE *f, const rr_view *v)
     cJSON_AddStringToObject(o, "instance_type", p->inst->type);
     cJSON_AddStringToObject(o, "instance_count", count);
     cJSON_AddStringToObject(o, "use_spot", p->spot ? "true" : "false");
-    cJSON_AddStringToObject(o, "region", p->region);
+    {
+        char parent[64];
+        bool zone = ecf_region_parent(parent, sizeof(parent), p->region);
+        cJSON_AddStringToObject(o, "region", parent);
+        cJSON_AddStringToObject(o, "zone_group", zone ? p->region : "");
+    }
     put_num(o, "hourly_usd", p->hourly_usd, 6);
     put_num(o, "monthly_usd", v->rec->serving ? p->monthly_usd : 0, 2);
     put_num(o, "total_usd", v->rec->serving ? 0 : p->total_usd, 2);

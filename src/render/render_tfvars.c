@@ -13,6 +13,7 @@
 #include "recommend_render_internal.h"
 #include "ec2fit/textsafe.h"
 #include "ec2fit/light.h"
+#include "ec2fit/region_name.h"
 
 void rr_print_tfvars(FILE *f, const rr_view *v)
 {
@@ -21,7 +22,17 @@ void rr_print_tfvars(FILE *f, const rr_view *v)
     cJSON_AddStringToObject(o, "instance_type", p->inst->type);
     cJSON_AddNumberToObject(o, "instance_count", p->nodes);
     cJSON_AddBoolToObject(o, "use_spot", p->spot);
-    cJSON_AddStringToObject(o, "region", p->region);
+    {
+        /* a zone group is not a region: `provider "aws" { region = ... }`
+         * takes the parent, the subnet's availability zone the group */
+        char parent[64];
+        bool zone = ecf_region_parent(parent, sizeof(parent), p->region);
+        cJSON_AddStringToObject(o, "region", parent);
+        if (zone)
+            cJSON_AddStringToObject(o, "zone_group", p->region);
+        else
+            cJSON_AddNullToObject(o, "zone_group");
+    }
     cli_json_add_num(o, "hourly_usd", p->hourly_usd, 6);
     {
         /* for `data "aws_ssm_parameter"` (docs/terraform.md) */

@@ -29,6 +29,9 @@ set(ENV{XDG_CACHE_HOME} "${WORK}/nocache")
 set(ENV{XDG_CONFIG_HOME} "${WORK}/noconfig")
 unset(ENV{AWS_REGION})
 unset(ENV{AWS_DEFAULT_REGION})
+unset(ENV{AWS_PROFILE})
+# the AWS profile's region is a default too (docs/config.md): none here
+set(ENV{AWS_CONFIG_FILE} "${WORK}/no-aws-config")
 execute_process(COMMAND ${EXE} ${argv} ${stdin_opt}
   WORKING_DIRECTORY ${FIXTURES}
   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)

@@ -38,7 +38,8 @@ check "zoo and catalog read" test -n "$models" -a -n "$types"
 # catalog and zoo values are asked of the program at completion time
 check "__complete models = the zoo" test "$("$EC2FIT" __complete models)" = "$models"
 check "__complete types = the catalog" test "$("$EC2FIT" __complete types | sort)" = "$(echo "$types" | sort)"
-check "__complete regions = the catalog's" test "$("$EC2FIT" __complete regions)" = "$(jq -r '[.instances[].prices | keys[]] | unique[]' "$SRC_DIR/data/catalog.json")"
+check "__complete regions = the catalog's regions (no zone groups)" test "$("$EC2FIT" __complete regions)" = "$(jq -r '[.instances[].prices | keys[]] | unique[] | select(test("^[a-z]{2}(-[a-z]+)+-[0-9]+$"))' "$SRC_DIR/data/catalog.json")"
+check "__complete regions: us-west-2, not us-west-2-lax-1" test "$("$EC2FIT" __complete regions us-west-2)" = "us-west-2"
 check "__complete accelerators = ids + kinds" test "$("$EC2FIT" __complete accelerators)" = "$(jq -r '.accelerators | if type == "array" then .[].id else keys[] end' "$SRC_DIR/data/catalog.json"; printf 'gpu\nneuron\nother')"
 check "__complete with a prefix" test "$("$EC2FIT" __complete types p4d)" = "$(printf 'p4d.24xlarge\np4de.24xlarge')"
 "$EC2FIT" __complete nonsense > "$WORK/out" 2>&1; rc=$?

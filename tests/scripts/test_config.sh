@@ -8,7 +8,8 @@ set -u
 mkdir -p "$WORK"
 CFG="$WORK/xdg"
 export XDG_CONFIG_HOME="$CFG"
-unset AWS_REGION AWS_DEFAULT_REGION
+unset AWS_REGION AWS_DEFAULT_REGION AWS_PROFILE
+export AWS_CONFIG_FILE="$WORK/no-aws-config"
 mkdir -p "$CFG/ec2fit"
 F="$CFG/ec2fit/config.json" OUT="$WORK/out" ERR="$WORK/err"
 REC=(recommend --model resnet50 --task train)
@@ -33,6 +34,31 @@ AWS_REGION=us-east-2 "$EC2FIT" "${REC[@]}" --region ap-northeast-1 > "$OUT"
 check "--region beats environment" jq -e '.workload.regions == ["ap-northeast-1"]' "$OUT"
 "$EC2FIT" "${REC[@]}" --output csv > "$OUT"
 check "--output beats config" grep -q '^rank,instance_type' "$OUT"
+
+# the AWS profile's region (~/.aws/config), after the two variables and
+# before ec2fit's own file (an AWS profile switched to another region is
+# not overridden by a file written months ago), as the AWS CLI reads it
+A="$WORK/aws-config"
+printf '[default]\nregion = eu-west-1\n\n[profile dev]\nregion = ap-south-1\n' > "$A"
+echo '{"output": "json"}' > "$F"
+AWS_CONFIG_FILE="$A" "$EC2FIT" "${REC[@]}" > "$OUT"
+check "AWS config [default] region" jq -e '.workload.regions == ["eu-west-1"]' "$OUT"
+AWS_CONFIG_FILE="$A" AWS_PROFILE=dev "$EC2FIT" "${REC[@]}" > "$OUT"
+check "AWS_PROFILE=dev: [profile dev] region" jq -e '.workload.regions == ["ap-south-1"]' "$OUT"
+AWS_CONFIG_FILE="$A" AWS_PROFILE=dev AWS_DEFAULT_REGION=us-east-2 "$EC2FIT" "${REC[@]}" > "$OUT"
+check "AWS_DEFAULT_REGION beats the profile" jq -e '.workload.regions == ["us-east-2"]' "$OUT"
+echo '{"output": "json", "region": "us-west-2"}' > "$F"
+AWS_CONFIG_FILE="$A" "$EC2FIT" "${REC[@]}" > "$OUT"
+check "the profile beats ec2fit's config region" jq -e '.workload.regions == ["eu-west-1"]' "$OUT"
+mkdir -p "$WORK/home/.aws"
+printf '[default]\nregion = ca-central-1\n' > "$WORK/home/.aws/config"
+echo '{"output": "json"}' > "$F"
+HOME="$WORK/home" AWS_CONFIG_FILE= "$EC2FIT" "${REC[@]}" > "$OUT"
+check "~/.aws/config region" jq -e '.workload.regions == ["ca-central-1"]' "$OUT"
+printf '[default]\nregion = xx-east-9\n' > "$A"
+AWS_CONFIG_FILE="$A" "$EC2FIT" "${REC[@]}" > "$OUT" 2> "$ERR"
+check "bad profile region: exit 2" test $? -eq 2
+check "bad profile region: message names the file" grep -qx "ec2fit: recommend: $A: \[default\] region: unknown region 'xx-east-9' (did you mean ap-east-1?)" "$ERR"
 
 # an output a command lacks is ignored there, used where it exists
 echo '{"output": "markdown"}' > "$F"

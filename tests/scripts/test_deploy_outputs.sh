@@ -85,31 +85,16 @@ check "ecs g5g: one-line message" test "$(cat g5g-ecs.err)" = "ec2fit: recommend
 rc=$?
 check "ecs train: usage error" test "$rc" -eq 2 -a "$(cat train.err)" = "ec2fit: recommend: --output ecs: only for --task infer (it deploys and watches a serving fleet)"
 
-# ---- EKS: the NodePool of docs/deploy.md, built offline ----
-"$EC2FIT" recommend --model llama-3.1-8b --task infer --qps 50 --output karpenter > reqs.yaml
-cat > nodepool.yaml <<'EOF'
-apiVersion: karpenter.sh/v1
-kind: NodePool
-metadata:
-  name: ec2fit-llama-3-1-8b
-spec:
-  template:
-    spec:
-      nodeClassRef:
-        group: karpenter.k8s.aws
-        kind: EC2NodeClass
-        name: ec2fit-gpu
-EOF
-sed -n '/^      requirements:/,$p' reqs.yaml >> nodepool.yaml
+# ---- EKS: the NodePools of docs/deploy.md, built offline (schema: test_karpenter.sh) ----
+"$EC2FIT" recommend --model llama-3.1-8b --task infer --qps 50 --node-class-spec --output karpenter > nodepool.yaml
 nodepool_ok() {
   grep -q '^      nodeClassRef:' nodepool.yaml && grep -q '^      requirements:' nodepool.yaml &&
-    grep -qF "            - \"$type\"" nodepool.yaml && test "$(grep -c '^spec:' nodepool.yaml)" -eq 1
+    grep -qF "            - \"$type\"" nodepool.yaml && grep -qx 'kind: EC2NodeClass' nodepool.yaml
 }
-check "eks: NodePool with nodeClassRef and the requirements, rank-1 type listed" nodepool_ok
+check "eks: NodePool with nodeClassRef and the requirements, rank-1 type listed, EC2NodeClass" nodepool_ok
 for cmd in "ec2fit recommend --model llama-3.1-8b --task infer --qps 50 --output ecs > ecs.json" \
            "jq .taskDefinition   ecs.json > taskdef.json" \
-           "ec2fit recommend --model llama-3.1-8b --task infer --qps 50 --output karpenter > reqs.yaml" \
-           "sed -n '/^      requirements:/,\$p' reqs.yaml >> nodepool.yaml" \
+           "ec2fit recommend --model llama-3.1-8b --task infer --qps 50 --node-class-spec --output karpenter > nodepool.yaml" \
            "ec2fit recommend --model llama-3.1-8b --task infer --qps 50 --output cloudwatch > cw.json"; do
   check "docs/deploy.md shows the tested command: $cmd" grep -qF -- "$cmd" "$SRC_DIR/docs/deploy.md"
 done

@@ -3,7 +3,11 @@
 # script) with one SVG point per plan: the --top plans plus any marked
 # (cheapest / fastest / best-value) plan ranked below them. Rendered in
 # headless Chromium when it is installed (CI installs it); skipped, not
-# failed, where it is not.
+# failed, where it is not. In the rendered DOM: every note of --output json
+# appears, chart labels sit inside the SVG viewBox and clear of each other,
+# ticks are round, short table cells do not wrap; printed to PDF, the chart
+# and its heading share a page (pdftotext, poppler-utils). Markdown: the
+# same notes, a Region column for several regions.
 set -u
 . "$(dirname "$0")/checks.sh"
 skip=0
@@ -33,6 +37,36 @@ check "serving page" grep -q 'latency per request' "$WORK/serve.html"
 check "no plan: exit 3" test $? -eq 3
 check "no plan: page says so" grep -q 'No instance type satisfies every constraint' "$WORK/none.html"
 check "no plan: no points" bash -c "! grep -q '<circle' '$WORK/none.html'"
+check "no plan: closest misses, not 'run --explain'" bash -c "grep -q '<h2>Closest misses</h2>' '$WORK/none.html' && ! grep -q 'recommend --explain' '$WORK/none.html'"
+# numbers: no exponent, parameters in words, thousands separators
+"$EC2FIT" recommend --model resnet50 --task train --output html > "$WORK/resnet.html"
+for f in "$H" "$WORK/serve.html" "$WORK/resnet.html"; do
+  check "no exponent notation in $(basename "$f")" bash -c "! grep -Eq '[0-9]e[+-][0-9]' '$f'"
+done
+check "parameters in words (resnet50: 25.6 million)" grep -q '(cnn, 25.6 million parameters)' "$WORK/resnet.html"
+check "no '0.0256 B parameters'" bash -c "! grep -q 'B parameters' '$WORK/resnet.html'"
+check "thousands separators (candidates)" grep -Eq '^<p class="sub">[0-9]{1,3}(,[0-9]{3})+ candidates' "$H"
+check "numeric cells right-aligned" grep -q 'td.num{text-align:right' "$H"
+check "cost exclusions stated" grep -q 'they exclude EBS volumes and snapshots, S3, data transfer, other AWS services, support plans and taxes' "$H"
+check "chart heading and chart kept together" grep -q '.chart{break-inside:avoid' "$H"
+"$EC2FIT" recommend --model llama-3.1-8b --task infer --qps 20 --output json > "$WORK/serve.json"
+"$EC2FIT" "${ARGS[@]}" --top 10 --output json > "$WORK/report.json"
+"$EC2FIT" recommend --model llama-3.1-70b --task lora --dataset 100M --budget 1 --output json > "$WORK/none.json" 2> /dev/null
+"$EC2FIT" recommend --model resnet50 --task train --output json > "$WORK/resnet.json"
+
+# Markdown: the same notes, a Region column with several regions
+"$EC2FIT" recommend --model llama-3.1-8b --task infer --qps 20 --output markdown > "$WORK/serve.md"
+check "markdown: every note of the JSON" python3 "$SRC_DIR/tests/tools/html_check.py" notes "$WORK/serve.md" "$WORK/serve.json"
+check "markdown: Auto Scaling" grep -q '^\*\*Auto Scaling\*\* (rank 1' "$WORK/serve.md"
+"$EC2FIT" recommend --model resnet50 --task train --output markdown > "$WORK/resnet.md"
+check "markdown: resnet50 notes" python3 "$SRC_DIR/tests/tools/html_check.py" notes "$WORK/resnet.md" "$WORK/resnet.json"
+"$EC2FIT" recommend --model llama-3.1-70b --task lora --dataset 100M --budget 1 --output markdown > "$WORK/none.md" 2> /dev/null
+check "markdown no plan: the closest misses of the JSON" python3 "$SRC_DIR/tests/tools/html_check.py" notes "$WORK/none.md" "$WORK/none.json"
+"$EC2FIT" recommend --model resnet50 --task train --regions us-east-1,us-west-2,eu-west-1 --output markdown > "$WORK/regions.md"
+"$EC2FIT" recommend --model resnet50 --task train --regions us-east-1,us-west-2,eu-west-1 --output json > "$WORK/regions.json"
+check "markdown: Region column with several regions" grep -q '^| # | Instance | Region | Nodes |' "$WORK/regions.md"
+check "markdown: each row's region is the JSON's" test "$(grep -E '^\| [0-9]+ \|' "$WORK/regions.md" | cut -d'|' -f4 | tr -d ' ')" = "$(jq -r '.recommendations[:5][].region' "$WORK/regions.json")"
+check "markdown: no Region column for one region" bash -c "! grep -q '| Region |' '$WORK/resnet.md'"
 
 chrome=$(command -v chromium || command -v chromium-browser || command -v google-chrome || true)
 if [ -z "$chrome" ]; then
@@ -51,6 +85,46 @@ else
   got=$(grep -o '<circle class="plan' "$WORK/dom.html" | wc -l)
   check "DOM after load: one point per plan ($got, want $want)" test "$got" -eq "$want"
   check "DOM: svg parsed" grep -q '<svg class="scatter"' "$WORK/dom.html"
+  # notes, labels, ticks, wrapping: a copy of each page with the probe
+  # script (the pages themselves carry none), at a narrow window
+  for name in report serve resnet none; do
+    page="$WORK/$name.html"; [ "$name" = report ] && page="$H"
+    { sed '$d' "$page"; printf '<script>\n'; cat "$SRC_DIR/tests/tools/html_probe.js"; printf '</script>\n</html>\n'; } > "$WORK/$name-probe.html"
+    timeout 120 "$chrome" "${flags[@]}" --window-size=900,1200 --dump-dom "file://$WORK/$name-probe.html" > "$WORK/$name-dom.html" 2> /dev/null
+    check "$name: every note of the JSON in the DOM" python3 "$SRC_DIR/tests/tools/html_check.py" notes "$WORK/$name-dom.html" "$WORK/$name.json" $([ "$name" = report ] && echo 10)
+    if [ "$name" != none ]; then
+      check "$name: labels inside the viewBox, one per point, ticks on 1-2-5, no wrapped cell" python3 "$SRC_DIR/tests/tools/html_check.py" chart "$WORK/$name-dom.html"
+    fi
+  done
+  # the checker itself: a label pushed past the right edge is caught
+  sed 's/<text class="label" x="[0-9.]*"/<text class="label" x="860"/' "$WORK/report-probe.html" > "$WORK/bad-probe.html"
+  timeout 120 "$chrome" "${flags[@]}" --window-size=900,1200 --dump-dom "file://$WORK/bad-probe.html" > "$WORK/bad-dom.html" 2> /dev/null
+  check "checker catches a label outside the viewBox" bash -c "! python3 '$SRC_DIR/tests/tools/html_check.py' chart '$WORK/bad-dom.html' > '$WORK/bad.txt' && grep -q 'label outside the viewBox' '$WORK/bad.txt'"
+  # print: the chart heading and the chart's axis title on one PDF page
+  if command -v pdftotext > /dev/null; then
+    for name in report serve; do
+      page="$WORK/$name.html"; [ "$name" = report ] && page="$H"
+      rm -f "$WORK/$name.pdf"
+      timeout 120 "$chrome" "${flags[@]}" --no-pdf-header-footer --print-to-pdf="$WORK/$name.pdf" "file://$page" > /dev/null 2>&1
+      check "$name: PDF written" test -s "$WORK/$name.pdf"
+      pdftotext -layout "$WORK/$name.pdf" "$WORK/$name.txt"
+      axis=$([ "$name" = serve ] && echo 'latency per request' || echo 'job time (hours)')
+      same_page() {
+        python3 - "$1" "$2" <<'PY'
+import sys
+pages = open(sys.argv[1], encoding="utf-8").read().split("\f")
+hit = [i for i, p in enumerate(pages) if "Cost versus time" in p]
+sys.exit(0 if hit and sys.argv[2] in pages[hit[0]] else 1)
+PY
+      }
+      check "$name: PDF page with 'Cost versus time' also has the chart ('$axis')" same_page "$WORK/$name.txt" "$axis"
+      check "$name: PDF region cells not split (us-east-1 whole)" grep -q 'us-east-1' "$WORK/$name.txt"
+      check "$name: PDF table not cut at the page edge (rank 1's Note cell)" grep -Eq '^ *1 +[a-z0-9.-]+ .*cheapest' "$WORK/$name.txt"
+    done
+  else
+    echo "SKIP: pdftotext not installed (apt-get install poppler-utils); print not checked"
+    skip=1
+  fi
   rm -rf "$prof"
 fi
 

@@ -22,7 +22,8 @@ import os, re, sys
 root = sys.argv[1]
 rank = {"util": 0, "data": 1, "model": 2, "render": 3, "cli": 4}
 layers = list(rank) + ["aws"]
-aws_users = {"src/cli/cmd_update.c", "src/cli/cli_catalog.c"}
+aws_users = {"src/cli/cmd_update.c", "src/cli/cli_catalog.c",
+             "src/cli/cli_config.c"}
 # public headers whose layer is not the folder of a same-name .c file
 public_layer = {"result": "model", "rules_set": "data", "ec2fit": "umbrella"}
 module_merge = {"src/cli/cmd.h": "src/cli/cli_common.c"}

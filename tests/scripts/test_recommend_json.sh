@@ -32,7 +32,16 @@ check "p4d hourly price from the catalog" jq -e '.recommendations[0].instance_ty
 # tfvars: exactly the documented keys, with types Terraform expects
 "$EC2FIT" recommend --model distilbert --task infer --qps 2 --output tfvars > "$J"
 check "tfvars exit 0" test $? -eq 0
-check "tfvars keys" jq -e 'keys == ["ami_ssm_parameter","hourly_usd","instance_count","instance_type","region","use_spot"]' "$J"
+check "tfvars keys" jq -e 'keys == ["ami_ssm_parameter","hourly_usd","instance_count","instance_type","region","use_spot","zone_group"]' "$J"
+check "tfvars: zone_group null for a region" jq -e '.zone_group == null' "$J"
+# a Local Zone is not a region: `provider "aws" { region = var.region }`
+# gets the parent, the zone group its own variable (docs/terraform.md)
+"$EC2FIT" recommend --model resnet50 --task train --region us-west-2-lax-1 --output tfvars > "$WORK/lz.json"
+check "tfvars Local Zone: region us-west-2, zone_group us-west-2-lax-1" jq -e '.region == "us-west-2" and .zone_group == "us-west-2-lax-1"' "$WORK/lz.json"
+"$EC2FIT" recommend --model resnet50 --task train --region us-east-1-wl1-bna1 --output json > "$WORK/wl.json"
+check "json Wavelength: plans carry region us-east-1 and zone_group" jq -e '.workload.regions == ["us-east-1-wl1-bna1"] and all(.recommendations[]; .region == "us-east-1" and .zone_group == "us-east-1-wl1-bna1")' "$WORK/wl.json"
+"$EC2FIT" recommend --model resnet50 --task train --output json > "$WORK/r.json"
+check "json: no zone_group for a region" jq -e 'all(.recommendations[]; has("zone_group") | not)' "$WORK/r.json"
 check "tfvars types" jq -e '(.instance_type|type)=="string" and (.instance_count|type)=="number" and (.use_spot|type)=="boolean" and .region=="us-east-1"' "$J"
 
 # serving JSON: autoscaling and alternatives

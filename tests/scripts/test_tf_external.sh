@@ -13,7 +13,7 @@ run() { # stdin-text: runs tf-external, sets rc
 }
 flat_strings() { jq -e 'type == "object" and all(.[]; type == "string")' "$OUT"; }
 keys_ok() {
-  jq -e 'keys == ["catalog_as_of","hourly_usd","instance_count","instance_type","monthly_usd","region","schema_version","total_usd","use_spot"]' "$OUT"
+  jq -e 'keys == ["catalog_as_of","hourly_usd","instance_count","instance_type","monthly_usd","region","schema_version","total_usd","use_spot","zone_group"]' "$OUT"
 }
 one_line_err() { test "$(wc -l < "$ERR")" -eq 1 && grep -q '^ec2fit: ' "$ERR"; }
 
@@ -31,6 +31,12 @@ check "train: no stderr" test ! -s "$ERR"
 check "train: agrees with recommend --output tfvars" jq -e --slurpfile t "$WORK/tfvars.json" \
   '.instance_type == $t[0].instance_type and (.instance_count|tonumber) == $t[0].instance_count
    and (.use_spot == "true") == $t[0].use_spot and ((.hourly_usd|tonumber) - $t[0].hourly_usd | fabs) < 1e-6' "$OUT"
+
+# a Local Zone: region is the parent region (the provider's argument), the
+# zone group in its own key; "" for a region
+check "train: zone_group empty for a region" jq -e '.zone_group == ""' "$OUT"
+run '{"model":"resnet50","task":"train","region":"us-west-2-lax-1"}'
+check "Local Zone: region us-west-2, zone_group us-west-2-lax-1" jq -e '.region == "us-west-2" and .zone_group == "us-west-2-lax-1"' "$OUT"
 
 # serving: monthly_usd set, total_usd empty; underscores and "" (unset)
 run '{"model":"llama-3.1-8b","task":"infer","qps":"5","latency_ms":"","spot":"false"}'

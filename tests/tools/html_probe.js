@@ -1,0 +1,45 @@
+// html_probe.js - appended (inside <script>) to a copy of an ec2fit HTML
+// report by tests/scripts/test_html_report.sh; headless Chromium runs it
+// and --dump-dom carries the result out as <pre id="probe"> JSON: the
+// chart's viewBox, every label's box, the tick labels, and the no-wrap
+// table cells (numbers, types, regions) that wrap onto a second line.
+(function () {
+  var out = {labels: [], xticks: [], yticks: [], wrapped: [], circles: 0};
+  var svg = document.querySelector('svg.scatter');
+  if (svg) {
+    var vb = svg.viewBox.baseVal;
+    out.viewBox = [vb.x, vb.y, vb.width, vb.height];
+    // rendered boxes (after any transform), in viewBox units
+    var s = svg.getBoundingClientRect();
+    var kx = vb.width / s.width, ky = vb.height / s.height;
+    svg.querySelectorAll('text').forEach(function (t) {
+      var b = t.getBoundingClientRect();
+      var r = {text: t.textContent, cls: t.getAttribute('class'),
+               x0: vb.x + (b.left - s.left) * kx, y0: vb.y + (b.top - s.top) * ky,
+               x1: vb.x + (b.right - s.left) * kx, y1: vb.y + (b.bottom - s.top) * ky};
+      if (r.cls === 'label') out.labels.push(r);
+      if (r.cls === 'tick')
+        (t.getAttribute('text-anchor') === 'end' ? out.yticks : out.xticks).push(r);
+      if (r.cls === 'axis') out.axes = (out.axes || []).concat([r]);
+    });
+    out.circles = svg.querySelectorAll('circle.plan').length;
+  }
+  // a text node laid out on more than one line box has wrapped: numbers,
+  // instance types, purchase options and regions must not
+  document.querySelectorAll('table td.num, table td.nw').forEach(function (td) {
+    var w = document.createTreeWalker(td, NodeFilter.SHOW_TEXT);
+    for (var n = w.nextNode(); n; n = w.nextNode()) {
+      var rg = document.createRange();
+      rg.selectNodeContents(n);
+      var tops = {};
+      Array.prototype.forEach.call(rg.getClientRects(), function (r) {
+        tops[Math.round(r.top)] = 1;
+      });
+      if (Object.keys(tops).length > 1) { out.wrapped.push(td.textContent); break; }
+    }
+  });
+  var pre = document.createElement('pre');
+  pre.id = 'probe';
+  pre.textContent = JSON.stringify(out);
+  document.body.appendChild(pre);
+})();
