@@ -29,6 +29,7 @@ static const struct option longopts[] = {
     {"catalog", required_argument, NULL, O_CATALOG},
     {"batch", required_argument, NULL, O_BATCH},
     {"output-file", required_argument, NULL, O_OUTPUT_FILE},
+    {"estimate-missing-prices", no_argument, NULL, O_ESTIMATE_MISSING},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0}};
 

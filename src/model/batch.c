@@ -73,6 +73,7 @@ typedef struct {
     const ecf_zoo *zoo;
     const ecf_light *light; /* NULL: a build without light data */
     const ecf_stacks *stacks;
+    const struct ecf_storage_prices *storage_prices;
     const ecf_images *images; /* image per stack, for plan JSON */
     int top;
     bool explain;
@@ -456,6 +457,7 @@ static int run_profile(char **json_out, rb_batch *b, rb_profile *p,
     /* A batch line shows the first --top plans: rank only those. */
     p->o.rank_top = (size_t)b->top;
     p->o.stacks = b->stacks;
+    p->o.storage_prices = b->storage_prices;
     rc = ecf_recommend_run_memo(&rec, b->cat, &p->model, &p->wl.w, b->rules,
                                 &p->o, memo, err);
     if (rc < 0)
@@ -792,6 +794,7 @@ int ecf_recommend_batch(FILE *in, FILE *out, FILE *diag,
     b.default_region = opts->default_region;
     b.render = opts->render;
     b.stacks = opts->stacks;
+    b.storage_prices = opts->storage_prices;
     b.images = opts->images;
     b.default_region_origin = opts->default_region_origin;
     b.default_framework = opts->default_framework;
