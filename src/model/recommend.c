@@ -12,7 +12,6 @@
  */
 #include "ec2fit/recommend.h"
 
-#include <fnmatch.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h> /* snprintf only: the scorer does no I/O */
@@ -80,23 +79,6 @@ static void push_reject(ecf_recommendation *r, size_t *cap,
 /* ------------------------------------------------------------------ */
 /* Candidate evaluation                                                */
 /* ------------------------------------------------------------------ */
-
-bool ecf_rec_family_selected(const ecf_recommend_opts *o, const char *family)
-{
-    const char *const *p;
-    if (o->families) {
-        bool hit = false;
-        for (p = o->families; *p && !hit; p++)
-            hit = fnmatch(*p, family, 0) == 0;
-        if (!hit)
-            return false;
-    }
-    if (o->exclude_families)
-        for (p = o->exclude_families; *p; p++)
-            if (fnmatch(*p, family, 0) == 0)
-                return false;
-    return true;
-}
 
 /* More nodes cannot fix these failures (cost and latency grow or stay). */
 static bool fixable_by_nodes(ecf_rule_id id)

@@ -9,6 +9,7 @@
  */
 #include "ec2fit/recommend.h"
 
+#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +33,24 @@ static double median(double *v, size_t n)
         return 0;
     qsort(v, n, sizeof(*v), cmp_double);
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* The --families / --exclude-families filter (globs). */
+bool ecf_rec_family_selected(const ecf_recommend_opts *o, const char *family)
+{
+    const char *const *p;
+    if (o->families) {
+        bool hit = false;
+        for (p = o->families; *p && !hit; p++)
+            hit = fnmatch(*p, family, 0) == 0;
+        if (!hit)
+            return false;
+    }
+    if (o->exclude_families)
+        for (p = o->exclude_families; *p; p++)
+            if (fnmatch(*p, family, 0) == 0)
+                return false;
+    return true;
 }
 
 /* Every price of `inst` is in the base region: a data gap, not a type
