@@ -101,7 +101,7 @@ typedef struct {
 enum {
     F_DEADLINE = 1, F_BUDGET, F_BUDGET_HOURLY, F_PEAK_QPS, F_MAX_NODES,
     F_SPOT, F_CHECKPOINT, F_REGION, F_REGIONS, F_FAMILIES, F_EXCLUDE,
-    F_OPTIMIZE
+    F_OPTIMIZE, F_ESTIMATE_MISSING
 };
 
 static const struct {
@@ -120,6 +120,7 @@ static const struct {
     {"families", F_FAMILIES},
     {"exclude-families", F_EXCLUDE},
     {"optimize", F_OPTIMIZE},
+    {"estimate-missing-prices", F_ESTIMATE_MISSING},
 };
 
 static const struct option wl_fields[] = {CLI_WORKLOAD_LONGOPTS,
@@ -252,7 +253,7 @@ static int rec_field(rb_profile *p, int id, const rb_field *f, ecf_err *err)
     const char *arg = f->text;
     int rc = 0, v;
 
-    if (f->is_bool && id != F_SPOT)
+    if (f->is_bool && id != F_SPOT && id != F_ESTIMATE_MISSING)
         return ecf_err_set(err, ECF_EINVAL, "\"%s\": expected a value, got %s",
                            f->name, arg);
     switch (id) {
@@ -279,6 +280,14 @@ static int rec_field(rb_profile *p, int id, const rb_field *f, ecf_err *err)
                                "\"spot\": expected true or false, got '%s'",
                                arg);
         o->spot = f->bval ? ECF_SPOT_YES : ECF_SPOT_NO;
+        return 0;
+    case F_ESTIMATE_MISSING:
+        if (!f->is_bool)
+            return ecf_err_set(err, ECF_EINVAL,
+                               "\"estimate-missing-prices\": expected true "
+                               "or false, got '%s'",
+                               arg);
+        o->estimate_missing_prices = f->bval;
         return 0;
     case F_CHECKPOINT:
         rc = ecf_units_parse_duration(&o->checkpoint_hours,
