@@ -137,6 +137,7 @@ MODELS = doc("models.schema.json", "ec2fit models --output json", obj({
     })),
 }), 1)
 
+STORAGE_KIND = enum("s3", "gp3", "fsx", "efs", "nvme")
 ESTIMATE = doc("estimate.schema.json", "ec2fit estimate --output json", obj({
     "model": obj({"name": STR, "kind": MODEL_KIND, "params": POSINT,
                   "active_params": POSINT}),
@@ -157,7 +158,9 @@ ESTIMATE = doc("estimate.schema.json", "ec2fit estimate --output json", obj({
     "max_qps_per_replica": NNUM, "replicas": NINT,
     "bottleneck": BOTTLENECK,
     "data": obj({"required_mbytes_s": NONNEG, "available_mbytes_s": NONNEG,
-                 "source": enum("network", "ebs", "nvme")}),
+                 "source": STORAGE_KIND, "dataset_gb": NONNEG,
+                 "capacity_gb": NONNEG, "provisioned_mbytes_s": NONNEG,
+                 "decode_slowdown": {"type": "number", "minimum": 1}}),
     "host": obj({"ram_needed_gib": NONNEG, "ram_available_gib": NONNEG,
                  "vcpus_per_accelerator": NONNEG,
                  "vcpus_per_accelerator_needed": NONNEG}),
@@ -179,7 +182,8 @@ REJECTION = obj({"instance_type": TYPE, "region": REGION,
                  "rule": STR, "reason": STR}, optional=("zone_group",))
 PLAN_OPTIONAL = ("zone_group", "latency_ms", "ttft_ms", "per_token_ms", "capacity_qps",
                  "interruption_band", "expected_interruptions",
-                 "spot_savings_pct", "plan_savings_pct")
+                 "spot_savings_pct", "plan_savings_pct", "storage",
+                 "cost_breakdown")
 PLAN = obj({
     "rank": POSINT, "instance_type": TYPE, "family": STR, "nodes": POSINT,
     "nodes_per_replica": POSINT, "purchase": PURCHASE, "region": REGION,
@@ -193,6 +197,10 @@ PLAN = obj({
     "time_hours": NNUM_POS, "hourly_usd": NONNEG, "total_usd": NNUM_POS,
     "monthly_usd": NNUM_POS, "usd_per_million": NNUM_POS,
     "per_million_unit": enum("samples", "tokens", "requests"),
+    "price_estimated": dict(BOOL, description="on-demand price derived from us-east-1 x the region's median ratio (--estimate-missing-prices)"),
+    "storage": obj({"kind": STORAGE_KIND, "monthly_usd": NONNEG,
+                    "price_estimated": BOOL}),
+    "cost_breakdown": obj({"instances_usd": NNUM, "storage_usd": NNUM}),
     "throughput": obj({"value": NONNEG, "unit": THROUGHPUT_UNIT}),
     "latency_ms": NONNEG, "ttft_ms": NNUM_POS, "per_token_ms": NNUM_POS,
     "capacity_qps": NONNEG, "bottleneck": BOTTLENECK,
@@ -228,8 +236,16 @@ RECOMMEND_PROPS = {
         "regions": {"type": "array", "items": LOCATION, "minItems": 1},
         "spot_considered": BOOL, "max_nodes": POSINT,
         "optimize": enum("cost", "time", "balanced"),
+        "storage": enum("auto", "s3", "gp3", "fsx", "efs", "nvme"),
+        "storage_throughput_mbytes_s": NPOS,
+        "estimate_missing_prices": BOOL,
     }, optional=("input_tokens", "output_tokens")),
     "cost_basis": enum("total", "per_million", "monthly"),
+    "notes": arr(STR),
+    "missing_prices": arr(obj({
+        "region": REGION, "families": arr(STR), "median_ratio": NNUM_POS,
+        "ratio_families": {"type": "integer", "minimum": 0},
+        "estimated": BOOL, "fix": STR})),
     "recommendations": arr(PLAN),
     "autoscaling": obj({"min_instances": POSINT, "max_instances": POSINT,
                         "target_qps_per_instance": NONNEG}),
@@ -239,7 +255,7 @@ RECOMMEND_PROPS = {
              "vcpus": NONNEG, "latency_ms": NONNEG,
              "instances": {"type": "integer", "minimum": 0},
              "monthly_usd": NONNEG, "usd_per_million": NONNEG,
-             "cheaper_than_rank_1": BOOL}),
+             "cheaper_than_rank_1": BOOL, "price_estimated": BOOL}),
         obj({"kind": enum("lambda", "lightsail"), "name": STR,
              "feasible": {"const": False}, "reason": STR}),
     ]}),

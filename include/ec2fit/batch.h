@@ -52,12 +52,14 @@ typedef struct {
                                   write to `out`, 0 if none */
     int default_framework;     /* for lines without "framework" (the
                                   config file's), -1: pytorch */
+    const struct ecf_storage_prices *storage_prices; /* NULL: storage is
+                                  not costed */
 } ecf_batch_opts;
 
 #define ECF_BATCH_OPTS_INIT                                                    \
     {                                                                          \
         NULL, "embedded", NULL, NULL, NULL, 5, false, "us-east-1", NULL, 0,    \
-            NULL, NULL, NULL, NULL, -1                                         \
+            NULL, NULL, NULL, NULL, -1, NULL                                   \
     }
 
 /** Reads profiles from `in` to its end; writes one line per non-blank input

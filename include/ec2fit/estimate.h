@@ -66,13 +66,34 @@ typedef struct {
      * positional initializer below leaves them zero. */
     int framework; /* ecf_framework: --framework, 0 = pytorch */
     int engine;    /* ecf_engine: --engine, 0 = chosen per platform */
+    /* Where the dataset is read from (--storage, ecf_storage; 0 = auto)
+     * and, for gp3/fsx, the throughput provisioned (--storage-throughput,
+     * MB/s: per volume for gp3, per file system for fsx; 0 = baseline). */
+    int storage;
+    double storage_mbytes_s;
 } ecf_workload;
+
+/** Dataset storage (docs/estimation.md, "Storage and data path"). */
+typedef enum {
+    ECF_STORAGE_AUTO = 0, /* instance NVMe when the dataset fits, else S3 */
+    ECF_STORAGE_S3,       /* streamed from S3 */
+    ECF_STORAGE_GP3,      /* one EBS gp3 volume per node */
+    ECF_STORAGE_FSX,      /* FSx for Lustre Persistent-2 SSD, shared */
+    ECF_STORAGE_EFS,      /* EFS Standard, Elastic throughput, shared */
+    ECF_STORAGE_NVME,     /* instance store, staged from S3 */
+    ECF_STORAGE_COUNT
+} ecf_storage;
+
+/** "auto", "s3", "gp3", "fsx", "efs", "nvme". */
+const char *ecf_storage_name(ecf_storage s);
+/** The ecf_storage named `s`, or -1. */
+int ecf_storage_parse(const char *s);
 
 #define ECF_WORKLOAD_INIT                                                      \
     {                                                                          \
         ECF_TASK_INFER, ECF_PREC_AUTO, 0, 0, 0, 0, 0.0, ECF_DATASET_NONE, 0.0, \
             ECF_CKPT_AUTO, false, 0, 0.0, 0.0, 0.0, 0, false, false, false,    \
-            0.0, 0, 0                                                          \
+            0.0, 0, 0, 0, 0.0                                                  \
     }
 
 /** Fills defaults from the model (batch, sequence length, serving lengths,
@@ -177,8 +198,18 @@ typedef struct {
 
     /* data and host */
     double data_rate_required_mbytes_s;  /* samples/s x bytes/sample */
-    double data_rate_available_mbytes_s; /* best of network/EBS/NVMe */
-    const char *data_source;             /* static: "network", "ebs", "nvme" */
+    double data_rate_available_mbytes_s; /* per node, from data_source */
+    const char *data_source;             /* static: ecf_storage_name() of
+                                            `storage` */
+    int storage;                 /* ecf_storage the data is read from
+                                    (auto resolved) */
+    double storage_gb;           /* dataset on storage, 10^9 bytes */
+    double storage_mbytes_s;     /* gp3: per volume; fsx: per file system;
+                                    else 0 */
+    double storage_capacity_gb;  /* gp3: per volume; fsx: file system;
+                                    efs, s3: dataset; nvme: 0 */
+    double decode_slowdown;      /* >= 1: JPEG-decode vCPU cap (vision
+                                    training), 1 = none */
     double host_ram_needed_gib;
     double host_ram_available_gib;
     double vcpus_per_accel; /* instance vCPUs / devices */

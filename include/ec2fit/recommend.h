@@ -48,10 +48,16 @@ typedef struct {
     const struct ecf_stacks *stacks; /* borrowed, must outlive the result;
                                   NULL = no stack checks (the `stack` rule
                                   passes every plan) */
+    const struct ecf_storage_prices *storage_prices; /* borrowed; NULL =
+                                  storage is not costed */
+    bool estimate_missing_prices; /* price a type that has no price in a
+                                  region from the region's median ratio
+                                  to us-east-1 (plans marked
+                                  price_estimated) */
 } ecf_recommend_opts;
 
 #define ECF_RECOMMEND_OPTS_INIT                                               \
-    {{NULL}, 0, ECF_SPOT_AUTO, 0, 0, 0, 0, 0, 0.5, ECF_OPT_COST, NULL, NULL, 0, NULL}
+    {{NULL}, 0, ECF_SPOT_AUTO, 0, 0, 0, 0, 0, 0.5, ECF_OPT_COST, NULL, NULL, 0, NULL, NULL, false}
 
 /* Penalty rules that can fire on one plan (there are five kinds). */
 #define ECF_PLAN_MAX_PENALTIES 6
@@ -96,6 +102,13 @@ typedef struct {
     double score;            /* lower is better */
     double penalty;          /* sum of penalty weights */
     unsigned marks;          /* ECF_MARK_* */
+    bool price_estimated;    /* on-demand price derived from us-east-1 x
+                                the region's median ratio */
+    int storage;             /* ecf_storage the dataset is read from */
+    double storage_usd;      /* job: dataset storage over time_hours
+                                (included in total_usd); 0 = none */
+    double storage_monthly_usd; /* the same storage for a month */
+    bool storage_price_estimated; /* storage priced at us-east-1 rates */
     int n_penalties;         /* reasons: ecf_recommend_plan_penalties */
     ecf_rule_id penalty_ids[ECF_PLAN_MAX_PENALTIES];
 } ecf_plan;
@@ -120,6 +133,18 @@ typedef struct {
     ecf_rejection *rejected; /* catalog order; ecf_recommend_sort_rejected */
     size_t n_rejected;
     size_t n_candidates;     /* instance types x regions considered */
+    /* Regions honesty: per region of opts.regions, the instance families
+     * (among the selected ones) with a us-east-1 price but none there,
+     * and the region's median price ratio to us-east-1 (0 = unknown). */
+    struct {
+        const char *region;         /* borrowed from opts */
+        const char **families;      /* borrowed from the catalog */
+        size_t n_families;
+        double ratio;               /* median ratio over shared families */
+        size_t n_ratio_families;    /* families the median is taken over */
+        bool estimated;             /* their prices were estimated */
+    } *missing;
+    size_t n_missing;               /* entries with n_families > 0 */
     /* Auto Scaling suggestion for the top serving plan */
     int asg_min, asg_max;
     double asg_target_qps_per_instance;
@@ -210,6 +235,8 @@ typedef struct {
     double monthly_usd;
     double usd_per_million; /* requests (tokens for LLMs) */
     bool cheaper;         /* than the best EC2 serving plan */
+    bool price_estimated; /* the region asked for is not the one the
+                             prices were gathered in (us-east-1) */
 } ecf_light_option;
 
 /** For serving workloads (--task infer), the cheapest feasible Lambda
@@ -222,6 +249,11 @@ size_t ecf_recommend_light(ecf_light_option *out, size_t max,
                            const struct ecf_light *light, const ecf_model *m,
                            const ecf_workload *w,
                            const ecf_recommendation *rec);
+
+/** Formats the missing-price note of r->missing[i] ("no eu-west-1 price
+ *  for the c7i, m7i families: ..."); empty when it has no families. */
+void ecf_recommend_missing_note(char *out, size_t n,
+                                const ecf_recommendation *r, size_t i);
 
 /** Expected number of interruptions of an `nodes`-node spot job running
  *  `hours`, from the Spot Advisor band (docs/rules.md). */

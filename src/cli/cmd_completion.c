@@ -360,11 +360,13 @@ int cmd_completion(int argc, char **argv)
     static const char *const optimize[] = {"cost", "time", "balanced"};
     static const char *const orders[] = {"asc", "desc"};
     static const char *const arches[] = {"x86_64", "arm64"};
+    static const char *const storages[] = {"auto", "s3",  "gp3",
+                                           "fsx",  "efs", "nvme"};
     const char *fws[ECF_FW_COUNT], *engines[ECF_ENGINE_COUNT];
     const char *tasks[ECF_TASK_COUNT], *precs[ECF_PREC_COUNT];
     ecf_buf wtask = ECF_BUF_INIT, wprec = ECF_BUF_INIT, wout = ECF_BUF_INIT;
     ecf_buf wopt = ECF_BUF_INIT, wsort = ECF_BUF_INIT, warch = ECF_BUF_INIT;
-    ecf_buf wfw = ECF_BUF_INIT, weng = ECF_BUF_INIT;
+    ecf_buf wfw = ECF_BUF_INIT, weng = ECF_BUF_INIT, wsto = ECF_BUF_INIT;
     ecf_buf wkeys = ECF_BUF_INIT;
     char *q;
     cmd_flags *cf = NULL;
@@ -407,6 +409,7 @@ int cmd_completion(int argc, char **argv)
         engines[i] = ecf_engine_name((int)i);
     word_list(&wfw, fws, ECF_FW_COUNT);
     word_list(&weng, engines, ECF_ENGINE_COUNT);
+    word_list(&wsto, storages, sizeof(storages) / sizeof(storages[0]));
     {
         const value_list vl[] = {
             {"task", wtask.data},     {"precision", wprec.data},
@@ -414,6 +417,7 @@ int cmd_completion(int argc, char **argv)
             {"sort", wkeys.data},
             {"arch", warch.data},
             {"framework", wfw.data},  {"engine", weng.data},
+            {"storage", wsto.data},
         };
         const size_t nv = sizeof(vl) / sizeof(vl[0]);
 
@@ -446,5 +450,6 @@ int cmd_completion(int argc, char **argv)
     ecf_buf_dispose(&warch);
     ecf_buf_dispose(&wfw);
     ecf_buf_dispose(&weng);
+    ecf_buf_dispose(&wsto);
     return status;
 }

@@ -251,6 +251,10 @@ static void print_json(const ecf_estimate *e,
     cli_json_add_num(o, "available_mbytes_s", e->data_rate_available_mbytes_s,
                      2);
     cJSON_AddStringToObject(o, "source", e->data_source);
+    cli_json_add_num(o, "dataset_gb", e->storage_gb, 3);
+    cli_json_add_num(o, "capacity_gb", e->storage_capacity_gb, 3);
+    cli_json_add_num(o, "provisioned_mbytes_s", e->storage_mbytes_s, 3);
+    cli_json_add_num(o, "decode_slowdown", e->decode_slowdown, 3);
     o = cJSON_AddObjectToObject(root, "host");
     cli_json_add_num(o, "ram_needed_gib", e->host_ram_needed_gib, 2);
     cli_json_add_num(o, "ram_available_gib", e->host_ram_available_gib, 2);

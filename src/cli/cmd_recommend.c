@@ -15,6 +15,7 @@
 #include "ec2fit/images.h"
 #include "ec2fit/recommend.h"
 #include "ec2fit/rules.h"
+#include "ec2fit/storage_prices.h"
 #include "ec2fit/units.h"
 #include "cli_config.h"
 #include "cmd_recommend.h"
@@ -43,6 +44,8 @@ static void usage(FILE *f)
           "  --region R              default AWS_REGION, AWS_DEFAULT_REGION, config,\n"
           "                          us-east-1\n"
           "  --regions all|LIST      compare several regions (comma-separated)\n"
+          "  --estimate-missing-prices  price types with no price in the region\n"
+          "                          from its median ratio to us-east-1 (marked)\n"
           "  --families LIST         only these families (globs: p5,g6*)\n"
           "  --exclude-families LIST skip these families\n"
           "Ranking and output:\n"
@@ -125,6 +128,7 @@ int cli_recommend_main(int argc, char **argv, rr_printer printer)
     ecf_recommendation *rec = NULL;
     ecf_rules rules;
     ecf_stacks *stacks = NULL;
+    ecf_storage_prices *storage = NULL;
     ecf_images images;
     ecf_model model;
     cli_output out = CLI_OUT_TABLE;
@@ -250,6 +254,9 @@ int cli_recommend_main(int argc, char **argv, rr_printer printer)
         case O_EXPLAIN:
             explain = true;
             break;
+        case O_ESTIMATE_MISSING:
+            o.estimate_missing_prices = true;
+            break;
         case 'o':
         case O_OUTPUT:
             rc = cli_parse_output(&out, optarg, outputs, &err);
@@ -358,11 +365,13 @@ int cli_recommend_main(int argc, char **argv, rr_printer printer)
         goto out;
     }
     if (ecf_stacks_embedded(&stacks, &err) != 0 ||
+        ecf_storage_prices_embedded(&storage, &err) != 0 ||
         cli_open_catalog(&cat, &copts, &label, &err) != 0) {
         status = cli_fail(&err);
         goto out;
     }
     o.stacks = stacks;
+    o.storage_prices = storage;
     /* Only the machine outputs name images: the table skips the parse. */
     want_images = printer || out == CLI_OUT_JSON || out == CLI_OUT_TFVARS ||
                   out == CLI_OUT_KARPENTER ||
@@ -480,6 +489,7 @@ int cli_recommend_main(int argc, char **argv, rr_printer printer)
 out:
     ecf_recommendation_free(rec);
     ecf_stacks_free(stacks);
+    ecf_storage_prices_free(storage);
     ecf_catalog_free(cat);
     free(fam);
     free(fam_store);

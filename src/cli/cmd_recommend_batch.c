@@ -20,6 +20,7 @@
 #include "ec2fit/buf.h"
 #include "ec2fit/images.h"
 #include "ec2fit/stacks.h"
+#include "ec2fit/storage_prices.h"
 #include "ec2fit/light.h"
 #include "ec2fit/render.h"
 #include "ec2fit/rules.h"
@@ -35,6 +36,7 @@ int cli_recommend_batch(int argc, char **argv)
     ecf_zoo *zoo = NULL;
     ecf_light *light = NULL;
     ecf_stacks *stacks = NULL;
+    ecf_storage_prices *storage = NULL;
     ecf_rules rules;
     ecf_images images;
     int write_errno = 0;
@@ -97,6 +99,11 @@ int cli_recommend_batch(int argc, char **argv)
         goto out;
     }
     b.stacks = stacks;
+    if (ecf_storage_prices_embedded(&storage, &err) != 0) {
+        status = cli_fail(&err);
+        goto out;
+    }
+    b.storage_prices = storage;
     b.images = &images;
     b.cat = cat;
     b.rules = &rules;
@@ -140,6 +147,7 @@ out:
         fclose(in);
     ecf_light_free(light);
     ecf_stacks_free(stacks);
+    ecf_storage_prices_free(storage);
     ecf_zoo_free(zoo);
     ecf_catalog_free(cat);
     return status;
@@ -158,7 +166,8 @@ void cli_recommend_batch_usage(FILE *f)
           "epochs, lora-rank,\n"
           "                          latency-ms, qps, sample-bytes, "
           "tensor-parallel, steps,\n"
-          "                          resolution, framework, engine,\n"
+          "                          resolution, framework, engine, storage,\n"
+          "                          storage-throughput, estimate-missing-prices,\n"
           "                          deadline, budget, budget-hourly, "
           "peak-qps, max-nodes,\n"
           "                          checkpoint-every, region, regions, "

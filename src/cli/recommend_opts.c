@@ -31,6 +31,7 @@ static const struct option longopts[] = {
     {"output-file", required_argument, NULL, O_OUTPUT_FILE},
     {"node-class", required_argument, NULL, O_NODE_CLASS},
     {"node-class-spec", optional_argument, NULL, O_NODE_CLASS_SPEC},
+    {"estimate-missing-prices", no_argument, NULL, O_ESTIMATE_MISSING},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0}};
 

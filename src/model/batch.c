@@ -73,6 +73,7 @@ typedef struct {
     const ecf_zoo *zoo;
     const ecf_light *light; /* NULL: a build without light data */
     const ecf_stacks *stacks;
+    const struct ecf_storage_prices *storage_prices;
     const ecf_images *images; /* image per stack, for plan JSON */
     int top;
     bool explain;
@@ -100,7 +101,7 @@ typedef struct {
 enum {
     F_DEADLINE = 1, F_BUDGET, F_BUDGET_HOURLY, F_PEAK_QPS, F_MAX_NODES,
     F_SPOT, F_CHECKPOINT, F_REGION, F_REGIONS, F_FAMILIES, F_EXCLUDE,
-    F_OPTIMIZE
+    F_OPTIMIZE, F_ESTIMATE_MISSING
 };
 
 static const struct {
@@ -119,6 +120,7 @@ static const struct {
     {"families", F_FAMILIES},
     {"exclude-families", F_EXCLUDE},
     {"optimize", F_OPTIMIZE},
+    {"estimate-missing-prices", F_ESTIMATE_MISSING},
 };
 
 static const struct option wl_fields[] = {CLI_WORKLOAD_LONGOPTS,
@@ -251,7 +253,7 @@ static int rec_field(rb_profile *p, int id, const rb_field *f, ecf_err *err)
     const char *arg = f->text;
     int rc = 0, v;
 
-    if (f->is_bool && id != F_SPOT)
+    if (f->is_bool && id != F_SPOT && id != F_ESTIMATE_MISSING)
         return ecf_err_set(err, ECF_EINVAL, "\"%s\": expected a value, got %s",
                            f->name, arg);
     switch (id) {
@@ -278,6 +280,14 @@ static int rec_field(rb_profile *p, int id, const rb_field *f, ecf_err *err)
                                "\"spot\": expected true or false, got '%s'",
                                arg);
         o->spot = f->bval ? ECF_SPOT_YES : ECF_SPOT_NO;
+        return 0;
+    case F_ESTIMATE_MISSING:
+        if (!f->is_bool)
+            return ecf_err_set(err, ECF_EINVAL,
+                               "\"estimate-missing-prices\": expected true "
+                               "or false, got '%s'",
+                               arg);
+        o->estimate_missing_prices = f->bval;
         return 0;
     case F_CHECKPOINT:
         rc = ecf_units_parse_duration(&o->checkpoint_hours,
@@ -456,6 +466,7 @@ static int run_profile(char **json_out, rb_batch *b, rb_profile *p,
     /* A batch line shows the first --top plans: rank only those. */
     p->o.rank_top = (size_t)b->top;
     p->o.stacks = b->stacks;
+    p->o.storage_prices = b->storage_prices;
     rc = ecf_recommend_run_memo(&rec, b->cat, &p->model, &p->wl.w, b->rules,
                                 &p->o, memo, err);
     if (rc < 0)
@@ -792,6 +803,7 @@ int ecf_recommend_batch(FILE *in, FILE *out, FILE *diag,
     b.default_region = opts->default_region;
     b.render = opts->render;
     b.stacks = opts->stacks;
+    b.storage_prices = opts->storage_prices;
     b.images = opts->images;
     b.default_region_origin = opts->default_region_origin;
     b.default_framework = opts->default_framework;

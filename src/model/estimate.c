@@ -300,7 +300,7 @@ static int estimate(ecf_estimate *out,
     out->seq_len = w.seq_len;
     out->peak_tflops = peak;
     out->throughput_unit = "samples/s";
-    out->data_source = "network";
+    out->data_source = "s3";
     if (peak <= 0)
         warn(out, "no %s TFLOPS figure for %s: compute time unknown",
              ecf_precision_name(want), d.label);

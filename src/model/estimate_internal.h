@@ -18,6 +18,7 @@
  * library-wide names and keep the short ones in the code. */
 #define assume(...) ecf_est_assume_(__VA_ARGS__)
 #define data_and_host(...) ecf_est_data_and_host_(__VA_ARGS__)
+#define storage_path(...) ecf_est_storage_path_(__VA_ARGS__)
 #define infer_memory(...) ecf_est_infer_memory_(__VA_ARGS__)
 #define run_infer(...) ecf_est_run_infer_(__VA_ARGS__)
 #define run_train(...) ecf_est_run_train_(__VA_ARGS__)
@@ -125,6 +126,24 @@ static const struct {
  * (PIL-SIMD class); instance-store NVMe ~2 GB/s per TB (AWS NVMe specs). */
 #define DECODE_IMAGES_PER_VCPU 150.0
 #define NVME_GBYTES_S_PER_TB   2.0
+/* Storage and data path (docs/estimation.md, "Storage and data path"):
+ * S3 reaches "up to 100 Gb/s on a single instance" (S3 performance
+ * design patterns), so a node reads S3 at min(its ENA bandwidth, 100
+ * Gb/s); gp3 gives 125 MB/s per volume without charge and up to 1,000
+ * MB/s provisioned (EBS pricing and volume types), capped by the
+ * instance's EBS bandwidth; FSx for Lustre Persistent-2 SSD serves 125
+ * MB/s per TiB at its base tier, in 1.2 TiB then 2.4 TiB steps; EFS
+ * Elastic throughput reads up to 20 GiB/s per file system (the low end of
+ * its 20-60 GiB/s) and 1,500 MiB/s per client (EFS performance). */
+#define S3_INSTANCE_MBYTES_S  12500.0
+#define GP3_BASE_MBYTES_S     125.0
+#define GP3_MAX_MBYTES_S      1000.0
+#define GP3_MIN_GB            8.0
+#define FSX_MBYTES_S_PER_TIB  125.0
+#define FSX_MIN_TIB           1.2
+#define FSX_STEP_TIB          2.4
+#define EFS_FS_READ_MBYTES_S  21474.836480
+#define EFS_CLIENT_MBYTES_S   1572.864
 #define HOST_RESERVE_GIB       8.0
 #define HOST_PER_DEVICE_GIB    2.0
 /* Serving defaults. */
@@ -188,6 +207,13 @@ void data_and_host(ecf_estimate *e,
                    const ecf_instance *inst,
                    const devinfo *d,
                    int nodes);
+/* estimate_storage.c: resolves w->storage for `inst` into e->storage,
+ * data_source, storage_gb/capacity_gb/mbytes_s and returns the MB/s one
+ * node reads (warns when --storage nvme cannot hold the dataset). */
+double storage_path(ecf_estimate *e,
+                    const ecf_workload *w,
+                    const ecf_instance *inst,
+                    int nodes);
 void infer_memory(ecf_memory *mem,
                   const ecf_model *m,
                   const ecf_workload *w,

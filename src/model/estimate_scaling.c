@@ -27,52 +27,54 @@ void data_and_host(ecf_estimate *e,
 {
     double per_node_sps = e->samples_per_s / nodes;
     double need = per_node_sps * w->bytes_per_sample / 1e6; /* MB/s */
-    double nvme = inst->nvme_gb / 1000.0 * NVME_GBYTES_S_PER_TB * 1000.0;
-    double ebs = inst->ebs_gbps / 8.0 * 1000.0;
-    double net = inst->network_gbps / 8.0 * 1000.0;
-    double dataset_gb = w->dataset_samples * w->bytes_per_sample / 1e9;
-    double best = net;
-    const char *src = "network";
+    double best = storage_path(e, w, inst, nodes);
+    double slow = 1;
 
-    /* The dataset streams from the fastest place that can hold it: local
-     * NVMe when it fits, else EBS or the network (S3). */
-    if (ebs > best) {
-        best = ebs;
-        src = "ebs";
-    }
-    if (nvme > best && (dataset_gb == 0 || dataset_gb <= inst->nvme_gb)) {
-        best = nvme;
-        src = "nvme";
-    }
     e->data_rate_required_mbytes_s = need;
     e->data_rate_available_mbytes_s = best;
-    e->data_source = src;
+    e->decode_slowdown = 1;
     if (need > best && best > 0 && w->task != ECF_TASK_INFER) {
-        double slow = need / best;
+        slow = need / best;
         warn(e,
              "input pipeline needs %.0f MB/s per node but %s gives ~%.0f "
              "MB/s: data-bound, %.1fx slower",
-             need, src, best, slow);
+             need, e->data_source, best, slow);
+        if (e->storage == ECF_STORAGE_GP3 &&
+            e->storage_mbytes_s < GP3_MAX_MBYTES_S)
+            warn(e, "provision gp3 throughput (--storage-throughput, up to "
+                    "%.0f MB/s) or use --storage fsx",
+                 GP3_MAX_MBYTES_S);
+    }
+    /* JPEG decode + augmentation on host cores: too few vCPUs per device
+     * slow the step as surely as a slow disk. */
+    e->vcpus_per_accel = (double)inst->vcpu / d->count;
+    if (is_vision(m) && m->kind != ECF_KIND_DIFFUSION &&
+        w->task != ECF_TASK_INFER) {
+        double per_dev = e->samples_per_s / slow / nodes / d->count;
+        e->vcpus_per_accel_needed = per_dev / DECODE_IMAGES_PER_VCPU;
+        if (e->vcpus_per_accel_needed > e->vcpus_per_accel &&
+            e->vcpus_per_accel > 0) {
+            double ds = e->vcpus_per_accel_needed / e->vcpus_per_accel;
+            warn(e,
+                 "decoding %.0f images/s per device needs ~%.1f vCPUs each "
+                 "at %.0f images/s/vCPU; the instance has %.1f: "
+                 "decode-bound, %.1fx slower (GPU decoding such as DALI "
+                 "lifts it)",
+                 per_dev, e->vcpus_per_accel_needed, DECODE_IMAGES_PER_VCPU,
+                 e->vcpus_per_accel, ds);
+            e->decode_slowdown = ds;
+            slow *= ds;
+        }
+    }
+    if (slow > 1) {
         e->step_time_s *= slow;
         e->samples_per_s /= slow;
         e->tokens_per_s /= slow;
         e->throughput /= slow;
+        e->time_hours *= slow;
+        e->time_samples_per_s /= slow;
         e->data_s = e->step_time_s;
         e->bottleneck = ECF_BN_DATA;
-    }
-    /* JPEG decode + augmentation on host cores. */
-    e->vcpus_per_accel = (double)inst->vcpu / d->count;
-    if (is_vision(m) && m->kind != ECF_KIND_DIFFUSION &&
-        w->task != ECF_TASK_INFER) {
-        e->vcpus_per_accel_needed =
-            e->samples_per_s / nodes / d->count / DECODE_IMAGES_PER_VCPU;
-        if (e->vcpus_per_accel_needed > e->vcpus_per_accel)
-            warn(e,
-                 "decoding %.0f images/s per device needs ~%.1f vCPUs each "
-                 "at %.0f images/s/vCPU; the instance has %.1f (use "
-                 "GPU decoding such as DALI)",
-                 e->samples_per_s / nodes / d->count, e->vcpus_per_accel_needed,
-                 DECODE_IMAGES_PER_VCPU, e->vcpus_per_accel);
     }
     /* Host RAM: a copy of this node's weights while loading, pinned
      * buffers per device, and the OS/framework. */

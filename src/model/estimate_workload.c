@@ -56,6 +56,19 @@ int ecf_workload_resolve(ecf_workload *w, const ecf_model *m, ecf_err *err)
     if (w->precision != ECF_PREC_AUTO &&
         (w->precision < 0 || w->precision >= ECF_PREC_COUNT))
         return ecf_err_set(err, ECF_EINVAL, "--precision: unknown precision");
+    if ((unsigned)w->storage >= ECF_STORAGE_COUNT)
+        return ecf_err_set(err, ECF_EINVAL, "--storage: unknown storage");
+    if (w->storage_mbytes_s > 0 && w->storage != ECF_STORAGE_GP3 &&
+        w->storage != ECF_STORAGE_FSX)
+        return ecf_err_set(err, ECF_EINVAL,
+                           "--storage-throughput: only with --storage gp3 "
+                           "or fsx");
+    if (w->storage == ECF_STORAGE_GP3 && w->storage_mbytes_s > 0 &&
+        (w->storage_mbytes_s < 125 || w->storage_mbytes_s > 1000))
+        return ecf_err_set(err, ECF_EINVAL,
+                           "--storage-throughput: a gp3 volume provisions "
+                           "125 to 1000 MB/s, got %g",
+                           w->storage_mbytes_s);
     w->precision_explicit = w->precision != ECF_PREC_AUTO;
     if (w->precision == ECF_PREC_AUTO)
         w->precision = ECF_PREC_BF16;

@@ -12,7 +12,6 @@
  */
 #include "ec2fit/recommend.h"
 
-#include <fnmatch.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h> /* snprintf only: the scorer does no I/O */
@@ -41,6 +40,7 @@ void ecf_recommendation_free(ecf_recommendation *r)
         return;
     free(r->plans);
     free(r->rejected);
+    ecf_rec_missing_free(r);
     free(r);
 }
 
@@ -79,23 +79,6 @@ static void push_reject(ecf_recommendation *r, size_t *cap,
 /* ------------------------------------------------------------------ */
 /* Candidate evaluation                                                */
 /* ------------------------------------------------------------------ */
-
-static bool family_selected(const ecf_recommend_opts *o, const char *family)
-{
-    const char *const *p;
-    if (o->families) {
-        bool hit = false;
-        for (p = o->families; *p && !hit; p++)
-            hit = fnmatch(*p, family, 0) == 0;
-        if (!hit)
-            return false;
-    }
-    if (o->exclude_families)
-        for (p = o->exclude_families; *p; p++)
-            if (fnmatch(*p, family, 0) == 0)
-                return false;
-    return true;
-}
 
 /* More nodes cannot fix these failures (cost and latency grow or stay). */
 static bool fixable_by_nodes(ecf_rule_id id)
@@ -193,6 +176,7 @@ typedef struct {
     const ecf_recommend_opts *o;
     ecf_recommend_memo *memo; /* NULL: none */
     size_t inst_index;        /* of the instance consider() is on */
+    const char *region;       /* of the candidate being costed */
     ecf_recommendation *r;
     size_t plan_cap, rej_cap;
     bool serving;
@@ -262,6 +246,8 @@ static void cost_job(run_ctx *c, ecf_plan *p, ecf_rule_input *in,
             price->interruption_band, nodes, p->time_hours);
     }
     p->total_usd = p->hourly_usd * p->time_hours;
+    ecf_rec_storage_cost(p, c->o, e, c->w, c->region);
+    p->total_usd += p->storage_usd;
     p->usd_per_million =
         per_s > 0 ? p->hourly_usd / (per_s * 3600.0) * 1e6 : 0;
     if (spot && e->time_hours <= 0 && per_s > 0) {
@@ -462,7 +448,10 @@ static void spot_savings(const ecf_recommendation *r, ecf_plan *s,
 static int consider(run_ctx *c, const ecf_instance *inst, const char *region,
                     ecf_err *err)
 {
-    const ecf_price *price = ecf_instance_price(inst, region);
+    ecf_price est_price;
+    bool estimated = false;
+    const ecf_price *price =
+        ecf_rec_price(c->r, inst, region, &est_price, &estimated);
     bool want[2], placed[2] = {false, false};
     size_t at[2] = {0, 0};
     /* the last failure per purchase option: rule and how far off (the
@@ -512,6 +501,7 @@ static int consider(run_ctx *c, const ecf_instance *inst, const char *region,
                 at[k] = c->r->n_plans - 1;
                 *p = tmp;
                 finish_plan(c, p, inst, region, &e, &res);
+                p->price_estimated = estimated;
                 placed[k] = true;
             } else {
                 last_rule[k] = res.failed;
@@ -567,7 +557,10 @@ void ecf_recommend_rejection_reason(char *out, size_t n,
     ecf_estimate e;
     ecf_plan p;
     ecf_rule_result res;
-    const ecf_price *price = ecf_instance_price(x->inst, x->region);
+    ecf_price tmp_price;
+    bool estimated;
+    const ecf_price *price =
+        ecf_rec_price(r, x->inst, x->region, &tmp_price, &estimated);
 
     if (n == 0)
         return;
@@ -580,6 +573,7 @@ void ecf_recommend_rejection_reason(char *out, size_t n,
         return;
     }
     ctx_from(&c, r);
+    c.region = x->region;
     if (ecf_estimate_run_quiet(&e, c.m, c.w, x->inst, x->nodes, NULL) != 0)
         return;
     evaluate(&c, &p, &res, x->inst, price, &e, x->spot, x->nodes, true);
@@ -594,12 +588,16 @@ int ecf_recommend_plan_penalties(ecf_rule_hit *out, int max,
     ecf_estimate e;
     ecf_plan tmp;
     ecf_rule_result res;
-    const ecf_price *price = ecf_instance_price(p->inst, p->region);
+    ecf_price tmp_price;
+    bool estimated;
+    const ecf_price *price =
+        ecf_rec_price(r, p->inst, p->region, &tmp_price, &estimated);
     int i;
 
     if (p->n_penalties == 0 || !price)
         return 0;
     ctx_from(&c, r);
+    c.region = p->region;
     if (ecf_estimate_run_quiet(&e, c.m, c.w, p->inst, p->nodes_per_group,
                                NULL) != 0)
         return 0;
@@ -848,11 +846,13 @@ int ecf_recommend_run_memo(ecf_recommendation **out, const ecf_catalog *cat,
             ecf_model_kind_is_llm(m->kind) ? "tokens" : "samples";
     }
 
+    ecf_rec_missing_prices(c.r, cat, o);
     for (ri = 0; ri < o->n_regions && rc == 0; ri++) {
         const char *region = o->regions[ri];
+        c.region = region;
         for (i = 0; i < ecf_catalog_count(cat) && rc == 0; i++) {
             const ecf_instance *inst = ecf_catalog_at(cat, i);
-            if (!family_selected(o, inst->family))
+            if (!ecf_rec_family_selected(o, inst->family))
                 continue;
             c.r->n_candidates++;
             c.inst_index = i;

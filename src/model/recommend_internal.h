@@ -1,10 +1,33 @@
 /*
  * recommend_internal.h - what the scorer's files share (recommend.c,
- * recommend_light.c). Internal to src/model.
+ * recommend_light.c, recommend_regions.c). Internal to src/model.
  */
 #ifndef EC2FIT_MODEL_RECOMMEND_INTERNAL_H
 #define EC2FIT_MODEL_RECOMMEND_INTERNAL_H
 
+#include <stdbool.h>
+
+#include "ec2fit/recommend.h"
+
 #define HOURS_PER_MONTH 730.0 /* AWS's billing convention: 24 x 365 / 12 */
+
+/* recommend.c: the --families / --exclude-families filter. */
+bool ecf_rec_family_selected(const ecf_recommend_opts *o, const char *family);
+
+/* recommend_regions.c: fills r->missing for o's regions. */
+void ecf_rec_missing_prices(ecf_recommendation *r, const ecf_catalog *cat,
+                            const ecf_recommend_opts *o);
+void ecf_rec_missing_free(ecf_recommendation *r);
+
+/* The price of `inst` in `region`, or with --estimate-missing-prices the
+ * estimate written to *tmp (*estimated true); NULL when it has none. */
+const ecf_price *ecf_rec_price(const ecf_recommendation *r,
+                               const ecf_instance *inst, const char *region,
+                               ecf_price *tmp, bool *estimated);
+
+/* Costs the dataset storage of job plan `p` (after its time_hours). */
+void ecf_rec_storage_cost(ecf_plan *p, const ecf_recommend_opts *o,
+                          const ecf_estimate *e, const ecf_workload *w,
+                          const char *region);
 
 #endif

@@ -195,5 +195,20 @@ size_t ecf_recommend_light(ecf_light_option *out, size_t max,
     lambda_option(&out[n++], ecf_light_lambda(light), m, &ww, ec2);
     if (n < max)
         lightsail_option(&out[n++], light, m, &ww, ec2);
+    /* Lambda prices are one region's (light.json lambda.region); the
+     * Lightsail bundle prices were gathered from us-east-1 pages. Another
+     * region is priced with them, and says so. */
+    if (rec) {
+        size_t i, k;
+        for (k = 0; k < n; k++) {
+            const char *home = strcmp(out[k].kind, "lambda") == 0
+                                   ? ecf_light_lambda(light)->region
+                                   : "us-east-1";
+            out[k].price_estimated = false;
+            for (i = 0; i < rec->opts.n_regions; i++)
+                if (strcmp(rec->opts.regions[i], home) != 0)
+                    out[k].price_estimated = true;
+        }
+    }
     return n;
 }

@@ -179,6 +179,20 @@ int cli_workload_option(cli_workload *wl, int c, const char *arg, ecf_err *err)
         w->engine = e;
         return 1;
     }
+    case CLI_WL_STORAGE: {
+        int st = ecf_storage_parse(arg);
+        if (st < 0)
+            return ecf_err_set(err, ECF_EINVAL,
+                               "--storage: expected auto, s3, gp3, fsx, efs "
+                               "or nvme, got '%s'",
+                               arg);
+        w->storage = st;
+        return 1;
+    }
+    case CLI_WL_STORAGE_THROUGHPUT:
+        rc = cli_parse_double(&w->storage_mbytes_s, "--storage-throughput",
+                              arg, 1, 1e7, err);
+        return rc < 0 ? rc : 1;
     case CLI_WL_SAMPLE_BYTES:
         rc = ecf_units_parse_dataset(&d, &(ecf_dataset_unit){0},
                                      "--sample-bytes", arg, err);

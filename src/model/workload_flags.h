@@ -59,6 +59,8 @@ enum {
     CLI_WL_RESOLUTION,
     CLI_WL_FRAMEWORK,
     CLI_WL_ENGINE,
+    CLI_WL_STORAGE,
+    CLI_WL_STORAGE_THROUGHPUT,
     CLI_WL_END
 };
 
@@ -86,7 +88,10 @@ enum {
         {"steps", required_argument, NULL, CLI_WL_STEPS},                      \
         {"resolution", required_argument, NULL, CLI_WL_RESOLUTION},            \
         {"framework", required_argument, NULL, CLI_WL_FRAMEWORK},              \
-        {"engine", required_argument, NULL, CLI_WL_ENGINE}
+        {"engine", required_argument, NULL, CLI_WL_ENGINE},                    \
+        {"storage", required_argument, NULL, CLI_WL_STORAGE},                  \
+        {"storage-throughput", required_argument, NULL,                        \
+         CLI_WL_STORAGE_THROUGHPUT}
 
 typedef struct {
     const char *model;        /* --model NAME */

@@ -158,10 +158,11 @@ static void table(FILE *f, const rr_view *v)
                 p->required_per_device_gib, p->available_per_device_gib);
         esc(f, c1);
         fprintf(f, "</td><td class=\"num\">%s</td><td class=\"num\">%s</td>"
-                   "<td>%s%s%s</td></tr>\n",
+                   "<td>%s%s%s%s</td></tr>\n",
                 c2, c3, (p->marks & ECF_MARK_CHEAPEST) ? "cheapest " : "",
                 (p->marks & ECF_MARK_FASTEST) ? "fastest " : "",
-                (p->marks & ECF_MARK_BEST_VALUE) ? "best value" : "");
+                (p->marks & ECF_MARK_BEST_VALUE) ? "best value " : "",
+                p->price_estimated ? "<em>price estimated</em>" : "");
     }
     fputs("</tbody>\n</table></div>\n", f);
 }
@@ -367,6 +368,15 @@ void rr_print_html(FILE *f, const rr_view *v)
             r->spot_considered ? "considered (estimated prices)" : "off");
 
     fputs("<h2>Ranked plans</h2>\n", f);
+    for (i = 0; i < r->n_missing; i++) {
+        char note[1024];
+        ecf_recommend_missing_note(note, sizeof(note), r, i);
+        if (!note[0])
+            continue;
+        fputs("<p class=\"note\">", f);
+        esc(f, note);
+        fputs("</p>\n", f);
+    }
     if (r->n_plans == 0) {
         char c1[32], c2[32];
         rr_fmt_num(c1, sizeof(c1), (double)r->n_candidates, 0);

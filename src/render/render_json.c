@@ -80,6 +80,11 @@ static cJSON *json_workload(const rr_view *v)
     cJSON_AddNumberToObject(o, "max_nodes", v->rec->max_nodes);
     cJSON_AddStringToObject(o, "optimize",
                             ecf_optimize_name(v->opts->optimize));
+    cJSON_AddStringToObject(o, "storage",
+                            ecf_storage_name((ecf_storage)w->storage));
+    add_opt_num(o, "storage_throughput_mbytes_s", w->storage_mbytes_s, 3);
+    cJSON_AddBoolToObject(o, "estimate_missing_prices",
+                          v->opts->estimate_missing_prices);
     return o;
 }
 
@@ -135,6 +140,24 @@ static cJSON *json_plan(const rr_view *v, const ecf_plan *p, size_t rank)
     add_opt_num(o, "monthly_usd", p->monthly_usd, 2);
     add_opt_num(o, "usd_per_million", p->usd_per_million, 6);
     cJSON_AddStringToObject(o, "per_million_unit", r->per_million_unit);
+    cJSON_AddBoolToObject(o, "price_estimated", p->price_estimated);
+    if (!r->serving) {
+        cJSON *st = cJSON_AddObjectToObject(o, "storage");
+        cJSON *cb = cJSON_AddObjectToObject(o, "cost_breakdown");
+        cJSON_AddStringToObject(st, "kind",
+                                ecf_storage_name((ecf_storage)p->storage));
+        cli_json_add_num(st, "monthly_usd", p->storage_monthly_usd, 2);
+        cJSON_AddBoolToObject(st, "price_estimated",
+                              p->storage_price_estimated);
+        if (p->total_usd > 0) {
+            cli_json_add_num(cb, "instances_usd",
+                             p->total_usd - p->storage_usd, 2);
+            cli_json_add_num(cb, "storage_usd", p->storage_usd, 2);
+        } else {
+            cJSON_AddNullToObject(cb, "instances_usd");
+            cJSON_AddNullToObject(cb, "storage_usd");
+        }
+    }
     thr = cJSON_AddObjectToObject(o, "throughput");
     cli_json_add_num(thr, "value", p->throughput, 3);
     cJSON_AddStringToObject(thr, "unit",
@@ -229,6 +252,39 @@ cJSON *rr_json(const rr_view *v)
     cJSON_AddStringToObject(root, "rules", v->rules->source);
     cJSON_AddItemToObject(root, "workload", json_workload(v));
     cJSON_AddStringToObject(root, "cost_basis", cost_basis_name(r->basis));
+    {
+        cJSON *notes = cJSON_AddArrayToObject(root, "notes");
+        char buf[1024];
+        for (i = 0; i < r->n_missing; i++) {
+            ecf_recommend_missing_note(buf, sizeof(buf), r, i);
+            if (buf[0])
+                cJSON_AddItemToArray(notes, cJSON_CreateString(buf));
+        }
+        notes = cJSON_AddArrayToObject(root, "missing_prices");
+        for (i = 0; i < r->n_missing; i++) {
+            cJSON *m = cJSON_CreateObject(), *fam;
+            size_t k;
+            cJSON_AddStringToObject(m, "region", r->missing[i].region);
+            fam = cJSON_AddArrayToObject(m, "families");
+            for (k = 0; k < r->missing[i].n_families; k++)
+                cJSON_AddItemToArray(
+                    fam, cJSON_CreateString(r->missing[i].families[k]));
+            if (r->missing[i].ratio > 0)
+                cli_json_add_num(m, "median_ratio", r->missing[i].ratio, 4);
+            else
+                cJSON_AddNullToObject(m, "median_ratio");
+            cJSON_AddNumberToObject(m, "ratio_families",
+                                    (double)r->missing[i].n_ratio_families);
+            cJSON_AddBoolToObject(m, "estimated", r->missing[i].estimated);
+            {
+                char fix[96];
+                snprintf(fix, sizeof(fix), "ec2fit update --regions %s",
+                         r->missing[i].region);
+                cJSON_AddStringToObject(m, "fix", fix);
+            }
+            cJSON_AddItemToArray(notes, m);
+        }
+    }
     arr = cJSON_AddArrayToObject(root, "recommendations");
     for (i = 0; i < n; i++)
         cJSON_AddItemToArray(arr, json_plan(v, &r->plans[i], i + 1));
@@ -255,6 +311,8 @@ cJSON *rr_json(const rr_view *v)
                 cli_json_add_num(a, "monthly_usd", o->monthly_usd, 2);
                 cli_json_add_num(a, "usd_per_million", o->usd_per_million, 6);
                 cJSON_AddBoolToObject(a, "cheaper_than_rank_1", o->cheaper);
+                cJSON_AddBoolToObject(a, "price_estimated",
+                                      o->price_estimated);
             } else {
                 cJSON_AddStringToObject(a, "reason", o->reason);
             }

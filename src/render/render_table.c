@@ -49,7 +49,7 @@ static void print_rejected_grouped(FILE *f, const rr_view *v, size_t limit)
 void rr_print_table(FILE *f, const rr_view *v)
 {
     const ecf_recommendation *r = v->rec;
-    char wl[256], mk[48];
+    char wl[256], mk[80];
     size_t i, n = shown(v);
     const char *bold = v->color ? "\033[1m" : "";
     const char *green = v->color ? "\033[32m" : "";
@@ -112,6 +112,11 @@ void rr_print_table(FILE *f, const rr_view *v)
         snprintf(mem, sizeof(mem), "%.1f/%.1f", p->required_per_device_gib,
                  p->available_per_device_gib);
         marks_str(mk, sizeof(mk), p->marks);
+        if (p->price_estimated) {
+            size_t l = strlen(mk);
+            snprintf(mk + l, sizeof(mk) - l, "%sprice-estimated",
+                     l ? " " : "");
+        }
         fmt_usd(c2, sizeof(c2), p->hourly_usd);
         if (rw > 0)
             snprintf(rc, sizeof(rc), "%-*s ", rw, p->region);
@@ -173,6 +178,22 @@ void rr_print_table(FILE *f, const rr_view *v)
             }
         }
     }
+    for (i = 0; i < r->n_missing; i++) {
+        char buf[1024];
+        ecf_recommend_missing_note(buf, sizeof(buf), r, i);
+        if (buf[0])
+            fprintf(f, "\nPrices: %s\n", buf);
+    }
+    if (!r->serving && n > 0 && r->plans[0].storage_usd > 0) {
+        const ecf_plan *p = &r->plans[0];
+        fprintf(f,
+                "\nStorage (rank 1): %s, $%.2f/month, $%.2f over the job "
+                "(included in TOTAL)%s\n",
+                ecf_storage_name((ecf_storage)p->storage),
+                p->storage_monthly_usd, p->storage_usd,
+                p->storage_price_estimated ? "; priced at us-east-1 rates"
+                                           : "");
+    }
     if (r->serving && r->n_plans > 0)
         fprintf(f, "\nAuto Scaling (rank 1): min %d, max %d instances; target "
                    "%.3g req/s per instance (%.0f%% of capacity)\n",
@@ -189,9 +210,10 @@ void rr_print_table(FILE *f, const rr_view *v)
                 fprintf(f, "\nCheaper light alternatives (CPU only)\n");
                 header = true;
             }
-            fprintf(f, "  %-24s %6.0f ms  $%.2f/month  $%.4f per 1M %s\n",
+            fprintf(f, "  %-24s %6.0f ms  $%.2f/month  $%.4f per 1M %s%s\n",
                     o->name, o->latency_ms, o->monthly_usd,
-                    o->usd_per_million, r->per_million_unit);
+                    o->usd_per_million, r->per_million_unit,
+                    o->price_estimated ? "  (us-east-1 price)" : "");
         }
     }
     fprintf(f, "\n%zu candidate%s (types x regions), %zu plan%s, %zu "

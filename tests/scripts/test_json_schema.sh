@@ -31,7 +31,7 @@ for args in "$SRC_DIR"/tests/cli/golden/*.args; do
   check "golden $(basename "$case") validates against $schema" valid "$schema" "$out" $lines
   n=$((n + 1))
 done
-check "golden JSON outputs validated: $n (expected 18)" test "$n" -eq 18
+check "golden JSON outputs validated: $n (expected 20)" test "$n" -eq 20
 
 # fresh runs of every command
 run() { # name schema args...
@@ -58,6 +58,10 @@ run rec_small_serve recommend recommend --model distilbert --task infer --qps 2 
 run rec_spot_explain recommend recommend --model resnet50 --task train --dataset 1.28M --epochs 90 --spot --explain --output json
 run rec_regions recommend recommend --model llama-3.1-70b --task lora --regions us-east-1,us-west-2 --top 10 --output json
 run rec_no_plan recommend recommend --model llama-3.1-405b --task train --max-nodes 1 --output json
+run rec_storage_fsx recommend recommend --model resnet50 --task train --dataset 1.28M --epochs 90 --storage fsx --storage-throughput 1200 --output json
+run rec_storage_efs recommend recommend --model resnet50 --task train --dataset 1.28M --epochs 3 --storage efs --output json
+run rec_estimated recommend recommend --model distilbert --task infer --qps 2 --regions eu-west-1,us-east-1 --estimate-missing-prices --output json
+run est_gp3 estimate estimate --model resnet50 --task train --instance p5.48xlarge --dataset 1.28M --storage gp3 --storage-throughput 500 --output json
 printf '%s\n' '{"model":"resnet50","task":"train","spot":true}' '{"model":"nope","task":"train"}' \
   '{"model":"llama-3.1-8b","task":"infer","qps":3}' > "$WORK/batch.jsonl"
 "$EC2FIT" recommend --batch "$WORK/batch.jsonl" > "$WORK/batch.out" 2> /dev/null
@@ -70,6 +74,8 @@ check "tf-external validates" valid tf-external "$WORK/tf.json"
 for f in "$WORK"/*.json; do
   check "$(basename "$f"): schema_version first" jq -e 'keys_unsorted[0] == "schema_version"' "$f"
 done
+check "estimated plans are marked, real ones not" jq -e '([.recommendations[] | select(.region == "eu-west-1" and .accelerator == null) | .price_estimated] | all) and ([.recommendations[] | select(.region == "us-east-1") | .price_estimated] | any | not)' "$WORK/rec_estimated.json"
+check "fsx plan: breakdown adds up" jq -e 'all(.recommendations[]; ((.total_usd - .cost_breakdown.instances_usd - .cost_breakdown.storage_usd) | fabs) < 0.011 and .storage.kind == "fsx")' "$WORK/rec_storage_fsx.json"
 check "recommend schema_version is 2" jq -e '.schema_version == 2' "$WORK/rec_serve.json"
 # spot_savings_pct: one type and value everywhere (recommend = show = list, same type and region)
 t=$(jq -r '[.recommendations[] | select(.purchase == "spot")][0] | .instance_type + " " + .region' "$WORK/rec_spot_explain.json")

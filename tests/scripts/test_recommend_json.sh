@@ -21,7 +21,8 @@ check "every documented field present" jq -e 'all(.recommendations[];
   and has("bottleneck") and has("warnings"))' "$J"
 check "types" jq -e 'all(.recommendations[]; (.nodes|type) == "number" and (.purchase == "on-demand" or .purchase == "spot")
   and (.warnings|type) == "array" and (.accelerator.count|type) == "number" and (.time_hours|type) == "number")' "$J"
-check "total = hourly x hours" jq -e 'all(.recommendations[]; ((.total_usd - .hourly_usd * .time_hours) | fabs) < 0.01)' "$J"
+check "total = hourly x hours + storage" jq -e 'all(.recommendations[]; ((.total_usd - .hourly_usd * .time_hours - .cost_breakdown.storage_usd) | fabs) < 0.01)' "$J"
+check "breakdown adds up" jq -e 'all(.recommendations[]; ((.total_usd - .cost_breakdown.instances_usd - .cost_breakdown.storage_usd) | fabs) < 0.011)' "$J"
 check "required fits available" jq -e 'all(.recommendations[]; .memory.required_per_device_gib * 1.1 <= .memory.available_per_device_gib + 0.001)' "$J"
 check "marks present once each" jq -e '[.recommendations[].marks[]] | (index("cheapest") != null)' "$J"
 

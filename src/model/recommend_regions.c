@@ -1,0 +1,265 @@
+/*
+ * recommend_regions.c - regions honesty and storage cost for the scorer:
+ * which instance families have no price in a region although the catalog
+ * prices them in us-east-1 (only us-east-1 was gathered for them), the
+ * region's median price ratio to us-east-1 that --estimate-missing-prices
+ * applies, and the cost of a plan's dataset storage (data/storage.json).
+ * docs/rules.md ("Missing prices") and docs/estimation.md ("Storage and
+ * data path") have the formulas. Pure: allocates only into the result.
+ */
+#include "ec2fit/recommend.h"
+
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ec2fit/storage_prices.h"
+
+#include "recommend_internal.h"
+
+#define BASE_REGION "us-east-1"
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Median of v[0..n) (sorts v); 0 when n == 0. */
+static double median(double *v, size_t n)
+{
+    if (n == 0)
+        return 0;
+    qsort(v, n, sizeof(*v), cmp_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* The --families / --exclude-families filter (globs). */
+bool ecf_rec_family_selected(const ecf_recommend_opts *o, const char *family)
+{
+    const char *const *p;
+    if (o->families) {
+        bool hit = false;
+        for (p = o->families; *p && !hit; p++)
+            hit = fnmatch(*p, family, 0) == 0;
+        if (!hit)
+            return false;
+    }
+    if (o->exclude_families)
+        for (p = o->exclude_families; *p; p++)
+            if (fnmatch(*p, family, 0) == 0)
+                return false;
+    return true;
+}
+
+/* Every price of `inst` is in the base region: a data gap, not a type
+ * that AWS does not offer elsewhere. */
+static bool base_only(const ecf_instance *inst)
+{
+    return inst->n_prices == 1 &&
+           strcmp(inst->prices[0].region, BASE_REGION) == 0;
+}
+
+void ecf_rec_missing_prices(ecf_recommendation *r, const ecf_catalog *cat,
+                            const ecf_recommend_opts *o)
+{
+    size_t n = ecf_catalog_count(cat), ri, i, j, k;
+    double *type_ratio = NULL, *fam_ratio = NULL;
+
+    r->missing = ecf_xcalloc(o->n_regions ? o->n_regions : 1,
+                             sizeof(*r->missing));
+    type_ratio = ecf_xmalloc((n ? n : 1) * sizeof(double));
+    fam_ratio = ecf_xmalloc((n ? n : 1) * sizeof(double));
+    for (ri = 0; ri < o->n_regions; ri++) {
+        const char *region = o->regions[ri];
+        size_t nf = 0, nfr = 0, cap = 0;
+        if (strcmp(region, BASE_REGION) == 0)
+            continue;
+        r->missing[r->n_missing].region = region;
+        /* the catalog lists a family's types together, sorted by type */
+        for (i = 0; i < n; i = j) {
+            const ecf_instance *a = ecf_catalog_at(cat, i);
+            bool any_here = false, gap = true, selected;
+            size_t nt = 0;
+            for (j = i; j < n && strcmp(ecf_catalog_at(cat, j)->family,
+                                        a->family) == 0;
+                 j++) {
+                const ecf_instance *b = ecf_catalog_at(cat, j);
+                const ecf_price *here = ecf_instance_price(b, region);
+                const ecf_price *base = ecf_instance_price(b, BASE_REGION);
+                if (here)
+                    any_here = true;
+                if (!base_only(b))
+                    gap = false;
+                if (here && base && base->ondemand_usd_per_hour > 0 &&
+                    here->ondemand_usd_per_hour > 0)
+                    type_ratio[nt++] = here->ondemand_usd_per_hour /
+                                       base->ondemand_usd_per_hour;
+            }
+            if (nt > 0)
+                fam_ratio[nfr++] = median(type_ratio, nt);
+            selected = ecf_rec_family_selected(o, a->family);
+            for (k = 0; k < nf; k++)
+                if (strcmp(r->missing[r->n_missing].families[k],
+                           a->family) == 0)
+                    break;
+            if (!any_here && gap && selected && k == nf) {
+                if (nf == cap) {
+                    cap = cap ? cap * 2 : 16;
+                    r->missing[r->n_missing].families =
+                        ecf_xrealloc(r->missing[r->n_missing].families,
+                                     cap * sizeof(char *));
+                }
+                r->missing[r->n_missing].families[nf++] = a->family;
+            }
+        }
+        r->missing[r->n_missing].n_families = nf;
+        r->missing[r->n_missing].n_ratio_families = nfr;
+        r->missing[r->n_missing].ratio = median(fam_ratio, nfr);
+        r->missing[r->n_missing].estimated =
+            o->estimate_missing_prices && r->missing[r->n_missing].ratio > 0;
+        if (nf > 0)
+            r->n_missing++;
+        else
+            free(r->missing[r->n_missing].families);
+    }
+    free(type_ratio);
+    free(fam_ratio);
+}
+
+void ecf_rec_missing_free(ecf_recommendation *r)
+{
+    size_t i;
+    if (!r->missing)
+        return;
+    for (i = 0; i < r->n_missing; i++)
+        free(r->missing[i].families);
+    free(r->missing);
+}
+
+const ecf_price *ecf_rec_price(const ecf_recommendation *r,
+                               const ecf_instance *inst, const char *region,
+                               ecf_price *tmp, bool *estimated)
+{
+    const ecf_price *p = ecf_instance_price(inst, region), *base;
+    size_t i, k;
+
+    *estimated = false;
+    if (p || !r->opts.estimate_missing_prices || !base_only(inst))
+        return p;
+    base = &inst->prices[0];
+    for (i = 0; i < r->n_missing; i++) {
+        if (strcmp(r->missing[i].region, region) != 0 ||
+            !r->missing[i].estimated)
+            continue;
+        for (k = 0; k < r->missing[i].n_families; k++)
+            if (strcmp(r->missing[i].families[k], inst->family) == 0)
+                break;
+        if (k == r->missing[i].n_families)
+            return NULL;
+        memset(tmp, 0, sizeof(*tmp));
+        tmp->region = r->missing[i].region;
+        tmp->ondemand_usd_per_hour =
+            base->ondemand_usd_per_hour * r->missing[i].ratio;
+        tmp->reserved_1y_usd_per_hour = ECF_PRICE_UNKNOWN;
+        tmp->spot_usd_per_hour = ECF_PRICE_UNKNOWN;
+        tmp->interruption_band = -1;
+        *estimated = true;
+        return tmp;
+    }
+    return NULL;
+}
+
+void ecf_recommend_missing_note(char *out, size_t n,
+                                const ecf_recommendation *r, size_t i)
+{
+    size_t k, len = 0;
+    const size_t show = 12;
+
+    if (n == 0)
+        return;
+    out[0] = '\0';
+    if (i >= r->n_missing || r->missing[i].n_families == 0)
+        return;
+    len += (size_t)snprintf(out + len, n - len, "no %s price for ",
+                            r->missing[i].region);
+    for (k = 0; k < r->missing[i].n_families && k < show && len < n; k++)
+        len += (size_t)snprintf(out + len, n - len, "%s%s", k ? ", " : "",
+                                r->missing[i].families[k]);
+    if (len < n && r->missing[i].n_families > show)
+        len += (size_t)snprintf(out + len, n - len, " and %zu more",
+                                r->missing[i].n_families - show);
+    if (len >= n)
+        return;
+    if (r->missing[i].estimated)
+        snprintf(out + len, n - len,
+                 " (the catalog has us-east-1 prices only): priced at "
+                 "us-east-1 x %.3f, the region's median ratio over %zu "
+                 "families, and marked price_estimated; `ec2fit update "
+                 "--regions %s` fetches real prices",
+                 r->missing[i].ratio, r->missing[i].n_ratio_families,
+                 r->missing[i].region);
+    else
+        snprintf(out + len, n - len,
+                 " (the catalog has us-east-1 prices only): left out; "
+                 "`ec2fit update --regions %s` fetches them, or "
+                 "--estimate-missing-prices prices them from the region's "
+                 "median ratio",
+                 r->missing[i].region);
+}
+
+/* ------------------------------------------------------------------ */
+/* Storage cost                                                        */
+/* ------------------------------------------------------------------ */
+
+void ecf_rec_storage_cost(ecf_plan *p, const ecf_recommend_opts *o,
+                          const ecf_estimate *e, const ecf_workload *w,
+                          const char *region)
+{
+    const ecf_storage_price *sp =
+        ecf_storage_prices_find(o->storage_prices, region);
+    double monthly = 0, once = 0;
+
+    p->storage = e->storage;
+    p->storage_usd = 0;
+    p->storage_monthly_usd = 0;
+    p->storage_price_estimated = false;
+    if (!o->storage_prices || e->storage_gb <= 0)
+        return;
+    if (!sp) {
+        sp = ecf_storage_prices_fallback(o->storage_prices);
+        p->storage_price_estimated = sp != NULL;
+    }
+    if (!sp)
+        return;
+    switch ((ecf_storage)e->storage) {
+    case ECF_STORAGE_S3:
+        monthly = e->storage_gb * sp->s3_usd_per_gb_month;
+        break;
+    case ECF_STORAGE_GP3: {
+        double extra = e->storage_mbytes_s - 125.0;
+        monthly = p->nodes * (e->storage_capacity_gb *
+                                  sp->gp3_usd_per_gb_month +
+                              (extra > 0 ? extra : 0) *
+                                  sp->gp3_usd_per_mbytes_s_month);
+        break;
+    }
+    case ECF_STORAGE_FSX:
+        monthly = e->storage_capacity_gb * sp->fsx_usd_per_gb_month;
+        break;
+    case ECF_STORAGE_EFS:
+        monthly = e->storage_gb * sp->efs_usd_per_gb_month;
+        once = e->storage_gb * (w->epochs > 0 ? w->epochs : 1) *
+               sp->efs_read_usd_per_gb;
+        break;
+    case ECF_STORAGE_NVME: /* in the instance price */
+    case ECF_STORAGE_AUTO:
+    case ECF_STORAGE_COUNT:
+    default:
+        break;
+    }
+    p->storage_monthly_usd = monthly;
+    if (p->time_hours > 0)
+        p->storage_usd = monthly * p->time_hours / HOURS_PER_MONTH + once;
+}
