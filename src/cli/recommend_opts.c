@@ -29,6 +29,13 @@ static const struct option longopts[] = {
     {"catalog", required_argument, NULL, O_CATALOG},
     {"batch", required_argument, NULL, O_BATCH},
     {"output-file", required_argument, NULL, O_OUTPUT_FILE},
+    {"purchase", required_argument, NULL, O_PURCHASE},
+    {"target-utilization", required_argument, NULL, O_TARGET_UTIL},
+    {"async", no_argument, NULL, O_ASYNC},
+    {"max-wait", required_argument, NULL, O_MAX_WAIT},
+    {"start-time", required_argument, NULL, O_START_TIME},
+    {"fallback", required_argument, NULL, O_FALLBACK},
+    {"max-interruption", required_argument, NULL, O_MAX_INTERRUPTION},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0}};
 

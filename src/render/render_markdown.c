@@ -83,6 +83,7 @@ void rr_print_markdown(FILE *f, const rr_view *v)
                     c1, c2, c3, mk);
         }
     }
+    rr_print_fleet_text(f, v, true);
     fprintf(f, "\nEstimates from ec2fit's analytical model (memory, roofline "
                "time, scaling); see docs/estimation.md for the formulas and "
                "their sources.\n");
