@@ -109,7 +109,7 @@ void ecf_recommend_fleet_summary(ecf_recommendation *r, const ecf_recommend_opts
     r->asg_expected = top->asg_expected;
     r->asg_warm_pool = top->asg_warm_pool;
     r->asg_utilization = u;
-    r->peak_defaulted = !(o->peak_qps > 0);
+    r->peak_defaulted = !(o->peak_qps > 0) && r->workload.qps > 0;
     r->asg_target_qps_per_instance = per_inst * u;
     /* ALBRequestCountPerTarget counts requests per target per minute; the
      * SQS backlog target is what one instance clears in the acceptable

@@ -61,4 +61,5 @@ void rr_json_fleet_summary(cJSON *a, const rr_view *v);
 /** The purchase/fleet footer lines of the table and markdown outputs. */
 void rr_print_fleet_text(FILE *f, const rr_view *v, bool markdown);
 
+
 #endif

@@ -8,6 +8,7 @@
 #include <cjson/cJSON.h>
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "ec2fit/fleet.h"
 #include "recommend_render.h"
@@ -99,7 +100,7 @@ void rr_print_fleet_text(FILE *f, const rr_view *v, bool markdown)
                    "capacity)\n",
                 li, r->asg_target_value, r->asg_target_qps_per_instance,
                 100 * u);
-    fprintf(f, "%sWarm pool: %d instances\n", li, r->asg_warm_pool);
+    fprintf(f, "%sWarm pool: %d instance(s)\n", li, r->asg_warm_pool);
     if (r->opts.fallback_cpu) {
         if (r->fallback_index >= 0) {
             const ecf_plan *fb = &r->plans[r->fallback_index];
@@ -190,4 +191,45 @@ void rr_json_fleet_summary(cJSON *a, const rr_view *v)
             cJSON_AddNullToObject(a, "fallback_cpu");
         }
     }
+}
+
+void rr_print_fleet_html(FILE *f, const rr_view *v)
+{
+    const ecf_recommendation *r = v->rec;
+    const ecf_plan *p;
+    rr_purchase_row rows[RR_PURCHASE_ROWS];
+    int i;
+
+    if (!r->serving || r->n_plans == 0)
+        return;
+    p = &r->plans[0];
+    rr_purchase_rows(rows, p);
+    fputs("<h2>Purchase and Auto Scaling (rank 1)</h2>\n<table>\n<tr>"
+          "<th>Purchase option</th><th>$/hour per instance</th>"
+          "<th>$/month</th><th>Break-even utilisation</th></tr>\n",
+          f);
+    for (i = 0; i < RR_PURCHASE_ROWS; i++) {
+        fprintf(f, "<tr><td>%s%s%s</td>", ecf_purchase_name(rows[i].option),
+                rows[i].estimated ? " (bound)" : "",
+                strcmp(ecf_purchase_name(rows[i].option), purchase(p)) == 0
+                    ? " &#10003;"
+                    : "");
+        if (rows[i].monthly_usd > 0)
+            fprintf(f, "<td>$%.4f</td><td>$%.2f</td><td>%.0f%%</td></tr>\n",
+                    rows[i].usd_per_hour, rows[i].monthly_usd,
+                    rows[i].break_even_pct);
+        else
+            fputs("<td>n/a</td><td>n/a</td><td>n/a</td></tr>\n", f);
+    }
+    fprintf(f, "</table>\n<dl>\n<dt>Instances</dt><dd>min %d, desired %d, "
+               "max %d%s; expected %.2f over the day</dd>\n"
+               "<dt>Scaling policy</dt><dd>%s, target value %.4g</dd>\n"
+               "<dt>Warm pool</dt><dd>%d instances</dd>\n</dl>\n",
+            r->asg_min, r->asg_min, r->asg_max,
+            r->peak_defaulted ? " (for 2&times; the load: no --peak-qps)"
+                              : "",
+            r->asg_expected,
+            r->opts.async ? "SQS backlog per instance"
+                          : "ALBRequestCountPerTarget (per minute)",
+            r->asg_target_value, r->asg_warm_pool);
 }

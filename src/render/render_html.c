@@ -469,6 +469,7 @@ void rr_print_html(FILE *f, const rr_view *v)
         fprintf(f, "<p class=\"sub\">%zu candidates (types &times; regions), "
                    "%zu feasible plans, %zu rejected.</p>\n",
                 r->n_candidates, r->n_plans, r->n_rejected);
+        rr_print_fleet_html(f, v); /* serving only; render_fleet.c */
         fputs("<h2>Cost versus time</h2>\n<p class=\"key\">"
               "<span><i class=\"dot\" style=\"background:#59a14f\"></i>"
               "cheapest</span><span><i class=\"dot\" "

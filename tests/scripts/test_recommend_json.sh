@@ -32,7 +32,7 @@ check "p4d hourly price from the catalog" jq -e '.recommendations[0].instance_ty
 # tfvars: exactly the documented keys, with types Terraform expects
 "$EC2FIT" recommend --model distilbert --task infer --qps 2 --output tfvars > "$J"
 check "tfvars exit 0" test $? -eq 0
-check "tfvars keys" jq -e 'keys == ["ami_ssm_parameter","hourly_usd","instance_count","instance_type","region","use_spot"]' "$J"
+check "tfvars keys" jq -e 'keys == ["ami_ssm_parameter","asg_desired_capacity","asg_max_size","asg_min_size","hourly_usd","instance_count","instance_type","monthly_usd","purchase","region","scaling_policy","target_value","use_spot","warm_pool_size"]' "$J"
 check "tfvars types" jq -e '(.instance_type|type)=="string" and (.instance_count|type)=="number" and (.use_spot|type)=="boolean" and .region=="us-east-1"' "$J"
 
 # serving JSON: autoscaling and alternatives
