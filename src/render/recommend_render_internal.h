@@ -58,6 +58,11 @@ double rr_purchase_saving(const ecf_plan *p);
 void rr_json_fleet_plan(cJSON *o, const ecf_plan *p);
 /** Adds the rest of the top-level "autoscaling" object. */
 void rr_json_fleet_summary(cJSON *a, const rr_view *v);
+/** A spot plan's interruption probability (jobs) and, when several
+ *  regions were compared, the capacity caveat. */
+void rr_json_spot_risk(cJSON *o, const rr_view *v, const ecf_plan *p);
+/** The table/markdown note for the capacity caveat, when it applies. */
+void rr_print_spot_caveat(FILE *f, const rr_view *v);
 /** The purchase/fleet footer lines of the table and markdown outputs. */
 void rr_print_fleet_text(FILE *f, const rr_view *v, bool markdown);
 

@@ -233,3 +233,33 @@ void rr_print_fleet_html(FILE *f, const rr_view *v)
                           : "ALBRequestCountPerTarget (per minute)",
             r->asg_target_value, r->asg_warm_pool);
 }
+
+/* Spot Advisor's bands describe how often capacity was reclaimed, not
+ * how much there is: a deep-discount pick found by comparing many regions
+ * is where capacity may be shortest (docs/rules.md "Spot risk"). */
+static const char spot_caveat[] =
+    "spot capacity is not guaranteed: a type picked across several regions "
+    "for its discount may have little spare capacity there; check the Spot "
+    "placement score (aws ec2 get-spot-placement-scores) or keep an "
+    "on-demand fallback";
+
+void rr_json_spot_risk(cJSON *o, const rr_view *v, const ecf_plan *p)
+{
+    if (!v->rec->serving && p->expected_interruptions > 0)
+        cli_json_add_num(o, "interruption_probability",
+                         1 - exp(-p->expected_interruptions), 4);
+    if (v->opts->n_regions > 1)
+        cJSON_AddStringToObject(o, "capacity_caveat", spot_caveat);
+}
+
+void rr_print_spot_caveat(FILE *f, const rr_view *v)
+{
+    const ecf_recommendation *r = v->rec;
+    size_t i, n = shown(v);
+    for (i = 0; i < n; i++)
+        if (r->plans[i].spot && v->opts->n_regions > 1) {
+            fprintf(f, "\nSpot across %zu regions: %s.\n",
+                    v->opts->n_regions, spot_caveat);
+            return;
+        }
+}

@@ -143,6 +143,7 @@ static cJSON *json_plan(const rr_view *v, const ecf_plan *p, size_t rank)
             cJSON_AddNullToObject(o, "interruption_band");
         cli_json_add_num(o, "expected_interruptions",
                          p->expected_interruptions, 3);
+        rr_json_spot_risk(o, v, p); /* render_fleet.c */
         /* Spot Advisor's integer figure, as in list/show (schema 2); the
          * plan's own saving, rework included, is plan_savings_pct. */
         const ecf_price *pr = ecf_instance_price(p->inst, p->region);

@@ -166,6 +166,7 @@ void rr_print_table(FILE *f, const rr_view *v)
         }
     }
     rr_print_fleet_text(f, v, false);
+    rr_print_spot_caveat(f, v);
     /* Light alternatives are shown when feasible and cheaper than rank 1
      * (JSON lists them all, with the reason when not feasible). */
     {

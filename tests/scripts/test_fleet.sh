@@ -83,6 +83,17 @@ check "--fallback cpu: a CPU-only group" jq -e '.autoscaling.fallback_cpu | .ins
 check "--max-interruption <5%: spot plans only in band 0" jq -e '[.recommendations[] | select(.purchase == "spot")]
   | length > 0 and all(.[]; .interruption_band == 0)' "$J"
 
+# ---- hazard model: band -> per node-hour rate -ln(1 - p) / 730 (p = band midpoint, 25% for >20%) ----
+"$EC2FIT" recommend --model resnet50 --task train --dataset 1.28M --epochs 90 --top 40 --output json > "$J"
+check "spot job: expected interruptions = lambda x nodes x hours, probability = 1 - exp(-that)" jq -e '[0.025, 0.075, 0.125, 0.175, 0.25] as $p
+  | [.recommendations[] | select(.purchase == "spot" and .interruption_band != null)]
+  | length > 0 and all(.[]; (-((1 - $p[.interruption_band]) | log) / 730 * .nodes * .time_hours) as $x
+    | ((.expected_interruptions - $x) | fabs) < 0.0006 and ((.interruption_probability - (1 - ((-.expected_interruptions) | exp))) | fabs) < 0.001)' "$J"
+check "one region: no capacity caveat" jq -e 'all(.recommendations[]; has("capacity_caveat") | not)' "$J"
+"$EC2FIT" recommend --model resnet50 --task train --dataset 1.28M --epochs 90 --regions us-east-1,us-west-2 --spot --output json > "$J"
+check "several regions: spot plans carry the capacity caveat" jq -e '[.recommendations[] | select(.purchase == "spot")]
+  | length > 0 and all(.[]; .capacity_caveat | test("get-spot-placement-scores"))' "$J"
+
 # ---- bad input: one line, exit 2 ----
 "$EC2FIT" recommend --model llama-3.1-8b --task infer --qps 5 --purchase monthly > /dev/null 2> "$ERR"
 check "--purchase bad: exit 2" test $? -eq 2
