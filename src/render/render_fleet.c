@@ -66,7 +66,7 @@ void rr_print_fleet_text(FILE *f, const rr_view *v, bool markdown)
     if (!r->serving || r->n_plans == 0)
         return;
     p = &r->plans[0];
-    fprintf(f, "\n%sPurchase (rank 1): %s", markdown ? "" : "",
+    fprintf(f, "\n%sPurchase (rank 1): %s", markdown ? "- " : "",
             purchase(p));
     if (!p->spot && p->purchase_option != ECF_PURCHASE_ON_DEMAND) {
         const ecf_price *pr = ecf_instance_price(p->inst, p->region);
