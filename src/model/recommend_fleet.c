@@ -13,22 +13,26 @@
 
 #include "recommend_internal.h"
 
-/* The commitment a serving plan's always-on instances are bought with:
- * --purchase, or under auto the 1-year reserved rate when the catalog has
- * one (24/7 instances run 100% of the hours, above any break-even below
- * 1), on-demand otherwise. */
-static ecf_purchase serving_commitment(const ecf_recommend_opts *o,
+/* The commitment a serving plan's always-on instances are bought with and
+ * its hourly rate (*rate_out): --purchase, or under auto the 1-year
+ * reserved rate when the catalog has one (24/7 instances run 100% of the
+ * hours, above any break-even below 1); on-demand otherwise, and when the
+ * rate is unknown or not below on-demand. */
+static ecf_purchase serving_commitment(double *rate_out,
+                                       const ecf_recommend_opts *o,
                                        const ecf_price *pr)
 {
     ecf_purchase want = o->purchase;
+    double r;
+    *rate_out = pr->ondemand_usd_per_hour;
     if (want == ECF_PURCHASE_AUTO)
         want = ECF_PURCHASE_RESERVED_1Y;
     if (want == ECF_PURCHASE_SPOT || want == ECF_PURCHASE_ON_DEMAND)
         return ECF_PURCHASE_ON_DEMAND;
-    if (ecf_purchase_rate(pr, want, NULL) <= 0 ||
-        ecf_purchase_break_even(ecf_purchase_rate(pr, want, NULL),
-                                pr->ondemand_usd_per_hour) >= 1)
+    r = ecf_purchase_rate(pr, want, NULL);
+    if (r <= 0 || ecf_purchase_break_even(r, pr->ondemand_usd_per_hour) >= 1)
         return ECF_PURCHASE_ON_DEMAND;
+    *rate_out = r;
     return want;
 }
 
@@ -55,9 +59,12 @@ void ecf_recommend_cost_serving(ecf_plan *p, ecf_rule_input *in,
     if ((double)fl.max_groups * group_nodes > 1e6)
         fl.max_groups = fl.min_groups = (int)(1e6 / group_nodes);
     p->spot = spot;
-    p->purchase_option = spot ? ECF_PURCHASE_SPOT : serving_commitment(o, price);
-    commit_rate = spot ? price->spot_usd_per_hour
-                       : ecf_purchase_rate(price, p->purchase_option, NULL);
+    if (spot) {
+        p->purchase_option = ECF_PURCHASE_SPOT;
+        commit_rate = price->spot_usd_per_hour;
+    } else {
+        p->purchase_option = serving_commitment(&commit_rate, o, price);
+    }
     extra_rate = spot ? price->spot_usd_per_hour : od;
     p->nodes_per_group = group_nodes;
     p->nodes = fl.min_groups * group_nodes;
