@@ -224,7 +224,7 @@ void rr_print_fleet_html(FILE *f, const rr_view *v)
     fprintf(f, "</table>\n<dl>\n<dt>Instances</dt><dd>min %d, desired %d, "
                "max %d%s; expected %.2f over the day</dd>\n"
                "<dt>Scaling policy</dt><dd>%s, target value %.4g</dd>\n"
-               "<dt>Warm pool</dt><dd>%d instances</dd>\n</dl>\n",
+               "<dt>Warm pool</dt><dd>%d instance(s)</dd>\n</dl>\n",
             r->asg_min, r->asg_min, r->asg_max,
             r->peak_defaulted ? " (for 2&times; the load: no --peak-qps)"
                               : "",

@@ -68,6 +68,11 @@ check "tfvars carries the same group" jq -e --slurpfile j "$J" '.asg_min_size ==
   and .target_value == $j[0].autoscaling.target_value and .warm_pool_size == $j[0].autoscaling.warm_pool_size
   and .monthly_usd == $j[0].recommendations[0].monthly_usd' "$T"
 
+"$EC2FIT" recommend --model llama-3.1-8b --task infer --qps 20 --peak-qps 200 --output html > "$WORK/fleet.html"
+check "html: purchase options and the group" grep -q "<dt>Instances</dt><dd>min $(jq .autoscaling.min_instances "$J"), desired $(jq .autoscaling.min_instances "$J"), max $(jq .autoscaling.max_instances "$J");" "$WORK/fleet.html"
+check "html: reserved-1y chosen" grep -q "<tr><td>reserved-1y &#10003;</td><td>\$1.1724</td>" "$WORK/fleet.html"
+check "html: warm pool" grep -q "<dt>Warm pool</dt><dd>$(jq .autoscaling.warm_pool_size "$J") instance(s)</dd>" "$WORK/fleet.html"
+
 # ---- --target-utilization, --async, --fallback cpu ----
 "$EC2FIT" recommend --model llama-3.1-8b --task infer --qps 50 --target-utilization 50% --output json > "$J"
 check "target 50%: 50 / (5.366 x 0.5) -> 19 instances" jq -e '.recommendations[0].nodes == 19 and .autoscaling.target_utilization_pct == 50' "$J"
