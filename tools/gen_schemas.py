@@ -55,7 +55,8 @@ MODEL_KIND = enum("cnn", "vit", "encoder", "decoder", "moe", "speech", "diffusio
 PARALLELISM = enum("single", "dp", "fsdp", "tp", "tp+dp", "tp+pp", "tp+fsdp")
 BOTTLENECK = enum("compute", "memory-bandwidth", "communication", "data",
                   "host-memory", "device-memory")
-PURCHASE = enum("on-demand", "spot")
+PURCHASE = enum("on-demand", "spot", "reserved-1y", "savings-plan-1y",
+                "savings-plan-3y")
 THROUGHPUT_UNIT = enum("images/s", "samples/s", "tokens/s", "requests/s")
 
 CATALOG = obj({"source": STR, "as_of": DATE, "generated_at": STR})
@@ -101,7 +102,7 @@ def doc(name, title, body, v):
 # its "region"
 LIST = doc("list.schema.json", "ec2fit list --output json", obj({
     "catalog": CATALOG, "region": {"oneOf": [REGION, {"const": "all"}]},
-    "purchase": PURCHASE,
+    "purchase": enum("on-demand", "spot"),
     "count": {"type": "integer", "minimum": 0},
     "instances": arr(obj(dict(INSTANCE_PROPS, region=REGION,
                               price={"oneOf": [{"type": "null"}, PRICE]}),
@@ -177,13 +178,28 @@ ESTIMATE = doc("estimate.schema.json", "ec2fit estimate --output json", obj({
 }), 1)
 
 NNUM_POS = {"type": ["number", "null"], "exclusiveMinimum": 0}
+NNUM_POS_ = NNUM_POS
 REJECTION = obj({"instance_type": TYPE, "region": REGION,
                  "zone_group": ZONE_GROUP, "purchase": PURCHASE,
                  "rule": STR, "reason": STR}, optional=("zone_group",))
 PLAN_OPTIONAL = ("zone_group", "latency_ms", "ttft_ms", "per_token_ms", "capacity_qps",
                  "interruption_band", "expected_interruptions",
                  "spot_savings_pct", "plan_savings_pct", "storage",
-                 "cost_breakdown")
+                 "cost_breakdown", "purchase_options",
+                 "auto_scaling", "interruption_probability", "capacity_caveat")
+# serving plans: what each purchase option would cost the plan's fleet
+# (docs/rules.md "Purchase options")
+PURCHASE_ROW = obj({
+    "usd_per_hour": NNUM_POS_, "monthly_usd": NNUM_POS_,
+    "break_even_utilization_pct": {"type": ["number", "null"], "minimum": 0},
+    "estimated": dict(BOOL, description="a bound from a published discount, not a catalog rate")})
+PURCHASE_OPTIONS = obj({
+    "on-demand": PURCHASE_ROW, "reserved-1y": PURCHASE_ROW,
+    "savings-plan-1y": PURCHASE_ROW, "savings-plan-3y": PURCHASE_ROW,
+    "chosen": PURCHASE, "monthly_saving_usd": NONNEG})
+PLAN_ASG = obj({"min_instances": POSINT, "desired_instances": POSINT,
+                "max_instances": POSINT, "expected_instances": NONNEG,
+                "warm_pool_size": {"type": "integer", "minimum": 0}})
 PLAN = obj({
     "rank": POSINT, "instance_type": TYPE, "family": STR, "nodes": POSINT,
     "nodes_per_replica": POSINT, "purchase": PURCHASE, "region": REGION,
@@ -208,6 +224,10 @@ PLAN = obj({
     "expected_interruptions": NONNEG,
     "spot_savings_pct": PRICE_PROPS["spot_savings_pct"],
     "plan_savings_pct": dict(NUM, description="this plan's saving vs the on-demand plan of the same type, interruption rework included, 1 decimal"),
+    "interruption_probability": {"type": "number", "minimum": 0, "maximum": 1},
+    "capacity_caveat": STR,
+    "purchase_options": PURCHASE_OPTIONS,
+    "auto_scaling": PLAN_ASG,
     "score": NUM,
     "image": {"oneOf": [{"type": "null"}, obj({"family": STR,
                                                  "ssm_parameter": STR})]},
@@ -248,7 +268,24 @@ RECOMMEND_PROPS = {
         "estimated": BOOL, "fix": STR})),
     "recommendations": arr(PLAN),
     "autoscaling": obj({"min_instances": POSINT, "max_instances": POSINT,
-                        "target_qps_per_instance": NONNEG}),
+                        "target_qps_per_instance": NONNEG,
+                        "desired_instances": POSINT,
+                        "expected_instances": NONNEG,
+                        "target_utilization_pct": {"type": "number", "exclusiveMinimum": 0, "maximum": 100},
+                        "peak_qps_defaulted": BOOL,
+                        "policy": enum("alb-request-count-per-target",
+                                       "sqs-backlog-per-instance"),
+                        "target_value": NONNEG, "max_wait_s": NONNEG,
+                        "scale_out_cooldown_s": NONNEG,
+                        "scale_in_cooldown_s": NONNEG,
+                        "warm_pool_size": {"type": "integer", "minimum": 0},
+                        "start_time_s": NONNEG,
+                        "fallback_cpu": {"oneOf": [{"type": "null"}, obj({
+                            "instance_type": TYPE, "min_instances": POSINT,
+                            "max_instances": POSINT,
+                            "capacity_qps_per_instance": NONNEG,
+                            "monthly_usd": NONNEG})]}},
+                       optional=("max_wait_s", "fallback_cpu")),
     "alternatives": arr({"oneOf": [
         obj({"kind": enum("lambda", "lightsail"), "name": STR,
              "feasible": {"const": True}, "memory_gib": NONNEG,
@@ -294,7 +331,16 @@ TF_EXTERNAL = {"$schema": D, "$id": BASE + "tf-external.schema.json",
                    "monthly_usd": {"type": "string", "pattern": r"^([0-9]+\.[0-9]+)?$"},
                    "total_usd": {"type": "string", "pattern": r"^([0-9]+\.[0-9]+)?$"},
                    "catalog_as_of": DATE,
-               })}
+                   "purchase": PURCHASE,
+                   # serving only: the Auto Scaling group
+                   "asg_min_size": {"type": "string", "pattern": "^[1-9][0-9]*$"},
+                   "asg_max_size": {"type": "string", "pattern": "^[1-9][0-9]*$"},
+                   "asg_desired_capacity": {"type": "string", "pattern": "^[1-9][0-9]*$"},
+                   "target_value": {"type": "string", "pattern": r"^([0-9]+\.[0-9]+)?$"},
+                   "warm_pool_size": {"type": "string", "pattern": "^[0-9]+$"},
+               }, optional=("asg_min_size", "asg_max_size",
+                            "asg_desired_capacity", "target_value",
+                            "warm_pool_size"))}
 
 ALL = {"list.schema.json": LIST, "show.schema.json": SHOW,
        "models.schema.json": MODELS, "estimate.schema.json": ESTIMATE,

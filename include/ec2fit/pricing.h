@@ -90,6 +90,12 @@ size_t ecf_pricing_table_count(const ecf_pricing_table *t);
 double ecf_pricing_table_get(const ecf_pricing_table *t, const char *region,
                              const char *type, const char **reason_out);
 
+/** The 1-year Standard, No Upfront reserved hourly rate the same product
+ *  carried in its Reserved terms, or -1 (none, or the product was
+ *  rejected). */
+double ecf_pricing_table_get_reserved(const ecf_pricing_table *t,
+                                      const char *region, const char *type);
+
 /* ---- Spot Advisor ------------------------------------------------------- */
 
 typedef struct ecf_spot_table ecf_spot_table;
@@ -159,11 +165,13 @@ typedef struct {
     size_t spot_rejected;         /* savings outside -100..95 */
     size_t spot_kept;             /* moves over 30 points, not forced */
     size_t spot_forced;           /* ... taken because of force */
+    size_t reserved_updated;      /* reserved_1y_usd_per_hour set or
+                                     changed */
 } ecf_pricing_report;
 
 #define ECF_PRICING_MAX_NOTES 50
 #define ECF_PRICING_REPORT_INIT                                                \
-    {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, NULL, 0, 0, 0, 0, 0, 0, 0}
+    {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, NULL, 0, 0, 0, 0, 0, 0, 0, 0}
 
 void ecf_pricing_report_dispose(ecf_pricing_report *r);
 

@@ -19,6 +19,7 @@
 #include "ec2fit/catalog.h"
 #include "ec2fit/err.h"
 #include "ec2fit/estimate.h"
+#include "ec2fit/fleet.h"
 #include "ec2fit/rules.h"
 #include "ec2fit/stacks.h"
 #include "ec2fit/zoo.h"
@@ -54,10 +55,21 @@ typedef struct {
                                   region from the region's median ratio
                                   to us-east-1 (plans marked
                                   price_estimated) */
+    /* Purchase and fleet (ec2fit/fleet.h); zero = the documented default */
+    ecf_purchase purchase;     /* auto: spot for jobs (per `spot`), the
+                                  1-year commitment for 24/7 serving */
+    double target_utilization; /* 0 = 0.7 */
+    bool async;                /* SQS backlog scaling instead of ALB */
+    double max_wait_s;         /* --async acceptable wait; 0 = 10 s */
+    double start_time_s;       /* instance start for the warm pool; 0 = 300 */
+    bool fallback_cpu;         /* report a CPU fallback group */
+    int max_interruption_band; /* spot plans above this band are dropped;
+                                  stored + 1 so 0 = no filter */
 } ecf_recommend_opts;
 
 #define ECF_RECOMMEND_OPTS_INIT                                               \
-    {{NULL}, 0, ECF_SPOT_AUTO, 0, 0, 0, 0, 0, 0.5, ECF_OPT_COST, NULL, NULL, 0, NULL, NULL, false}
+    {{NULL}, 0, ECF_SPOT_AUTO, 0, 0, 0, 0, 0, 0.5, ECF_OPT_COST, NULL, NULL, 0, \
+     NULL, NULL, false, ECF_PURCHASE_AUTO, 0, false, 0, 0, false, 0}
 
 /* Penalty rules that can fire on one plan (there are five kinds). */
 #define ECF_PLAN_MAX_PENALTIES 6
@@ -101,6 +113,12 @@ typedef struct {
     ecf_bottleneck bottleneck;
     double score;            /* lower is better */
     double penalty;          /* sum of penalty weights */
+    /* Serving (fleet.c): how the plan is bought and scaled. `nodes` is
+     * the Auto Scaling minimum; monthly_usd is the expected fleet, its
+     * first asg_min instances at the commitment rate, the rest on-demand. */
+    ecf_purchase purchase_option; /* the option priced (never AUTO) */
+    int asg_min, asg_max, asg_warm_pool; /* instances */
+    double asg_expected;     /* instances, mean over the diurnal profile */
     unsigned marks;          /* ECF_MARK_* */
     bool price_estimated;    /* on-demand price derived from us-east-1 x
                                 the region's median ratio */
@@ -148,6 +166,15 @@ typedef struct {
     /* Auto Scaling suggestion for the top serving plan */
     int asg_min, asg_max;
     double asg_target_qps_per_instance;
+    double asg_expected;        /* rank 1's expected instances */
+    int asg_warm_pool;          /* instances kept stopped, ready */
+    double asg_target_value;    /* ALBRequestCountPerTarget (requests per
+                                   target per minute), or with --async the
+                                   SQS backlog per instance */
+    double asg_utilization;     /* the target utilisation used */
+    bool peak_defaulted;        /* --peak-qps not given: max = 2 x qps */
+    long fallback_index;        /* --fallback cpu: best CPU-only plan in
+                                   plans[], -1 when none */
     /* What the plans were evaluated with, to explain them later. The
      * model and rules are borrowed and must outlive the result. */
     const ecf_model *model;

@@ -173,6 +173,18 @@ double ecf_pricing_table_get(const ecf_pricing_table *t, const char *region,
     return e->usd;
 }
 
+double ecf_pricing_table_get_reserved(const ecf_pricing_table *t,
+                                      const char *region, const char *type)
+{
+    const char *key[2] = {region, type};
+    const od_entry *e;
+    if (!t->finished || t->n == 0)
+        return -1;
+    e = bsearch(key, t->v, t->n, sizeof(*t->v), od_key_cmp);
+    return e && !e->reason[0] && e->reserved_1y_usd > 0 ? e->reserved_1y_usd
+                                                         : -1;
+}
+
 /* ===================================================================== */
 /* GetProducts                                                            */
 /* ===================================================================== */
@@ -239,6 +251,38 @@ static int parse_decimal(double *out, const char *s)
     return isfinite(*out) ? 0 : -1;
 }
 
+/* The hourly rate of the 1-year Standard, No Upfront reservation among a
+ * product's Reserved terms (the catalog's reserved_1y_usd_per_hour), or
+ * -1. A No Upfront term has one "Hrs" dimension and no upfront fee. */
+static double reserved_1y(const cJSON *reserved)
+{
+    const cJSON *term, *dim;
+    double best = -1;
+    cJSON_ArrayForEach(term, reserved)
+    {
+        const cJSON *ta =
+            cJSON_GetObjectItemCaseSensitive(term, "termAttributes");
+        const char *len = get_str(ta, "LeaseContractLength");
+        const char *cls = get_str(ta, "OfferingClass");
+        const char *opt = get_str(ta, "PurchaseOption");
+        if (!len || !cls || !opt || strcmp(len, "1yr") != 0 ||
+            strcmp(cls, "standard") != 0 || strcmp(opt, "No Upfront") != 0)
+            continue;
+        cJSON_ArrayForEach(
+            dim, cJSON_GetObjectItemCaseSensitive(term, "priceDimensions"))
+        {
+            const char *unit = get_str(dim, "unit");
+            const char *usd = get_str(
+                cJSON_GetObjectItemCaseSensitive(dim, "pricePerUnit"), "USD");
+            double v;
+            if (unit && strcmp(unit, "Hrs") == 0 && usd &&
+                parse_decimal(&v, usd) == 0 && v > 0)
+                best = v;
+        }
+    }
+    return best;
+}
+
 /* One PriceList element (already parsed). Returns <0 on a malformed
  * element, 0 otherwise (accepted, rejected or skipped). */
 static int parse_product(ecf_pricing_table *t, const char *region,
@@ -301,6 +345,9 @@ static int parse_product(ecf_pricing_table *t, const char *region,
             n_prices++;
         }
     }
+    e->reserved_1y_usd = reserved_1y(
+        cJSON_GetObjectItemCaseSensitive(
+            cJSON_GetObjectItemCaseSensitive(doc, "terms"), "Reserved"));
     if (n_prices == 0)
         snprintf(e->reason, sizeof(e->reason),
                  "SKU %.40s has no hourly USD on-demand price", e->sku);

@@ -19,6 +19,8 @@ typedef struct {
     char *type;
     char *sku;
     double usd;        /* > 0 when accepted */
+    double reserved_1y_usd; /* > 0: the 1-year Standard No Upfront RI's
+                               hourly rate in the same product's terms */
     char reason[128];  /* non-empty = rejected */
 } od_entry;
 

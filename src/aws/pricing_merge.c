@@ -247,6 +247,40 @@ static void merge_ondemand(cJSON *instances, ecf_pricing_report *rep,
     }
 }
 
+/* The 1-year reserved rate from the same GetProducts pages, where the
+ * entry has an on-demand price and the reservation is cheaper than it (a
+ * rate at or above on-demand is a bad term, not a discount). */
+static void merge_reserved(cJSON *instances, ecf_pricing_report *rep,
+                           const ecf_pricing_merge_opts *o)
+{
+    cJSON *inst;
+    size_t r;
+    cJSON_ArrayForEach(inst, instances)
+    {
+        const char *type = get_str(inst, "type");
+        cJSON *prices = cJSON_GetObjectItemCaseSensitive(inst, "prices");
+        if (!type || !cJSON_IsObject(prices))
+            continue;
+        for (r = 0; r < o->n_regions; r++) {
+            cJSON *entry =
+                cJSON_GetObjectItemCaseSensitive(prices, o->regions[r]);
+            cJSON *od = cJSON_GetObjectItemCaseSensitive(
+                entry, "ondemand_usd_per_hour");
+            cJSON *old = cJSON_GetObjectItemCaseSensitive(
+                entry, "reserved_1y_usd_per_hour");
+            double v = ecf_pricing_table_get_reserved(o->ondemand,
+                                                      o->regions[r], type);
+            if (!entry || v <= 0 || !cJSON_IsNumber(od) ||
+                v >= od->valuedouble)
+                continue;
+            if (cJSON_IsNumber(old) && old->valuedouble == v)
+                continue;
+            set_number(entry, "reserved_1y_usd_per_hour", v);
+            rep->reserved_updated++;
+        }
+    }
+}
+
 static void merge_spot(cJSON *instances, ecf_pricing_report *rep,
                        const ecf_pricing_merge_opts *o)
 {
@@ -403,6 +437,7 @@ int ecf_pricing_merge(char **json_out, ecf_pricing_report *report,
     if (o->ondemand) {
         pricing_medians *m = pricing_medians_new(instances);
         merge_ondemand(instances, report, o, m);
+        merge_reserved(instances, report, o);
         pricing_medians_free(m);
         count_not_in_catalog(report, instances, o->ondemand);
     }

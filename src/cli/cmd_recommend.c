@@ -64,6 +64,7 @@ static void usage(FILE *f)
           "                          karpenter: also print that EC2NodeClass\n"
           "  -h, --help              this help\n",
           f);
+    cli_fleet_usage(f);
     cli_recommend_batch_usage(f);
     fputs("\nExit status: 0 a plan exists, 3 nothing satisfies the constraints (the\n"
           "closest misses are printed), 2 usage error, 1 runtime error.\n",
@@ -154,6 +155,13 @@ int cli_recommend_main(int argc, char **argv, rr_printer printer)
     while ((c = getopt_long(argc, argv, ":ho:", cli_recommend_longopts(),
                             NULL)) != -1) {
         int rc = cli_workload_option(&wl, c, optarg, &err);
+        if (rc < 0) {
+            status = cli_usage_error(me, "%s", err.msg);
+            goto out;
+        }
+        if (rc > 0)
+            continue;
+        rc = cli_fleet_option(&o, c, optarg, &err);
         if (rc < 0) {
             status = cli_usage_error(me, "%s", err.msg);
             goto out;
@@ -340,6 +348,14 @@ int cli_recommend_main(int argc, char **argv, rr_printer printer)
                              "is unknown without it; see --budget-hourly)");
             goto out;
         }
+    }
+    if (wl.w.task != ECF_TASK_INFER &&
+        (o.target_utilization > 0 || o.async || o.fallback_cpu)) {
+        status = cli_usage_error(
+            me, "%s: only for --task infer",
+            o.async ? "--async"
+                    : o.fallback_cpu ? "--fallback" : "--target-utilization");
+        goto out;
     }
     if (o.peak_qps > 0 && wl.w.task != ECF_TASK_INFER) {
         status = cli_usage_error(me,

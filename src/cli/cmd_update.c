@@ -789,10 +789,11 @@ int cmd_update(int argc, char **argv)
         if (od)
             fprintf(stderr,
                     "ec2fit: update: on-demand: %zu regions, %zu pages, %zu "
-                    "prices changed, %zu added, %zu removed, %zu kept\n",
+                    "prices changed, %zu added, %zu removed, %zu kept; "
+                    "1-year reserved: %zu set\n",
                     regions.n, pages, rep.ondemand_updated,
                     rep.ondemand_added, rep.ondemand_removed,
-                    rep.ondemand_kept);
+                    rep.ondemand_kept, rep.reserved_updated);
         fprintf(stderr,
                 "ec2fit: update: spot: %zu entries updated, %zu removed\n",
                 rep.spot_updated, rep.spot_removed);

@@ -32,6 +32,13 @@ static const struct option longopts[] = {
     {"node-class", required_argument, NULL, O_NODE_CLASS},
     {"node-class-spec", optional_argument, NULL, O_NODE_CLASS_SPEC},
     {"estimate-missing-prices", no_argument, NULL, O_ESTIMATE_MISSING},
+    {"purchase", required_argument, NULL, O_PURCHASE},
+    {"target-utilization", required_argument, NULL, O_TARGET_UTIL},
+    {"async", no_argument, NULL, O_ASYNC},
+    {"max-wait", required_argument, NULL, O_MAX_WAIT},
+    {"start-time", required_argument, NULL, O_START_TIME},
+    {"fallback", required_argument, NULL, O_FALLBACK},
+    {"max-interruption", required_argument, NULL, O_MAX_INTERRUPTION},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0}};
 

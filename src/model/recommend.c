@@ -23,7 +23,6 @@
 
 #include "recommend_internal.h"
 
-#define ASG_TARGET_UTILIZATION 0.7
 
 static int reject_cmp(const void *a, const void *b);
 
@@ -224,12 +223,18 @@ static void cost_job(run_ctx *c, ecf_plan *p, ecf_rule_input *in,
                      const ecf_estimate *e, const ecf_price *price, bool spot,
                      int nodes)
 {
-    double unit_price =
-        spot ? price->spot_usd_per_hour : price->ondemand_usd_per_hour;
+    ecf_purchase pu = spot ? ECF_PURCHASE_SPOT : c->o->purchase;
+    double unit_price;
     double per_s = ecf_model_kind_is_llm(c->m->kind) && e->tokens_per_s > 0
                        ? e->tokens_per_s
                        : e->samples_per_s;
 
+    /* a job runs on spot or on-demand; --purchase reserved/savings-plan
+     * prices its hours at that rate (the commitment is owned already) */
+    if (pu == ECF_PURCHASE_AUTO || ecf_purchase_rate(price, pu, NULL) <= 0)
+        pu = ECF_PURCHASE_ON_DEMAND;
+    unit_price = ecf_purchase_rate(price, pu, NULL);
+    p->purchase_option = pu;
     p->spot = spot;
     p->nodes = nodes;
     p->nodes_per_group = nodes;
@@ -267,51 +272,6 @@ static void cost_job(run_ctx *c, ecf_plan *p, ecf_rule_input *in,
     in->time_hours = p->time_hours;
     in->total_usd = p->total_usd;
     in->expected_interruptions = p->expected_interruptions;
-    in->checkpoint_hours = c->o->checkpoint_hours;
-}
-
-static void cost_serving(run_ctx *c, ecf_plan *p, ecf_rule_input *in,
-                         const ecf_estimate *e, const ecf_price *price,
-                         bool spot, int group_nodes)
-{
-    double unit_price =
-        spot ? price->spot_usd_per_hour : price->ondemand_usd_per_hour;
-    double cap_group = e->max_qps_per_replica * (e->replicas > 0 ? e->replicas : 1);
-    double qps = c->w->qps;
-    double groups = 1, qps_eff;
-    bool llm = ecf_model_kind_is_llm(c->m->kind);
-
-    if (qps > 0 && cap_group > 0)
-        groups = ceil(qps / cap_group - 1e-9);
-    if (groups < 1)
-        groups = 1;
-    if (groups * group_nodes > 1e6)
-        groups = 1e6 / group_nodes;
-    p->spot = spot;
-    p->nodes_per_group = group_nodes;
-    p->nodes = (int)groups * group_nodes;
-    p->capacity_qps = cap_group * groups;
-    p->usd_per_hour_instance = unit_price;
-    p->hourly_usd = unit_price * p->nodes;
-    p->monthly_usd = p->hourly_usd * HOURS_PER_MONTH;
-    p->interruption_band = spot ? price->interruption_band : -1;
-    qps_eff = qps > 0 ? qps : cap_group;
-    if (qps_eff > 0) {
-        double units = qps_eff * 3600.0;
-        int out_tokens = c->w->output_tokens > 0 ? c->w->output_tokens : 1;
-        if (llm)
-            units *= out_tokens;
-        p->usd_per_million = p->hourly_usd / units * 1e6;
-    }
-
-    memset(in, 0, sizeof(*in));
-    in->nodes = p->nodes;
-    in->nodes_per_group = group_nodes;
-    in->spot = spot;
-    in->interruption_band = p->interruption_band;
-    in->hourly_usd = p->hourly_usd;
-    in->total_usd = p->monthly_usd; /* --budget is monthly for serving */
-    in->instances_needed = p->nodes;
     in->checkpoint_hours = c->o->checkpoint_hours;
 }
 
@@ -372,7 +332,8 @@ static void evaluate(run_ctx *c, ecf_plan *p, ecf_rule_result *res,
     ecf_rule_input in;
     memset(p, 0, sizeof(*p));
     if (c->serving)
-        cost_serving(c, p, &in, e, price, spot, n);
+        ecf_recommend_cost_serving(p, &in, c->m, c->w, c->o, e, price, spot,
+                                   n);
     else
         cost_job(c, p, &in, e, price, spot, n);
     fill_targets(c, &in, inst, e);
@@ -470,6 +431,11 @@ static int consider(run_ctx *c, const ecf_instance *inst, const char *region,
     }
     want[0] = true;
     want[1] = c->spot_allowed && price->spot_usd_per_hour > 0;
+    /* --max-interruption: an unknown band is not known to be under it */
+    if (c->o->max_interruption_band > 0 &&
+        (price->interruption_band < 0 ||
+         price->interruption_band >= c->o->max_interruption_band))
+        want[1] = false;
 
     /* A multi-node plan on a type without EFA is rejected by rule; don't
      * search past one node, so the reason reported is the one-node one. */
@@ -811,6 +777,14 @@ int ecf_recommend_run_memo(ecf_recommendation **out, const ecf_catalog *cat,
     c.serving = ww.task == ECF_TASK_INFER;
     c.spot_allowed = o->spot == ECF_SPOT_YES ||
                      (o->spot == ECF_SPOT_AUTO && !c.serving);
+    if (o->purchase == ECF_PURCHASE_SPOT)
+        c.spot_allowed = o->spot != ECF_SPOT_NO;
+    else if (o->purchase != ECF_PURCHASE_AUTO)
+        c.spot_allowed = false;
+    if (o->target_utilization < 0 || o->target_utilization > 1)
+        return ecf_err_set(err, ECF_EINVAL,
+                           "--target-utilization: expected a fraction "
+                           "above 0 and at most 1 (or a percentage)");
     c.max_nodes = o->max_nodes > 0 ? o->max_nodes : (c.serving ? 64 : 16);
     c.restart_hours =
         ecf_rule_param_get(&rules->rules[ECF_RULE_SPOT_INTERRUPTION],
@@ -865,22 +839,9 @@ int ecf_recommend_run_memo(ecf_recommendation **out, const ecf_catalog *cat,
     }
     rank(c.r, o->optimize, o->rank_top);
 
-    if (c.serving && c.r->n_plans > 0) {
-        const ecf_plan *top = &c.r->plans[0];
-        double per_inst = top->capacity_qps / (top->nodes > 0 ? top->nodes : 1);
-        double peak = o->peak_qps > 0 ? o->peak_qps : ww.qps;
-        c.r->asg_min = top->nodes;
-        c.r->asg_max = top->nodes;
-        if (peak > 0 && per_inst > 0) {
-            int groups = (int)ceil(peak / (per_inst * top->nodes_per_group) - 1e-9);
-            if (groups < 1)
-                groups = 1;
-            c.r->asg_max = groups * top->nodes_per_group;
-            if (c.r->asg_max < c.r->asg_min)
-                c.r->asg_max = c.r->asg_min;
-        }
-        c.r->asg_target_qps_per_instance = per_inst * ASG_TARGET_UTILIZATION;
-    }
+    c.r->fallback_index = -1;
+    if (c.serving && c.r->n_plans > 0)
+        ecf_recommend_fleet_summary(c.r, o);
     *out = c.r;
     return 0;
 }

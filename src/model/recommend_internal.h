@@ -29,5 +29,17 @@ const ecf_price *ecf_rec_price(const ecf_recommendation *r,
 void ecf_rec_storage_cost(ecf_plan *p, const ecf_recommend_opts *o,
                           const ecf_estimate *e, const ecf_workload *w,
                           const char *region);
+#include "ec2fit/recommend.h"
+#include "ec2fit/rules.h"
+
+/* recommend_fleet.c: fills a serving plan and its rule input. */
+void ecf_recommend_cost_serving(ecf_plan *p, ecf_rule_input *in,
+                                const ecf_model *m, const ecf_workload *w,
+                                const ecf_recommend_opts *o,
+                                const ecf_estimate *e, const ecf_price *price,
+                                bool spot, int group_nodes);
+/* recommend_fleet.c: rank 1's Auto Scaling summary and CPU fallback. */
+void ecf_recommend_fleet_summary(ecf_recommendation *r,
+                                 const ecf_recommend_opts *o);
 
 #endif

@@ -24,7 +24,10 @@
 
 const char *purchase(const ecf_plan *p)
 {
-    return p->spot ? "spot" : "on-demand";
+    if (p->spot)
+        return "spot";
+    return p->purchase_option == ECF_PURCHASE_AUTO ? "on-demand"
+                                            : ecf_purchase_name(p->purchase_option);
 }
 
 void marks_str(char *buf, size_t n, unsigned marks)

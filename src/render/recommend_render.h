@@ -21,6 +21,9 @@ typedef ecf_result rr_view;
 void rr_light_alternatives(rr_view *v);
 
 void rr_print_table(FILE *f, const rr_view *v);
+/** Serving: rank 1's purchase options and Auto Scaling group as an HTML
+ *  section (render_fleet.c; --output html). */
+void rr_print_fleet_html(FILE *f, const rr_view *v);
 void rr_print_json(FILE *f, const rr_view *v);
 /** The --output json object, the caller's (cJSON_Delete): batch mode
  *  prints it compact on one line. */

@@ -10,6 +10,9 @@
 
 #include "recommend_render.h"
 
+#include <cjson/cJSON.h>
+#include "ec2fit/fleet.h"
+
 #define RR_SCHEMA_VERSION 2
 #define MAX_CLOSEST 5
 
@@ -33,5 +36,35 @@ const char *cost_basis_name(ecf_cost_basis b);
 void workload_line(char *buf, size_t n, const rr_view *v);
 size_t closest(const ecf_rejection **out, size_t max,
                       const ecf_recommendation *r);
+
+/* render_fleet.c: purchase options and the Auto Scaling group. */
+typedef struct {
+    ecf_purchase option;
+    double usd_per_hour;   /* per instance; < 0 unknown */
+    double monthly_usd;    /* the plan's fleet at this option; < 0 unknown */
+    double break_even_pct; /* utilisation above which it beats on-demand */
+    bool estimated;        /* a bound, not a catalog rate */
+} rr_purchase_row;
+
+#define RR_PURCHASE_ROWS 4
+/** On-demand, reserved-1y, savings-plan-1y, savings-plan-3y for the
+ *  plan's fleet: asg_min instances at the option's rate, the rest of the
+ *  expected fleet on-demand. */
+void rr_purchase_rows(rr_purchase_row out[RR_PURCHASE_ROWS],
+                      const ecf_plan *p);
+/** The plan's monthly saving against all on-demand (0 when none). */
+double rr_purchase_saving(const ecf_plan *p);
+/** Adds a serving plan's purchase_options and auto_scaling objects. */
+void rr_json_fleet_plan(cJSON *o, const ecf_plan *p);
+/** Adds the rest of the top-level "autoscaling" object. */
+void rr_json_fleet_summary(cJSON *a, const rr_view *v);
+/** A spot plan's interruption probability (jobs) and, when several
+ *  regions were compared, the capacity caveat. */
+void rr_json_spot_risk(cJSON *o, const rr_view *v, const ecf_plan *p);
+/** The table/markdown note for the capacity caveat, when it applies. */
+void rr_print_spot_caveat(FILE *f, const rr_view *v);
+/** The purchase/fleet footer lines of the table and markdown outputs. */
+void rr_print_fleet_text(FILE *f, const rr_view *v, bool markdown);
+
 
 #endif

@@ -397,6 +397,7 @@ void rr_print_html(FILE *f, const rr_view *v)
                 c1, c2, c3, rr_cost_excludes);
         notes(f, v);
         serving_extras(f, v);
+        rr_print_fleet_html(f, v); /* purchase options; render_fleet.c */
         fputs("<section class=\"chart\">\n<h2>Cost versus time</h2>\n"
               "<p class=\"key\">"
               "<span><i class=\"dot\" style=\"background:#59a14f\"></i>"

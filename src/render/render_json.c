@@ -167,6 +167,7 @@ static cJSON *json_plan(const rr_view *v, const ecf_plan *p, size_t rank)
         add_opt_num(o, "ttft_ms", p->ttft_ms, 3);
         add_opt_num(o, "per_token_ms", p->per_token_ms, 3);
         cli_json_add_num(o, "capacity_qps", p->capacity_qps, 3);
+        rr_json_fleet_plan(o, p);
     }
     cJSON_AddStringToObject(o, "bottleneck",
                             ecf_bottleneck_name(p->bottleneck));
@@ -178,6 +179,7 @@ static cJSON *json_plan(const rr_view *v, const ecf_plan *p, size_t rank)
             cJSON_AddNullToObject(o, "interruption_band");
         cli_json_add_num(o, "expected_interruptions",
                          p->expected_interruptions, 3);
+        rr_json_spot_risk(o, v, p); /* render_fleet.c */
         /* Spot Advisor's integer figure, as in list/show (schema 2); the
          * plan's own saving, rework included, is plan_savings_pct. */
         const ecf_price *pr = ecf_instance_price(p->inst, p->region);
@@ -294,6 +296,7 @@ cJSON *rr_json(const rr_view *v)
         cJSON_AddNumberToObject(a, "max_instances", r->asg_max);
         cli_json_add_num(a, "target_qps_per_instance",
                          r->asg_target_qps_per_instance, 3);
+        rr_json_fleet_summary(a, v);
     }
     if (v->w->task == ECF_TASK_INFER) {
         cJSON *alt = cJSON_AddArrayToObject(root, "alternatives");

@@ -203,6 +203,8 @@ void rr_print_markdown(FILE *f, const rr_view *v)
     }
     notes(f, v, n);
     serving_extras(f, v);
+    rr_print_fleet_text(f, v, true);
+    rr_print_spot_caveat(f, v);
     fprintf(f, "\n%s Estimates from ec2fit's analytical model (memory, "
                "roofline time, scaling); see docs/estimation.md for the "
                "formulas and their sources.\n",

@@ -86,7 +86,7 @@ void rr_print_table(FILE *f, const rr_view *v)
 
     if (n > 0) {
         if (r->serving)
-            fprintf(f, "%s%-4s %-*s %s%5s %-9s %-*s %13s %10s %9s %10s %11s "
+            fprintf(f, "%s%-4s %-*s %s%5s %-11s %-*s %13s %10s %9s %10s %11s "
                        "%11s %-16s %s%s\n",
                     bold, "RANK", tw, "INSTANCE", rc, "NODES", "PURCHASE", aw,
                     "ACCELERATOR", "MEM_GiB/DEV", "LATENCY", "CAP_QPS",
@@ -128,7 +128,7 @@ void rr_print_table(FILE *f, const rr_view *v)
                 char c5[32];
                 fmt_usd(c5, sizeof(c5), p->usd_per_million);
                 fprintf(f,
-                        "%-4zu %-*s %s%5d %-9s %-*s %13s %10s %9s %10s %11s "
+                        "%-4zu %-*s %s%5d %-11s %-*s %13s %10s %9s %10s %11s "
                         "%11s %-16s %s%s%s\n",
                         i + 1, tw, ecf_textsafe(ty, sizeof(ty), p->inst->type), rc, p->nodes, purchase(p), aw,
                         acc,
@@ -194,10 +194,8 @@ void rr_print_table(FILE *f, const rr_view *v)
                 p->storage_price_estimated ? "; priced at us-east-1 rates"
                                            : "");
     }
-    if (r->serving && r->n_plans > 0)
-        fprintf(f, "\nAuto Scaling (rank 1): min %d, max %d instances; target "
-                   "%.3g req/s per instance (%.0f%% of capacity)\n",
-                r->asg_min, r->asg_max, r->asg_target_qps_per_instance, 70.0);
+    rr_print_fleet_text(f, v, false);
+    rr_print_spot_caveat(f, v);
     /* Light alternatives are shown when feasible and cheaper than rank 1
      * (JSON lists them all, with the reason when not feasible). */
     {

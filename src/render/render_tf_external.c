@@ -10,12 +10,20 @@
 
 #include "ec2fit/region_name.h"
 #include "render_common.h"
+#include "recommend_render_internal.h"
 
 static void put_num(cJSON *o, const char *key, double v, int decimals)
 {
     char buf[64] = "";
     if (v > 0)
         snprintf(buf, sizeof(buf), "%.*f", decimals, v);
+    cJSON_AddStringToObject(o, key, buf);
+}
+
+static void put_int(cJSON *o, const char *key, int v)
+{
+    char buf[16];
+    snprintf(buf, sizeof(buf), "%d", v);
     cJSON_AddStringToObject(o, key, buf);
 }
 
@@ -40,6 +48,15 @@ void rr_print_tf_external(FILE *f, const rr_view *v)
     put_num(o, "hourly_usd", p->hourly_usd, 6);
     put_num(o, "monthly_usd", v->rec->serving ? p->monthly_usd : 0, 2);
     put_num(o, "total_usd", v->rec->serving ? 0 : p->total_usd, 2);
+    cJSON_AddStringToObject(o, "purchase", purchase(p));
+    if (v->rec->serving) {
+        const ecf_recommendation *r = v->rec;
+        put_int(o, "asg_min_size", r->asg_min);
+        put_int(o, "asg_max_size", r->asg_max);
+        put_int(o, "asg_desired_capacity", r->asg_min);
+        put_num(o, "target_value", r->asg_target_value, 3);
+        put_int(o, "warm_pool_size", r->asg_warm_pool);
+    }
     cJSON_AddStringToObject(o, "catalog_as_of", ecf_catalog_as_of(v->cat));
     cli_json_print(f, o);
 }

@@ -34,6 +34,20 @@ void rr_print_tfvars(FILE *f, const rr_view *v)
             cJSON_AddNullToObject(o, "zone_group");
     }
     cli_json_add_num(o, "hourly_usd", p->hourly_usd, 6);
+    cJSON_AddStringToObject(o, "purchase", purchase(p));
+    if (v->rec->serving) {
+        /* the Auto Scaling group (docs/terraform.md) */
+        const ecf_recommendation *r = v->rec;
+        cJSON_AddNumberToObject(o, "asg_min_size", r->asg_min);
+        cJSON_AddNumberToObject(o, "asg_max_size", r->asg_max);
+        cJSON_AddNumberToObject(o, "asg_desired_capacity", r->asg_min);
+        cJSON_AddStringToObject(o, "scaling_policy",
+                                r->opts.async ? "sqs-backlog-per-instance"
+                                              : "alb-request-count-per-target");
+        cli_json_add_num(o, "target_value", r->asg_target_value, 3);
+        cJSON_AddNumberToObject(o, "warm_pool_size", r->asg_warm_pool);
+        cli_json_add_num(o, "monthly_usd", p->monthly_usd, 2);
+    }
     {
         /* for `data "aws_ssm_parameter"` (docs/terraform.md) */
         const ecf_image *im =

@@ -13,7 +13,11 @@ run() { # stdin-text: runs tf-external, sets rc
 }
 flat_strings() { jq -e 'type == "object" and all(.[]; type == "string")' "$OUT"; }
 keys_ok() {
-  jq -e 'keys == ["catalog_as_of","hourly_usd","instance_count","instance_type","monthly_usd","region","schema_version","total_usd","use_spot","zone_group"]' "$OUT"
+  jq -e 'keys == ["catalog_as_of","hourly_usd","instance_count","instance_type","monthly_usd","purchase","region","schema_version","total_usd","use_spot","zone_group"]' "$OUT"
+}
+# serving adds the Auto Scaling group (docs/terraform.md)
+keys_serve_ok() {
+  jq -e 'keys == ["asg_desired_capacity","asg_max_size","asg_min_size","catalog_as_of","hourly_usd","instance_count","instance_type","monthly_usd","purchase","region","schema_version","target_value","total_usd","use_spot","warm_pool_size","zone_group"]' "$OUT"
 }
 one_line_err() { test "$(wc -l < "$ERR")" -eq 1 && grep -q '^ec2fit: ' "$ERR"; }
 
@@ -41,7 +45,7 @@ check "Local Zone: region us-west-2, zone_group us-west-2-lax-1" jq -e '.region 
 # serving: monthly_usd set, total_usd empty; underscores and "" (unset)
 run '{"model":"llama-3.1-8b","task":"infer","qps":"5","latency_ms":"","spot":"false"}'
 check "serve: exit 0" test "$rc" -eq 0
-check "serve: flat strings and keys" keys_ok
+check "serve: flat strings and keys" keys_serve_ok
 check "serve: monthly set, total empty, on-demand" jq -e '(.monthly_usd|tonumber) > 0 and .total_usd == "" and .use_spot == "false"' "$OUT"
 run '{"model":"resnet50","task":"train","batch_size":"64","budget-hourly":"100"}'
 check "underscore and dash keys both accepted" test "$rc" -eq 0

@@ -361,6 +361,79 @@ static void test_pricing__merge_updates_adds_and_validates(void **state)
     ecf_pricing_table_free(t);
 }
 
+/* One Reserved term of a GetProducts element. */
+#define RT(code, len, cls, opt, usd)                                          \
+    "\"" code "\":{\"priceDimensions\":{\"R\":{\"unit\":\"Hrs\","           \
+    "\"pricePerUnit\":{\"USD\":\"" usd "\"}}},\"termAttributes\":{"          \
+    "\"LeaseContractLength\":\"" len "\",\"OfferingClass\":\"" cls "\","     \
+    "\"PurchaseOption\":\"" opt "\"}}"
+#define PRODUCT(type, od, reserved)                                           \
+    "{\"product\":{\"attributes\":{\"instanceType\":\"" type "\","           \
+    "\"regionCode\":\"us-east-1\"},\"sku\":\"S-" type "\"},\"terms\":{"      \
+    "\"OnDemand\":{\"T\":{\"priceDimensions\":{\"D\":{\"unit\":\"Hrs\","     \
+    "\"pricePerUnit\":{\"USD\":\"" od "\"}}}}},\"Reserved\":{" reserved "}}}"
+
+/* Reserved terms ride on the same GetProducts pages: only the 1-year
+ * Standard No Upfront hourly rate is taken, and only below on-demand. */
+static void test_pricing__merge_reserved_1y(void **state)
+{
+    merge_fx *m = *state;
+    ecf_pricing_table *t = ecf_pricing_table_new();
+    ecf_err err = ECF_ERR_INIT;
+    ecf_pricing_merge_opts o;
+    ecf_catalog *cat;
+    const ecf_price *p;
+    char *next = NULL, *page;
+    cJSON *root = cJSON_CreateObject();
+    cJSON *list = cJSON_AddArrayToObject(root, "PriceList");
+
+    cJSON_AddItemToArray(
+        list, cJSON_CreateString(PRODUCT(
+                  "g5.xlarge", "1.006",
+                  RT("A", "1yr", "convertible", "No Upfront", "0.7") ","
+                  RT("B", "3yr", "standard", "No Upfront", "0.4") ","
+                  RT("C", "1yr", "standard", "All Upfront", "0") ","
+                  RT("D", "1yr", "standard", "No Upfront", "0.6"))));
+    cJSON_AddItemToArray(
+        list, cJSON_CreateString(PRODUCT(
+                  "m5.large", "0.096",
+                  RT("E", "1yr", "standard", "No Upfront", "0.2"))));
+    page = cJSON_PrintUnformatted(root);
+    cJSON_Delete(root);
+    assert_int_equal(ecf_pricing_parse_products(&next, t, "us-east-1", page,
+                                                strlen(page), &err),
+                     0);
+    cJSON_free(page);
+    assert_null(next);
+    ecf_pricing_table_finish(t);
+    assert_true(ecf_pricing_table_get_reserved(t, "us-east-1", "g5.xlarge") ==
+                0.6);
+    assert_true(ecf_pricing_table_get_reserved(t, "us-east-1", "m5.large") ==
+                0.2);
+    assert_true(ecf_pricing_table_get_reserved(t, "us-west-2", "g5.xlarge") ==
+                -1);
+    memset(&o, 0, sizeof(o));
+    o.regions = r_east;
+    o.n_regions = 1;
+    o.ondemand = t;
+    o.generated_at = "2026-11-29T10:00:00Z";
+    o.ondemand_as_of = "2026-11-29";
+    o.ondemand_origin = "test";
+    o.force = true; /* the page prices two types: the others go */
+    assert_int_equal(ecf_pricing_merge(&m->out, &m->rep, m->base.data,
+                                       m->base.len, &o, &err),
+                     0);
+    assert_int_equal(m->rep.reserved_updated, 1); /* g5.xlarge only */
+    cat = load_merged(m->out);
+    p = ecf_instance_price(ecf_catalog_find(cat, "g5.xlarge"), "us-east-1");
+    assert_true(p->reserved_1y_usd_per_hour == 0.6);
+    /* 0.2 is above m5.large's 0.096 on-demand: not a discount, not taken */
+    p = ecf_instance_price(ecf_catalog_find(cat, "m5.large"), "us-east-1");
+    assert_true(p->reserved_1y_usd_per_hour < 0);
+    ecf_catalog_free(cat);
+    ecf_pricing_table_free(t);
+}
+
 static void test_pricing__merge_keeps_big_moves_unless_forced(void **state)
 {
     merge_fx *m = *state;
@@ -668,6 +741,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_pricing__merge_spot_and_coverage,
                                         merge_setup, merge_teardown),
         cmocka_unit_test(test_pricing__merge_rejects_non_catalog),
+        cmocka_unit_test_setup_teardown(test_pricing__merge_reserved_1y,
+                                        merge_setup, merge_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# Purchase options and Auto Scaling (issue 15, docs/rules.md "Purchase
+# options", "Auto Scaling"). Prices from the embedded catalog, us-east-1
+# (data/catalog.json): g6e.xlarge on-demand 1.861, reserved_1y 1.17243.
+set -u
+. "$(dirname "$0")/checks.sh"
+mkdir -p "$WORK"
+J="$WORK/fleet.json"
+T="$WORK/fleet.tfvars.json"
+ERR="$WORK/fleet.err"
+
+# ---- purchase options, 24/7 serving ----
+"$EC2FIT" recommend --model llama-3.1-8b --task infer --qps 50 --output json --top 10 > "$J"
+check "qps 50: exit 0" test $? -eq 0
+check "every plan has purchase_options with on-demand, reserved-1y, savings plans" jq -e 'all(.recommendations[];
+  .purchase_options | has("on-demand") and has("reserved-1y") and has("savings-plan-1y") and has("savings-plan-3y")
+  and (.["on-demand"].monthly_usd|type) == "number" and has("chosen") and has("monthly_saving_usd"))' "$J"
+check "plans with a catalog reserved rate: monthly costs and a break-even below 100%" jq -e '[.recommendations[]
+  | select(.purchase_options["reserved-1y"].usd_per_hour != null) | .purchase_options]
+  | length > 0 and all(.[]; (.["reserved-1y"].monthly_usd|type) == "number" and (.["savings-plan-1y"].monthly_usd|type) == "number"
+    and .["reserved-1y"].break_even_utilization_pct < 100 and .["reserved-1y"].break_even_utilization_pct > 0)' "$J"
+check "auto: 24/7 serving with a reserved rate is bought reserved-1y" jq -e 'all(.recommendations[]
+  | select(.purchase_options["reserved-1y"].usd_per_hour != null); .purchase == "reserved-1y" and .purchase_options.chosen == "reserved-1y")' "$J"
+check "auto: no reserved rate -> on-demand" jq -e 'all(.recommendations[]
+  | select(.purchase_options["reserved-1y"].usd_per_hour == null); .purchase == "on-demand")' "$J"
+# rank 1 exactly: 50 req/s / (5.366 req/s x 0.7) -> 14 g6e.xlarge
+check "rank 1 g6e.xlarge, 14 instances" jq -e '.recommendations[0] | .instance_type == "g6e.xlarge" and .nodes == 14' "$J"
+check "rank 1 reserved rate is the catalog's 1.17243" jq -e '.recommendations[0].purchase_options["reserved-1y"].usd_per_hour == 1.17243' "$J"
+check "rank 1 monthly = 14 x 1.17243 x 730 = 11982.23" jq -e '.recommendations[0].monthly_usd == 11982.23' "$J"
+check "rank 1 on-demand monthly = 14 x 1.861 x 730 = 19019.42" jq -e '.recommendations[0].purchase_options["on-demand"].monthly_usd == 19019.42' "$J"
+check "rank 1 break-even 1.17243 / 1.861 = 63.0%" jq -e '.recommendations[0].purchase_options["reserved-1y"].break_even_utilization_pct == 63' "$J"
+check "rank 1 saving = 19019.42 - 11982.23" jq -e '.recommendations[0].purchase_options.monthly_saving_usd == 7037.19' "$J"
+check "savings-plan-3y is the published 66% bound, marked estimated" jq -e '.recommendations[0].purchase_options["savings-plan-3y"]
+  | .estimated == true and ((.usd_per_hour - 1.861 * 0.34) | fabs) < 1e-5' "$J"
+check "no --peak-qps: max for 2 x qps, said so" jq -e '.autoscaling | .peak_qps_defaulted == true and .max_instances == 27' "$J"
+
+"$EC2FIT" recommend --model llama-3.1-8b --task infer --qps 50 --purchase on-demand --output json > "$J"
+check "--purchase on-demand: priced on-demand" jq -e '.recommendations[0] | .purchase == "on-demand"
+  and .monthly_usd == .purchase_options["on-demand"].monthly_usd and .monthly_usd == 19019.42' "$J"
+"$EC2FIT" recommend --model llama-3.1-8b --task infer --qps 50 --purchase spot --output json --top 20 > "$J"
+check "--purchase spot: serving considers spot" jq -e '[.recommendations[] | select(.purchase == "spot")] | length > 0' "$J"
+"$EC2FIT" recommend --model llama-3.1-8b --task infer --qps 50 --purchase savings-plan-3y --output json > "$J"
+check "--purchase savings-plan-3y: priced at the bound" jq -e '.recommendations[0] | .purchase == "savings-plan-3y"
+  and .monthly_usd == .purchase_options["savings-plan-3y"].monthly_usd' "$J"
+
+# ---- Auto Scaling that adds up: --qps 20 --peak-qps 200 ----
+"$EC2FIT" recommend --model llama-3.1-8b --task infer --qps 20 --peak-qps 200 --output json > "$J"
+check "peak: exit 0" test $? -eq 0
+check "min x capacity x target >= 20" jq -e '.recommendations[0] as $p | ($p.capacity_qps / $p.nodes) as $c
+  | .autoscaling.min_instances * $c * 0.7 >= 20 and (.autoscaling.min_instances - 1) * $c * 0.7 < 20' "$J"
+check "max x capacity x target >= 200" jq -e '.recommendations[0] as $p | ($p.capacity_qps / $p.nodes) as $c
+  | .autoscaling.max_instances * $c * 0.7 >= 200 and (.autoscaling.max_instances - 1) * $c * 0.7 < 200' "$J"
+# the diurnal profile recomputed here: hourly load qps + (peak - qps)(1 - cos(2 pi (h + 0.5) / 24)) / 2
+check "expected fleet = mean of the hourly fleets over the profile" jq -e '.recommendations[0] as $p | ($p.capacity_qps / $p.nodes * 0.7) as $c
+  | ([range(0; 24) | 20 + 180 * (1 - ((2 * 3.141592653589793 * (. + 0.5) / 24) | cos)) / 2 | (. / $c - 1e-9 | ceil)] | add / 24) as $e
+  | ((.autoscaling.expected_instances - $e) | fabs) < 0.001' "$J"
+check "monthly = min at reserved + the rest of the expected fleet on-demand, x 730" jq -e '.recommendations[0] | .auto_scaling as $a
+  | (.capacity_qps / .nodes * 0.7) as $c
+  | ([range(0; 24) | 20 + 180 * (1 - ((2 * 3.141592653589793 * (. + 0.5) / 24) | cos)) / 2 | (. / $c - 1e-9 | ceil)] | add / 24) as $e
+  | (($a.min_instances * 1.17243 + ($e - $a.min_instances) * 1.861) * 730) as $m
+  | ((.monthly_usd - $m) | fabs) < 0.05 and .instance_type == "g6e.xlarge"' "$J"
+check "target value = requests per target per minute at 70%" jq -e '.recommendations[0] as $p
+  | ((.autoscaling.target_value - $p.capacity_qps / $p.nodes * 0.7 * 60) | fabs) < 0.01 and .autoscaling.policy == "alb-request-count-per-target"' "$J"
+check "warm pool within min..max" jq -e '.autoscaling | .warm_pool_size >= 1 and .warm_pool_size <= .max_instances - .min_instances' "$J"
+"$EC2FIT" recommend --model llama-3.1-8b --task infer --qps 20 --peak-qps 200 --output tfvars > "$T"
+check "tfvars carries the same group" jq -e --slurpfile j "$J" '.asg_min_size == $j[0].autoscaling.min_instances
+  and .asg_max_size == $j[0].autoscaling.max_instances and .asg_desired_capacity == $j[0].autoscaling.min_instances
+  and .target_value == $j[0].autoscaling.target_value and .warm_pool_size == $j[0].autoscaling.warm_pool_size
+  and .monthly_usd == $j[0].recommendations[0].monthly_usd' "$T"
+
+"$EC2FIT" recommend --model llama-3.1-8b --task infer --qps 20 --peak-qps 200 --output html > "$WORK/fleet.html"
+check "html: purchase options and the group" grep -q "<dt>Instances</dt><dd>min $(jq .autoscaling.min_instances "$J"), desired $(jq .autoscaling.min_instances "$J"), max $(jq .autoscaling.max_instances "$J");" "$WORK/fleet.html"
+check "html: reserved-1y chosen" grep -q "<tr><td>reserved-1y &#10003;</td><td>\$1.1724</td>" "$WORK/fleet.html"
+check "html: warm pool" grep -q "<dt>Warm pool</dt><dd>$(jq .autoscaling.warm_pool_size "$J") instance(s)</dd>" "$WORK/fleet.html"
+
+# ---- --target-utilization, --async, --fallback cpu ----
+"$EC2FIT" recommend --model llama-3.1-8b --task infer --qps 50 --target-utilization 50% --output json > "$J"
+check "target 50%: 50 / (5.366 x 0.5) -> 19 instances" jq -e '.recommendations[0].nodes == 19 and .autoscaling.target_utilization_pct == 50' "$J"
+"$EC2FIT" recommend --model llama-3.1-8b --task infer --qps 50 --async --max-wait 30s --output json > "$J"
+check "--async: SQS backlog target = capacity x 0.7 x 30 s" jq -e '.recommendations[0] as $p | .autoscaling
+  | .policy == "sqs-backlog-per-instance" and .max_wait_s == 30 and ((.target_value - $p.capacity_qps / $p.nodes * 0.7 * 30) | fabs) < 0.01
+  and .scale_out_cooldown_s == 300' "$J"
+"$EC2FIT" recommend --model distilbert --task infer --qps 20 --fallback cpu --output json > "$J"
+check "--fallback cpu: a CPU-only group" jq -e '.autoscaling.fallback_cpu | .instance_type != null and .min_instances >= 1' "$J"
+
+# ---- spot risk filter ----
+"$EC2FIT" recommend --model resnet50 --task train --dataset 1.28M --epochs 90 --max-interruption '<5%' --top 30 --output json > "$J"
+check "--max-interruption <5%: spot plans only in band 0" jq -e '[.recommendations[] | select(.purchase == "spot")]
+  | length > 0 and all(.[]; .interruption_band == 0)' "$J"
+
+# ---- hazard model: band -> per node-hour rate -ln(1 - p) / 730 (p = band midpoint, 25% for >20%) ----
+"$EC2FIT" recommend --model resnet50 --task train --dataset 1.28M --epochs 90 --top 40 --output json > "$J"
+check "spot job: expected interruptions = lambda x nodes x hours, probability = 1 - exp(-that)" jq -e '[0.025, 0.075, 0.125, 0.175, 0.25] as $p
+  | [.recommendations[] | select(.purchase == "spot" and .interruption_band != null)]
+  | length > 0 and all(.[]; (-((1 - $p[.interruption_band]) | log) / 730 * .nodes * .time_hours) as $x
+    | ((.expected_interruptions - $x) | fabs) < 0.0006 and ((.interruption_probability - (1 - ((-.expected_interruptions) | exp))) | fabs) < 0.001)' "$J"
+check "one region: no capacity caveat" jq -e 'all(.recommendations[]; has("capacity_caveat") | not)' "$J"
+"$EC2FIT" recommend --model resnet50 --task train --dataset 1.28M --epochs 90 --regions us-east-1,us-west-2 --spot --output json > "$J"
+check "several regions: spot plans carry the capacity caveat" jq -e '[.recommendations[] | select(.purchase == "spot")]
+  | length > 0 and all(.[]; .capacity_caveat | test("get-spot-placement-scores"))' "$J"
+
+# ---- bad input: one line, exit 2 ----
+"$EC2FIT" recommend --model llama-3.1-8b --task infer --qps 5 --purchase monthly > /dev/null 2> "$ERR"
+check "--purchase bad: exit 2" test $? -eq 2
+check "--purchase bad: message" grep -qx "ec2fit: recommend: --purchase: expected auto, on-demand, spot, reserved-1y, savings-plan-1y or savings-plan-3y, got 'monthly'" "$ERR"
+"$EC2FIT" recommend --model llama-3.1-8b --task infer --qps 5 --target-utilization 2% > /dev/null 2> "$ERR"
+check "--target-utilization 2%: exit 2" test $? -eq 2
+"$EC2FIT" recommend --model resnet50 --task train --async > /dev/null 2> "$ERR"
+check "--async on a job: exit 2" test $? -eq 2
+check "--async on a job: message" grep -qx "ec2fit: recommend: --async: only for --task infer" "$ERR"
+"$EC2FIT" recommend --model resnet50 --task train --max-interruption 30% > /dev/null 2> "$ERR"
+check "--max-interruption bad: exit 2" test $? -eq 2
+finish
