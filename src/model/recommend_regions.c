@@ -64,7 +64,7 @@ static bool base_only(const ecf_instance *inst)
 void ecf_rec_missing_prices(ecf_recommendation *r, const ecf_catalog *cat,
                             const ecf_recommend_opts *o)
 {
-    size_t n = ecf_catalog_count(cat), ri, i, j, k;
+    size_t n = ecf_catalog_count(cat), ri, i, j;
     double *type_ratio = NULL, *fam_ratio = NULL;
 
     r->missing = ecf_xcalloc(o->n_regions ? o->n_regions : 1,
@@ -77,7 +77,6 @@ void ecf_rec_missing_prices(ecf_recommendation *r, const ecf_catalog *cat,
         if (strcmp(region, BASE_REGION) == 0)
             continue;
         r->missing[r->n_missing].region = region;
-        /* the catalog lists a family's types together, sorted by type */
         for (i = 0; i < n; i = j) {
             const ecf_instance *a = ecf_catalog_at(cat, i);
             bool any_here = false, gap = true, selected;
@@ -86,25 +85,30 @@ void ecf_rec_missing_prices(ecf_recommendation *r, const ecf_catalog *cat,
                                         a->family) == 0;
                  j++) {
                 const ecf_instance *b = ecf_catalog_at(cat, j);
-                const ecf_price *here = ecf_instance_price(b, region);
-                const ecf_price *base = ecf_instance_price(b, BASE_REGION);
-                if (here)
-                    any_here = true;
-                if (!base_only(b))
-                    gap = false;
-                if (here && base && base->ondemand_usd_per_hour > 0 &&
+                const ecf_price *here, *base;
+                /* most types (every CPU family) are priced in us-east-1
+                 * alone: nothing to look up for them */
+                if (base_only(b))
+                    continue;
+                gap = false;
+                here = ecf_instance_price(b, region);
+                if (!here)
+                    continue;
+                any_here = true;
+                base = ecf_instance_price(b, BASE_REGION);
+                if (base && base->ondemand_usd_per_hour > 0 &&
                     here->ondemand_usd_per_hour > 0)
                     type_ratio[nt++] = here->ondemand_usd_per_hour /
                                        base->ondemand_usd_per_hour;
             }
             if (nt > 0)
                 fam_ratio[nfr++] = median(type_ratio, nt);
-            selected = ecf_rec_family_selected(o, a->family);
-            for (k = 0; k < nf; k++)
-                if (strcmp(r->missing[r->n_missing].families[k],
-                           a->family) == 0)
-                    break;
-            if (!any_here && gap && selected && k == nf) {
+            /* data/catalog.json lists types sorted (tools/gen_catalog.py),
+             * so a family's types are contiguous and it is seen once; a
+             * hand-made catalog out of order may name a family twice */
+            selected = !any_here && gap &&
+                       ecf_rec_family_selected(o, a->family);
+            if (selected) {
                 if (nf == cap) {
                     cap = cap ? cap * 2 : 16;
                     r->missing[r->n_missing].families =
@@ -217,16 +221,19 @@ void ecf_rec_storage_cost(ecf_plan *p, const ecf_recommend_opts *o,
                           const ecf_estimate *e, const ecf_workload *w,
                           const char *region)
 {
-    const ecf_storage_price *sp =
-        ecf_storage_prices_find(o->storage_prices, region);
+    const ecf_storage_price *sp = NULL;
     double monthly = 0, once = 0;
 
     p->storage = e->storage;
     p->storage_usd = 0;
     p->storage_monthly_usd = 0;
     p->storage_price_estimated = false;
-    if (!o->storage_prices || e->storage_gb <= 0)
+    /* nothing to cost without a dataset or its time (serving, or jobs
+     * priced per 1M samples); NVMe is in the instance price */
+    if (!o->storage_prices || e->storage_gb <= 0 || p->time_hours <= 0 ||
+        e->storage == ECF_STORAGE_NVME)
         return;
+    sp = ecf_storage_prices_find(o->storage_prices, region);
     if (!sp) {
         sp = ecf_storage_prices_fallback(o->storage_prices);
         p->storage_price_estimated = sp != NULL;
@@ -260,6 +267,5 @@ void ecf_rec_storage_cost(ecf_plan *p, const ecf_recommend_opts *o,
         break;
     }
     p->storage_monthly_usd = monthly;
-    if (p->time_hours > 0)
-        p->storage_usd = monthly * p->time_hours / HOURS_PER_MONTH + once;
+    p->storage_usd = monthly * p->time_hours / HOURS_PER_MONTH + once;
 }
