@@ -82,6 +82,11 @@ static void describe(devinfo *d, const ecf_instance *inst)
                                                 : a->memory_gb * 1e9 / GIB;
         d->bw_gbytes_s =
             a->memory_bw_gbytes_s > 0 ? a->memory_bw_gbytes_s : 300.0;
+        /* A fractional GPU (g6f/gr6f: 1/8, 1/4, 1/2 of an L4) gets that
+         * share of the SMs and of the memory bandwidth (NVIDIA vGPU time
+         * slicing / partitioning); memory is already the partition's. */
+        if (inst->accel_fraction > 0 && inst->accel_fraction < 1)
+            d->bw_gbytes_s *= inst->accel_fraction;
         d->power_limited = a->tdp_w > 0 && a->tdp_w <= POWER_LIMITED_W;
         d->link_gbytes_s = inst->link_gbytes_s;
         {
@@ -156,6 +161,8 @@ double ecf_estimate_peak_tflops(const ecf_instance *inst,
     }
     for (i = 0; i < 4; i++) {
         double t = inst->accel->tflops[chain[p][i]];
+        if (inst->accel_fraction > 0 && inst->accel_fraction < 1)
+            t *= inst->accel_fraction;
         if (t > 0) {
             if (ran_out)
                 *ran_out = chain[p][i];
