@@ -129,16 +129,21 @@ static void print_table(const ecf_estimate *e,
     printf("Throughput       %.4g %s\n", e->throughput, e->throughput_unit);
     fmt_time(t, sizeof(t), e->time_hours);
     if (e->time_hours > 0)
-        printf("Time             %s for %s %s x %g epoch%s\n", t,
-               ecf_units_format_count(cnt, sizeof(cnt), w->dataset_amount),
+        printf("Time             %s for %s %s x %g epoch%s (incl. %.1f min "
+               "start-up)\n",
+               t, ecf_units_format_count(cnt, sizeof(cnt), w->dataset_amount),
                ecf_dataset_unit_name(w->dataset_unit), w->epochs,
-               w->epochs == 1 ? "" : "s");
+               w->epochs == 1 ? "" : "s", e->startup_s / 60);
     else
         printf("Time             - (no --dataset)\n");
     if (price && e->time_hours > 0)
         printf("Cost             $%.2f on-demand in %s ($%.4g/h x %d "
                "node%s)\n",
-               price->ondemand_usd_per_hour * e->nodes * e->time_hours, region,
+               price->ondemand_usd_per_hour * e->nodes *
+                   (e->time_hours > ECF_MIN_BILLED_S / 3600
+                        ? e->time_hours
+                        : ECF_MIN_BILLED_S / 3600),
+               region,
                price->ondemand_usd_per_hour, e->nodes,
                e->nodes == 1 ? "" : "s");
     printf("Bottleneck       %s\n", ecf_bottleneck_name(e->bottleneck));

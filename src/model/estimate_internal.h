@@ -90,6 +90,16 @@
 #define CPU_GFLOPS_PER_VCPU   40.0
 #define CPU_GBYTES_S_PER_VCPU 1.5
 #define CPU_OS_RESERVE_GIB    4.0
+/* Fixed per-node overheads (docs/estimation.md "Fixed overheads"): EC2
+ * launch to a usable OS (Karpenter: nodes in under a minute), a serving/
+ * training container image (vllm/vllm-openai ~9 GB, vllm-project/vllm
+ * #7609; a PyTorch CPU serving image 1.83 GB, kserve/kserve#535), read
+ * through an EBS gp3 volume at its 125 MiB/s baseline (AWS EBS docs);
+ * the 60 s minimum bill is ECF_MIN_BILLED_S (ec2fit/estimate.h). */
+#define STARTUP_BOOT_S         60.0
+#define STARTUP_IMAGE_GB_ACCEL 9.0
+#define STARTUP_IMAGE_GB_CPU   1.83
+#define STARTUP_GP3_MBYTES_S   131.072
 /* Collective latency per ring hop (NCCL small-message): NVLink/NVSwitch,
  * PCIe, NeuronLink, EFA, plain TCP. */
 #define ALPHA_NVLINK 2e-6
@@ -194,6 +204,8 @@ void infer_memory(ecf_memory *mem,
                   ecf_precision p,
                   const plan *pl,
                   const devinfo *d);
+void startup_apply(ecf_estimate *e, const ecf_model *m, const ecf_workload *w,
+                   const ecf_instance *inst, int devices);
 void run_infer(ecf_estimate *e,
                const ecf_model *m,
                const ecf_workload *w,

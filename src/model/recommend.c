@@ -261,7 +261,12 @@ static void cost_job(run_ctx *c, ecf_plan *p, ecf_rule_input *in,
         p->expected_interruptions = ecf_spot_expected_interruptions(
             price->interruption_band, nodes, p->time_hours);
     }
-    p->total_usd = p->hourly_usd * p->time_hours;
+    /* EC2 bills each node at least ECF_MIN_BILLED_S (per-second billing). */
+    p->total_usd = p->hourly_usd * (p->time_hours > ECF_MIN_BILLED_S / 3600.0
+                                        ? p->time_hours
+                                        : ECF_MIN_BILLED_S / 3600.0);
+    if (e->time_hours <= 0)
+        p->total_usd = 0;
     p->usd_per_million =
         per_s > 0 ? p->hourly_usd / (per_s * 3600.0) * 1e6 : 0;
     if (spot && e->time_hours <= 0 && per_s > 0) {
@@ -415,7 +420,8 @@ static int memo_estimate(run_ctx *c, ecf_estimate *e,
             /* the same expression as the estimator's, so the same bits */
             if (c->w->dataset_samples > 0 && e->time_samples_per_s > 0)
                 e->time_hours = c->w->dataset_samples * c->w->epochs /
-                                e->time_samples_per_s / 3600.0;
+                                    e->time_samples_per_s / 3600.0 +
+                                e->startup_s / 3600.0;
             return 0;
         }
     }

@@ -59,6 +59,7 @@ enum {
     CLI_WL_RESOLUTION,
     CLI_WL_FRAMEWORK,
     CLI_WL_ENGINE,
+    CLI_WL_STARTUP,
     CLI_WL_END
 };
 
@@ -86,7 +87,8 @@ enum {
         {"steps", required_argument, NULL, CLI_WL_STEPS},                      \
         {"resolution", required_argument, NULL, CLI_WL_RESOLUTION},            \
         {"framework", required_argument, NULL, CLI_WL_FRAMEWORK},              \
-        {"engine", required_argument, NULL, CLI_WL_ENGINE}
+        {"engine", required_argument, NULL, CLI_WL_ENGINE},                    \
+        {"startup", required_argument, NULL, CLI_WL_STARTUP}
 
 typedef struct {
     const char *model;        /* --model NAME */
