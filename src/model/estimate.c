@@ -67,10 +67,22 @@ static void describe(devinfo *d, const ecf_instance *inst)
         d->gen = GEN_CPU;
         d->label = "host CPU";
         d->count = 1;
-        d->mem_gib = inst->memory_gib - CPU_OS_RESERVE_GIB;
-        if (d->mem_gib < 0.5)
-            d->mem_gib = 0.5;
-        d->bw_gbytes_s = inst->vcpu * CPU_GBYTES_S_PER_VCPU;
+        /* OS reserve proportional to RAM; the memory plan's fixed
+         * CUDA-context charge does not exist on a CPU, so it is credited
+         * back here. */
+        {
+            double os = inst->memory_gib * CPU_OS_RESERVE_FRAC;
+            if (os < CPU_OS_RESERVE_MIN_GIB)
+                os = CPU_OS_RESERVE_MIN_GIB;
+            d->mem_gib = inst->memory_gib - os + RUNTIME_OVERHEAD_GIB;
+            if (d->mem_gib > inst->memory_gib)
+                d->mem_gib = inst->memory_gib;
+            if (d->mem_gib < 0.25)
+                d->mem_gib = 0.25;
+        }
+        d->bw_gbytes_s = inst->cpu_mem_gbytes_s > 0
+                             ? inst->cpu_mem_gbytes_s * CPU_STREAM_EFF
+                             : inst->vcpu * CPU_GBYTES_S_PER_VCPU;
         d->link_gbytes_s = 0;
         d->alpha_link = 0;
     } else {
@@ -156,6 +168,23 @@ double ecf_estimate_peak_tflops(const ecf_instance *inst,
     if (!inst->accel || inst->accel_count < 1) {
         if (ran_out)
             *ran_out = p == ECF_PREC_TF32 ? ECF_PREC_FP32 : p;
+        if (inst->cpu_gflops_fp32 > 0) {
+            /* the catalog's ISA figures (cpu_families.csv) */
+            double g = inst->cpu_gflops_fp32;
+            ecf_precision r = ECF_PREC_FP32;
+            if ((p == ECF_PREC_FP16 || p == ECF_PREC_BF16 ||
+                 p == ECF_PREC_FP8 || p == ECF_PREC_INT4) &&
+                inst->cpu_gflops_bf16 > g) {
+                g = inst->cpu_gflops_bf16;
+                r = ECF_PREC_BF16;
+            } else if (p == ECF_PREC_INT8 && inst->cpu_gflops_int8 > g) {
+                g = inst->cpu_gflops_int8;
+                r = ECF_PREC_INT8;
+            }
+            if (ran_out)
+                *ran_out = r;
+            return g / 1000.0;
+        }
         return inst->vcpu * CPU_GFLOPS_PER_VCPU * cpu_precision_factor(p) /
                1000.0;
     }
@@ -313,9 +342,10 @@ static int estimate(ecf_estimate *out,
              ecf_precision_name(want), d.label);
     if (d.cpu) {
         assume(out,
-               "CPU-only: %d vCPUs x %.0f GFLOPS (fp32) at %.0f%%, %.0f GB/s "
-               "DRAM",
-               inst->vcpu, CPU_GFLOPS_PER_VCPU, U_CPU * 100, d.bw_gbytes_s);
+               "CPU-only: %d vCPUs, %.0f GFLOPS peak (%s) at %.0f%%, %.0f "
+               "GB/s DRAM",
+               inst->vcpu, peak * 1000, ecf_precision_name(ran), U_CPU * 100,
+               d.bw_gbytes_s);
         if (ecf_task_is_training(w.task))
             warn(out, "training on CPU cores is slow; any GPU instance is "
                       "far faster");
