@@ -50,7 +50,7 @@ SOURCES = [
      "alexei-led/spotinfo internal/spot/data @5eedf20a", "2025-06-28", False),
     ("cpus", "cpu_families",
      "Intel / AMD / Arm optimization guides and AWS instance pages (per-row source): "
-     "FLOPs per cycle per vCPU, bf16/int8 multipliers, DRAM channels x rate", "2026-12-01", False),
+     "FLOPs per cycle per vCPU, bf16/int8 multipliers, DRAM channels x rate", "2026-03-23", False),
 ]
 
 
