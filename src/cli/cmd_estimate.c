@@ -241,6 +241,7 @@ static void print_json(const ecf_estimate *e,
     cli_json_add_num(root, "samples_per_s", e->samples_per_s, 3);
     add_or_null(root, "tokens_per_s", e->tokens_per_s, 3, e->tokens_per_s > 0);
     cli_json_add_num(root, "time_hours", e->time_hours, 4);
+    cli_json_add_num(root, "startup_s", e->startup_s, 1);
     add_or_null(root, "latency_ms", e->latency_ms, 3, infer);
     add_or_null(root, "ttft_ms", e->ttft_ms, 3, llm_serving);
     add_or_null(root, "per_token_ms", e->per_token_ms, 4, llm_serving);

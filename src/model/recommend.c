@@ -252,6 +252,7 @@ static void cost_job(run_ctx *c, ecf_plan *p, ecf_rule_input *in,
     p->usd_per_hour_instance = unit_price;
     p->hourly_usd = unit_price * nodes;
     p->time_hours = e->time_hours;
+    p->startup_s = e->startup_s;
     p->interruption_band = spot ? price->interruption_band : -1;
     if (spot && e->time_hours > 0) {
         double rework = ecf_spot_expected_interruptions(
@@ -312,6 +313,7 @@ static void cost_serving(run_ctx *c, ecf_plan *p, ecf_rule_input *in,
     p->capacity_qps = cap_group * groups;
     p->usd_per_hour_instance = unit_price;
     p->hourly_usd = unit_price * p->nodes;
+    p->startup_s = e->startup_s;
     p->monthly_usd = p->hourly_usd * HOURS_PER_MONTH;
     p->interruption_band = spot ? price->interruption_band : -1;
     qps_eff = qps > 0 ? qps : cap_group;

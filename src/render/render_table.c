@@ -163,8 +163,22 @@ void rr_print_table(FILE *f, const rr_view *v)
                         r->plans[i].inst->type, ecf_rule_name(hits[k].id),
                         hits[k].reason);
             }
+            if (ecf_estimate_capacity_note(r->plans[i].inst)) {
+                if (!header) {
+                    fprintf(f, "\nNotes\n");
+                    header = true;
+                }
+                fprintf(f, "  %zu. %s (capacity): %s\n", i + 1,
+                        r->plans[i].inst->type,
+                        ecf_estimate_capacity_note(r->plans[i].inst));
+            }
         }
     }
+    if (n > 0 && r->basis == ECF_COST_TOTAL)
+        fprintf(f, "\nTimes include each node's start-up (rank 1: %.1f min of "
+                   "boot, image pull and weights;\n--startup to change); EC2 "
+                   "bills each node at least 60 s.\n",
+                r->plans[0].startup_s / 60);
     if (r->serving && r->n_plans > 0)
         fprintf(f, "\nAuto Scaling (rank 1): min %d, max %d instances; target "
                    "%.3g req/s per instance (%.0f%% of capacity)\n",
