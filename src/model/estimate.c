@@ -75,10 +75,8 @@ static void describe(devinfo *d, const ecf_instance *inst)
             if (os < CPU_OS_RESERVE_MIN_GIB)
                 os = CPU_OS_RESERVE_MIN_GIB;
             d->mem_gib = inst->memory_gib - os + RUNTIME_OVERHEAD_GIB;
-            if (d->mem_gib > inst->memory_gib)
-                d->mem_gib = inst->memory_gib;
-            if (d->mem_gib < 0.25)
-                d->mem_gib = 0.25;
+            if (d->mem_gib < RUNTIME_OVERHEAD_GIB)
+                d->mem_gib = RUNTIME_OVERHEAD_GIB;
         }
         d->bw_gbytes_s = inst->cpu_mem_gbytes_s > 0
                              ? inst->cpu_mem_gbytes_s * CPU_STREAM_EFF
@@ -354,6 +352,15 @@ static int estimate(ecf_estimate *out,
         run_train(out, m, &w, &d, nodes, (ecf_precision)w.precision, peak);
     else
         run_infer(out, m, &w, &d, nodes, (ecf_precision)w.precision, ran, peak);
+    if (d.cpu) {
+        /* The memory plans charge every device a CUDA context; a CPU has
+         * none. describe() credited it to the available side, so the fit
+         * and batch choice are right; take it off both sides for the
+         * report (the comparison is unchanged). */
+        out->memory.overhead_gib -= RUNTIME_OVERHEAD_GIB;
+        out->memory.total_per_device_gib -= RUNTIME_OVERHEAD_GIB;
+        out->memory.available_per_device_gib -= RUNTIME_OVERHEAD_GIB;
+    }
     if (nodes > 1 && !d.cpu && !(inst->efa && inst->efa_gbps > 0))
         warn(out,
              "%d nodes without EFA: inter-node traffic uses %.0f Gbps "

@@ -99,13 +99,16 @@
 /* Fixed per-node overheads (docs/estimation.md "Fixed overheads"): EC2
  * launch to a usable OS (Karpenter: nodes in under a minute), a serving/
  * training container image (vllm/vllm-openai ~9 GB, vllm-project/vllm
- * #7609; a PyTorch CPU serving image 1.83 GB, kserve/kserve#535), read
- * through an EBS gp3 volume at its 125 MiB/s baseline (AWS EBS docs);
- * the 60 s minimum bill is ECF_MIN_BILLED_S (ec2fit/estimate.h). */
+ * #7609; a PyTorch CPU serving image 1.83 GB, kserve/kserve#535) written
+ * to an EBS gp3 volume at its 125 MiB/s baseline (AWS EBS docs); weights
+ * from S3 at 64% of the network line rate (dvassallo/s3-benchmark:
+ * 8,003 MB/s on c5n.18xlarge's 100 Gbps). The 60 s minimum bill is
+ * ECF_MIN_BILLED_S (ec2fit/estimate.h). */
 #define STARTUP_BOOT_S         60.0
 #define STARTUP_IMAGE_GB_ACCEL 9.0
 #define STARTUP_IMAGE_GB_CPU   1.83
 #define STARTUP_GP3_MBYTES_S   131.072
+#define STARTUP_S3_NET_EFF     0.64
 /* Collective latency per ring hop (NCCL small-message): NVLink/NVSwitch,
  * PCIe, NeuronLink, EFA, plain TCP. */
 #define ALPHA_NVLINK 2e-6

@@ -10,23 +10,33 @@
 
 #include "estimate_internal.h"
 
+static double min_pos(double a, double b)
+{
+    return b > 0 && b < a ? b : a;
+}
+
 double ecf_estimate_startup_s(const ecf_instance *inst, double weight_bytes)
 {
-    /* Storage rate: an EBS gp3 root volume at its baseline throughput,
-     * capped by the instance's EBS and network bandwidth (the image and
-     * the weights arrive over the network and land on that volume). */
-    double rate = STARTUP_GP3_MBYTES_S * 1e6;
+    /* The image is pulled from ECR onto the root EBS gp3 volume: its
+     * baseline throughput, capped by the instance's EBS and network
+     * bandwidth. The weights are downloaded from S3 at S3_NET_EFF of the
+     * network bandwidth onto local NVMe when the type has it (NVMe write
+     * speed per TB), else onto the same gp3 volume. */
+    double net = inst->network_gbps * 1e9 / 8;
+    double gp3 = min_pos(min_pos(STARTUP_GP3_MBYTES_S * 1e6,
+                                 inst->ebs_gbps * 1e9 / 8),
+                         net);
+    double disk = inst->nvme_gb > 0
+                      ? inst->nvme_gb / 1000 * NVME_GBYTES_S_PER_TB * 1e9
+                      : gp3;
+    double wrate = min_pos(disk, net * STARTUP_S3_NET_EFF);
     double image = (inst->accel && inst->accel_count > 0)
                        ? STARTUP_IMAGE_GB_ACCEL
                        : STARTUP_IMAGE_GB_CPU;
 
-    if (inst->ebs_gbps > 0 && inst->ebs_gbps * 1e9 / 8 < rate)
-        rate = inst->ebs_gbps * 1e9 / 8;
-    if (inst->network_gbps > 0 && inst->network_gbps * 1e9 / 8 < rate)
-        rate = inst->network_gbps * 1e9 / 8;
     if (weight_bytes < 0)
         weight_bytes = 0;
-    return STARTUP_BOOT_S + (image * 1e9 + weight_bytes) / rate;
+    return STARTUP_BOOT_S + image * 1e9 / gp3 + weight_bytes / wrate;
 }
 
 const char *ecf_estimate_capacity_note(const ecf_instance *inst)
@@ -68,8 +78,8 @@ void startup_apply(ecf_estimate *e, const ecf_model *m, const ecf_workload *w,
     } else {
         e->startup_s = ecf_estimate_startup_s(inst, wb);
         assume(e,
-               "start-up %.1f min per node: %.0f s boot, %.1f GB image, "
-               "%.1f GB weights at storage speed",
+               "start-up %.1f min per node: %.0f s boot, %.1f GB image from "
+               "EBS gp3, %.1f GB weights from S3",
                e->startup_s / 60, STARTUP_BOOT_S,
                (inst->accel && inst->accel_count > 0) ? STARTUP_IMAGE_GB_ACCEL
                                                        : STARTUP_IMAGE_GB_CPU,
