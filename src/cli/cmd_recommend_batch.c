@@ -158,7 +158,7 @@ void cli_recommend_batch_usage(FILE *f)
           "epochs, lora-rank,\n"
           "                          latency-ms, qps, sample-bytes, "
           "tensor-parallel, steps,\n"
-          "                          resolution, framework, engine,\n"
+          "                          resolution, framework, engine, startup,\n"
           "                          deadline, budget, budget-hourly, "
           "peak-qps, max-nodes,\n"
           "                          checkpoint-every, region, regions, "
