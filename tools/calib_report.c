@@ -205,6 +205,11 @@ build_workload(ecf_workload *w, const cJSON *row, char *msg, size_t msg_len)
     int t = task ? ecf_task_parse(task) : -1;
 
     *w = init;
+    /* Published time-to-train figures time the training run itself, not
+     * instance start, image pull or model download: compare without the
+     * start-up overhead (docs/estimation.md "Fixed overheads"). */
+    w->startup_set = true;
+    w->startup_s = 0;
     if (t < 0) {
         snprintf(msg, msg_len, "bad task '%s'", task ? task : "");
         return -1;

@@ -48,7 +48,52 @@ SOURCES = [
     ("spot", "spot_advisor",
      "AWS Spot Instance Advisor feed spot-advisor-data.json, copy in "
      "alexei-led/spotinfo internal/spot/data @5eedf20a", "2025-06-28", False),
+    ("cpus", "cpu_families",
+     "Intel / AMD / Arm optimization guides and AWS instance pages (per-row source): "
+     "FLOPs per cycle per vCPU, bf16/int8 multipliers, DRAM channels x rate", "2026-03-23", False),
 ]
+
+
+def load_cpu_families(path):
+    """family -> row of cpu_families.csv (per-vCPU FLOPs/cycle, ISA multipliers)."""
+    rows = read_csv(path, ["generation", "families", "isa", "fp32_flops_per_cycle_per_vcpu",
+                           "bf16_x", "int8_x", "mem_gbytes_s_per_vcpu", "confidence", "source"])
+    out = {}
+    for i, r in enumerate(rows, start=2):
+        where = f"{os.path.basename(path)}:{i}"
+        for fam in r["families"].split(","):
+            fam = fam.strip()
+            if fam in out:
+                die(f"{where}: family {fam!r} listed twice")
+            out[fam] = {
+                "generation": r["generation"].strip(),
+                "isa": r["isa"].strip(),
+                "flops": dec(r["fp32_flops_per_cycle_per_vcpu"], f"{where}:fp32"),
+                "bf16_x": dec(r["bf16_x"], f"{where}:bf16_x"),
+                "int8_x": dec(r["int8_x"], f"{where}:int8_x"),
+                "bw": dec(r["mem_gbytes_s_per_vcpu"], f"{where}:mem"),
+                "confidence": r["confidence"].strip(),
+            }
+    return out
+
+
+def build_cpu(r, cpus, vcpu, where):
+    """Host CPU figures of a CPU-only type: vCPUs x FLOPs/cycle x sustained
+    clock, and the DRAM share; None when the family or clock is unknown."""
+    fam = cpus.get(r["family"].strip())
+    clock = r.get("cpu_sustained_clock_mhz", "").strip()
+    if fam is None or not clock or Decimal(clock) <= 0:
+        return None
+    fp32 = Decimal(vcpu) * fam["flops"] * Decimal(clock) / 1000
+    return {
+        "generation": fam["generation"],
+        "isa": fam["isa"],
+        "clock_ghz": Num(Decimal(clock) / 1000, 3),
+        "gflops": {"fp32": Num(fp32, 1), "bf16": Num(fp32 * fam["bf16_x"], 1),
+                   "int8": Num(fp32 * fam["int8_x"], 1)},
+        "memory_bw_gbytes_s": Num(Decimal(vcpu) * fam["bw"], 2),
+        "confidence": fam["confidence"],
+    }
 
 # accelerators.csv `accelerator` column -> (id, kind, generation, has_bf16_tf32)
 ACCEL_ROWS = {
@@ -453,7 +498,7 @@ def build_prices(t, ondemand, regional, spot, mismatches):
     return out
 
 
-def build_instances(extras_path, accels, ondemand, regional, spot):
+def build_instances(extras_path, accels, ondemand, regional, spot, cpus):
     rows = read_csv(extras_path, [
         "instance_type", "family", "vcpu", "memory_mib", "arch", "gpu_name", "gpu_count",
         "gpu_memory_mib_per_gpu", "accelerator_name", "accelerator_count", "neuron_devices",
@@ -487,6 +532,8 @@ def build_instances(extras_path, accels, ondemand, regional, spot):
             "memory_gib": Num(Decimal(int_field(r["memory_mib"], f"{where}:memory_mib")) / 1024, 4),
             "arch": ARCH[arch],
             "accelerator": accel,
+            "cpu": None if accel else build_cpu(r, cpus, int_field(r["vcpu"], f"{where}:vcpu"),
+                                                where),
             "network_gbps": opt_num(r["network_bandwidth_mbps"], f"{where}:network_bandwidth_mbps",
                                     places=6, scale=1000),
             "efa_interfaces": int_field(r["efa_interfaces"], f"{where}:efa_interfaces", 0),
@@ -510,7 +557,8 @@ def main(argv=None):
                             ("regional", "ec2_gpu_prices_by_region.csv", "per-region prices"),
                             ("extras", "instance_extras.csv", "instance facts"),
                             ("accelerators", "accelerators.csv", "accelerator specs"),
-                            ("spot", "spot-advisor-sample.json", "spot-advisor JSON feed")):
+                            ("spot", "spot-advisor-sample.json", "spot-advisor JSON feed"),
+                            ("cpus", "cpu_families.csv", "host CPU figures per family")):
         ap.add_argument(f"--{opt}", default=os.path.normpath(os.path.join(src, name)),
                         help=f"{what} (default data/sources/{name})")
     ap.add_argument("-o", "--output", required=True, help="output file (written atomically)")
@@ -518,7 +566,7 @@ def main(argv=None):
                     "as-of date at T00:00:00Z)")
     ap.add_argument("--source-date", action="append", default=[], metavar="KIND=YYYY-MM-DD",
                     help="override the as-of date of a source (kind: ondemand, regional, "
-                    "extras, accelerators, spot)")
+                    "extras, accelerators, spot, cpus)")
     args = ap.parse_args(argv)
 
     try:
@@ -539,8 +587,9 @@ def main(argv=None):
         ondemand = load_ondemand(args.ondemand)
         regional = load_regional(args.regional)
         spot = load_spot(args.spot)
+        cpus = load_cpu_families(args.cpus)
         instances, left_out, no_price_accel, not_in_extras, mismatches = build_instances(
-            args.extras, accels, ondemand, regional, spot)
+            args.extras, accels, ondemand, regional, spot, cpus)
     except GenError as e:
         print(f"gen_catalog: error: {e}", file=sys.stderr)
         return 1

@@ -116,7 +116,11 @@ LIST["allOf"] = [{
 
 SHOW = doc("show.schema.json", "ec2fit show TYPE --output json", obj({
     "catalog": CATALOG,
-    "instance": obj(dict(INSTANCE_PROPS, accelerator=ACCEL_SHOW, prices={
+    "instance": obj(dict(INSTANCE_PROPS, accelerator=ACCEL_SHOW, cpu={
+        "oneOf": [{"type": "null"}, obj({
+            "gflops": obj({"fp32": NONNEG, "bf16": NONNEG, "int8": NONNEG}),
+            "memory_bw_gbytes_s": NONNEG})],
+        "description": "host CPU peak of a CPU-only type (data/sources/cpu_families.csv); null when unknown or accelerated"}, prices={
         "type": "object", "propertyNames": REGION,
         "additionalProperties": PRICE_SHOW})),
 }), 1)
@@ -155,6 +159,7 @@ ESTIMATE = doc("estimate.schema.json", "ec2fit estimate --output json", obj({
     "compute_s": NONNEG, "memory_s": NONNEG, "communication_s": NONNEG,
     "throughput": obj({"value": NONNEG, "unit": THROUGHPUT_UNIT}),
     "samples_per_s": NONNEG, "tokens_per_s": NNUM, "time_hours": NONNEG,
+    "startup_s": dict(NONNEG, description="per-node start-up (boot, image pull, weights read; or --startup), included in time_hours"),
     "latency_ms": NNUM, "ttft_ms": NNUM, "per_token_ms": NNUM,
     "max_qps_per_replica": NNUM, "replicas": NINT,
     "bottleneck": BOTTLENECK,
@@ -211,6 +216,8 @@ PLAN = obj({
     "memory": obj({"required_per_device_gib": NONNEG,
                    "available_per_device_gib": NONNEG, "headroom_pct": NUM}),
     "time_hours": NNUM_POS, "hourly_usd": NONNEG, "total_usd": NNUM_POS,
+    "startup_s": dict(NONNEG, description="per-node start-up included in time_hours (docs/estimation.md, Fixed overheads)"),
+    "capacity": {"type": ["string", "null"], "description": "set for types usually bought through EC2 Capacity Blocks for ML or a reservation"},
     "monthly_usd": NNUM_POS, "usd_per_million": NNUM_POS,
     "per_million_unit": enum("samples", "tokens", "requests"),
     "price_estimated": dict(BOOL, description="on-demand price derived from us-east-1 x the region's median ratio (--estimate-missing-prices)"),

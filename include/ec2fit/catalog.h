@@ -96,6 +96,11 @@ typedef struct {
                                  partition (g6f), which scales compute */
     ecf_link link;
     double link_gbytes_s;     /* per device, 0 when unknown / PCIe */
+    /* Host CPU of a CPU-only type (catalog "cpu", from cpu_families.csv:
+     * vCPUs x FLOPs/cycle x sustained clock, x the ISA's bf16/int8
+     * multiplier); 0 = unknown (the estimator's generic figures apply). */
+    double cpu_gflops_fp32, cpu_gflops_bf16, cpu_gflops_int8;
+    double cpu_mem_gbytes_s;  /* DRAM peak share of these vCPUs */
     double network_gbps;      /* baseline */
     bool efa;
     int efa_interfaces;

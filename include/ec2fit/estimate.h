@@ -71,6 +71,11 @@ typedef struct {
      * MB/s: per volume for gp3, per file system for fsx; 0 = baseline). */
     int storage;
     double storage_mbytes_s;
+    /* --startup DUR: per-node start time (boot, image pull, weights
+     * read); startup_set false = estimated (docs/estimation.md "Fixed
+     * overheads"), true = startup_s as given (0 allowed). */
+    bool startup_set;
+    double startup_s;
 } ecf_workload;
 
 /** Dataset storage (docs/estimation.md, "Storage and data path"). */
@@ -93,8 +98,21 @@ int ecf_storage_parse(const char *s);
     {                                                                          \
         ECF_TASK_INFER, ECF_PREC_AUTO, 0, 0, 0, 0, 0.0, ECF_DATASET_NONE, 0.0, \
             ECF_CKPT_AUTO, false, 0, 0.0, 0.0, 0.0, 0, false, false, false,    \
-            0.0, 0, 0, 0, 0.0                                                  \
+            0.0, 0, 0, 0, 0.0, false, 0.0                                      \
     }
+
+/** EC2 per-second billing charges each Linux instance at least 60 s
+ *  (https://aws.amazon.com/ec2/pricing/on-demand/). */
+#define ECF_MIN_BILLED_S 60.0
+
+/** Seconds a node needs before it does useful work: boot + container
+ *  image pull + reading `weight_bytes` (this node's share of the
+ *  weights) from storage (docs/estimation.md "Fixed overheads"). */
+double ecf_estimate_startup_s(const ecf_instance *inst, double weight_bytes);
+
+/** "EC2 Capacity Blocks for ML or a reservation" for the families AWS sells
+ *  mostly that way (p5, p5e, p5en, p6-*, trn2); NULL otherwise. */
+const char *ecf_estimate_capacity_note(const ecf_instance *inst);
 
 /** Fills defaults from the model (batch, sequence length, serving lengths,
  *  precision, LoRA rank, epochs), converts the dataset to samples, and
@@ -220,6 +238,9 @@ typedef struct {
      * else in the estimate depends on epochs, so a memo can rescale it
      * (ecf_recommend_memo). */
     double time_samples_per_s;
+    /* Per-node start time (boot + image pull + weights read, or
+     * --startup); jobs: already included in time_hours. */
+    double startup_s;
 
     bool quiet;                /* notes not formatted (run_quiet) */
     int n_warnings;

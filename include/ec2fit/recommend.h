@@ -99,7 +99,9 @@ typedef struct {
     double hourly_usd;       /* whole plan */
     double time_hours;       /* job: expected (with spot rework); 0 when
                                 unknown or serving */
-    double total_usd;        /* job: hourly x time; 0 when unknown */
+    double total_usd;        /* job: hourly x max(time, 60 s); 0 when
+                                unknown */
+    double startup_s;        /* per node, included in time_hours */
     double monthly_usd;      /* serving: hourly x 730; jobs: 0 */
     double usd_per_million;  /* requests (tokens for LLMs) when serving;
                                 samples (tokens) for jobs */

@@ -129,16 +129,21 @@ static void print_table(const ecf_estimate *e,
     printf("Throughput       %.4g %s\n", e->throughput, e->throughput_unit);
     fmt_time(t, sizeof(t), e->time_hours);
     if (e->time_hours > 0)
-        printf("Time             %s for %s %s x %g epoch%s\n", t,
-               ecf_units_format_count(cnt, sizeof(cnt), w->dataset_amount),
+        printf("Time             %s for %s %s x %g epoch%s (incl. %.1f min "
+               "start-up)\n",
+               t, ecf_units_format_count(cnt, sizeof(cnt), w->dataset_amount),
                ecf_dataset_unit_name(w->dataset_unit), w->epochs,
-               w->epochs == 1 ? "" : "s");
+               w->epochs == 1 ? "" : "s", e->startup_s / 60);
     else
         printf("Time             - (no --dataset)\n");
     if (price && e->time_hours > 0)
         printf("Cost             $%.2f on-demand in %s ($%.4g/h x %d "
                "node%s)\n",
-               price->ondemand_usd_per_hour * e->nodes * e->time_hours, region,
+               price->ondemand_usd_per_hour * e->nodes *
+                   (e->time_hours > ECF_MIN_BILLED_S / 3600
+                        ? e->time_hours
+                        : ECF_MIN_BILLED_S / 3600),
+               region,
                price->ondemand_usd_per_hour, e->nodes,
                e->nodes == 1 ? "" : "s");
     printf("Bottleneck       %s\n", ecf_bottleneck_name(e->bottleneck));
@@ -236,6 +241,7 @@ static void print_json(const ecf_estimate *e,
     cli_json_add_num(root, "samples_per_s", e->samples_per_s, 3);
     add_or_null(root, "tokens_per_s", e->tokens_per_s, 3, e->tokens_per_s > 0);
     cli_json_add_num(root, "time_hours", e->time_hours, 4);
+    cli_json_add_num(root, "startup_s", e->startup_s, 1);
     add_or_null(root, "latency_ms", e->latency_ms, 3, infer);
     add_or_null(root, "ttft_ms", e->ttft_ms, 3, llm_serving);
     add_or_null(root, "per_token_ms", e->per_token_ms, 4, llm_serving);

@@ -76,6 +76,11 @@ static void print_table(const ecf_instance *in, const char *region,
             printf("    interconnect    %s\n", ecf_link_name(in->link));
         if (a->tdp_w > 0)
             printf("    tdp             %g W\n", a->tdp_w);
+    } else if (in->cpu_gflops_fp32 > 0) {
+        printf("  cpu peak          fp32 %g, bf16 %g, int8 %g GFLOPS; DRAM "
+               "%g GB/s\n",
+               in->cpu_gflops_fp32, in->cpu_gflops_bf16, in->cpu_gflops_int8,
+               in->cpu_mem_gbytes_s);
     }
     if (in->network_gbps > 0)
         printf("  network           %g Gbps baseline\n", in->network_gbps);
@@ -147,6 +152,16 @@ static void print_json(const ecf_instance *in, const char *region,
         }
         cJSON_AddItemToObject(acc, "tflops", tf);
         cli_json_add_num(acc, "tdp_w", a->tdp_w, 1);
+        cJSON_AddNullToObject(o, "cpu");
+    } else if (in->cpu_gflops_fp32 > 0) {
+        cJSON *cpu = cJSON_AddObjectToObject(o, "cpu");
+        cJSON *g = cJSON_AddObjectToObject(cpu, "gflops");
+        cli_json_add_num(g, "fp32", in->cpu_gflops_fp32, 1);
+        cli_json_add_num(g, "bf16", in->cpu_gflops_bf16, 1);
+        cli_json_add_num(g, "int8", in->cpu_gflops_int8, 1);
+        cli_json_add_num(cpu, "memory_bw_gbytes_s", in->cpu_mem_gbytes_s, 2);
+    } else {
+        cJSON_AddNullToObject(o, "cpu");
     }
     prices = cJSON_AddObjectToObject(o, "prices");
     for (i = 0; i < in->n_prices; i++) {

@@ -476,6 +476,41 @@ static int load_accel_ref(ctx *c, const ecf_catalog *cat, ecf_instance *in,
     return rc;
 }
 
+/* Optional "cpu" object of a CPU-only type (null = unknown). */
+static int load_cpu(ctx *c, ecf_instance *in, const cJSON *cpu)
+{
+    const cJSON *g;
+    int rc = 0;
+
+    if (!cpu || cJSON_IsNull(cpu))
+        return 0;
+    if (!cJSON_IsObject(cpu))
+        return fail(c, "cpu", "expected an object or null");
+    path_push(c, "cpu", NULL, 0, false);
+    g = cJSON_GetObjectItemCaseSensitive(cpu, "gflops");
+    if (!cJSON_IsObject(g))
+        rc = fail(c, "gflops", "expected an object");
+    if (!rc) {
+        path_push(c, "gflops", NULL, 0, false);
+        rc = get_number(c, &in->cpu_gflops_fp32, g, "fp32", true, false, 0);
+        if (!rc)
+            rc = get_number(c, &in->cpu_gflops_bf16, g, "bf16", true, false,
+                            0);
+        if (!rc)
+            rc = get_number(c, &in->cpu_gflops_int8, g, "int8", true, false,
+                            0);
+        path_pop(c);
+    }
+    if (!rc)
+        rc = get_number(c, &in->cpu_mem_gbytes_s, cpu, "memory_bw_gbytes_s",
+                        true, false, 0);
+    if (!rc && !(in->cpu_gflops_fp32 > 0 && in->cpu_gflops_bf16 > 0 &&
+                 in->cpu_gflops_int8 > 0 && in->cpu_mem_gbytes_s > 0))
+        rc = fail(c, NULL, "gflops and memory_bw_gbytes_s must be positive");
+    path_pop(c);
+    return rc;
+}
+
 static int load_instance(ctx *c, ecf_catalog *cat, ecf_instance *in,
                          const cJSON *it)
 {
@@ -504,6 +539,8 @@ static int load_instance(ctx *c, ecf_catalog *cat, ecf_instance *in,
         else
             rc = load_accel_ref(c, cat, in, acc);
     }
+    if (!rc)
+        rc = load_cpu(c, in, cJSON_GetObjectItemCaseSensitive(it, "cpu"));
     if (!rc)
         rc = get_number(c, &in->network_gbps, it, "network_gbps", false, true,
                         0);

@@ -51,7 +51,7 @@
  */
 
 #define PK_MAGIC "ECFCAT1" /* 8 bytes with its NUL */
-#define PK_VERSION 1u
+#define PK_VERSION 2u
 #define PK_BYTE_ORDER 0x01020304u
 #define PK_NONE UINT32_MAX
 #define PK_MAX_SOURCES 1000u /* as load_sources */
@@ -118,6 +118,8 @@ typedef struct {
     double efa_gbps;
     double ebs_gbps;
     double nvme_gb;
+    double cpu_gflops_fp32, cpu_gflops_bf16, cpu_gflops_int8;
+    double cpu_mem_gbytes_s;
 } pk_instance;
 
 typedef struct {
@@ -136,7 +138,7 @@ _Static_assert(sizeof(double) == 8, "packed catalog needs 8-byte doubles");
 _Static_assert(sizeof(pk_header) == 96, "pk_header layout");
 _Static_assert(sizeof(pk_source) == 12, "pk_source layout");
 _Static_assert(sizeof(pk_accel) == 112, "pk_accel layout");
-_Static_assert(sizeof(pk_instance) == 104, "pk_instance layout");
+_Static_assert(sizeof(pk_instance) == 136, "pk_instance layout");
 _Static_assert(sizeof(pk_price) == 40, "pk_price layout");
 
 static const struct {
@@ -336,6 +338,10 @@ int ecf_catalog_pack(void **blob_out, size_t *len_out, const ecf_catalog *cat,
         r.efa_gbps = in->efa_gbps;
         r.ebs_gbps = in->ebs_gbps;
         r.nvme_gb = in->nvme_gb;
+        r.cpu_gflops_fp32 = in->cpu_gflops_fp32;
+        r.cpu_gflops_bf16 = in->cpu_gflops_bf16;
+        r.cpu_gflops_int8 = in->cpu_gflops_int8;
+        r.cpu_mem_gbytes_s = in->cpu_mem_gbytes_s;
         pk_put(blob, &h.sec[PK_INSTANCES], i, &r, sizeof(r));
         for (k = 0; k < in->n_prices; k++, p++) {
             const ecf_price *src = &in->prices[k];
@@ -716,6 +722,10 @@ static int pk_load_instance(const pk_ctx *p, ecf_catalog *cat,
     in->efa_gbps = r.efa_gbps;
     in->ebs_gbps = r.ebs_gbps;
     in->nvme_gb = r.nvme_gb;
+    in->cpu_gflops_fp32 = r.cpu_gflops_fp32;
+    in->cpu_gflops_bf16 = r.cpu_gflops_bf16;
+    in->cpu_gflops_int8 = r.cpu_gflops_int8;
+    in->cpu_mem_gbytes_s = r.cpu_mem_gbytes_s;
     rc = pk_number(p, in->memory_gib, what, i, "memory_gib");
     if (!rc)
         rc = pk_number(p, in->accel_memory_gib, what, i, "accel_memory_gib");
@@ -729,6 +739,15 @@ static int pk_load_instance(const pk_ctx *p, ecf_catalog *cat,
         rc = pk_number(p, in->ebs_gbps, what, i, "ebs_gbps");
     if (!rc)
         rc = pk_number(p, in->nvme_gb, what, i, "nvme_gb");
+    if (!rc)
+        rc = pk_number(p, in->cpu_gflops_fp32, what, i, "cpu.gflops.fp32");
+    if (!rc)
+        rc = pk_number(p, in->cpu_gflops_bf16, what, i, "cpu.gflops.bf16");
+    if (!rc)
+        rc = pk_number(p, in->cpu_gflops_int8, what, i, "cpu.gflops.int8");
+    if (!rc)
+        rc = pk_number(p, in->cpu_mem_gbytes_s, what, i,
+                       "cpu.memory_bw_gbytes_s");
     if (rc)
         return rc;
 

@@ -67,10 +67,20 @@ static void describe(devinfo *d, const ecf_instance *inst)
         d->gen = GEN_CPU;
         d->label = "host CPU";
         d->count = 1;
-        d->mem_gib = inst->memory_gib - CPU_OS_RESERVE_GIB;
-        if (d->mem_gib < 0.5)
-            d->mem_gib = 0.5;
-        d->bw_gbytes_s = inst->vcpu * CPU_GBYTES_S_PER_VCPU;
+        /* OS reserve proportional to RAM; the memory plan's fixed
+         * CUDA-context charge does not exist on a CPU, so it is credited
+         * back here. */
+        {
+            double os = inst->memory_gib * CPU_OS_RESERVE_FRAC;
+            if (os < CPU_OS_RESERVE_MIN_GIB)
+                os = CPU_OS_RESERVE_MIN_GIB;
+            d->mem_gib = inst->memory_gib - os + RUNTIME_OVERHEAD_GIB;
+            if (d->mem_gib < RUNTIME_OVERHEAD_GIB)
+                d->mem_gib = RUNTIME_OVERHEAD_GIB;
+        }
+        d->bw_gbytes_s = inst->cpu_mem_gbytes_s > 0
+                             ? inst->cpu_mem_gbytes_s * CPU_STREAM_EFF
+                             : inst->vcpu * CPU_GBYTES_S_PER_VCPU;
         d->link_gbytes_s = 0;
         d->alpha_link = 0;
     } else {
@@ -82,6 +92,11 @@ static void describe(devinfo *d, const ecf_instance *inst)
                                                 : a->memory_gb * 1e9 / GIB;
         d->bw_gbytes_s =
             a->memory_bw_gbytes_s > 0 ? a->memory_bw_gbytes_s : 300.0;
+        /* A fractional GPU (g6f/gr6f: 1/8, 1/4, 1/2 of an L4) gets that
+         * share of the SMs and of the memory bandwidth (NVIDIA vGPU time
+         * slicing / partitioning); memory is already the partition's. */
+        if (inst->accel_fraction > 0 && inst->accel_fraction < 1)
+            d->bw_gbytes_s *= inst->accel_fraction;
         d->power_limited = a->tdp_w > 0 && a->tdp_w <= POWER_LIMITED_W;
         d->link_gbytes_s = inst->link_gbytes_s;
         {
@@ -151,11 +166,30 @@ double ecf_estimate_peak_tflops(const ecf_instance *inst,
     if (!inst->accel || inst->accel_count < 1) {
         if (ran_out)
             *ran_out = p == ECF_PREC_TF32 ? ECF_PREC_FP32 : p;
+        if (inst->cpu_gflops_fp32 > 0) {
+            /* the catalog's ISA figures (cpu_families.csv) */
+            double g = inst->cpu_gflops_fp32;
+            ecf_precision r = ECF_PREC_FP32;
+            if ((p == ECF_PREC_FP16 || p == ECF_PREC_BF16 ||
+                 p == ECF_PREC_FP8 || p == ECF_PREC_INT4) &&
+                inst->cpu_gflops_bf16 > g) {
+                g = inst->cpu_gflops_bf16;
+                r = ECF_PREC_BF16;
+            } else if (p == ECF_PREC_INT8 && inst->cpu_gflops_int8 > g) {
+                g = inst->cpu_gflops_int8;
+                r = ECF_PREC_INT8;
+            }
+            if (ran_out)
+                *ran_out = r;
+            return g / 1000.0;
+        }
         return inst->vcpu * CPU_GFLOPS_PER_VCPU * cpu_precision_factor(p) /
                1000.0;
     }
     for (i = 0; i < 4; i++) {
         double t = inst->accel->tflops[chain[p][i]];
+        if (inst->accel_fraction > 0 && inst->accel_fraction < 1)
+            t *= inst->accel_fraction;
         if (t > 0) {
             if (ran_out)
                 *ran_out = chain[p][i];
@@ -306,9 +340,10 @@ static int estimate(ecf_estimate *out,
              ecf_precision_name(want), d.label);
     if (d.cpu) {
         assume(out,
-               "CPU-only: %d vCPUs x %.0f GFLOPS (fp32) at %.0f%%, %.0f GB/s "
-               "DRAM",
-               inst->vcpu, CPU_GFLOPS_PER_VCPU, U_CPU * 100, d.bw_gbytes_s);
+               "CPU-only: %d vCPUs, %.0f GFLOPS peak (%s) at %.0f%%, %.0f "
+               "GB/s DRAM",
+               inst->vcpu, peak * 1000, ecf_precision_name(ran), U_CPU * 100,
+               d.bw_gbytes_s);
         if (ecf_task_is_training(w.task))
             warn(out, "training on CPU cores is slow; any GPU instance is "
                       "far faster");
@@ -317,12 +352,22 @@ static int estimate(ecf_estimate *out,
         run_train(out, m, &w, &d, nodes, (ecf_precision)w.precision, peak);
     else
         run_infer(out, m, &w, &d, nodes, (ecf_precision)w.precision, ran, peak);
+    if (d.cpu) {
+        /* The memory plans charge every device a CUDA context; a CPU has
+         * none. describe() credited it to the available side, so the fit
+         * and batch choice are right; take it off both sides for the
+         * report (the comparison is unchanged). */
+        out->memory.overhead_gib -= RUNTIME_OVERHEAD_GIB;
+        out->memory.total_per_device_gib -= RUNTIME_OVERHEAD_GIB;
+        out->memory.available_per_device_gib -= RUNTIME_OVERHEAD_GIB;
+    }
     if (nodes > 1 && !d.cpu && !(inst->efa && inst->efa_gbps > 0))
         warn(out,
              "%d nodes without EFA: inter-node traffic uses %.0f Gbps "
              "plain networking",
              nodes, inst->network_gbps);
     data_and_host(out, m, &w, inst, &d, nodes);
+    startup_apply(out, m, &w, inst, d.count);
     if (!out->fits) {
         out->bottleneck = ECF_BN_DEVICE_MEMORY;
         warn(out, "needs %.1f GiB per device, %.1f GiB available",

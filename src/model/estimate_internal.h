@@ -90,7 +90,26 @@
  * a 192-vCPU two-socket host. */
 #define CPU_GFLOPS_PER_VCPU   40.0
 #define CPU_GBYTES_S_PER_VCPU 1.5
-#define CPU_OS_RESERVE_GIB    4.0
+/* OS + serving process reserve on a CPU host: max(0.25 GiB, 5% of RAM)
+ * (Amazon Linux 2023 idles in ~0.2 GiB); sustained STREAM triad reaches
+ * ~75% of the DRAM peak the catalog lists (McCalpin STREAM results for
+ * Xeon SP / Graviton). */
+#define CPU_OS_RESERVE_MIN_GIB 0.25
+#define CPU_OS_RESERVE_FRAC    0.05
+#define CPU_STREAM_EFF         0.75
+/* Fixed per-node overheads (docs/estimation.md "Fixed overheads"): EC2
+ * launch to a usable OS (Karpenter: nodes in under a minute), a serving/
+ * training container image (vllm/vllm-openai ~9 GB, vllm-project/vllm
+ * #7609; a PyTorch CPU serving image 1.83 GB, kserve/kserve#535) written
+ * to an EBS gp3 volume at its 125 MiB/s baseline (AWS EBS docs); weights
+ * from S3 at 64% of the network line rate (dvassallo/s3-benchmark:
+ * 8,003 MB/s on c5n.18xlarge's 100 Gbps). The 60 s minimum bill is
+ * ECF_MIN_BILLED_S (ec2fit/estimate.h). */
+#define STARTUP_BOOT_S         60.0
+#define STARTUP_IMAGE_GB_ACCEL 9.0
+#define STARTUP_IMAGE_GB_CPU   1.83
+#define STARTUP_GP3_MBYTES_S   131.072
+#define STARTUP_S3_NET_EFF     0.64
 /* Collective latency per ring hop (NCCL small-message): NVLink/NVSwitch,
  * PCIe, NeuronLink, EFA, plain TCP. */
 #define ALPHA_NVLINK 2e-6
@@ -220,6 +239,8 @@ void infer_memory(ecf_memory *mem,
                   ecf_precision p,
                   const plan *pl,
                   const devinfo *d);
+void startup_apply(ecf_estimate *e, const ecf_model *m, const ecf_workload *w,
+                   const ecf_instance *inst, int devices);
 void run_infer(ecf_estimate *e,
                const ecf_model *m,
                const ecf_workload *w,

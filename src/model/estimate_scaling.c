@@ -81,7 +81,10 @@ void data_and_host(ecf_estimate *e,
     e->host_ram_available_gib = inst->memory_gib;
     if (d->cpu)
         e->host_ram_needed_gib =
-            e->memory.total_per_device_gib + CPU_OS_RESERVE_GIB;
+            e->memory.total_per_device_gib +
+            (inst->memory_gib * CPU_OS_RESERVE_FRAC > CPU_OS_RESERVE_MIN_GIB
+                 ? inst->memory_gib * CPU_OS_RESERVE_FRAC
+                 : CPU_OS_RESERVE_MIN_GIB);
     else
         e->host_ram_needed_gib = e->memory.weights_gib * e->devices +
                                  HOST_PER_DEVICE_GIB * e->devices +

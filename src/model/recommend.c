@@ -241,6 +241,7 @@ static void cost_job(run_ctx *c, ecf_plan *p, ecf_rule_input *in,
     p->usd_per_hour_instance = unit_price;
     p->hourly_usd = unit_price * nodes;
     p->time_hours = e->time_hours;
+    p->startup_s = e->startup_s;
     p->interruption_band = spot ? price->interruption_band : -1;
     if (spot && e->time_hours > 0) {
         double rework = ecf_spot_expected_interruptions(
@@ -250,7 +251,12 @@ static void cost_job(run_ctx *c, ecf_plan *p, ecf_rule_input *in,
         p->expected_interruptions = ecf_spot_expected_interruptions(
             price->interruption_band, nodes, p->time_hours);
     }
-    p->total_usd = p->hourly_usd * p->time_hours;
+    /* EC2 bills each node at least ECF_MIN_BILLED_S (per-second billing). */
+    p->total_usd = p->hourly_usd * (p->time_hours > ECF_MIN_BILLED_S / 3600.0
+                                        ? p->time_hours
+                                        : ECF_MIN_BILLED_S / 3600.0);
+    if (e->time_hours <= 0)
+        p->total_usd = 0;
     ecf_rec_storage_cost(p, c->o, e, c->w, c->region);
     p->total_usd += p->storage_usd;
     p->usd_per_million =
@@ -362,7 +368,8 @@ static int memo_estimate(run_ctx *c, ecf_estimate *e,
             /* the same expression as the estimator's, so the same bits */
             if (c->w->dataset_samples > 0 && e->time_samples_per_s > 0)
                 e->time_hours = c->w->dataset_samples * c->w->epochs /
-                                e->time_samples_per_s / 3600.0;
+                                    e->time_samples_per_s / 3600.0 +
+                                e->startup_s / 3600.0;
             return 0;
         }
     }

@@ -78,6 +78,7 @@ void ecf_recommend_cost_serving(ecf_plan *p, ecf_rule_input *in,
      * it (part of the day) on-demand */
     p->hourly_usd = commit_rate * p->nodes +
                     extra_rate * (p->asg_expected - p->nodes);
+    p->startup_s = e->startup_s;
     p->monthly_usd = p->hourly_usd * HOURS_PER_MONTH;
     p->interruption_band = spot ? price->interruption_band : -1;
     qps_eff = qps > 0 ? fl.avg_qps : cap_group;

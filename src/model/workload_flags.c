@@ -193,6 +193,19 @@ int cli_workload_option(cli_workload *wl, int c, const char *arg, ecf_err *err)
         rc = cli_parse_double(&w->storage_mbytes_s, "--storage-throughput",
                               arg, 1, 1e7, err);
         return rc < 0 ? rc : 1;
+    case CLI_WL_STARTUP:
+        d = 0;
+        rc = strcmp(arg, "0") == 0
+                 ? 0
+                 : ecf_units_parse_duration(&d, "--startup", arg, err);
+        if (rc < 0)
+            return rc;
+        if (d < 0 || d > 24)
+            return ecf_err_set(err, ECF_EINVAL,
+                               "--startup: expected 0 to 24h, got '%s'", arg);
+        w->startup_set = true;
+        w->startup_s = d * 3600.0;
+        return 1;
     case CLI_WL_SAMPLE_BYTES:
         rc = ecf_units_parse_dataset(&d, &(ecf_dataset_unit){0},
                                      "--sample-bytes", arg, err);

@@ -61,6 +61,7 @@ enum {
     CLI_WL_ENGINE,
     CLI_WL_STORAGE,
     CLI_WL_STORAGE_THROUGHPUT,
+    CLI_WL_STARTUP,
     CLI_WL_END
 };
 
@@ -91,7 +92,8 @@ enum {
         {"engine", required_argument, NULL, CLI_WL_ENGINE},                    \
         {"storage", required_argument, NULL, CLI_WL_STORAGE},                  \
         {"storage-throughput", required_argument, NULL,                        \
-         CLI_WL_STORAGE_THROUGHPUT}
+         CLI_WL_STORAGE_THROUGHPUT},                                  \
+        {"startup", required_argument, NULL, CLI_WL_STARTUP}
 
 typedef struct {
     const char *model;        /* --model NAME */

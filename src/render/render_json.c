@@ -135,6 +135,14 @@ static cJSON *json_plan(const rr_view *v, const ecf_plan *p, size_t rank)
                      p->available_per_device_gib, 3);
     cli_json_add_num(mem, "headroom_pct", p->headroom * 100, 1);
     add_opt_num(o, "time_hours", p->time_hours, 4);
+    cli_json_add_num(o, "startup_s", p->startup_s, 1);
+    {
+        const char *cap = ecf_estimate_capacity_note(p->inst);
+        if (cap)
+            cJSON_AddStringToObject(o, "capacity", cap);
+        else
+            cJSON_AddNullToObject(o, "capacity");
+    }
     cli_json_add_num(o, "hourly_usd", p->hourly_usd, 6);
     add_opt_num(o, "total_usd", p->total_usd, 2);
     add_opt_num(o, "monthly_usd", p->monthly_usd, 2);

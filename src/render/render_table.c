@@ -176,6 +176,15 @@ void rr_print_table(FILE *f, const rr_view *v)
                         r->plans[i].inst->type, ecf_rule_name(hits[k].id),
                         hits[k].reason);
             }
+            if (ecf_estimate_capacity_note(r->plans[i].inst)) {
+                if (!header) {
+                    fprintf(f, "\nNotes\n");
+                    header = true;
+                }
+                fprintf(f, "  %zu. %s (capacity): %s\n", i + 1,
+                        r->plans[i].inst->type,
+                        ecf_estimate_capacity_note(r->plans[i].inst));
+            }
         }
     }
     for (i = 0; i < r->n_missing; i++) {
@@ -194,6 +203,11 @@ void rr_print_table(FILE *f, const rr_view *v)
                 p->storage_price_estimated ? "; priced at us-east-1 rates"
                                            : "");
     }
+    if (n > 0 && r->basis == ECF_COST_TOTAL)
+        fprintf(f, "\nTimes include each node's start-up (rank 1: %.1f min of "
+                   "boot, image pull and weights;\n--startup to change); EC2 "
+                   "bills each node at least 60 s.\n",
+                r->plans[0].startup_s / 60);
     rr_print_fleet_text(f, v, false);
     rr_print_spot_caveat(f, v);
     /* Light alternatives are shown when feasible and cheaper than rank 1

@@ -36,7 +36,7 @@ static void test_catalog__embedded_is_complete(void **state)
     assert_int_equal(ecf_catalog_count(cat), 1367);
     assert_int_equal(ecf_catalog_accel_count(cat), 25);
     assert_string_equal(ecf_catalog_as_of(cat), "2026-07-20");
-    assert_int_equal(ecf_catalog_source_count(cat), 5);
+    assert_int_equal(ecf_catalog_source_count(cat), 6); /* + cpu_families */
     assert_true(ecf_catalog_has_region(cat, "us-east-1"));
     assert_true(ecf_catalog_has_region(cat, "eu-west-1"));
     assert_false(ecf_catalog_has_region(cat, "us-east-7"));

@@ -19,13 +19,14 @@
 
 #include "ec2fit/catalog.h"
 
-/* Header and record layout, version 1. */
+/* Header and record layout, version 2 (version 2 added the host CPU
+ * figures to each instance record). */
 #define HDR_SIZE 96
 #define HDR_VERSION 8
 #define HDR_BYTE_ORDER 12
 #define HDR_SEC(i) (40 + 8 * (i)) /* {uint32 offset, uint32 count} */
 enum { SOURCES, ACCELS, INSTANCES, ORDER, PRICES, REGIONS, STRINGS };
-#define INSTANCE_SIZE 104
+#define INSTANCE_SIZE 136
 #define INSTANCE_ACCEL 16 /* int32 index */
 
 typedef struct {
@@ -338,10 +339,10 @@ static void test_catalog_pack__rejects_bad_header(void **state)
     expect_packed_error(b, f->len, "t: packed catalog: bad magic");
     memcpy(b, f->blob, f->len);
 
-    put_u32(b, HDR_VERSION, 2);
+    put_u32(b, HDR_VERSION, 1);
     expect_packed_error(b, f->len,
-                        "t: packed catalog: unsupported format version 2 "
-                        "(this ec2fit reads version 1)");
+                        "t: packed catalog: unsupported format version 1 "
+                        "(this ec2fit reads version 2)");
     memcpy(b, f->blob, f->len);
 
     put_u32(b, HDR_BYTE_ORDER, 0x04030201u);

@@ -115,7 +115,10 @@ static void test_recommend__resnet50_gpus_rank_above_cpus(void **state)
         }
     }
     assert_true(first_cpu > 20); /* no CPU type among the first 20 plans */
-    assert_true(best_cpu > 5 * best_gpu);
+    /* CPUs now carry their ISA (AMX bf16 on c7i/m7i, cpu_families.csv):
+     * the cheapest CPU plan (m7i-flex.large spot, ~64 days, DRAM-bound)
+     * still costs over twice the cheapest GPU plan (p3.8xlarge spot). */
+    assert_true(best_cpu > 2 * best_gpu);
     ecf_recommendation_free(r);
 }
 

@@ -1,0 +1,92 @@
+/*
+ * estimate_startup.c - fixed per-node overheads of a job: start time
+ * (boot + container image pull + reading the weights from storage) and
+ * the Capacity Blocks note for the types AWS sells mostly that way.
+ * Every figure and its source: docs/estimation.md "Fixed overheads".
+ */
+#include "ec2fit/estimate.h"
+
+#include <string.h>
+
+#include "estimate_internal.h"
+
+static double min_pos(double a, double b)
+{
+    return b > 0 && b < a ? b : a;
+}
+
+double ecf_estimate_startup_s(const ecf_instance *inst, double weight_bytes)
+{
+    /* The image is pulled from ECR onto the root EBS gp3 volume: its
+     * baseline throughput, capped by the instance's EBS and network
+     * bandwidth. The weights are downloaded from S3 at S3_NET_EFF of the
+     * network bandwidth onto local NVMe when the type has it (NVMe write
+     * speed per TB), else onto the same gp3 volume. */
+    double net = inst->network_gbps * 1e9 / 8;
+    double gp3 = min_pos(min_pos(STARTUP_GP3_MBYTES_S * 1e6,
+                                 inst->ebs_gbps * 1e9 / 8),
+                         net);
+    double disk = inst->nvme_gb > 0
+                      ? inst->nvme_gb / 1000 * NVME_GBYTES_S_PER_TB * 1e9
+                      : gp3;
+    double wrate = min_pos(disk, net * STARTUP_S3_NET_EFF);
+    double image = (inst->accel && inst->accel_count > 0)
+                       ? STARTUP_IMAGE_GB_ACCEL
+                       : STARTUP_IMAGE_GB_CPU;
+
+    if (weight_bytes < 0)
+        weight_bytes = 0;
+    return STARTUP_BOOT_S + image * 1e9 / gp3 + weight_bytes / wrate;
+}
+
+const char *ecf_estimate_capacity_note(const ecf_instance *inst)
+{
+    static const char *const fam[] = {"p5", "p5e", "p5en", "p6-b200",
+                                      "p6-b300", "p6e-gb200", "p6e-gb300",
+                                      "trn2", "trn2u"};
+    size_t i;
+
+    if (!inst->family)
+        return NULL;
+    for (i = 0; i < sizeof(fam) / sizeof(fam[0]); i++)
+        if (strcmp(inst->family, fam[i]) == 0)
+            return "usually bought through EC2 Capacity Blocks for ML or a "
+                   "capacity reservation (on-demand capacity is scarce)";
+    return NULL;
+}
+
+void startup_apply(ecf_estimate *e, const ecf_model *m, const ecf_workload *w,
+                   const ecf_instance *inst, int devices)
+{
+    double wb = 0;
+    const char *cap = ecf_estimate_capacity_note(inst);
+
+    /* Weights read at start: this node's devices' share, at most the
+     * whole model; training from scratch reads none. */
+    if (w->task != ECF_TASK_TRAIN) {
+        double whole = m->params * (ecf_task_is_training(w->task)
+                                        ? 2.0
+                                        : ecf_estimate_weight_bytes(
+                                              (ecf_precision)w->precision));
+        wb = e->memory.weights_gib * GIB * (devices > 0 ? devices : 1);
+        if (wb > whole || wb <= 0)
+            wb = whole;
+    }
+    if (w->startup_set) {
+        e->startup_s = w->startup_s;
+        assume(e, "start-up %.0f s per node (--startup)", e->startup_s);
+    } else {
+        e->startup_s = ecf_estimate_startup_s(inst, wb);
+        assume(e,
+               "start-up %.1f min per node: %.0f s boot, %.1f GB image from "
+               "EBS gp3, %.1f GB weights from S3",
+               e->startup_s / 60, STARTUP_BOOT_S,
+               (inst->accel && inst->accel_count > 0) ? STARTUP_IMAGE_GB_ACCEL
+                                                       : STARTUP_IMAGE_GB_CPU,
+               wb / 1e9);
+    }
+    if (e->time_hours > 0)
+        e->time_hours += e->startup_s / 3600.0;
+    if (cap)
+        assume(e, "capacity: %s %s", inst->type, cap);
+}
