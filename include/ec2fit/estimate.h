@@ -66,13 +66,17 @@ typedef struct {
      * positional initializer below leaves them zero. */
     int framework; /* ecf_framework: --framework, 0 = pytorch */
     int engine;    /* ecf_engine: --engine, 0 = chosen per platform */
+    /* LLM serving targets (0 = none): time to first token and time per
+     * output token, ms. Last, so the initializer leaves them zero. */
+    double ttft_target_ms;
+    double tpot_target_ms;
 } ecf_workload;
 
 #define ECF_WORKLOAD_INIT                                                      \
     {                                                                          \
         ECF_TASK_INFER, ECF_PREC_AUTO, 0, 0, 0, 0, 0.0, ECF_DATASET_NONE, 0.0, \
             ECF_CKPT_AUTO, false, 0, 0.0, 0.0, 0.0, 0, false, false, false,    \
-            0.0, 0, 0                                                          \
+            0.0, 0, 0, 0.0, 0.0                                                \
     }
 
 /** Fills defaults from the model (batch, sequence length, serving lengths,
@@ -169,6 +173,8 @@ typedef struct {
     double latency_ms;          /* serving: one request end to end */
     double ttft_ms;             /* LLM: time to first token (prefill) */
     double per_token_ms;        /* LLM: per generated token (decode) */
+    const char *engine;         /* serving: static engine name ("vllm",
+                                   "tgi", ...); NULL for training */
     double max_qps_per_replica; /* serving: requests/s one replica sustains
                                    within the latency target */
     int replicas;               /* serving: independent copies per node x

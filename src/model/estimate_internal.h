@@ -138,6 +138,11 @@ static const struct {
  * factor of a lone request's. Past the knee, throughput barely grows while
  * every request waits longer. */
 #define SERVE_KNEE_LATENCY    2.0
+/* A serving plan fits when its memory plus this headroom does: the
+ * memory-fit rule's default headroom_pct (data/rules.json), applied by the
+ * estimator too so that `estimate` and `recommend` agree on every fit and
+ * the serving batch is lowered until it holds. */
+#define SERVE_HEADROOM 0.10
 
 /* ================================================================ */
 /* Devices and plans                                                 */
@@ -350,6 +355,13 @@ static inline double u_conv(const devinfo *d, ecf_precision p)
 static inline bool fits(const ecf_memory *mem)
 {
     return mem->total_per_device_gib <= mem->available_per_device_gib;
+}
+
+/* Serving fit: with the memory-fit rule's headroom (SERVE_HEADROOM). */
+static inline bool fits_serving(const ecf_memory *mem)
+{
+    return mem->total_per_device_gib * (1.0 + SERVE_HEADROOM) <=
+           mem->available_per_device_gib;
 }
 
 /* Ring all-reduce of `bytes` over n participants at `gbytes_s` each:
