@@ -112,21 +112,20 @@ static void llm_times(infer_times *t,
                            d->alpha_link, LINK_EFFICIENCY);
     /* Host time per step: fixed, plus eager kernel launches per layer.
      * On one device the launches run ahead of the GPU (the slower of the
-     * two); with TP or PP every layer's collective or stage hand-off
-     * waits for them, so they add. */
+     * two). With TP or PP every layer waits on its all-reduces (or stage
+     * hand-off), which the GPU computes no faster than the host launches
+     * around them: the layer's serial part is the slower of the two. */
     host = eng->layer_dispatch_s * m->layers;
     if (pl->tp == 1 && pl->pp == 1)
-        iter = (dec_stage > host ? dec_stage : host) + eng->step_s;
+        iter = (dec_stage > host ? dec_stage : host) + eng->step_s + comm_dec;
     else
-        iter = pp * dec_stage + host + eng->step_s + comm_dec +
-               (pp - 1) * d->alpha_net;
-    if (pl->tp == 1 && pl->pp == 1)
-        iter += comm_dec;
-    /* continuous batching: b / s_out of the requests start per step, and
-     * their prompts (compute only: the step already reads the weights)
-     * are prefilled in the same steps */
+        iter = pp * dec_stage + (host > comm_dec ? host : comm_dec) +
+               eng->step_s + (pp - 1) * d->alpha_net;
+    /* continuous batching: (b - 1) / s_out of the other requests start
+     * per step, and their prompts (compute only: the step already reads
+     * the weights) are prefilled in the same steps */
     if (s_out > 0)
-        iter += b / s_out * pp *
+        iter += (b - 1) / s_out * pp *
                 (rate_pf > 0 ? fwd_flops_sample(m, (int)s_in) / split /
                                    rate_pf
                              : 0);

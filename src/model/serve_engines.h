@@ -28,6 +28,9 @@ typedef struct {
     double fwd_overhead_s;   /* non-LLM: dispatch per forward call, s */
     double conv_factor;      /* non-LLM: compute efficiency vs the eager
                                 framework (TensorRT fusion) */
+    bool paged_kv;           /* KV cache in blocks allocated as tokens
+                                arrive (PagedAttention): in steady state a
+                                request holds its prompt + half its output */
 } serve_engine;
 
 /* The engine a plan on device generation `neuron` uses: w->engine when
