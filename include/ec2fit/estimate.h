@@ -70,13 +70,17 @@ typedef struct {
      * output token, ms. Last, so the initializer leaves them zero. */
     double ttft_target_ms;
     double tpot_target_ms;
+    /* Serving fit headroom, % of the memory need (the memory-fit rule's
+     * headroom_pct; `recommend` sets it from its rules). Unset = 10. */
+    bool headroom_set;
+    double headroom_pct;
 } ecf_workload;
 
 #define ECF_WORKLOAD_INIT                                                      \
     {                                                                          \
         ECF_TASK_INFER, ECF_PREC_AUTO, 0, 0, 0, 0, 0.0, ECF_DATASET_NONE, 0.0, \
             ECF_CKPT_AUTO, false, 0, 0.0, 0.0, 0.0, 0, false, false, false,    \
-            0.0, 0, 0, 0.0, 0.0                                                \
+            0.0, 0, 0, 0.0, 0.0, false, 0.0                                    \
     }
 
 /** Fills defaults from the model (batch, sequence length, serving lengths,

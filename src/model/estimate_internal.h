@@ -139,9 +139,11 @@ static const struct {
  * every request waits longer. */
 #define SERVE_KNEE_LATENCY    2.0
 /* A serving plan fits when its memory plus this headroom does: the
- * memory-fit rule's default headroom_pct (data/rules.json), applied by the
+ * memory-fit rule's default headroom_pct (data/rules.json; vLLM's default
+ * --gpu-memory-utilization 0.9 leaves the same 10%), applied by the
  * estimator too so that `estimate` and `recommend` agree on every fit and
- * the serving batch is lowered until it holds. */
+ * the serving batch is lowered until it holds. `recommend` passes its
+ * rules' value in ecf_workload.headroom_pct. */
 #define SERVE_HEADROOM 0.10
 
 /* ================================================================ */
@@ -357,10 +359,12 @@ static inline bool fits(const ecf_memory *mem)
     return mem->total_per_device_gib <= mem->available_per_device_gib;
 }
 
-/* Serving fit: with the memory-fit rule's headroom (SERVE_HEADROOM). */
-static inline bool fits_serving(const ecf_memory *mem)
+/* Serving fit: with the memory-fit rule's headroom (SERVE_HEADROOM
+ * unless the workload carries the rules' own). */
+static inline bool fits_serving(const ecf_memory *mem, const ecf_workload *w)
 {
-    return mem->total_per_device_gib * (1.0 + SERVE_HEADROOM) <=
+    double h = w->headroom_set ? w->headroom_pct / 100.0 : SERVE_HEADROOM;
+    return mem->total_per_device_gib * (1.0 + h) <=
            mem->available_per_device_gib;
 }
 

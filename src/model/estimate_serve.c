@@ -210,7 +210,7 @@ static int fill_batch(const ecf_model *m,
     while (b <= cap) {
         pl->batch = b;
         infer_memory(&mem, m, w, p, pl, d);
-        if (!fits_serving(&mem))
+        if (!fits_serving(&mem, w))
             break;
         best = b;
         b *= 2;
@@ -277,12 +277,12 @@ static bool serve_batch(plan *pl,
 
     if (w->batch_explicit) {
         infer_memory(mem_out, m, w, p, pl, d);
-        return fits_serving(mem_out);
+        return fits_serving(mem_out, w);
     }
     trial.batch = 1;
     infer_memory(&mem, m, w, p, &trial, d);
     *mem_out = mem;
-    if (!fits_serving(&mem)) {
+    if (!fits_serving(&mem, w)) {
         pl->batch = 1;
         return false;
     }
@@ -299,7 +299,7 @@ static bool serve_batch(plan *pl,
         int mid = (lo + hi) / 2;
         trial.batch = 1 << mid;
         infer_memory(&mem, m, w, p, &trial, d);
-        if (fits_serving(&mem)) {
+        if (fits_serving(&mem, w)) {
             serve_times(&t, m, w, d, p, peak, &trial, eng, &u);
             if (meets_targets(&t, w, knee)) {
                 lo = mid;
@@ -361,7 +361,7 @@ void run_infer(ecf_estimate *e,
                 ok = serve_batch(&trial, &mem, m, w, d, p, peak, eng);
             } else {
                 infer_memory(&mem, m, w, p, &trial, d);
-                ok = fits_serving(&mem);
+                ok = fits_serving(&mem, w);
                 if (ok && !w->batch_explicit && is_llm(m)) {
                     int b = fill_batch(m, w, p, &trial, d, MAX_AUTO_BATCH);
                     trial.batch = b > 0 ? b : 1;
@@ -400,7 +400,7 @@ void run_infer(ecf_estimate *e,
             pl.tp /= 2;
         pl.pp = nodes;
         infer_memory(&e->memory, m, w, p, &pl, d);
-        found = fits_serving(&e->memory);
+        found = fits_serving(&e->memory, w);
         if (found && w->task == ECF_TASK_BATCH && !w->batch_explicit &&
             is_llm(m)) {
             int b = fill_batch(m, w, p, &pl, d, MAX_AUTO_BATCH);

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "ec2fit/estimate.h"
+#include "ec2fit/stacks.h"
 #include "ec2fit/zoo.h"
 
 #define GIB 1073741824.0
@@ -262,7 +263,10 @@ static void test_estimate__kv_cache_is_gqa_aware(void **state)
     /* KV = 2 x layers x kv_heads x head_dim x tokens x batch x 2 bytes.
      * llama-3.1-8b: 2*32*8*128*2 = 131,072 B/token; 1024+1024 tokens
      *   -> 268,435,456 B = 0.25 GiB.
-     * llama-2-7b (no GQA): 2*32*32*128*2 = 524,288 B/token -> 1 GiB. */
+     * llama-2-7b (no GQA): 2*32*32*128*2 = 524,288 B/token -> 1 GiB.
+     * HF transformers keeps a contiguous cache of the whole context; a
+     * paged engine (vLLM, the default) holds, on average, the prompt and
+     * half the output: 1024 + 512 tokens -> 0.1875 GiB. */
     fx *f = *state;
     ecf_workload w = ECF_WORKLOAD_INIT;
     ecf_estimate e;
@@ -270,6 +274,10 @@ static void test_estimate__kv_cache_is_gqa_aware(void **state)
     w.input_tokens = 1024;
     w.output_tokens = 1024;
     w.batch_size = 1;
+    run_ok(&e, model(state, "llama-3.1-8b"), &w, &f->p4de_1, 1);
+    assert_float_equal(e.memory.kv_cache_gib, 0.1875, 1e-12);
+    assert_string_equal(e.engine, "vllm");
+    w.engine = ECF_ENGINE_HF;
     run_ok(&e, model(state, "llama-3.1-8b"), &w, &f->p4de_1, 1);
     assert_float_equal(e.memory.kv_cache_gib, 0.25, 1e-12);
     /* weights 8,030,261,248 x 2 B = 14.957 GiB */
@@ -284,7 +292,8 @@ static void test_estimate__kv_cache_is_the_mla_latent(void **state)
      * qk_rope_head_dim 64) x 2 bytes = 70,272 B/token at bf16 (DeepSeek-V2
      * paper 2.1.2), not 2 x 61 x 128 heads x 192. Every tensor-parallel
      * rank holds the whole latent (it has no heads to split).
-     * fp8 (1 byte), 1024 + 1024 tokens, batch 64, one p5 (tp 8):
+     * fp8 (1 byte), 1024 + 1024 tokens, batch 64, one p5 (tp 8), a
+     * contiguous cache (HF):
      *   35,136 x 2048 x 64 = 4,605,345,792 B = 4.2890625 GiB per device. */
     fx *f = *state;
     ecf_workload w = ECF_WORKLOAD_INIT;
@@ -292,6 +301,7 @@ static void test_estimate__kv_cache_is_the_mla_latent(void **state)
     const ecf_model *m = model(state, "deepseek-v3");
     assert_float_equal(ecf_model_kv_elems_per_token(m) * 2.0, 70272.0, 0);
     w.task = ECF_TASK_INFER;
+    w.engine = ECF_ENGINE_HF;
     w.precision = ECF_PREC_FP8;
     w.input_tokens = 1024;
     w.output_tokens = 1024;
