@@ -79,10 +79,8 @@
     0.60 /* <= 75 W parts (T4, L4) cannot hold boost                           \
             clocks under sustained tensor load */
 #define POWER_LIMITED_W 75.0
-/* Eager-framework dispatch cost per forward call of a non-LLM model: the
- * batch-1 DLE rows (ResNet-50, BERT) all sit at 4-6 ms while their FLOPs
- * need < 0.5 ms. */
-#define FRAMEWORK_OVERHEAD_S 0.004
+/* Dispatch per forward call of non-LLM models: per engine, in
+ * serve_engines.c (docs/estimation.md 5.5). */
 /* Host CPU: 40 GFLOPS fp32 per vCPU (AVX-512 or 2x256-bit FMA at ~2.5
  * GHz, per hyperthread), x2 for bf16/fp16, x4 for int8 (VNNI); 1.5 GB/s
  * of sustained (STREAM-like) DRAM bandwidth per vCPU, e.g. ~290 GB/s for
