@@ -23,6 +23,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "ec2fit/stacks.h"
 #include "ec2fit/buf.h"
 #include "ec2fit/catalog.h"
 #include "ec2fit/err.h"
@@ -201,7 +202,8 @@ build_workload(ecf_workload *w, const cJSON *row, char *msg, size_t msg_len)
 {
     ecf_workload init = ECF_WORKLOAD_INIT;
     const char *task = jstr(row, "task"), *prec = jstr(row, "precision"),
-               *ckpt = jstr(row, "checkpointing");
+               *ckpt = jstr(row, "checkpointing"),
+               *engine = jstr(row, "engine");
     int t = task ? ecf_task_parse(task) : -1;
 
     *w = init;
@@ -234,6 +236,16 @@ build_workload(ecf_workload *w, const cJSON *row, char *msg, size_t msg_len)
     } else if (jnum(row, "dataset_tokens", 0) > 0) {
         w->dataset_amount = jnum(row, "dataset_tokens", 0);
         w->dataset_unit = ECF_DATASET_TOKENS;
+    }
+    /* The row's serving engine, as --engine would give it; "tensorflow"
+     * is --framework tensorflow (TF Serving). Other stacks (gpt-fast,
+     * sglang, pytorch) take the default engine. */
+    if (engine && !ecf_task_is_training(w->task)) {
+        int e = ecf_engine_parse(engine);
+        if (e > 0)
+            w->engine = e;
+        else if (strcmp(engine, "tensorflow") == 0)
+            w->framework = ECF_FW_TENSORFLOW;
     }
     if (ckpt && strcmp(ckpt, "off") == 0)
         w->activation_checkpointing = ECF_CKPT_OFF;

@@ -259,6 +259,7 @@ RECOMMEND_PROPS = {
         "input_tokens": POSINT, "output_tokens": POSINT,
         "dataset_samples": NPOS, "epochs": {"type": "number", "exclusiveMinimum": 0},
         "qps": NPOS, "peak_qps": NPOS, "latency_ms": NPOS,
+        "ttft_ms": NPOS, "tpot_ms": NPOS,
         "deadline_hours": NPOS, "budget_usd": NPOS, "budget_hourly_usd": NPOS,
         "regions": {"type": "array", "items": LOCATION, "minItems": 1},
         "spot_considered": BOOL, "max_nodes": POSINT,

@@ -76,6 +76,14 @@ typedef struct {
      * overheads"), true = startup_s as given (0 allowed). */
     bool startup_set;
     double startup_s;
+    /* LLM serving targets (0 = none): time to first token and time per
+     * output token, ms. Last, so the initializer leaves them zero. */
+    double ttft_target_ms;
+    double tpot_target_ms;
+    /* Serving fit headroom, % of the memory need (the memory-fit rule's
+     * headroom_pct; `recommend` sets it from its rules). Unset = 10. */
+    bool headroom_set;
+    double headroom_pct;
 } ecf_workload;
 
 /** Dataset storage (docs/estimation.md, "Storage and data path"). */
@@ -98,7 +106,7 @@ int ecf_storage_parse(const char *s);
     {                                                                          \
         ECF_TASK_INFER, ECF_PREC_AUTO, 0, 0, 0, 0, 0.0, ECF_DATASET_NONE, 0.0, \
             ECF_CKPT_AUTO, false, 0, 0.0, 0.0, 0.0, 0, false, false, false,    \
-            0.0, 0, 0, 0, 0.0, false, 0.0                                      \
+            0.0, 0, 0, 0, 0.0, false, 0.0, 0.0, 0.0, false, 0.0                \
     }
 
 /** EC2 per-second billing charges each Linux instance at least 60 s
@@ -208,6 +216,8 @@ typedef struct {
     double latency_ms;          /* serving: one request end to end */
     double ttft_ms;             /* LLM: time to first token (prefill) */
     double per_token_ms;        /* LLM: per generated token (decode) */
+    const char *engine;         /* serving: static engine name ("vllm",
+                                   "tgi", ...); NULL for training */
     double max_qps_per_replica; /* serving: requests/s one replica sustains
                                    within the latency target */
     int replicas;               /* serving: independent copies per node x

@@ -36,6 +36,8 @@ typedef enum {
     ECF_RULE_SPOT_INTERRUPTION,   /* interruption band x job length */
     ECF_RULE_NEURON_SUPPORT,      /* stack runs, model not in its tested
                                      list (Neuron, Gaudi, AI 100, ...) */
+    ECF_RULE_TTFT,                /* time to first token <= --ttft-ms */
+    ECF_RULE_TPOT,                /* time per output token <= --tpot-ms */
     ECF_RULE_COUNT
 } ecf_rule_id;
 

@@ -64,6 +64,10 @@ const ecf_rule_spec ecf_rule_specs[ECF_RULE_COUNT] = {
                                  {"instance", "accelerator", "model",
                                   "platform", "stack", "why", "source",
                                   NULL}},
+    [ECF_RULE_TTFT] = {"ttft", true, {{NULL, 0, 0, 0}},
+                       {"instance", "ttft_ms", "target_ms", NULL}},
+    [ECF_RULE_TPOT] = {"tpot", true, {{NULL, 0, 0, 0}},
+                       {"instance", "tpot_ms", "target_ms", NULL}},
 };
 
 const char *ecf_rule_name(ecf_rule_id id)

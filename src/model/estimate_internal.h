@@ -80,10 +80,8 @@
     0.60 /* <= 75 W parts (T4, L4) cannot hold boost                           \
             clocks under sustained tensor load */
 #define POWER_LIMITED_W 75.0
-/* Eager-framework dispatch cost per forward call of a non-LLM model: the
- * batch-1 DLE rows (ResNet-50, BERT) all sit at 4-6 ms while their FLOPs
- * need < 0.5 ms. */
-#define FRAMEWORK_OVERHEAD_S 0.004
+/* Dispatch per forward call of non-LLM models: per engine, in
+ * serve_engines.c (docs/estimation.md 5.5). */
 /* Host CPU: 40 GFLOPS fp32 per vCPU (AVX-512 or 2x256-bit FMA at ~2.5
  * GHz, per hyperthread), x2 for bf16/fp16, x4 for int8 (VNNI); 1.5 GB/s
  * of sustained (STREAM-like) DRAM bandwidth per vCPU, e.g. ~290 GB/s for
@@ -176,6 +174,13 @@ static const struct {
  * factor of a lone request's. Past the knee, throughput barely grows while
  * every request waits longer. */
 #define SERVE_KNEE_LATENCY    2.0
+/* A serving plan fits when its memory plus this headroom does: the
+ * memory-fit rule's default headroom_pct (data/rules.json; vLLM's default
+ * --gpu-memory-utilization 0.9 leaves the same 10%), applied by the
+ * estimator too so that `estimate` and `recommend` agree on every fit and
+ * the serving batch is lowered until it holds. `recommend` passes its
+ * rules' value in ecf_workload.headroom_pct. */
+#define SERVE_HEADROOM 0.10
 
 /* ================================================================ */
 /* Devices and plans                                                 */
@@ -397,6 +402,15 @@ static inline double u_conv(const devinfo *d, ecf_precision p)
 static inline bool fits(const ecf_memory *mem)
 {
     return mem->total_per_device_gib <= mem->available_per_device_gib;
+}
+
+/* Serving fit: with the memory-fit rule's headroom (SERVE_HEADROOM
+ * unless the workload carries the rules' own). */
+static inline bool fits_serving(const ecf_memory *mem, const ecf_workload *w)
+{
+    double h = w->headroom_set ? w->headroom_pct / 100.0 : SERVE_HEADROOM;
+    return mem->total_per_device_gib * (1.0 + h) <=
+           mem->available_per_device_gib;
 }
 
 /* Ring all-reduce of `bytes` over n participants at `gbytes_s` each:

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "estimate_internal.h"
+#include "serve_engines.h"
 
 /* ================================================================ */
 /* Memory plans                                                      */
@@ -98,15 +99,25 @@ void infer_memory(ecf_memory *mem,
         kv_split = 1;
     mem->weights_gib = m->params * wb / split / GIB;
     if (is_llm(m)) {
-        double ctx = (double)w->input_tokens + w->output_tokens;
+        const serve_engine *eng =
+            serve_engine_get(serve_engine_pick(m, w, d->gen == GEN_NEURON));
+        /* paged KV: the average request holds its prompt and half its
+         * output; a contiguous cache reserves the whole context */
+        double ctx = (double)w->input_tokens +
+                     w->output_tokens * (eng->paged_kv ? 0.5 : 1.0);
         mem->kv_cache_gib = kv_bytes_per_token(m, kv_elem) * ctx * pl->batch /
                             kv_split / pl->pp / GIB;
         /* prefill workspace: hidden states and MLP intermediates of one
-         * layer for the whole prompt, plus last-token fp32 logits */
+         * layer for the tokens prefilled in one engine step (the engine's
+         * chunk, shared by all requests; the whole batch's prompts when
+         * the engine does not chunk), plus last-token fp32 logits */
+        int chunk = eng->chunk_tokens;
+        double pf_tokens = pl->batch * (double)w->input_tokens;
+        if (chunk > 0 && pf_tokens > chunk)
+            pf_tokens = chunk;
         mem->activations_gib =
-            pl->batch * (double)w->input_tokens *
-                (4.0 * m->hidden + 2.0 * m->intermediate / pl->tp) * 2.0 *
-                act_elem / GIB +
+            pf_tokens * (4.0 * m->hidden + 2.0 * m->intermediate / pl->tp) *
+                2.0 * act_elem / GIB +
             pl->batch * (double)m->vocab * 4.0 / GIB;
     } else if (ecf_model_kind_is_transformer(m->kind)) {
         /* two layers' activations live at a time */

@@ -12,83 +12,137 @@
 #include <string.h>
 
 #include "estimate_internal.h"
+#include "serve_engines.h"
 
 /* ================================================================ */
 /* Inference                                                         */
 /* ================================================================ */
 
 typedef struct {
-    double ttft_s, per_token_s, latency_s; /* one batch */
+    double ttft_s, per_token_s, latency_s; /* one request at batch b */
+    double prefill_s; /* the request's own prefill, no queueing */
     double comm_s;
     bool mem_bound;
 } infer_times;
 
+/* Time of one decode step (or one prompt's prefill) on one pipeline stage:
+ * the slower of the bytes it reads and the FLOPs it runs (a roofline). */
+static double roofline(double bytes, double bw, double flops, double rate,
+                       bool *mem_bound)
+{
+    double memt = bytes / bw, compute = rate > 0 ? flops / rate : 0;
+    if (mem_bound)
+        *mem_bound = memt >= compute;
+    return memt > compute ? memt : compute;
+}
+
+/* LLM serving with continuous batching (docs/estimation.md, "LLM
+ * serving"): `pl->batch` requests in flight per replica; each decode step
+ * reads the weights the batch touches and every request's KV cache; the
+ * prompts of arriving requests are prefilled in chunks between the decode
+ * steps. TTFT is the request's own prefill plus the wait for its step and
+ * for the prefills queued ahead of it; TPOT is one decode step stretched
+ * by the interleaved prefills, plus the engine's host time. Pipeline
+ * stages run in sequence for one token and add a network hop each. */
 static void llm_times(infer_times *t,
                       const ecf_model *m,
                       const ecf_workload *w,
                       const devinfo *d,
                       ecf_precision p,
-                      ecf_precision ran,
                       double peak,
                       const plan *pl,
+                      const serve_engine *eng,
                       double *u_out)
 {
     double wb = ecf_estimate_weight_bytes(p);
     double kv_elem = p == ECF_PREC_FP8 ? 1.0 : 2.0;
-    double split = (double)pl->tp * pl->pp;
+    double split = (double)pl->tp * pl->pp, pp = pl->pp;
     double b = pl->batch, s_in = w->input_tokens, s_out = w->output_tokens;
-    double bw = d->bw_gbytes_s * 1e9 * (d->cpu ? 1.0 : U_BW);
-    double u_pf, u_dec, flops, bytes, compute, memt, frac_experts = 1.0;
-    double weights_dev, dense_params, expert_params, comm_layer;
+    double bw = d->bw_gbytes_s * 1e9 * (d->cpu ? 1.0 : eng->bw_eff);
+    double wq = 1.0; /* weight-only quantised kernels vs the roofline */
+    double u_pf, rate_pf, rate_dec, weights_dev, kv_dev, comm_pf, comm_dec;
+    double pf_stage, dec_stage, host, iter, lambda, rho, wait;
     double ctx_avg = s_in + s_out / 2.0;
 
-    (void)ran;
-    /* Prefill: 2 x params x prompt tokens, GEMM-bound; weights are read
-     * once. */
-    u_pf = u_gemm(d, p, U_INFER, m->hidden);
-    flops = b * fwd_flops_sample(m, (int)s_in);
-    compute = peak > 0 ? flops / split / (peak * 1e12 * u_pf) : 0;
-    weights_dev = m->params * wb / split;
-    memt = weights_dev / bw;
-    comm_layer = 2.0 * m->layers *
-                 allreduce_s(b * s_in * m->hidden * 2.0, pl->tp,
-                             d->link_gbytes_s, d->alpha_link, LINK_EFFICIENCY);
-    t->ttft_s = (compute > memt ? compute : memt) + comm_layer;
+    memset(t, 0, sizeof(*t));
+    if (!d->cpu && p == ECF_PREC_INT4)
+        wq = eng->int4_bw_eff;
+    else if (!d->cpu && p == ECF_PREC_INT8)
+        wq = eng->int8_bw_eff;
+    u_pf = u_gemm(d, p, U_INFER, m->hidden) * eng->gemm_factor;
+    rate_pf = peak * 1e12 * u_pf;
+    rate_dec = rate_pf;
+    weights_dev = m->params * wb / split / wq;
+
+    /* One prompt on one stage: 2 x params x prompt tokens, GEMM-bound;
+     * the stage's weights are read once. */
+    pf_stage = roofline(weights_dev, bw, fwd_flops_sample(m, (int)s_in) / split,
+                        rate_pf, NULL);
+    comm_pf = 2.0 * m->layers *
+              allreduce_s(s_in * m->hidden * 2.0, pl->tp, d->link_gbytes_s,
+                          d->alpha_link, LINK_EFFICIENCY);
+    t->prefill_s = pp * pf_stage + comm_pf;
     if (pl->pp > 1)
-        t->ttft_s +=
-            (pl->pp - 1) * (d->alpha_net + b * s_in * m->hidden * 2.0 /
-                                               (d->net_gbytes_s * 1e9));
-    /* Decode step: read the weights touched this step (MoE: the experts
-     * any of the b tokens routes to) and the KV cache; FLOPs are
-     * 2 x active params per token. A roofline: the slower of the two. */
+        t->prefill_s += (pp - 1) * (d->alpha_net + s_in * m->hidden * 2.0 /
+                                                       (d->net_gbytes_s * 1e9));
+
+    /* Decode step at batch b: the weights touched this step (MoE: the
+     * experts any of the b tokens routes to, E x (1 - (1 - k/E)^b) per
+     * layer), and the KV cache of every request's actual context. */
     if (m->experts > 0) {
         double k = m->experts_per_tok, E = m->experts;
-        frac_experts = 1.0 - pow(1.0 - k / E, b);
-        dense_params = m->params - (m->params - m->active_params) * E / (E - k);
-        if (dense_params < 0)
-            dense_params = m->active_params * 0.2;
-        expert_params = m->params - dense_params;
-        weights_dev =
-            (dense_params + expert_params * frac_experts) * wb / split;
+        double frac = 1.0 - pow(1.0 - k / E, b);
+        double dense = m->params - (m->params - m->active_params) * E / (E - k);
+        if (dense < 0)
+            dense = m->active_params * 0.2;
+        weights_dev = (dense + (m->params - dense) * frac) * wb / split / wq;
     }
     /* an MLA latent is read whole by every TP rank (see infer_memory) */
-    bytes = weights_dev +
-            kv_bytes_per_token(m, kv_elem) * ctx_avg * b /
-                (m->kv_dim_per_layer > 0 ? (double)pl->pp : split);
-    u_dec = u_gemm(d, p, U_INFER, m->hidden);
-    flops = b * (2.0 * matmul_params(m) +
-                 4.0 * m->layers * ctx_avg * m->heads * m->head_dim);
-    compute = peak > 0 ? flops / split / (peak * 1e12 * u_dec) : 0;
-    memt = bytes / bw;
-    t->mem_bound = memt >= compute;
-    comm_layer = 2.0 * m->layers *
-                 allreduce_s(b * m->hidden * 2.0, pl->tp, d->link_gbytes_s,
-                             d->alpha_link, LINK_EFFICIENCY);
-    t->per_token_s = (memt > compute ? memt : compute) + comm_layer;
-    if (pl->pp > 1)
-        t->per_token_s += (pl->pp - 1) * d->alpha_net;
-    t->comm_s = comm_layer;
-    t->latency_s = t->ttft_s + s_out * t->per_token_s;
+    kv_dev = kv_bytes_per_token(m, kv_elem) * ctx_avg * b /
+             (m->kv_dim_per_layer > 0 ? pp : split);
+    dec_stage = roofline(weights_dev + kv_dev, bw,
+                         b *
+                             (2.0 * matmul_params(m) +
+                              4.0 * m->layers * ctx_avg * m->heads *
+                                  m->head_dim) /
+                             split,
+                         rate_dec, &t->mem_bound);
+    comm_dec = 2.0 * m->layers *
+               allreduce_s(b * m->hidden * 2.0, pl->tp, d->link_gbytes_s,
+                           d->alpha_link, LINK_EFFICIENCY);
+    /* Host time per step: fixed, plus eager kernel launches per layer.
+     * On one device the launches run ahead of the GPU (the slower of the
+     * two). With TP or PP every layer waits on its all-reduces (or stage
+     * hand-off), which the GPU computes no faster than the host launches
+     * around them: the layer's serial part is the slower of the two. */
+    host = eng->layer_dispatch_s * m->layers;
+    if (pl->tp == 1 && pl->pp == 1)
+        iter = (dec_stage > host ? dec_stage : host) + eng->step_s + comm_dec;
+    else
+        iter = pp * dec_stage + (host > comm_dec ? host : comm_dec) +
+               eng->step_s + (pp - 1) * d->alpha_net;
+    /* continuous batching: (b - 1) / s_out of the other requests start
+     * per step, and their prompts (compute only: the step already reads
+     * the weights) are prefilled in the same steps */
+    if (s_out > 0)
+        iter += (b - 1) / s_out * pp *
+                (rate_pf > 0 ? fwd_flops_sample(m, (int)s_in) / split /
+                                   rate_pf
+                             : 0);
+    t->per_token_s = iter;
+    /* TTFT: own prefill, half a step's wait to join, and M/D/1 queueing
+     * on the prefill at the arrival rate this batch sustains (Little's
+     * law: b requests per request time). */
+    t->latency_s = t->prefill_s + (s_out > 1 ? s_out - 1 : 0) * iter;
+    lambda = t->latency_s > 0 ? b / t->latency_s : 0;
+    rho = lambda * t->prefill_s;
+    if (rho > 0.9)
+        rho = 0.9;
+    wait = b > 1 ? 0.5 * iter + rho / (2.0 * (1.0 - rho)) * t->prefill_s
+                 : 0;
+    t->ttft_s = t->prefill_s + wait;
+    t->latency_s = t->ttft_s + (s_out > 1 ? s_out - 1 : 0) * iter;
+    t->comm_s = comm_dec;
     *u_out = u_pf; /* GEMM efficiency; decode is a bandwidth roofline */
 }
 
@@ -99,6 +153,7 @@ static void other_times(infer_times *t,
                         ecf_precision p,
                         double peak,
                         const plan *pl,
+                        const serve_engine *eng,
                         double *u_out)
 {
     double b = pl->batch, flops, bytes, compute, memt, u;
@@ -115,6 +170,7 @@ static void other_times(infer_times *t,
         u = u_gemm(d, p, U_INFER, m->hidden);
     else
         u = u_conv(d, p);
+    u *= eng->conv_factor;
     compute = peak > 0 ? flops / pl->tp / (peak * 1e12 * u) : 0;
     bytes = m->params * wb / pl->tp;
     if (!ecf_model_kind_is_transformer(m->kind))
@@ -131,7 +187,7 @@ static void other_times(infer_times *t,
         t->latency_s = compute > memt ? compute : memt;
     else
         t->latency_s = compute + memt;
-    t->latency_s += FRAMEWORK_OVERHEAD_S;
+    t->latency_s += eng->fwd_overhead_s;
     if (m->kind == ECF_KIND_SPEECH) {
         /* autoregressive text decoder: ~60% of the weights read per
          * generated token */
@@ -154,7 +210,7 @@ static int fill_batch(const ecf_model *m,
     while (b <= cap) {
         pl->batch = b;
         infer_memory(&mem, m, w, p, pl, d);
-        if (!fits(&mem))
+        if (!fits_serving(&mem, w))
             break;
         best = b;
         b *= 2;
@@ -168,76 +224,92 @@ static void serve_times(infer_times *t,
                         const ecf_workload *w,
                         const devinfo *d,
                         ecf_precision p,
-                        ecf_precision ran,
                         double peak,
                         const plan *pl,
+                        const serve_engine *eng,
                         double *u)
 {
     if (is_llm(m))
-        llm_times(t, m, w, d, p, ran, peak, pl, u);
+        llm_times(t, m, w, d, p, peak, pl, eng, u);
     else
-        other_times(t, m, w, d, p, peak, pl, u);
+        other_times(t, m, w, d, p, peak, pl, eng, u);
 }
 
-/* Online serving: the batch (concurrent requests per replica) for `pl`.
- * With --latency-ms, the largest that meets it; without, the largest
- * within SERVE_KNEE_LATENCY x the batch-1 latency; an explicit
- * --batch-size is kept. Returns false when batch 1 does not fit. */
+/* Whether one batch's times meet every serving target: --latency-ms
+ * (or, without targets, `knee_s`), --ttft-ms and --tpot-ms. */
+static bool meets_targets(const infer_times *t, const ecf_workload *w,
+                          double knee_s)
+{
+    bool any = w->latency_target_ms > 0 || w->ttft_target_ms > 0 ||
+               w->tpot_target_ms > 0;
+    if (!any)
+        return t->latency_s <= knee_s;
+    if (w->latency_target_ms > 0 && t->latency_s * 1e3 > w->latency_target_ms)
+        return false;
+    if (w->ttft_target_ms > 0 && t->ttft_s * 1e3 > w->ttft_target_ms)
+        return false;
+    if (w->tpot_target_ms > 0 && t->per_token_s * 1e3 > w->tpot_target_ms)
+        return false;
+    return true;
+}
+
+/* Online serving: the batch (concurrent requests per replica) for `pl`,
+ * one rule for `estimate` and `recommend`: the batch is lowered until the
+ * plan fits with the memory-fit rule's headroom, then the largest power
+ * of two that fits and meets the targets (--latency-ms, --ttft-ms,
+ * --tpot-ms; without any, within SERVE_KNEE_LATENCY x a lone request's
+ * latency) is kept. An explicit --batch-size is kept. Returns false when
+ * batch 1 does not fit. */
 static bool serve_batch(plan *pl,
                         ecf_memory *mem_out,
                         const ecf_model *m,
                         const ecf_workload *w,
                         const devinfo *d,
                         ecf_precision p,
-                        ecf_precision ran,
-                        double peak)
+                        double peak,
+                        const serve_engine *eng)
 {
     infer_times t;
-    double u = 0, limit = 0;
-    int b, best = 0;
+    ecf_memory mem;
+    plan trial = *pl;
+    double u = 0, knee;
+    int b, lo = 0, hi = 0;
 
     if (w->batch_explicit) {
         infer_memory(mem_out, m, w, p, pl, d);
-        return fits(mem_out);
+        return fits_serving(mem_out, w);
     }
-    {
-        ecf_memory mem;
-        plan trial = *pl;
-        int lo = 0, hi = 0;
-        trial.batch = 1;
+    trial.batch = 1;
+    infer_memory(&mem, m, w, p, &trial, d);
+    *mem_out = mem;
+    if (!fits_serving(&mem, w)) {
+        pl->batch = 1;
+        return false;
+    }
+    serve_times(&t, m, w, d, p, peak, &trial, eng, &u);
+    knee = SERVE_KNEE_LATENCY * t.latency_s;
+    /* Memory and latency only grow with the batch (KV cache, prefill,
+     * decode reads), so "fits and meets the targets" holds up to one
+     * largest power of two: binary-search the exponents 1..log2(MAX)
+     * instead of walking them (the scorer runs this for every type). */
+    for (b = MAX_AUTO_BATCH; b > 1; b /= 2)
+        hi++;
+    hi++; /* exclusive bound: exponents lo (passes) .. hi - 1 */
+    while (hi - lo > 1) {
+        int mid = (lo + hi) / 2;
+        trial.batch = 1 << mid;
         infer_memory(&mem, m, w, p, &trial, d);
-        *mem_out = mem;
-        if (!fits(&mem)) {
-            pl->batch = 1;
-            return false;
-        }
-        serve_times(&t, m, w, d, p, ran, peak, &trial, &u);
-        limit = w->latency_target_ms > 0 ? w->latency_target_ms / 1e3
-                                         : SERVE_KNEE_LATENCY * t.latency_s;
-        /* Memory and latency only grow with the batch (KV cache, prefill,
-         * decode reads), so "fits and meets the limit" holds up to one
-         * largest power of two: binary-search the exponents 1..log2(MAX)
-         * instead of walking them (the scorer runs this for every type). */
-        for (b = MAX_AUTO_BATCH; b > 1; b /= 2)
-            hi++;
-        hi++; /* exclusive bound: exponents lo (passes) .. hi - 1 */
-        while (hi - lo > 1) {
-            int mid = (lo + hi) / 2;
-            trial.batch = 1 << mid;
-            infer_memory(&mem, m, w, p, &trial, d);
-            if (fits(&mem)) {
-                serve_times(&t, m, w, d, p, ran, peak, &trial, &u);
-                if (t.latency_s <= limit) {
-                    lo = mid;
-                    *mem_out = mem;
-                    continue;
-                }
+        if (fits_serving(&mem, w)) {
+            serve_times(&t, m, w, d, p, peak, &trial, eng, &u);
+            if (meets_targets(&t, w, knee)) {
+                lo = mid;
+                *mem_out = mem;
+                continue;
             }
-            hi = mid;
         }
-        best = 1 << lo;
+        hi = mid;
     }
-    pl->batch = best;
+    pl->batch = 1 << lo;
     return true;
 }
 
@@ -251,12 +323,16 @@ void run_infer(ecf_estimate *e,
                       double peak)
 {
     plan pl = {ECF_PAR_SINGLE, 1, 1, 1, false, w->batch_size};
+    int engine = serve_engine_pick(m, w, d->gen == GEN_NEURON);
+    const serve_engine *eng = serve_engine_get(engine);
     infer_times t;
     double u = 0;
     int tp, replicas;
     bool tf = ecf_model_kind_is_transformer(m->kind);
     bool found = false;
 
+    (void)ran;
+    e->engine = eng->name;
     /* One pass over the tensor-parallel group sizes (powers of two dividing
      * the heads and the device count) that hold the model.
      * - Online serving (infer): each group at its serving batch; keep the
@@ -282,10 +358,10 @@ void run_infer(ecf_estimate *e,
                 continue;
             trial.tp = tp;
             if (serving) {
-                ok = serve_batch(&trial, &mem, m, w, d, p, ran, peak);
+                ok = serve_batch(&trial, &mem, m, w, d, p, peak, eng);
             } else {
                 infer_memory(&mem, m, w, p, &trial, d);
-                ok = fits(&mem);
+                ok = fits_serving(&mem, w);
                 if (ok && !w->batch_explicit && is_llm(m)) {
                     int b = fill_batch(m, w, p, &trial, d, MAX_AUTO_BATCH);
                     trial.batch = b > 0 ? b : 1;
@@ -297,13 +373,12 @@ void run_infer(ecf_estimate *e,
                     e->memory = mem;
                 continue;
             }
-            serve_times(&t, m, w, d, p, ran, peak, &trial, &u);
+            serve_times(&t, m, w, d, p, peak, &trial, eng, &u);
             tput = t.latency_s > 0
                        ? (double)(d->count / tp) * trial.batch / t.latency_s
                        : 0;
             if (serving)
-                meets = w->latency_target_ms <= 0 ||
-                        t.latency_s * 1e3 <= w->latency_target_ms;
+                meets = meets_targets(&t, w, 1e30);
             if (!found || (meets && !best_meets) ||
                 (meets == best_meets &&
                  (meets ? tput > best_tput : t.latency_s < best_lat))) {
@@ -325,7 +400,7 @@ void run_infer(ecf_estimate *e,
             pl.tp /= 2;
         pl.pp = nodes;
         infer_memory(&e->memory, m, w, p, &pl, d);
-        found = fits(&e->memory);
+        found = fits_serving(&e->memory, w);
         if (found && w->task == ECF_TASK_BATCH && !w->batch_explicit &&
             is_llm(m)) {
             int b = fill_batch(m, w, p, &pl, d, MAX_AUTO_BATCH);
@@ -354,13 +429,13 @@ void run_infer(ecf_estimate *e,
     /* Serving pipelined across nodes: its batch too. */
     if (w->task == ECF_TASK_INFER && found && pl.pp > 1) {
         ecf_memory mem;
-        if (serve_batch(&pl, &mem, m, w, d, p, ran, peak))
+        if (serve_batch(&pl, &mem, m, w, d, p, peak, eng))
             e->memory = mem;
     }
     e->batch_size = pl.batch;
 
     if (is_llm(m)) {
-        llm_times(&t, m, w, d, p, ran, peak, &pl, &u);
+        llm_times(&t, m, w, d, p, peak, &pl, eng, &u);
         e->ttft_ms = t.ttft_s * 1e3;
         e->per_token_ms = t.per_token_s * 1e3;
         e->tokens_per_s =
@@ -370,20 +445,23 @@ void run_infer(ecf_estimate *e,
         e->throughput = e->tokens_per_s;
         e->throughput_unit = "tokens/s";
         assume(e,
-               "decode reads the weights and KV cache each step at %.0f%% of "
-               "%.0f GB/s; prefill at %.0f%% of peak",
-               U_BW * 100, d->bw_gbytes_s,
-               u_gemm(d, p, U_INFER, m->hidden) * 100);
-        assume(e, "%d input + %d output tokens per request, batch %d",
-               w->input_tokens, w->output_tokens, pl.batch);
+               "%s: continuous batching; decode reads the weights and KV "
+               "cache each step at %.0f%% of %.0f GB/s, plus %.1f ms host "
+               "time per step; prefill at %.0f%% of peak",
+               eng->name, eng->bw_eff * 100, d->bw_gbytes_s,
+               (eng->step_s + eng->layer_dispatch_s * m->layers) * 1e3,
+               u * 100);
+        assume(e,
+               "%d input + %d output tokens per request, %d in flight; "
+               "TTFT = own prefill %.0f ms + queueing",
+               w->input_tokens, w->output_tokens, pl.batch,
+               t.prefill_s * 1e3);
     } else {
-        other_times(&t, m, w, d, p, peak, &pl, &u);
+        other_times(&t, m, w, d, p, peak, &pl, eng, &u);
         e->per_token_ms = t.per_token_s * 1e3;
         e->throughput_unit = is_vision(m) ? "images/s" : "samples/s";
-        assume(e,
-               "%.0f ms framework dispatch per forward (eager PyTorch/TF, "
-               "no TensorRT)",
-               FRAMEWORK_OVERHEAD_S * 1e3);
+        assume(e, "%s: %.0f ms dispatch per forward", eng->name,
+               eng->fwd_overhead_s * 1e3);
     }
     e->latency_ms = t.latency_s * 1e3;
     e->step_time_s = t.latency_s;
@@ -405,6 +483,12 @@ void run_infer(ecf_estimate *e,
     if (w->latency_target_ms > 0 && e->latency_ms > w->latency_target_ms)
         warn(e, "latency %.0f ms exceeds the %.0f ms target", e->latency_ms,
              w->latency_target_ms);
+    if (w->ttft_target_ms > 0 && e->ttft_ms > w->ttft_target_ms)
+        warn(e, "time to first token %.0f ms exceeds the %.0f ms target",
+             e->ttft_ms, w->ttft_target_ms);
+    if (w->tpot_target_ms > 0 && e->per_token_ms > w->tpot_target_ms)
+        warn(e, "%.1f ms per output token exceeds the %.1f ms target",
+             e->per_token_ms, w->tpot_target_ms);
     if (w->qps > 0 && e->max_qps_per_replica * replicas < w->qps)
         warn(e, "sustains %.2f requests/s per node set, below --qps %.2f",
              e->max_qps_per_replica * replicas, w->qps);

@@ -773,6 +773,14 @@ int ecf_recommend_run_memo(ecf_recommendation **out, const ecf_catalog *cat,
         return ecf_err_set(err, ECF_EINVAL,
                            "--max-nodes: expected an integer from 1 to 4096");
 
+    /* the estimator sizes serving batches with the memory-fit rule's
+     * headroom, so that the rule and `estimate` agree on every fit */
+    ww.headroom_set = true;
+    ww.headroom_pct =
+        rules->rules[ECF_RULE_MEMORY_FIT].enabled
+            ? ecf_rule_param_get(&rules->rules[ECF_RULE_MEMORY_FIT],
+                                 "headroom_pct", 10)
+            : 0;
     memset(&c, 0, sizeof(c));
     c.m = m;
     c.w = &ww;

@@ -255,6 +255,21 @@ static bool check(const ecf_rules *rules, ecf_rule_id id,
         var_num(&v, "latency_ms", e->latency_ms, -1);
         var_num(&v, "target_ms", in->latency_ms, -1);
         break;
+    case ECF_RULE_TTFT:
+    case ECF_RULE_TPOT: {
+        bool ttft = id == ECF_RULE_TTFT;
+        double target = ttft ? in->w->ttft_target_ms : in->w->tpot_target_ms;
+        double got = ttft ? e->ttft_ms : e->per_token_ms;
+        if (target <= 0 || in->w->task != ECF_TASK_INFER || got <= target)
+            return false;
+        *ratio = got / target;
+        if (!reason)
+            return true; /* quiet: no formatting */
+        var_s(&v, "instance", type);
+        var_num(&v, ttft ? "ttft_ms" : "tpot_ms", got, -1);
+        var_num(&v, "target_ms", target, -1);
+        break;
+    }
     case ECF_RULE_THROUGHPUT: {
         double per;
         if (in->qps <= 0 || in->instances_needed <= in->max_nodes)

@@ -146,6 +146,14 @@ int cli_workload_option(cli_workload *wl, int c, const char *arg, ecf_err *err)
         rc = cli_parse_double(&w->latency_target_ms, "--latency-ms", arg, 0.001,
                               1e9, err);
         return rc < 0 ? rc : 1;
+    case CLI_WL_TTFT_MS:
+        rc = cli_parse_double(&w->ttft_target_ms, "--ttft-ms", arg, 0.001, 1e9,
+                              err);
+        return rc < 0 ? rc : 1;
+    case CLI_WL_TPOT_MS:
+        rc = cli_parse_double(&w->tpot_target_ms, "--tpot-ms", arg, 0.001, 1e9,
+                              err);
+        return rc < 0 ? rc : 1;
     case CLI_WL_QPS:
         rc = cli_parse_double(&w->qps, "--qps", arg, 0.000001, 1e9, err);
         return rc < 0 ? rc : 1;

@@ -58,6 +58,8 @@ enum {
     CLI_WL_STEPS,
     CLI_WL_RESOLUTION,
     CLI_WL_FRAMEWORK,
+    CLI_WL_TTFT_MS,
+    CLI_WL_TPOT_MS,
     CLI_WL_ENGINE,
     CLI_WL_STORAGE,
     CLI_WL_STORAGE_THROUGHPUT,
@@ -83,6 +85,8 @@ enum {
         {"optimizer-8bit", no_argument, NULL, CLI_WL_OPTIM_8BIT},              \
         {"lora-rank", required_argument, NULL, CLI_WL_LORA_RANK},              \
         {"latency-ms", required_argument, NULL, CLI_WL_LATENCY_MS},            \
+        {"ttft-ms", required_argument, NULL, CLI_WL_TTFT_MS},                  \
+        {"tpot-ms", required_argument, NULL, CLI_WL_TPOT_MS},                  \
         {"qps", required_argument, NULL, CLI_WL_QPS},                          \
         {"sample-bytes", required_argument, NULL, CLI_WL_SAMPLE_BYTES},       \
         {"tensor-parallel", required_argument, NULL, CLI_WL_TENSOR_PARALLEL},  \

@@ -149,6 +149,7 @@ static bool user_limit(ecf_rule_id id)
 {
     return id == ECF_RULE_DEADLINE || id == ECF_RULE_BUDGET ||
            id == ECF_RULE_BUDGET_HOURLY || id == ECF_RULE_LATENCY ||
+           id == ECF_RULE_TTFT || id == ECF_RULE_TPOT ||
            id == ECF_RULE_THROUGHPUT;
 }
 

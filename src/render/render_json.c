@@ -69,6 +69,8 @@ static cJSON *json_workload(const rr_view *v)
     add_opt_num(o, "qps", w->qps, 4);
     add_opt_num(o, "peak_qps", v->opts->peak_qps, 4);
     add_opt_num(o, "latency_ms", w->latency_target_ms, 3);
+    add_opt_num(o, "ttft_ms", w->ttft_target_ms, 3);
+    add_opt_num(o, "tpot_ms", w->tpot_target_ms, 3);
     add_opt_num(o, "deadline_hours", v->opts->deadline_hours, 4);
     add_opt_num(o, "budget_usd", v->opts->budget_usd, 2);
     add_opt_num(o, "budget_hourly_usd", v->opts->budget_hourly_usd, 4);

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "ec2fit/estimate.h"
+#include "ec2fit/stacks.h"
 #include "ec2fit/zoo.h"
 
 #define GIB 1073741824.0
@@ -262,7 +263,10 @@ static void test_estimate__kv_cache_is_gqa_aware(void **state)
     /* KV = 2 x layers x kv_heads x head_dim x tokens x batch x 2 bytes.
      * llama-3.1-8b: 2*32*8*128*2 = 131,072 B/token; 1024+1024 tokens
      *   -> 268,435,456 B = 0.25 GiB.
-     * llama-2-7b (no GQA): 2*32*32*128*2 = 524,288 B/token -> 1 GiB. */
+     * llama-2-7b (no GQA): 2*32*32*128*2 = 524,288 B/token -> 1 GiB.
+     * HF transformers keeps a contiguous cache of the whole context; a
+     * paged engine (vLLM, the default) holds, on average, the prompt and
+     * half the output: 1024 + 512 tokens -> 0.1875 GiB. */
     fx *f = *state;
     ecf_workload w = ECF_WORKLOAD_INIT;
     ecf_estimate e;
@@ -270,6 +274,10 @@ static void test_estimate__kv_cache_is_gqa_aware(void **state)
     w.input_tokens = 1024;
     w.output_tokens = 1024;
     w.batch_size = 1;
+    run_ok(&e, model(state, "llama-3.1-8b"), &w, &f->p4de_1, 1);
+    assert_float_equal(e.memory.kv_cache_gib, 0.1875, 1e-12);
+    assert_string_equal(e.engine, "vllm");
+    w.engine = ECF_ENGINE_HF;
     run_ok(&e, model(state, "llama-3.1-8b"), &w, &f->p4de_1, 1);
     assert_float_equal(e.memory.kv_cache_gib, 0.25, 1e-12);
     /* weights 8,030,261,248 x 2 B = 14.957 GiB */
@@ -284,7 +292,8 @@ static void test_estimate__kv_cache_is_the_mla_latent(void **state)
      * qk_rope_head_dim 64) x 2 bytes = 70,272 B/token at bf16 (DeepSeek-V2
      * paper 2.1.2), not 2 x 61 x 128 heads x 192. Every tensor-parallel
      * rank holds the whole latent (it has no heads to split).
-     * fp8 (1 byte), 1024 + 1024 tokens, batch 64, one p5 (tp 8):
+     * fp8 (1 byte), 1024 + 1024 tokens, batch 64, one p5 (tp 8), a
+     * contiguous cache (HF):
      *   35,136 x 2048 x 64 = 4,605,345,792 B = 4.2890625 GiB per device. */
     fx *f = *state;
     ecf_workload w = ECF_WORKLOAD_INIT;
@@ -292,6 +301,7 @@ static void test_estimate__kv_cache_is_the_mla_latent(void **state)
     const ecf_model *m = model(state, "deepseek-v3");
     assert_float_equal(ecf_model_kv_elems_per_token(m) * 2.0, 70272.0, 0);
     w.task = ECF_TASK_INFER;
+    w.engine = ECF_ENGINE_HF;
     w.precision = ECF_PREC_FP8;
     w.input_tokens = 1024;
     w.output_tokens = 1024;
@@ -311,11 +321,14 @@ static void test_estimate__decode_and_prefill_roofline(void **state)
      *   average context) = 100,663,296 -> 13,577,494,528 B / 1427.3e9
      *   = 9.5127 ms; FLOPs 2 x 6,607,343,616 (params minus the input
      *   embedding) + 4*32*192*4096 = 13,315,350,528 -> 0.0889 ms. Memory
-     *   bound: 9.5127 ms per token.
+     *   bound: 9.5127 ms, + 0.5 ms vLLM host time per step (the default
+     *   engine; docs/estimation.md "Serving engines") = 10.0127 ms per
+     *   token.
      * Prefill: (2 x 6,607,343,616 + 4*32*128*4096/2) x 128 tokens
      *   = 1.695775e12 FLOPs / 149.76e12 = 11.3233 ms; reading the weights
-     *   takes 9.4422 ms, so compute bound: TTFT 11.3233 ms.
-     * Latency = 11.3233 + 128 x 9.5127 = 1228.95 ms. */
+     *   takes 9.4422 ms, so compute bound: TTFT 11.3233 ms (a lone
+     *   request waits for no one).
+     * Latency = 11.3233 + 127 further tokens x 10.0127 = 1282.94 ms. */
     fx *f = *state;
     ecf_workload w = ECF_WORKLOAD_INIT;
     ecf_estimate e;
@@ -324,14 +337,16 @@ static void test_estimate__decode_and_prefill_roofline(void **state)
     w.input_tokens = 128;
     w.output_tokens = 128;
     run_ok(&e, model(state, "llama-2-7b"), &w, &f->p4de_1, 1);
-    assert_float_equal(e.per_token_ms, 9.5127, 1e-3);
+    assert_float_equal(e.per_token_ms, 10.0127, 1e-3);
     assert_float_equal(e.ttft_ms, 11.3233, 1e-3);
-    assert_float_equal(e.latency_ms, 1228.95, 0.1);
+    assert_float_equal(e.latency_ms, 1282.94, 0.1);
     assert_int_equal(e.bottleneck, ECF_BN_MEMORY_BW);
     assert_string_equal(e.throughput_unit, "tokens/s");
-    /* 128 tokens / 1.22895 s = 104.15 tokens/s (gpt-fast measured 104.9) */
-    assert_float_equal(e.throughput, 104.15, 0.05);
-    assert_float_equal(e.max_qps_per_replica, 1.0 / 1.22895, 1e-3);
+    assert_string_equal(e.engine, "vllm");
+    /* 128 tokens / 1.28294 s = 99.77 tokens/s (gpt-fast, compiled with no
+     * host step, measured 104.9) */
+    assert_float_equal(e.throughput, 99.77, 0.05);
+    assert_float_equal(e.max_qps_per_replica, 1.0 / 1.28294, 1e-3);
 }
 
 static void test_estimate__cnn_training_step(void **state)

@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Serving by engine (issues 13 and 14), with the issues' exact commands:
+# one fit rule for estimate and recommend, TTFT as one request's own
+# prefill, per-engine decode overheads, pipeline stages adding latency, MoE
+# expert reads, and the --ttft-ms / --tpot-ms targets. Figures and their
+# sources: docs/estimation.md, "LLM serving" and "Serving engines".
+set -u
+. "$(dirname "$0")/checks.sh"
+mkdir -p "$WORK"
+R="$WORK/rec.json" E="$WORK/est.json"
+
+# 8B serving at 0.5 req/s: a single 24-48 GB GPU (A10G, L4, L40S) is in
+# the top 3, and Inferentia1 (no decoder LLMs) nowhere.
+"$EC2FIT" recommend --model llama-3.1-8b --task infer --qps 0.5 --output json > "$R"
+check "recommend 8B exit 0" test $? -eq 0
+check "top 3 has a 1-GPU A10G/L4/L40S type" jq -e '[.recommendations[:3][]
+  | select(.accelerator.count == 1 and (.accelerator.model | test("A10G|L4|L40S")))] | length >= 1' "$R"
+check "no inf1 ranked" jq -e '[.recommendations[] | select(.instance_type | startswith("inf1."))] | length == 0' "$R"
+
+# estimate and recommend agree on g5.xlarge's memory fit: the estimator
+# applies the memory-fit rule's 10% headroom itself
+"$EC2FIT" estimate --model llama-3.1-8b --task infer --instance g5.xlarge --output json > "$E"
+check "g5.xlarge fits in estimate, with the 10% headroom" jq -e '.fits == true and
+  .memory.total_per_device_gib * 1.1 <= .memory.available_per_device_gib' "$E"
+"$EC2FIT" recommend --model llama-3.1-8b --task infer --qps 0.5 --families g5 --explain > "$WORK/explain.txt" 2>&1
+check "recommend does not reject g5.xlarge for memory" bash -c "! grep -E '^ +g5.xlarge .*needs .* GiB per device' '$WORK/explain.txt'"
+
+# TTFT is the request's own prefill plus queueing (was 2.9 s)
+"$EC2FIT" estimate --model llama-3.1-8b --task infer --instance g6e.xlarge --qps 1 --output json > "$E"
+check "8B on g6e.xlarge: TTFT under 150 ms" jq -e '.ttft_ms > 0 and .ttft_ms < 150' "$E"
+check "engine is vLLM by default" jq -e '.stack.engine == "vllm"' "$E"
+
+# eager TGI pays tens of ms per decode step at TP8; vLLM a few ms
+for m in llama-2-13b; do
+  "$EC2FIT" estimate --model $m --task infer --instance p4d.24xlarge --engine tgi --tensor-parallel 8 --output json > "$E"
+  check "$m TGI TP8 on p4d: tens of ms per token" jq -e '.per_token_ms >= 15 and .per_token_ms < 100' "$E"
+  "$EC2FIT" estimate --model $m --task infer --instance p4d.24xlarge --engine vllm --tensor-parallel 8 --output json > "$E"
+  check "$m vLLM TP8 on p4d: a few ms per token" jq -e '.per_token_ms > 1 and .per_token_ms < 10' "$E"
+done
+# SageMaker TGI benchmark (philschmid/text-generation-inference-tests,
+# results/sagemaker.csv): llama-2-13b on ml.p4d.24xlarge, 1 user: 21.6 ms
+"$EC2FIT" estimate --model llama-2-13b --task infer --instance p4d.24xlarge --engine tgi --tensor-parallel 8 --batch-size 1 --input-tokens 10 --output-tokens 50 --output json > "$E"
+check "13B TGI batch 1 within 35% of 21.6 ms/token" jq -e '.per_token_ms > 14.0 and .per_token_ms < 29.2' "$E"
+
+# pipeline stages run in sequence for one token, plus a hop each
+"$EC2FIT" estimate --model llama-3.1-70b --task infer --instance p5.4xlarge --nodes 3 --batch-size 1 --output json > "$E"
+pp=$(jq '.per_token_ms' "$E")
+check "70B on 3 x p5.4xlarge is tp+pp over 3 stages" jq -e '.parallelism == "tp+pp" and .pp_degree == 3' "$E"
+"$EC2FIT" estimate --model llama-3.1-70b --task infer --instance p5.48xlarge --tensor-parallel 8 --batch-size 1 --output json > "$E"
+tp=$(jq '.per_token_ms' "$E")
+check "PP ms/token ($pp) > TP8 ms/token ($tp)" awk -v a="$pp" -v b="$tp" 'BEGIN{exit !(a > b)}'
+
+# MoE: total parameters in memory, the experts a batch touches per step
+"$EC2FIT" estimate --model mixtral-8x7b --task infer --instance p5.48xlarge --tpot-ms 100 --output json > "$E"
+check "Mixtral on p5.48xlarge: >= 2000 tokens/s at 100 ms/token" jq -e '.tokens_per_s >= 2000 and .per_token_ms <= 100' "$E"
+
+# --ttft-ms / --tpot-ms: rules with their own messages, exit 3 when unmet
+"$EC2FIT" recommend --model llama-3.1-8b --task infer --ttft-ms 0.01 > "$WORK/out" 2> "$WORK/err"
+check "unreachable --ttft-ms exits 3" test $? -eq 3
+check "ttft rule named" grep -q "(ttft): time to first token .* ms, target 0.01 ms" "$WORK/out"
+"$EC2FIT" recommend --model llama-3.1-8b --task infer --tpot-ms 0.01 > "$WORK/out" 2> "$WORK/err"
+check "unreachable --tpot-ms exits 3" test $? -eq 3
+check "tpot rule named" grep -q "(tpot): .* ms per output token, target 0.01 ms" "$WORK/out"
+"$EC2FIT" recommend --model llama-3.1-8b --task infer --tpot-ms 20 --output json > "$R"
+check "every plan meets --tpot-ms 20" jq -e 'all(.recommendations[]; .per_token_ms <= 20) and .workload.tpot_ms == 20' "$R"
+"$EC2FIT" estimate --model llama-3.1-8b --task infer --ttft-ms abc > /dev/null 2> "$WORK/err"
+check "bad --ttft-ms exits 2" test $? -eq 2
+finish
