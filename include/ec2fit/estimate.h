@@ -130,6 +130,21 @@ typedef struct {
     double available_per_device_gib;
 } ecf_memory;
 
+/** One training plan the search evaluated (ecf_estimate.tried). */
+typedef struct {
+    ecf_parallelism parallelism;
+    int tp, dp, pp;
+    int microbatches; /* per optimizer step (pipeline), else 1 */
+    int batch;        /* per device micro-batch */
+    bool checkpointing;
+    bool fits; /* with the search's headroom */
+    double step_time_s;
+    double samples_per_s;
+    double mem_gib; /* per device */
+} ecf_train_try;
+
+#define ECF_EST_MAX_TRIED 24
+
 #define ECF_EST_MAX_NOTES 12
 #define ECF_EST_NOTE_LEN  200
 
@@ -195,6 +210,10 @@ typedef struct {
     char warnings[ECF_EST_MAX_NOTES][ECF_EST_NOTE_LEN];
     int n_assumptions;
     char assumptions[ECF_EST_MAX_NOTES][ECF_EST_NOTE_LEN];
+    /* Training: the plans the search evaluated, in order (not filled by
+     * ecf_estimate_run_quiet); the chosen one is among them. */
+    int n_tried;
+    ecf_train_try tried[ECF_EST_MAX_TRIED];
 } ecf_estimate;
 
 /* ------------------------------------------------------------------ */

@@ -60,6 +60,19 @@
  * writes and reads); inference = 2.5 passes over the feature maps. */
 #define CNN_TRAIN_TRAFFIC 10.0
 #define CNN_INFER_TRAFFIC 2.5
+/* The training search keeps plans whose memory, plus this fraction,
+ * fits: the default headroom_pct of the memory-fit rule
+ * (data/rules.json), so estimate and recommend agree by default. */
+#define TRAIN_HEADROOM 0.10
+/* Pipeline parallelism: micro-batches per optimizer step per stage. The
+ * 1F1B bubble is (p-1)/(m+p-1) (Narayanan et al. 2021, sec. 2.2); with
+ * m = 8p it stays below 1/8, as in Megatron-LM's published runs where
+ * the global batch holds many more micro-batches than stages. */
+#define PP_MICRO_PER_STAGE 8
+/* Plans whose throughputs differ by less than this are a tie (the
+ * simpler wins): the optimizer-traffic and overlap terms that separate
+ * them are smaller than the estimator's resolution. */
+#define PLAN_TIE 0.01
 /* Checkpointing a CNN/diffusion net in sqrt(n) segments keeps ~1/4. */
 #define CNN_CKPT_KEEP 0.25
 /* Achieved fractions of datasheet peak (calibrated on many rows of

@@ -34,8 +34,8 @@ void train_memory(ecf_memory *mem,
                          const plan *pl,
                          const devinfo *d)
 {
-    double P = m->params, shard = 1, wb, act_scale;
-    int n = pl->tp * pl->dp;
+    double P = m->params, shard = 1, opt_shard, wb, act_scale;
+    int n = pl->tp * pl->dp * pl->pp;
 
     memset(mem, 0, sizeof(*mem));
     wb = (p == ECF_PREC_FP32 || p == ECF_PREC_TF32) ? 4.0 : 2.0;
@@ -44,6 +44,11 @@ void train_memory(ecf_memory *mem,
         shard = n;
     else if (pl->par == ECF_PAR_TP || pl->par == ECF_PAR_TP_DP)
         shard = pl->tp;
+    else if (pl->par == ECF_PAR_TP_PP)
+        shard = (double)pl->tp * pl->pp;
+    /* Megatron's distributed optimizer (ZeRO-1) shards the optimizer
+     * states of each stage over its data-parallel replicas too. */
+    opt_shard = pl->par == ECF_PAR_TP_PP ? shard * pl->dp : shard;
     if (w->task == ECF_TASK_LORA || w->task == ECF_TASK_QLORA) {
         double base = w->task == ECF_TASK_QLORA
                           ? ecf_estimate_weight_bytes(ECF_PREC_INT4)
@@ -57,13 +62,13 @@ void train_memory(ecf_memory *mem,
         if (wb == 4.0)
             mem->optimizer_gib =
                 P * (w->optimizer_8bit ? ADAM8_STATE_BYTES : ADAM_STATE_BYTES) /
-                shard / GIB;
+                opt_shard / GIB;
         else
             mem->optimizer_gib =
                 P *
                 (ADAM_MASTER_BYTES +
                  (w->optimizer_8bit ? ADAM8_STATE_BYTES : ADAM_STATE_BYTES)) /
-                shard / GIB;
+                opt_shard / GIB;
     }
     if (ecf_model_kind_is_transformer(m->kind))
         mem->activations_gib =
