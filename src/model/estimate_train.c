@@ -229,6 +229,9 @@ static void search_train(cand *best,
                 continue;
             if (w->activation_checkpointing == ECF_CKPT_OFF && ckpt)
                 continue;
+            /* recomputing at the same batch only ever costs time */
+            if (ckpt && plain_fits)
+                break;
             for (i = 0; i < 3; i++) {
                 cand x;
                 memset(&x, 0, sizeof(x));

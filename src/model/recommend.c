@@ -457,37 +457,22 @@ static double cost_metric(const ecf_recommendation *r, const ecf_plan *p);
 static void spot_savings(const ecf_recommendation *r, ecf_plan *s,
                          const ecf_plan *o);
 
-/* --optimize time: a plan on more nodes replaces `b` when it shortens the
- * job by a larger fraction than the fraction it adds to the cost:
- * (t_b - t)/t_b > (C - C_b)/C_b. For a doubling of the nodes that is a
- * speedup above 1.5x, i.e. a scaling efficiency above 75%. */
-static bool scale_out_pays(const ecf_plan *b, const ecf_plan *p)
-{
-    double dt, dc;
-    if (b->time_hours <= 0 || p->time_hours <= 0 || b->total_usd <= 0)
-        return false;
-    dt = (b->time_hours - p->time_hours) / b->time_hours;
-    dc = (p->total_usd - b->total_usd) / b->total_usd;
-    return dt > 0 && dt > dc;
-}
-
 /* One instance type in one region: the fewest-node plan that passes, per
- * purchase option (with --optimize time, the node count past it that
- * shortens the job by more than it adds to the cost), or the rejection. */
+ * purchase option (or past it: recommend_scale.c), or the rejection. */
 static int consider(run_ctx *c, const ecf_instance *inst, const char *region,
                     ecf_err *err)
 {
     const ecf_price *price = ecf_instance_price(inst, region);
-    bool want[2], placed[2] = {false, false};
+    bool want[2], placed[2] = {false, false},
+                  scale = !c->serving && c->o->optimize == ECF_OPT_TIME;
     size_t at[2] = {0, 0};
     /* the last failure per purchase option: rule and how far off (the
      * whole ecf_rule_result is kilobytes; copying it per failure was 6% of
      * a batch) */
     ecf_rule_id last_rule[2] = {ECF_RULE_NO_PRICE, ECF_RULE_NO_PRICE};
     double last_ratio[2] = {1, 1};
-    int last_nodes[2] = {0, 0}, best_n[2] = {0, 0};
+    int last_nodes[2] = {0, 0};
     int n, start = 1, limit = c->max_nodes, k;
-    bool scale = !c->serving && c->o->optimize == ECF_OPT_TIME;
     ecf_estimate e;
 
     if (!price) {
@@ -523,13 +508,11 @@ static int consider(run_ctx *c, const ecf_instance *inst, const char *region,
             if (!want[k] || (placed[k] && !scale))
                 continue;
             evaluate(c, &tmp, &res, inst, price, &e, k == 1, n, false);
-            if (placed[k]) {
-                /* --optimize time: scaling out (docs/recommend.md) */
+            if (placed[k]) { /* --optimize time: scale out */
                 ecf_plan *b = &c->r->plans[at[k]];
-                if (res.pass && scale_out_pays(b, &tmp)) {
+                if (res.pass && ecf_recommend_scale_out_pays_(b, &tmp)) {
                     *b = tmp;
                     finish_plan(c, b, inst, region, &e, &res);
-                    best_n[k] = n;
                 }
                 continue;
             }
@@ -539,7 +522,6 @@ static int consider(run_ctx *c, const ecf_instance *inst, const char *region,
                 *p = tmp;
                 finish_plan(c, p, inst, region, &e, &res);
                 placed[k] = true;
-                best_n[k] = n;
             } else {
                 last_rule[k] = res.failed;
                 last_ratio[k] = res.miss_ratio;
@@ -552,10 +534,8 @@ static int consider(run_ctx *c, const ecf_instance *inst, const char *region,
             }
         }
         if ((placed[0] || !want[0]) && (placed[1] || !want[1])) {
-            /* scaling out: up to twice the best node count so far (the
-             * node counts between carry the pipeline layouts) */
-            if (!scale || n >= limit ||
-                (n >= 2 * best_n[0] && n >= 2 * best_n[1]))
+            if (!ecf_recommend_scale_on_(scale, n, limit, c->r->plans, want,
+                                         at))
                 break;
             continue;
         }
