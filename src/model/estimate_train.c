@@ -43,7 +43,8 @@ static void eval_cand(cand *c,
                       ecf_precision p,
                       const devinfo *d,
                       int nodes,
-                      double peak)
+                      double peak,
+                      bool timed)
 {
     const plan *pl = &c->pl;
     int n = pl->tp * pl->dp * pl->pp;
@@ -57,6 +58,8 @@ static void eval_cand(cand *c,
     c->fits = fits(&c->mem);
     c->roomy = c->mem.total_per_device_gib * (1.0 + TRAIN_HEADROOM) <=
                c->mem.available_per_device_gib;
+    if (!c->fits && !timed)
+        return; /* ranked by memory only */
     c->micro = pl->pp > 1 ? PP_MICRO_PER_STAGE * pl->pp : 1;
     /* FLOPs: forward + backward = 3x forward (6 x params x tokens for
      * transformers); recompute adds one forward (4x: +33%). LoRA skips
@@ -196,6 +199,33 @@ static void record_try(ecf_estimate *e, const cand *c)
     t->mem_gib = c->mem.total_per_device_gib;
 }
 
+/* An upper bound on any plan's samples/s: every plan does at least the
+ * forward + backward FLOPs of each sample at the same utilisation, and a
+ * convnet also streams its activations (recomputation and sharding only
+ * add). A plan within PLAN_TIE of it cannot be beaten. */
+static double sps_ceiling(const ecf_model *m,
+                          const ecf_workload *w,
+                          ecf_precision p,
+                          const devinfo *d,
+                          int n,
+                          double peak)
+{
+    bool lora = w->task == ECF_TASK_LORA || w->task == ECF_TASK_QLORA;
+    bool tf = ecf_model_kind_is_transformer(m->kind);
+    double u = tf ? u_gemm(d, p, U_TRAIN, m->hidden) : u_conv(d, p), t;
+    if (w->task == ECF_TASK_QLORA)
+        u *= U_QLORA;
+    if (peak <= 0 || u <= 0)
+        return 0;
+    t = (lora ? 2.0 : 3.0) * train_flops_sample(m, w) / (peak * 1e12 * u);
+    if (!tf)
+        t += m->act_mib_per_sample *
+             ((p == ECF_PREC_FP32 || p == ECF_PREC_TF32) ? 2.0 : 1.0) *
+             1048576.0 * CNN_TRAIN_TRAFFIC /
+             (d->bw_gbytes_s * 1e9 * (d->cpu ? 1.0 : U_BW));
+    return t > 0 ? n / t : 0;
+}
+
 /* The plan search (docs/estimation.md, "Plan search"): for each
  * micro-batch (the given one, then halved while not pinned), each
  * checkpointing choice and each sharding that applies (DP, FSDP, TP in the
@@ -216,8 +246,39 @@ static void search_train(cand *best,
     int n = d->count * nodes, batch = w->batch_size, tp = tp_in_node(m, d);
     bool have = false;
     int c, pp;
+    double ceiling = sps_ceiling(m, w, p, d, n, peak);
 
     memset(best, 0, sizeof(*best));
+    /* When the leanest plan (TP in the node + FSDP, else FSDP; smallest
+     * batch; recomputing unless told not to) does not fit, nothing does:
+     * report the FSDP attempt, as the ladder before the search did. */
+    {
+        cand x;
+        memset(&x, 0, sizeof(x));
+        x.pl = (plan){n > 1 ? ECF_PAR_FSDP : ECF_PAR_DP,
+                      1,
+                      n,
+                      1,
+                      w->activation_checkpointing != ECF_CKPT_OFF,
+                      w->batch_explicit ? w->batch_size : 1};
+        if (tp && n > 1) {
+            plan lean = x.pl;
+            lean.par = ECF_PAR_TP_FSDP;
+            lean.tp = tp;
+            lean.dp = n / tp;
+            train_memory(&x.mem, m, w, p, &lean, d);
+        } else {
+            train_memory(&x.mem, m, w, p, &x.pl, d);
+        }
+        if (!fits(&x.mem)) {
+            eval_cand(&x, m, w, p, d, nodes, peak, true);
+            if (n == 1)
+                x.pl.par = ECF_PAR_SINGLE;
+            record_try(e, &x);
+            *best = x;
+            return;
+        }
+    }
     for (;;) {
         bool plain_fits = false;
         for (c = 0; c < 2; c++) {
@@ -244,7 +305,7 @@ static void search_train(cand *best,
                     x.pl.tp = tp;
                     x.pl.dp = n / tp;
                 }
-                eval_cand(&x, m, w, p, d, nodes, peak);
+                eval_cand(&x, m, w, p, d, nodes, peak, !e->quiet);
                 if (n == 1)
                     x.pl.par = ECF_PAR_SINGLE;
                 record_try(e, &x);
@@ -254,6 +315,9 @@ static void search_train(cand *best,
                 }
                 if (i == 0 && !ckpt && x.roomy)
                     plain_fits = true;
+                if (best->roomy && e->quiet &&
+                    best->sps * (1.0 + PLAN_TIE) >= ceiling)
+                    return; /* nothing can beat it */
             }
             /* Megatron layout: TP inside each node, pipeline stages
              * across nodes, replicas of the pipeline over the rest. */
@@ -263,7 +327,7 @@ static void search_train(cand *best,
                     continue;
                 memset(&x, 0, sizeof(x));
                 x.pl = (plan){ECF_PAR_TP_PP, tp, n / (tp * pp), pp, ckpt, batch};
-                eval_cand(&x, m, w, p, d, nodes, peak);
+                eval_cand(&x, m, w, p, d, nodes, peak, !e->quiet);
                 record_try(e, &x);
                 if (cand_better(&x, best))
                     *best = x;
