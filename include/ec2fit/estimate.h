@@ -66,13 +66,19 @@ typedef struct {
      * positional initializer below leaves them zero. */
     int framework; /* ecf_framework: --framework, 0 = pytorch */
     int engine;    /* ecf_engine: --engine, 0 = chosen per platform */
+    int master_weights; /* ECF_MASTER_*: --master-weights, 0 = fp32 */
 } ecf_workload;
+
+/** --master-weights: mixed precision keeps an fp32 master copy (default);
+ *  pure bf16 training (torchtune) keeps none. */
+#define ECF_MASTER_FP32 0
+#define ECF_MASTER_NONE 1
 
 #define ECF_WORKLOAD_INIT                                                      \
     {                                                                          \
         ECF_TASK_INFER, ECF_PREC_AUTO, 0, 0, 0, 0, 0.0, ECF_DATASET_NONE, 0.0, \
             ECF_CKPT_AUTO, false, 0, 0.0, 0.0, 0.0, 0, false, false, false,    \
-            0.0, 0, 0                                                          \
+            0.0, 0, 0, ECF_MASTER_FP32                                         \
     }
 
 /** Fills defaults from the model (batch, sequence length, serving lengths,

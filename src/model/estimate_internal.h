@@ -22,6 +22,8 @@
 #define run_infer(...) ecf_est_run_infer_(__VA_ARGS__)
 #define run_train(...) ecf_est_run_train_(__VA_ARGS__)
 #define train_memory(...) ecf_est_train_memory_(__VA_ARGS__)
+#define train_grad_bytes(...) ecf_est_train_grad_bytes_(__VA_ARGS__)
+#define train_opt_bytes(...) ecf_est_train_opt_bytes_(__VA_ARGS__)
 #define warn(...) ecf_est_warn_(__VA_ARGS__)
 
 #define GIB 1073741824.0
@@ -37,6 +39,11 @@
 #define ADAM_MASTER_BYTES 4.0
 #define ADAM_STATE_BYTES  8.0
 #define ADAM8_STATE_BYTES 2.0
+/* Pure bf16 training (--master-weights none; torchtune's default recipes):
+ * no fp32 master, Adam m and v in bf16: 2 + 2 + 2 + 2 = 8 bytes/param;
+ * with 8-bit states and the optimizer step in the backward pass (no
+ * gradient buffer): 2 + 1 + 1 = 4. */
+#define ADAM_BF16_STATE_BYTES 4.0
 /* LoRA adapters train in fp32 with Adam: 4 + 4 + 8 bytes/param (PEFT). */
 #define LORA_BYTES_PER_PARAM 16.0
 #define LORA_DEFAULT_RANK    16
@@ -222,6 +229,8 @@ void run_train(ecf_estimate *e,
                int nodes,
                ecf_precision p,
                double peak);
+double train_grad_bytes(const ecf_workload *w, double wb);
+double train_opt_bytes(const ecf_workload *w, double wb);
 void train_memory(ecf_memory *mem,
                   const ecf_model *m,
                   const ecf_workload *w,

@@ -408,10 +408,17 @@ void run_train(ecf_estimate *e,
                100.0 * (pl.pp - 1) / (best.micro + pl.pp - 1));
     if (w->task == ECF_TASK_TRAIN || w->task == ECF_TASK_FINETUNE)
         assume(e, "Adam, %s: %.0f bytes/param for weights+grads+optimizer",
-               w->optimizer_8bit ? "8-bit states" : "mixed precision",
-               (p == ECF_PREC_FP32 || p == ECF_PREC_TF32)
-                   ? (w->optimizer_8bit ? 10.0 : 16.0)
-                   : (w->optimizer_8bit ? 10.0 : 16.0));
+               w->master_weights == ECF_MASTER_NONE &&
+                       !(p == ECF_PREC_FP32 || p == ECF_PREC_TF32)
+                   ? (w->optimizer_8bit ? "pure bf16, 8-bit states stepped "
+                                          "in the backward pass"
+                                        : "pure bf16, bf16 states")
+                   : (w->optimizer_8bit ? "8-bit states" : "mixed precision"),
+               (p == ECF_PREC_FP32 || p == ECF_PREC_TF32 ? 4.0 : 2.0) +
+                   train_grad_bytes(w, (p == ECF_PREC_FP32 ||
+                                        p == ECF_PREC_TF32) ? 4.0 : 2.0) +
+                   train_opt_bytes(w, (p == ECF_PREC_FP32 ||
+                                       p == ECF_PREC_TF32) ? 4.0 : 2.0));
     else
         assume(e, "LoRA rank %d on all linear layers: %.1fM adapter params",
                w->lora_rank, lora_params(m, w->lora_rank) / 1e6);
