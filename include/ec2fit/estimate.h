@@ -84,7 +84,13 @@ typedef struct {
      * headroom_pct; `recommend` sets it from its rules). Unset = 10. */
     bool headroom_set;
     double headroom_pct;
+    int master_weights; /* ECF_MASTER_*: --master-weights, 0 = fp32 */
 } ecf_workload;
+
+/** --master-weights: mixed precision keeps an fp32 master copy (default);
+ *  pure bf16 training (torchtune) keeps none. */
+#define ECF_MASTER_FP32 0
+#define ECF_MASTER_NONE 1
 
 /** Dataset storage (docs/estimation.md, "Storage and data path"). */
 typedef enum {
@@ -106,7 +112,8 @@ int ecf_storage_parse(const char *s);
     {                                                                          \
         ECF_TASK_INFER, ECF_PREC_AUTO, 0, 0, 0, 0, 0.0, ECF_DATASET_NONE, 0.0, \
             ECF_CKPT_AUTO, false, 0, 0.0, 0.0, 0.0, 0, false, false, false,    \
-            0.0, 0, 0, 0, 0.0, false, 0.0, 0.0, 0.0, false, 0.0                \
+            0.0, 0, 0, 0, 0.0, false, 0.0, 0.0, 0.0, false, 0.0,               \
+            ECF_MASTER_FP32                                                    \
     }
 
 /** EC2 per-second billing charges each Linux instance at least 60 s
@@ -176,6 +183,21 @@ typedef struct {
     double total_per_device_gib;
     double available_per_device_gib;
 } ecf_memory;
+
+/** One training plan the search evaluated (ecf_estimate.tried). */
+typedef struct {
+    ecf_parallelism parallelism;
+    int tp, dp, pp;
+    int microbatches; /* per optimizer step (pipeline), else 1 */
+    int batch;        /* per device micro-batch */
+    bool checkpointing;
+    bool fits; /* with the search's headroom */
+    double step_time_s;
+    double samples_per_s;
+    double mem_gib; /* per device */
+} ecf_train_try;
+
+#define ECF_EST_MAX_TRIED 24
 
 #define ECF_EST_MAX_NOTES 12
 #define ECF_EST_NOTE_LEN  200
@@ -257,6 +279,10 @@ typedef struct {
     char warnings[ECF_EST_MAX_NOTES][ECF_EST_NOTE_LEN];
     int n_assumptions;
     char assumptions[ECF_EST_MAX_NOTES][ECF_EST_NOTE_LEN];
+    /* Training: the plans the search evaluated, in order (not filled by
+     * ecf_estimate_run_quiet); the chosen one is among them. */
+    int n_tried;
+    ecf_train_try tried[ECF_EST_MAX_TRIED];
 } ecf_estimate;
 
 /* ------------------------------------------------------------------ */

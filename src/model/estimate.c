@@ -308,6 +308,7 @@ static int estimate(ecf_estimate *out,
      * scorer calls this for every candidate. */
     memset(out, 0, offsetof(ecf_estimate, warnings));
     out->n_assumptions = 0;
+    out->n_tried = 0;
     out->quiet = quiet;
     if (nodes < 1)
         return ecf_err_set(err, ECF_EINVAL,

@@ -23,6 +23,8 @@
 #define run_infer(...) ecf_est_run_infer_(__VA_ARGS__)
 #define run_train(...) ecf_est_run_train_(__VA_ARGS__)
 #define train_memory(...) ecf_est_train_memory_(__VA_ARGS__)
+#define train_grad_bytes(...) ecf_est_train_grad_bytes_(__VA_ARGS__)
+#define train_opt_bytes(...) ecf_est_train_opt_bytes_(__VA_ARGS__)
 #define warn(...) ecf_est_warn_(__VA_ARGS__)
 
 #define GIB 1073741824.0
@@ -38,6 +40,11 @@
 #define ADAM_MASTER_BYTES 4.0
 #define ADAM_STATE_BYTES  8.0
 #define ADAM8_STATE_BYTES 2.0
+/* Pure bf16 training (--master-weights none; torchtune's default recipes):
+ * no fp32 master, Adam m and v in bf16: 2 + 2 + 2 + 2 = 8 bytes/param;
+ * with 8-bit states and the optimizer step in the backward pass (no
+ * gradient buffer): 2 + 1 + 1 = 4. */
+#define ADAM_BF16_STATE_BYTES 4.0
 /* LoRA adapters train in fp32 with Adam: 4 + 4 + 8 bytes/param (PEFT). */
 #define LORA_BYTES_PER_PARAM 16.0
 #define LORA_DEFAULT_RANK    16
@@ -61,6 +68,19 @@
  * writes and reads); inference = 2.5 passes over the feature maps. */
 #define CNN_TRAIN_TRAFFIC 10.0
 #define CNN_INFER_TRAFFIC 2.5
+/* The training search keeps plans whose memory, plus this fraction,
+ * fits: the default headroom_pct of the memory-fit rule
+ * (data/rules.json), so estimate and recommend agree by default. */
+#define TRAIN_HEADROOM 0.10
+/* Pipeline parallelism: micro-batches per optimizer step per stage. The
+ * 1F1B bubble is (p-1)/(m+p-1) (Narayanan et al. 2021, sec. 2.2); with
+ * m = 8p it stays below 1/8, as in Megatron-LM's published runs where
+ * the global batch holds many more micro-batches than stages. */
+#define PP_MICRO_PER_STAGE 8
+/* Plans whose throughputs differ by less than this are a tie (the
+ * simpler wins): the optimizer-traffic and overlap terms that separate
+ * them are smaller than the estimator's resolution. */
+#define PLAN_TIE 0.01
 /* Checkpointing a CNN/diffusion net in sqrt(n) segments keeps ~1/4. */
 #define CNN_CKPT_KEEP 0.25
 /* Achieved fractions of datasheet peak (calibrated on many rows of
@@ -261,6 +281,8 @@ void run_train(ecf_estimate *e,
                int nodes,
                ecf_precision p,
                double peak);
+double train_grad_bytes(const ecf_workload *w, double wb);
+double train_opt_bytes(const ecf_workload *w, double wb);
 void train_memory(ecf_memory *mem,
                   const ecf_model *m,
                   const ecf_workload *w,

@@ -27,6 +27,30 @@ static void sum_memory(ecf_memory *mem, double avail)
     mem->available_per_device_gib = avail;
 }
 
+/* Gradient bytes per parameter: as the weights, or none with pure bf16 +
+ * 8-bit Adam, which torchtune runs with the optimizer step in the backward
+ * pass (each gradient is applied and freed as it is produced). */
+double train_grad_bytes(const ecf_workload *w, double wb)
+{
+    if (wb == 2.0 && w->master_weights == ECF_MASTER_NONE &&
+        w->optimizer_8bit)
+        return 0;
+    return wb;
+}
+
+/* Optimizer bytes per parameter (docs/estimation.md 4.1): Adam m and v
+ * (fp32, 8-bit, or bf16 in pure bf16 training) plus the fp32 master copy
+ * of mixed precision. */
+double train_opt_bytes(const ecf_workload *w, double wb)
+{
+    double states = w->optimizer_8bit ? ADAM8_STATE_BYTES : ADAM_STATE_BYTES;
+    if (wb == 4.0)
+        return states;
+    if (w->master_weights == ECF_MASTER_NONE)
+        return w->optimizer_8bit ? ADAM8_STATE_BYTES : ADAM_BF16_STATE_BYTES;
+    return ADAM_MASTER_BYTES + states;
+}
+
 /* Memory per device for a training plan. `total_devices` = dp x tp. */
 void train_memory(ecf_memory *mem,
                          const ecf_model *m,
@@ -35,8 +59,8 @@ void train_memory(ecf_memory *mem,
                          const plan *pl,
                          const devinfo *d)
 {
-    double P = m->params, shard = 1, wb, act_scale;
-    int n = pl->tp * pl->dp;
+    double P = m->params, shard = 1, opt_shard, wb, act_scale;
+    int n = pl->tp * pl->dp * pl->pp;
 
     memset(mem, 0, sizeof(*mem));
     wb = (p == ECF_PREC_FP32 || p == ECF_PREC_TF32) ? 4.0 : 2.0;
@@ -45,6 +69,11 @@ void train_memory(ecf_memory *mem,
         shard = n;
     else if (pl->par == ECF_PAR_TP || pl->par == ECF_PAR_TP_DP)
         shard = pl->tp;
+    else if (pl->par == ECF_PAR_TP_PP)
+        shard = (double)pl->tp * pl->pp;
+    /* Megatron's distributed optimizer (ZeRO-1) shards the optimizer
+     * states of each stage over its data-parallel replicas too. */
+    opt_shard = pl->par == ECF_PAR_TP_PP ? shard * pl->dp : shard;
     if (w->task == ECF_TASK_LORA || w->task == ECF_TASK_QLORA) {
         double base = w->task == ECF_TASK_QLORA
                           ? ecf_estimate_weight_bytes(ECF_PREC_INT4)
@@ -54,17 +83,8 @@ void train_memory(ecf_memory *mem,
             lora_params(m, w->lora_rank) * LORA_BYTES_PER_PARAM / shard / GIB;
     } else {
         mem->weights_gib = P * wb / shard / GIB;
-        mem->gradients_gib = P * wb / shard / GIB;
-        if (wb == 4.0)
-            mem->optimizer_gib =
-                P * (w->optimizer_8bit ? ADAM8_STATE_BYTES : ADAM_STATE_BYTES) /
-                shard / GIB;
-        else
-            mem->optimizer_gib =
-                P *
-                (ADAM_MASTER_BYTES +
-                 (w->optimizer_8bit ? ADAM8_STATE_BYTES : ADAM_STATE_BYTES)) /
-                shard / GIB;
+        mem->gradients_gib = P * train_grad_bytes(w, wb) / shard / GIB;
+        mem->optimizer_gib = P * train_opt_bytes(w, wb) / opt_shard / GIB;
     }
     if (ecf_model_kind_is_transformer(m->kind))
         mem->activations_gib =
@@ -148,7 +168,8 @@ double ecf_estimate_min_total_gib(const ecf_model *m, const ecf_workload *w)
         else if (w->task == ECF_TASK_LORA)
             total = m->params * 2.0;
         else
-            total = m->params * (w->optimizer_8bit ? 10.0 : 16.0);
+            total = m->params * (2.0 + train_grad_bytes(w, 2.0) +
+                                 train_opt_bytes(w, 2.0));
     } else {
         total = m->params * ecf_estimate_weight_bytes(
                                 (ecf_precision)(w->precision == ECF_PREC_AUTO

@@ -17,67 +17,326 @@
 /* Training                                                          */
 /* ================================================================ */
 
-static int pick_train_plan(plan *out,
-                           ecf_memory *mem,
-                           const ecf_model *m,
-                           const ecf_workload *w,
-                           ecf_precision p,
-                           const devinfo *d,
-                           int nodes)
-{
-    /* Ladder, cheapest first: replicate (DP); shard weights, grads and
-     * optimizer (FSDP); then recompute activations; then tensor parallel
-     * inside the node. Without an explicit batch, halve it last. */
-    int n = d->count * nodes;
-    int batch = w->batch_size;
-    const ecf_parallelism pars[] = {ECF_PAR_DP, ECF_PAR_FSDP, ECF_PAR_TP_FSDP};
-    size_t i;
-    int c;
+/* One candidate plan and its step time: the search below evaluates
+ * many and keeps the fastest that fits. */
+typedef struct {
+    plan pl;
+    int micro; /* micro-batches per optimizer step (pipeline), else 1 */
+    ecf_memory mem;
+    double mult, u, compute_s, memory_s, comm_s, step_s;
+    double samples_per_step, flops_per_step, sps;
+    bool fits, roomy; /* fits; fits with TRAIN_HEADROOM */
+} cand;
 
+/* Forward FLOPs of one training sample. */
+static double train_flops_sample(const ecf_model *m, const ecf_workload *w)
+{
+    if (m->kind == ECF_KIND_DIFFUSION || m->kind == ECF_KIND_CNN)
+        return m->fwd_gflops_per_sample * 1e9;
+    return fwd_flops_sample(m, w->seq_len);
+}
+
+/* Step time of one plan (docs/estimation.md, "Training step"). */
+static void eval_cand(cand *c,
+                      const ecf_model *m,
+                      const ecf_workload *w,
+                      ecf_precision p,
+                      const devinfo *d,
+                      int nodes,
+                      double peak,
+                      bool timed)
+{
+    const plan *pl = &c->pl;
+    int n = pl->tp * pl->dp * pl->pp;
+    bool tf = ecf_model_kind_is_transformer(m->kind);
+    bool lora = w->task == ECF_TASK_LORA || w->task == ECF_TASK_QLORA;
+    double flops_sample, mem_bytes, comm_bytes, comm = 0, tp_comm = 0,
+                                                p2p = 0, exposed, bubble = 1,
+                                                act;
+
+    train_memory(&c->mem, m, w, p, pl, d);
+    c->fits = fits(&c->mem);
+    c->roomy = c->mem.total_per_device_gib * (1.0 + TRAIN_HEADROOM) <=
+               c->mem.available_per_device_gib;
+    if (!c->fits && !timed)
+        return; /* ranked by memory only */
+    c->micro = pl->pp > 1 ? PP_MICRO_PER_STAGE * pl->pp : 1;
+    /* FLOPs: forward + backward = 3x forward (6 x params x tokens for
+     * transformers); recompute adds one forward (4x: +33%). LoRA skips
+     * weight gradients: 2x forward (+1 with recompute). */
+    if (lora)
+        c->mult = pl->ckpt ? 3.0 : 2.0;
+    else
+        c->mult = pl->ckpt ? 4.0 : 3.0;
+    flops_sample = train_flops_sample(m, w);
+    c->samples_per_step = (double)pl->batch * pl->dp * c->micro;
+    c->flops_per_step = c->mult * flops_sample * c->samples_per_step;
+    c->u = tf ? u_gemm(d, p, U_TRAIN, m->hidden) : u_conv(d, p);
+    if (w->task == ECF_TASK_QLORA)
+        c->u *= U_QLORA;
+    c->compute_s =
+        peak > 0 ? c->flops_per_step / n / (peak * 1e12 * c->u) : 0;
+    /* 1F1B pipeline: p - 1 idle micro-batch slots per step (Narayanan et
+     * al. 2021, sec. 2.2): time x (m + p - 1) / m. */
+    if (pl->pp > 1)
+        bubble = (double)(c->micro + pl->pp - 1) / c->micro;
+
+    /* Memory traffic: the optimizer step reads and writes every state byte
+     * once; convnets add their element-wise passes over the activations
+     * (all of them, even when checkpointed: the recomputed forward writes
+     * them again, one pass in three more). */
+    mem_bytes = (c->mem.weights_gib + c->mem.gradients_gib +
+                 c->mem.optimizer_gib + c->mem.lora_gib) *
+                GIB * 2.0;
+    if (!tf)
+        mem_bytes += (double)pl->batch * m->act_mib_per_sample *
+                     ((p == ECF_PREC_FP32 || p == ECF_PREC_TF32) ? 2.0 : 1.0) *
+                     1048576.0 * CNN_TRAIN_TRAFFIC * (pl->ckpt ? 4.0 / 3.0 : 1.0);
+    c->memory_s = mem_bytes / (d->bw_gbytes_s * 1e9 * (d->cpu ? 1.0 : U_BW));
+
+    /* Communication per step. Data-parallel traffic (gradient all-reduce,
+     * or FSDP's all-gathers and reduce-scatter) overlaps the backward pass
+     * up to COMM_OVERLAP; tensor-parallel all-reduces and pipeline sends
+     * sit on the critical path. */
+    comm_bytes = lora ? lora_params(m, w->lora_rank) * 4.0
+                      : m->params * ((p == ECF_PREC_FP32 || p == ECF_PREC_TF32)
+                                         ? 4.0
+                                         : 2.0);
+    if (pl->par == ECF_PAR_DP || pl->par == ECF_PAR_SINGLE) {
+        comm = grad_sync_s(comm_bytes, d->count, nodes, d);
+    } else if (pl->par == ECF_PAR_FSDP) {
+        /* all-gather (forward) + all-gather (backward) + reduce-scatter:
+         * 3 x (n-1)/n x bytes = 1.5 x an all-reduce of the weights. */
+        double wbytes = m->params * 2.0;
+        if (lora)
+            wbytes = wbytes / 1.5 + comm_bytes;
+        comm = 1.5 * grad_sync_s(wbytes, d->count, nodes, d);
+    } else if (pl->par == ECF_PAR_TP_FSDP) {
+        /* TP spans the node; FSDP runs across nodes on each TP shard. */
+        double wbytes = m->params * 2.0 / pl->tp;
+        if (lora)
+            wbytes = wbytes / 1.5 + comm_bytes / pl->tp;
+        comm = 1.5 * grad_sync_s(wbytes, 1, nodes, d);
+    } else if (pl->par == ECF_PAR_TP_PP) {
+        /* Each stage's gradient shard is reduced over the dp replicas of
+         * that stage, one per node (Megatron distributed optimizer:
+         * reduce-scatter + all-gather = one all-reduce). */
+        comm = grad_sync_s(comm_bytes / ((double)pl->tp * pl->pp), 1, pl->dp,
+                           d);
+    }
+    act = (double)pl->batch * w->seq_len * m->hidden * 2.0;
+    if (pl->tp > 1) {
+        /* Megatron TP: 4 all-reduces of b x s x h activations per layer
+         * per micro-batch (2 forward, 2 backward), on this stage's layers. */
+        tp_comm = 4.0 * m->layers / pl->pp * c->micro *
+                  allreduce_s(act, pl->tp, d->link_gbytes_s, d->alpha_link,
+                              LINK_EFFICIENCY);
+    }
+    if (pl->pp > 1)
+        /* A send forward and one backward per micro-batch slot, over the
+         * node's network (TP ranks each send 1/tp: scatter-gather). */
+        p2p = 2.0 * (c->micro + pl->pp - 1) *
+              (act / (d->net_gbytes_s * 1e9 * NET_EFFICIENCY) + d->alpha_net);
+    exposed = comm - COMM_OVERLAP * (2.0 / 3.0) * c->compute_s / c->micro;
+    if (exposed < 0)
+        exposed = 0;
+    c->compute_s *= bubble;
+    exposed += tp_comm * bubble + p2p;
+    c->comm_s = exposed;
+    /* Convnets: element-wise traffic adds to convolution time; for
+     * transformers the optimizer traffic is the only memory term and it
+     * also runs after the backward pass. */
+    c->step_s = tf ? (c->compute_s > c->memory_s ? c->compute_s : c->memory_s)
+                   : c->compute_s + c->memory_s;
+    c->step_s += exposed;
+    c->sps = c->step_s > 0 ? c->samples_per_step / c->step_s : 0;
+}
+
+/* Better of two evaluated candidates: fits with headroom, then fits, then
+ * throughput. Candidates come simplest first (larger batch, no recompute,
+ * DP before FSDP before TP before PP); a later one must be faster by more
+ * than PLAN_TIE, below which the estimate cannot tell them apart and the
+ * simpler plan is the one to run. */
+static bool cand_better(const cand *a, const cand *b)
+{
+    if (a->roomy != b->roomy)
+        return a->roomy;
+    if (a->fits != b->fits)
+        return a->fits;
+    if (!a->fits)
+        return a->mem.total_per_device_gib < b->mem.total_per_device_gib;
+    return a->sps > b->sps * (1.0 + PLAN_TIE);
+}
+
+/* Tensor-parallel degree inside a node: the device count, halved until it
+ * divides the heads; 0 when TP does not apply. */
+static int tp_in_node(const ecf_model *m, const devinfo *d)
+{
+    int tp = d->count;
+    if (!ecf_model_kind_is_transformer(m->kind) || d->count < 2 || d->cpu)
+        return 0;
+    while (tp > 1 && m->heads % tp != 0)
+        tp /= 2;
+    return tp >= 2 ? tp : 0;
+}
+
+static void record_try(ecf_estimate *e, const cand *c)
+{
+    ecf_train_try *t;
+    if (e->quiet || e->n_tried >= ECF_EST_MAX_TRIED)
+        return;
+    t = &e->tried[e->n_tried++];
+    t->parallelism = c->pl.par;
+    t->tp = c->pl.tp;
+    t->dp = c->pl.dp;
+    t->pp = c->pl.pp;
+    t->microbatches = c->micro;
+    t->batch = c->pl.batch;
+    t->checkpointing = c->pl.ckpt;
+    t->fits = c->roomy;
+    t->step_time_s = c->step_s;
+    t->samples_per_s = c->sps;
+    t->mem_gib = c->mem.total_per_device_gib;
+}
+
+/* An upper bound on any plan's samples/s: every plan does at least the
+ * forward + backward FLOPs of each sample at the same utilisation, and a
+ * convnet also streams its activations (recomputation and sharding only
+ * add). A plan within PLAN_TIE of it cannot be beaten. */
+static double sps_ceiling(const ecf_model *m,
+                          const ecf_workload *w,
+                          ecf_precision p,
+                          const devinfo *d,
+                          int n,
+                          double peak)
+{
+    bool lora = w->task == ECF_TASK_LORA || w->task == ECF_TASK_QLORA;
+    bool tf = ecf_model_kind_is_transformer(m->kind);
+    double u = tf ? u_gemm(d, p, U_TRAIN, m->hidden) : u_conv(d, p), t;
+    if (w->task == ECF_TASK_QLORA)
+        u *= U_QLORA;
+    if (peak <= 0 || u <= 0)
+        return 0;
+    t = (lora ? 2.0 : 3.0) * train_flops_sample(m, w) / (peak * 1e12 * u);
+    if (!tf)
+        t += m->act_mib_per_sample *
+             ((p == ECF_PREC_FP32 || p == ECF_PREC_TF32) ? 2.0 : 1.0) *
+             1048576.0 * CNN_TRAIN_TRAFFIC /
+             (d->bw_gbytes_s * 1e9 * (d->cpu ? 1.0 : U_BW));
+    return t > 0 ? n / t : 0;
+}
+
+/* The plan search (docs/estimation.md, "Plan search"): for each
+ * micro-batch (the given one, then halved while not pinned), each
+ * checkpointing choice and each sharding that applies (DP, FSDP, TP in the
+ * node + FSDP across, TP in the node + PP across nodes), evaluate the step
+ * time and keep the highest throughput that fits with headroom. A smaller
+ * batch cannot beat a larger one that already fits replicated without
+ * recomputation (per-sample work is the same, per-step costs amortise
+ * worse), so the descent stops there. */
+static void search_train(cand *best,
+                         ecf_estimate *e,
+                         const ecf_model *m,
+                         const ecf_workload *w,
+                         ecf_precision p,
+                         const devinfo *d,
+                         int nodes,
+                         double peak)
+{
+    int n = d->count * nodes, batch = w->batch_size, tp = tp_in_node(m, d);
+    bool have = false;
+    int c, pp;
+    double ceiling = sps_ceiling(m, w, p, d, n, peak);
+
+    memset(best, 0, sizeof(*best));
+    /* When the leanest plan (TP in the node + FSDP, else FSDP; smallest
+     * batch; recomputing unless told not to) does not fit, nothing does:
+     * report the FSDP attempt, as the ladder before the search did. */
+    {
+        cand x;
+        memset(&x, 0, sizeof(x));
+        x.pl = (plan){n > 1 ? ECF_PAR_FSDP : ECF_PAR_DP,
+                      1,
+                      n,
+                      1,
+                      w->activation_checkpointing != ECF_CKPT_OFF,
+                      w->batch_explicit ? w->batch_size : 1};
+        if (tp && n > 1) {
+            plan lean = x.pl;
+            lean.par = ECF_PAR_TP_FSDP;
+            lean.tp = tp;
+            lean.dp = n / tp;
+            train_memory(&x.mem, m, w, p, &lean, d);
+        } else {
+            train_memory(&x.mem, m, w, p, &x.pl, d);
+        }
+        if (!fits(&x.mem)) {
+            eval_cand(&x, m, w, p, d, nodes, peak, true);
+            if (n == 1)
+                x.pl.par = ECF_PAR_SINGLE;
+            record_try(e, &x);
+            *best = x;
+            return;
+        }
+    }
     for (;;) {
+        bool plain_fits = false;
         for (c = 0; c < 2; c++) {
             bool ckpt = c == 1;
+            ecf_parallelism pars[3] = {ECF_PAR_DP, ECF_PAR_FSDP,
+                                       ECF_PAR_TP_FSDP};
+            int i;
             if (w->activation_checkpointing == ECF_CKPT_ON && !ckpt)
                 continue;
             if (w->activation_checkpointing == ECF_CKPT_OFF && ckpt)
                 continue;
-            for (i = 0; i < sizeof(pars) / sizeof(pars[0]); i++) {
-                plan pl = {pars[i], 1, n, 1, ckpt, batch};
+            /* recomputing at the same batch only ever costs time */
+            if (ckpt && plain_fits)
+                break;
+            for (i = 0; i < 3; i++) {
+                cand x;
+                memset(&x, 0, sizeof(x));
+                x.pl = (plan){pars[i], 1, n, 1, ckpt, batch};
                 if (n == 1 && pars[i] != ECF_PAR_DP)
                     continue;
                 if (pars[i] == ECF_PAR_TP_FSDP) {
-                    if (!ecf_model_kind_is_transformer(m->kind) || d->count < 2)
+                    if (!tp)
                         continue;
-                    pl.tp = d->count;
-                    while (pl.tp > 1 && m->heads % pl.tp != 0)
-                        pl.tp /= 2;
-                    if (pl.tp < 2)
-                        continue;
-                    pl.dp = n / pl.tp;
+                    x.pl.tp = tp;
+                    x.pl.dp = n / tp;
                 }
-                train_memory(mem, m, w, p, &pl, d);
-                if (fits(mem)) {
-                    if (n == 1)
-                        pl.par = ECF_PAR_SINGLE;
-                    *out = pl;
-                    return 1;
+                eval_cand(&x, m, w, p, d, nodes, peak, !e->quiet);
+                if (n == 1)
+                    x.pl.par = ECF_PAR_SINGLE;
+                record_try(e, &x);
+                if (!have || cand_better(&x, best)) {
+                    *best = x;
+                    have = true;
                 }
+                if (i == 0 && !ckpt && x.roomy)
+                    plain_fits = true;
+                if (best->roomy && e->quiet &&
+                    best->sps * (1.0 + PLAN_TIE) >= ceiling)
+                    return; /* nothing can beat it */
+            }
+            /* Megatron layout: TP inside each node, pipeline stages
+             * across nodes, replicas of the pipeline over the rest. */
+            for (pp = 2; tp && pp <= nodes && pp <= m->layers; pp *= 2) {
+                cand x;
+                if (nodes % pp != 0 || m->layers % pp != 0)
+                    continue;
+                memset(&x, 0, sizeof(x));
+                x.pl = (plan){ECF_PAR_TP_PP, tp, n / (tp * pp), pp, ckpt, batch};
+                eval_cand(&x, m, w, p, d, nodes, peak, !e->quiet);
+                record_try(e, &x);
+                if (cand_better(&x, best))
+                    *best = x;
             }
         }
-        if (w->batch_explicit || batch <= 1)
+        if (w->batch_explicit || batch <= 1 || plain_fits)
             break;
         batch /= 2;
     }
-    /* Nothing fits: report the most sharded attempt at the given batch. */
-    {
-        plan pl = {n > 1 ? ECF_PAR_FSDP : ECF_PAR_SINGLE,       1, n, 1,
-                   w->activation_checkpointing != ECF_CKPT_OFF, 1};
-        if (w->batch_explicit)
-            pl.batch = w->batch_size;
-        train_memory(mem, m, w, p, &pl, d);
-        *out = pl;
-    }
-    return 0;
 }
 
 void run_train(ecf_estimate *e,
@@ -88,104 +347,36 @@ void run_train(ecf_estimate *e,
                       ecf_precision p,
                       double peak)
 {
+    cand best;
     plan pl;
-    double flops_sample, mult, u, comm_bytes, comm, tp_comm, exposed, mem_bytes;
-    int n = d->count * nodes;
+
     bool tf = ecf_model_kind_is_transformer(m->kind);
 
-    e->fits = pick_train_plan(&pl, &e->memory, m, w, p, d, nodes) == 1;
+    e->n_tried = 0;
+    search_train(&best, e, m, w, p, d, nodes, peak);
+    pl = best.pl;
+    e->memory = best.mem;
+    e->fits = best.fits;
     e->parallelism = pl.par;
     e->tp_degree = pl.tp;
     e->dp_degree = pl.dp;
-    e->pp_degree = 1;
+    e->pp_degree = pl.pp;
     e->activation_checkpointing = pl.ckpt;
     e->batch_size = pl.batch;
     if (pl.batch != w->batch_size)
-        warn(e, "batch lowered from %d to %d per device to fit memory",
-             w->batch_size, pl.batch);
-
-    /* FLOPs: forward + backward = 3x forward (6 x params x tokens for
-     * transformers); recompute adds a forward (8x). LoRA skips weight
-     * gradients: 2x forward (+1 with recompute). */
-    if (w->task == ECF_TASK_LORA || w->task == ECF_TASK_QLORA)
-        mult = pl.ckpt ? 3.0 : 2.0;
-    else
-        mult = pl.ckpt ? 4.0 : 3.0;
-    flops_sample = fwd_flops_sample(m, w->seq_len);
-    if (m->kind == ECF_KIND_DIFFUSION || m->kind == ECF_KIND_CNN)
-        flops_sample = m->fwd_gflops_per_sample * 1e9;
-    e->samples_per_step = (double)pl.batch * pl.dp;
-    e->flops_per_step = mult * flops_sample * e->samples_per_step;
-
-    if (tf)
-        u = u_gemm(d, p, U_TRAIN, m->hidden);
-    else
-        u = u_conv(d, p);
-    if (w->task == ECF_TASK_QLORA)
-        u *= U_QLORA;
-    e->utilization = u;
-    e->compute_s = peak > 0 ? e->flops_per_step / n / (peak * 1e12 * u) : 0;
-
-    /* Memory traffic: CNN activations (roofline against bandwidth), plus
-     * the optimizer step reading and writing every state byte once. */
-    mem_bytes = (e->memory.weights_gib + e->memory.gradients_gib +
-                 e->memory.optimizer_gib + e->memory.lora_gib) *
-                GIB * 2.0;
-    if (!tf)
-        mem_bytes += e->memory.activations_gib * GIB * CNN_TRAIN_TRAFFIC;
-    e->memory_s = mem_bytes / (d->bw_gbytes_s * 1e9 * (d->cpu ? 1.0 : U_BW));
-
-    /* Communication per step. */
-    comm_bytes =
-        (w->task == ECF_TASK_LORA || w->task == ECF_TASK_QLORA)
-            ? lora_params(m, w->lora_rank) * 4.0
-            : m->params *
-                  ((p == ECF_PREC_FP32 || p == ECF_PREC_TF32) ? 4.0 : 2.0);
-    /* Data-parallel traffic (gradient all-reduce, or FSDP's all-gathers
-     * and reduce-scatter) overlaps the backward pass up to COMM_OVERLAP;
-     * tensor-parallel all-reduces sit on the critical path. */
-    comm = 0;
-    tp_comm = 0;
-    if (pl.par == ECF_PAR_DP || pl.par == ECF_PAR_SINGLE) {
-        comm = grad_sync_s(comm_bytes, d->count, nodes, d);
-    } else if (pl.par == ECF_PAR_FSDP) {
-        /* all-gather (forward) + all-gather (backward) + reduce-scatter:
-         * 3 x (n-1)/n x bytes = 1.5 x an all-reduce of the weights. */
-        double wbytes = m->params * 2.0;
-        if (w->task == ECF_TASK_LORA || w->task == ECF_TASK_QLORA)
-            wbytes = wbytes / 1.5 + comm_bytes;
-        comm = 1.5 * grad_sync_s(wbytes, d->count, nodes, d);
-    } else if (pl.par == ECF_PAR_TP_FSDP) {
-        /* TP spans the node; FSDP runs across nodes on each TP shard. */
-        double wbytes = m->params * 2.0 / pl.tp;
-        if (w->task == ECF_TASK_LORA || w->task == ECF_TASK_QLORA)
-            wbytes = wbytes / 1.5 + comm_bytes / pl.tp;
-        comm = 1.5 * grad_sync_s(wbytes, 1, nodes, d);
-    }
-    if (pl.tp > 1) {
-        /* Megatron TP: 4 all-reduces of b x s x h activations per layer
-         * per step (2 forward, 2 backward). */
-        double act = (double)pl.batch * w->seq_len * m->hidden * 2.0;
-        tp_comm = 4.0 * m->layers *
-                  allreduce_s(act, pl.tp, d->link_gbytes_s, d->alpha_link,
-                              LINK_EFFICIENCY);
-    }
-    exposed = comm - COMM_OVERLAP * (2.0 / 3.0) * e->compute_s;
-    if (exposed < 0)
-        exposed = 0;
-    exposed += tp_comm;
-    e->comm_s = exposed;
-
-    /* Convnets: element-wise traffic adds to convolution time; for
-     * transformers the optimizer traffic is the only memory term and it
-     * also runs after the backward pass. */
-    e->step_time_s =
-        tf ? (e->compute_s > e->memory_s ? e->compute_s : e->memory_s)
-           : e->compute_s + e->memory_s;
-    e->step_time_s += exposed;
+        warn(e, "batch lowered from %d to %d per device: fits with %.0f%% "
+                "headroom and is the fastest plan",
+             w->batch_size, pl.batch, TRAIN_HEADROOM * 100.0);
+    e->samples_per_step = best.samples_per_step;
+    e->flops_per_step = best.flops_per_step;
+    e->utilization = best.u;
+    e->compute_s = best.compute_s;
+    e->memory_s = best.memory_s;
+    e->comm_s = best.comm_s;
+    e->step_time_s = best.step_s;
     e->bottleneck =
         e->compute_s >= e->memory_s ? ECF_BN_COMPUTE : ECF_BN_MEMORY_BW;
-    if (exposed > 0.25 * e->step_time_s)
+    if (best.comm_s > 0.25 * e->step_time_s)
         e->bottleneck = ECF_BN_COMMUNICATION;
     e->samples_per_s =
         e->step_time_s > 0 ? e->samples_per_step / e->step_time_s : 0;
@@ -208,13 +399,26 @@ void run_train(ecf_estimate *e,
            "TFLOPS peak",
            w->task == ECF_TASK_LORA || w->task == ECF_TASK_QLORA ? "adapter"
                                                                  : "full",
-           mult, u * 100.0, peak);
+           best.mult, best.u * 100.0, peak);
+    if (pl.pp > 1)
+        assume(e,
+               "pipeline: %d stages x %d micro-batches per step (1F1B), "
+               "bubble %.0f%%",
+               pl.pp, best.micro,
+               100.0 * (pl.pp - 1) / (best.micro + pl.pp - 1));
     if (w->task == ECF_TASK_TRAIN || w->task == ECF_TASK_FINETUNE)
         assume(e, "Adam, %s: %.0f bytes/param for weights+grads+optimizer",
-               w->optimizer_8bit ? "8-bit states" : "mixed precision",
-               (p == ECF_PREC_FP32 || p == ECF_PREC_TF32)
-                   ? (w->optimizer_8bit ? 10.0 : 16.0)
-                   : (w->optimizer_8bit ? 10.0 : 16.0));
+               w->master_weights == ECF_MASTER_NONE &&
+                       !(p == ECF_PREC_FP32 || p == ECF_PREC_TF32)
+                   ? (w->optimizer_8bit ? "pure bf16, 8-bit states stepped "
+                                          "in the backward pass"
+                                        : "pure bf16, bf16 states")
+                   : (w->optimizer_8bit ? "8-bit states" : "mixed precision"),
+               (p == ECF_PREC_FP32 || p == ECF_PREC_TF32 ? 4.0 : 2.0) +
+                   train_grad_bytes(w, (p == ECF_PREC_FP32 ||
+                                        p == ECF_PREC_TF32) ? 4.0 : 2.0) +
+                   train_opt_bytes(w, (p == ECF_PREC_FP32 ||
+                                       p == ECF_PREC_TF32) ? 4.0 : 2.0));
     else
         assume(e, "LoRA rank %d on all linear layers: %.1fM adapter params",
                w->lora_rank, lora_params(m, w->lora_rank) / 1e6);

@@ -412,7 +412,7 @@ static void spot_savings(const ecf_recommendation *r, ecf_plan *s,
                          const ecf_plan *o);
 
 /* One instance type in one region: the fewest-node plan that passes, per
- * purchase option, or the rejection. */
+ * purchase option (or past it: recommend_scale.c), or the rejection. */
 static int consider(run_ctx *c, const ecf_instance *inst, const char *region,
                     ecf_err *err)
 {
@@ -420,7 +420,8 @@ static int consider(run_ctx *c, const ecf_instance *inst, const char *region,
     bool estimated = false;
     const ecf_price *price =
         ecf_rec_price(c->r, inst, region, &est_price, &estimated);
-    bool want[2], placed[2] = {false, false};
+    bool want[2], placed[2] = {false, false},
+                  scale = !c->serving && c->o->optimize == ECF_OPT_TIME;
     size_t at[2] = {0, 0};
     /* the last failure per purchase option: rule and how far off (the
      * whole ecf_rule_result is kilobytes; copying it per failure was 6% of
@@ -466,9 +467,17 @@ static int consider(run_ctx *c, const ecf_instance *inst, const char *region,
         for (k = 0; k < 2; k++) {
             ecf_plan tmp;
             ecf_rule_result res;
-            if (!want[k] || placed[k])
+            if (!want[k] || (placed[k] && !scale))
                 continue;
             evaluate(c, &tmp, &res, inst, price, &e, k == 1, n, false);
+            if (placed[k]) { /* --optimize time: scale out */
+                ecf_plan *b = &c->r->plans[at[k]];
+                if (res.pass && ecf_recommend_scale_out_pays_(b, &tmp)) {
+                    *b = tmp;
+                    finish_plan(c, b, inst, region, &e, &res);
+                }
+                continue;
+            }
             if (res.pass) {
                 ecf_plan *p = push_plan(c->r, &c->plan_cap);
                 at[k] = c->r->n_plans - 1;
@@ -487,8 +496,12 @@ static int consider(run_ctx *c, const ecf_instance *inst, const char *region,
                     memory_short = true;
             }
         }
-        if ((placed[0] || !want[0]) && (placed[1] || !want[1]))
-            break;
+        if ((placed[0] || !want[0]) && (placed[1] || !want[1])) {
+            if (!ecf_recommend_scale_on_(scale, n, limit, c->r->plans, want,
+                                         at))
+                break;
+            continue;
+        }
         if (!any_fixable)
             break;
         /* Serving scales by replicas, not by spreading one replica: only

@@ -6,6 +6,7 @@
 #define EC2FIT_MODEL_RECOMMEND_INTERNAL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "ec2fit/recommend.h"
 
@@ -41,5 +42,13 @@ void ecf_recommend_cost_serving(ecf_plan *p, ecf_rule_input *in,
 /* recommend_fleet.c: rank 1's Auto Scaling summary and CPU fallback. */
 void ecf_recommend_fleet_summary(ecf_recommendation *r,
                                  const ecf_recommend_opts *o);
+/* recommend_scale.c: true when plan `p` (more nodes) shortens the job by a
+ * larger fraction than it adds to the cost of plan `b`. */
+bool ecf_recommend_scale_out_pays_(const ecf_plan *b, const ecf_plan *p);
+/* recommend_scale.c: whether to go on to n + 1 nodes when every wanted
+ * purchase option k already has its plan, plans[at[k]]. */
+bool ecf_recommend_scale_on_(bool scale, int n, int limit,
+                             const ecf_plan *plans, const bool want[2],
+                             const size_t at[2]);
 
 #endif

@@ -137,6 +137,17 @@ int cli_workload_option(cli_workload *wl, int c, const char *arg, ecf_err *err)
     case CLI_WL_OPTIM_8BIT:
         w->optimizer_8bit = true;
         break;
+    case CLI_WL_MASTER_WEIGHTS:
+        if (strcmp(arg, "fp32") == 0)
+            w->master_weights = ECF_MASTER_FP32;
+        else if (strcmp(arg, "none") == 0)
+            w->master_weights = ECF_MASTER_NONE;
+        else
+            return ecf_err_set(err, ECF_EINVAL,
+                               "--master-weights: expected fp32 or none, "
+                               "got '%s'",
+                               arg);
+        break;
     case CLI_WL_LORA_RANK:
         return cli_parse_int(&w->lora_rank, "--lora-rank", arg, 1, 4096, err) <
                        0

@@ -50,6 +50,7 @@ enum {
     CLI_WL_CKPT,
     CLI_WL_NO_CKPT,
     CLI_WL_OPTIM_8BIT,
+    CLI_WL_MASTER_WEIGHTS,
     CLI_WL_LORA_RANK,
     CLI_WL_LATENCY_MS,
     CLI_WL_QPS,
@@ -83,6 +84,7 @@ enum {
         {"activation-checkpointing", no_argument, NULL, CLI_WL_CKPT},          \
         {"no-activation-checkpointing", no_argument, NULL, CLI_WL_NO_CKPT},    \
         {"optimizer-8bit", no_argument, NULL, CLI_WL_OPTIM_8BIT},              \
+        {"master-weights", required_argument, NULL, CLI_WL_MASTER_WEIGHTS},    \
         {"lora-rank", required_argument, NULL, CLI_WL_LORA_RANK},              \
         {"latency-ms", required_argument, NULL, CLI_WL_LATENCY_MS},            \
         {"ttft-ms", required_argument, NULL, CLI_WL_TTFT_MS},                  \

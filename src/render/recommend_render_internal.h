@@ -7,6 +7,7 @@
 #define EC2FIT_RENDER_RECOMMEND_RENDER_INTERNAL_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "recommend_render.h"
 
@@ -36,6 +37,8 @@ const char *cost_basis_name(ecf_cost_basis b);
 void workload_line(char *buf, size_t n, const rr_view *v);
 size_t closest(const ecf_rejection **out, size_t max,
                       const ecf_recommendation *r);
+/* render_train_plans.c: --explain, the training plans tried for rank 1. */
+void rr_print_train_plans(FILE *f, const rr_view *v);
 
 /* render_fleet.c: purchase options and the Auto Scaling group. */
 typedef struct {

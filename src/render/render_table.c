@@ -246,6 +246,8 @@ void rr_print_table(FILE *f, const rr_view *v)
                     ecf_rule_name(cl[k]->rule), reason);
         }
     }
+    if (v->explain)
+        rr_print_train_plans(f, v);
     if (v->explain && r->n_rejected > 0) {
         fprintf(f, "\nRejected, by rule:\n");
         print_rejected_grouped(f, v, 10);

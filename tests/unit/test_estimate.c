@@ -237,6 +237,41 @@ static void test_estimate__eight_bit_optimizer(void **state)
     assert_float_equal(e.memory.optimizer_gib, 37.653831, 1e-5);
 }
 
+static void test_estimate__pure_bf16_master_weights_none(void **state)
+{
+    /* --master-weights none (torchtune's pure bf16): no fp32 master, Adam
+     * m and v in bf16: 2 + 2 + 2 + 2 = 8 B/param; llama-2-7b's
+     * 6,738,415,616 params: optimizer 4 x P / 2^30 = 25.102561 GiB, grads
+     * 2 x P / 2^30 = 12.551281 GiB. With 8-bit states stepped in the
+     * backward pass: no gradient buffer, optimizer 2 x P = 12.551281 GiB,
+     * 4 B/param in all. */
+    fx *f = *state;
+    ecf_workload w = ECF_WORKLOAD_INIT;
+    ecf_estimate e;
+    ecf_err err = ECF_ERR_INIT;
+    w.task = ECF_TASK_FINETUNE;
+    w.batch_size = 1;
+    w.seq_len = 2048;
+    w.activation_checkpointing = ECF_CKPT_ON;
+    w.master_weights = ECF_MASTER_NONE;
+    run_ok(&e, model(state, "llama-2-7b"), &w, &f->p4de, 1);
+    assert_int_equal(e.parallelism, ECF_PAR_DP);
+    assert_float_equal(e.memory.optimizer_gib, 25.102561, 1e-5);
+    assert_float_equal(e.memory.gradients_gib, 12.551281, 1e-5);
+    w.optimizer_8bit = true;
+    run_ok(&e, model(state, "llama-2-7b"), &w, &f->p4de, 1);
+    assert_float_equal(e.memory.optimizer_gib, 12.551281, 1e-5);
+    assert_float_equal(e.memory.gradients_gib, 0.0, 1e-12);
+    /* the lower bound follows: 4 x P / 2^30 */
+    w.optimizer_8bit = true;
+    assert_int_equal(ecf_workload_resolve(&w, model(state, "llama-2-7b"),
+                                          &err),
+                     0);
+    assert_float_equal(ecf_estimate_min_total_gib(model(state, "llama-2-7b"),
+                                                  &w),
+                       25.102561, 1e-5);
+}
+
 static void test_estimate__qlora_memory(void **state)
 {
     /* QLoRA, llama-3.1-8b (8,030,261,248 params) on one A100:
@@ -602,6 +637,7 @@ int main(void)
         cmocka_unit_test(test_estimate__bf16_on_v100_warns),
         cmocka_unit_test(test_estimate__full_finetune_memory_fsdp),
         cmocka_unit_test(test_estimate__eight_bit_optimizer),
+        cmocka_unit_test(test_estimate__pure_bf16_master_weights_none),
         cmocka_unit_test(test_estimate__qlora_memory),
         cmocka_unit_test(test_estimate__kv_cache_is_gqa_aware),
         cmocka_unit_test(test_estimate__kv_cache_is_the_mla_latent),

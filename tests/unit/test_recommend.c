@@ -415,6 +415,132 @@ static void test_recommend__g4ad_never_ranked(void **state)
     }
 }
 
+/* Issue 14: BERT-large pre-training at 512 tokens fits replicated on an
+ * H100 (35.4 GiB of 80 with the default batch 32): the plan search keeps
+ * plain data parallelism on one node, no tensor parallelism. */
+static void test_recommend__bert_large_p5_is_data_parallel(void **state)
+{
+    fx *f = *state;
+    ecf_workload w = ECF_WORKLOAD_INIT;
+    ecf_recommend_opts o = ECF_RECOMMEND_OPTS_INIT;
+    const char *fams[] = {"p5", NULL};
+    ecf_recommendation *r;
+    size_t i;
+
+    w.task = ECF_TASK_TRAIN;
+    w.seq_len = 512;
+    w.dataset_amount = 2.4e6;
+    w.dataset_unit = ECF_DATASET_SAMPLES;
+    o.families = fams;
+    r = run(f, "bert-large", &w, &o);
+    assert_true(r->n_plans > 0);
+    for (i = 0; i < r->n_plans; i++) {
+        const ecf_plan *p = &r->plans[i];
+        assert_int_equal(p->nodes, 1);
+        assert_true(p->parallelism == ECF_PAR_DP ||
+                    p->parallelism == ECF_PAR_SINGLE);
+    }
+    assert_string_equal(r->plans[0].inst->type, "p5.48xlarge");
+    assert_int_equal(r->plans[0].parallelism, ECF_PAR_DP);
+    ecf_recommendation_free(r);
+}
+
+/* Issue 14: GPT-3 175B on p4d with --optimize time: Megatron's layout,
+ * TP over the 8 NVSwitch GPUs of a node and pipeline stages across nodes,
+ * scaled out to the --max-nodes 64 (doubling the nodes still pays). */
+static void test_recommend__gpt3_175b_p4d_is_tp_in_node_pp_across(void **state)
+{
+    fx *f = *state;
+    ecf_workload w = ECF_WORKLOAD_INIT;
+    ecf_recommend_opts o = ECF_RECOMMEND_OPTS_INIT;
+    const char *fams[] = {"p4d", NULL};
+    ecf_recommendation *r;
+    ecf_estimate e;
+    ecf_err err = ECF_ERR_INIT;
+    ecf_model m;
+
+    memset(&m, 0, sizeof(m));
+    assert_int_equal(ecf_model_from_params(&m, 175e9, &err), 0);
+    w.task = ECF_TASK_TRAIN;
+    w.dataset_amount = 300e9;
+    w.dataset_unit = ECF_DATASET_TOKENS;
+    o.families = fams;
+    o.optimize = ECF_OPT_TIME;
+    o.max_nodes = 64;
+    o.regions[o.n_regions++] = "us-east-1";
+    o.stacks = f->stacks;
+    assert_int_equal(ecf_workload_resolve(&w, &m, &err), 0);
+    assert_int_equal(ecf_recommend_run(&r, f->cat, &m, &w, &f->rules, &o, &err),
+                     0);
+    assert_true(r->n_plans > 0);
+    assert_int_equal(r->plans[0].parallelism, ECF_PAR_TP_PP);
+    assert_true(r->plans[0].nodes > 16);
+    assert_int_equal(ecf_estimate_run(&e, &m, &w, r->plans[0].inst,
+                                      r->plans[0].nodes, &err),
+                     0);
+    assert_int_equal(e.tp_degree, 8); /* p4d.24xlarge: 8 x A100 */
+    assert_true(e.pp_degree > 1);
+    assert_int_equal(e.dp_degree * e.pp_degree, r->plans[0].nodes);
+    ecf_recommendation_free(r);
+}
+
+/* Issue 13: recomputing activations costs a forward pass; at the same
+ * batch it never raises throughput (ResNet-50 on p4d.24xlarge, BERT-large
+ * on p5.48xlarge), and the FLOPs per step grow by exactly 4/3. */
+static void test_recommend__checkpointing_never_speeds_up(void **state)
+{
+    fx *f = *state;
+    static const struct {
+        const char *model, *type;
+        int batch, seq;
+    } cases[] = {{"resnet50", "p4d.24xlarge", 256, 0},
+                 {"bert-large", "p5.48xlarge", 32, 512}};
+    size_t i;
+
+    for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        const ecf_model *m = ecf_zoo_find(f->zoo, cases[i].model);
+        const ecf_instance *in = ecf_catalog_find(f->cat, cases[i].type);
+        ecf_workload w = ECF_WORKLOAD_INIT;
+        ecf_estimate off, on;
+        ecf_err err = ECF_ERR_INIT;
+        assert_non_null(m);
+        assert_non_null(in);
+        w.task = ECF_TASK_TRAIN;
+        w.batch_size = cases[i].batch;
+        w.seq_len = cases[i].seq;
+        w.activation_checkpointing = ECF_CKPT_OFF;
+        assert_int_equal(ecf_estimate_run(&off, m, &w, in, 1, &err), 0);
+        w.activation_checkpointing = ECF_CKPT_ON;
+        assert_int_equal(ecf_estimate_run(&on, m, &w, in, 1, &err), 0);
+        assert_int_equal(on.batch_size, off.batch_size);
+        assert_true(on.activation_checkpointing);
+        assert_false(off.activation_checkpointing);
+        assert_float_equal(on.flops_per_step / on.samples_per_step,
+                           off.flops_per_step / off.samples_per_step * 4.0 / 3.0,
+                           1e-3 * off.flops_per_step / off.samples_per_step);
+        assert_true(on.throughput < off.throughput);
+    }
+}
+
+/* Issue 14: a 70B full fine-tune on 2B tokens with --optimize time scales
+ * past the 3 nodes that first fit, without a --deadline. */
+static void test_recommend__optimize_time_scales_out(void **state)
+{
+    fx *f = *state;
+    ecf_workload w = ECF_WORKLOAD_INIT;
+    ecf_recommend_opts o = ECF_RECOMMEND_OPTS_INIT;
+    ecf_recommendation *r;
+
+    w.task = ECF_TASK_FINETUNE;
+    w.dataset_amount = 2e9;
+    w.dataset_unit = ECF_DATASET_TOKENS;
+    o.optimize = ECF_OPT_TIME;
+    r = run(f, "llama-3.1-70b", &w, &o);
+    assert_true(r->n_plans > 0);
+    assert_true(r->plans[0].nodes > 3);
+    ecf_recommendation_free(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -430,6 +556,10 @@ int main(void)
         cmocka_unit_test(test_recommend__tensorflow_train_no_neuron),
         cmocka_unit_test(test_recommend__llama_infer_no_inf1),
         cmocka_unit_test(test_recommend__g4ad_never_ranked),
+        cmocka_unit_test(test_recommend__bert_large_p5_is_data_parallel),
+        cmocka_unit_test(test_recommend__gpt3_175b_p4d_is_tp_in_node_pp_across),
+        cmocka_unit_test(test_recommend__checkpointing_never_speeds_up),
+        cmocka_unit_test(test_recommend__optimize_time_scales_out),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

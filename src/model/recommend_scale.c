@@ -1,0 +1,40 @@
+/*
+ * recommend_scale.c - when a training job on more nodes is worth it
+ * (--optimize time): the scale-out rule the scorer applies past the
+ * fewest-node plan (docs/recommend.md, "Optimize").
+ */
+#include "ec2fit/recommend.h"
+
+#include "recommend_internal.h"
+
+/* --optimize time: a plan on more nodes replaces `b` when it shortens the
+ * job by a larger fraction than the fraction it adds to the cost:
+ * (t_b - t)/t_b > (C - C_b)/C_b. For a doubling of the nodes that is a
+ * speedup above 1.5x, i.e. a scaling efficiency above 75%. */
+bool ecf_recommend_scale_out_pays_(const ecf_plan *b, const ecf_plan *p)
+{
+    double dt, dc;
+    if (b->time_hours <= 0 || p->time_hours <= 0 || b->total_usd <= 0)
+        return false;
+    dt = (b->time_hours - p->time_hours) / b->time_hours;
+    dc = (p->total_usd - b->total_usd) / b->total_usd;
+    return dt > 0 && dt > dc;
+}
+
+
+/* Whether to evaluate more nodes once every purchase option has a plan
+ * (plans[at[k]] for the wanted options k): only when scaling out, up to
+ * twice the best node count so far (the counts between carry the
+ * pipeline layouts, which need a divisor). */
+bool ecf_recommend_scale_on_(bool scale, int n, int limit,
+                             const ecf_plan *plans, const bool want[2],
+                             const size_t at[2])
+{
+    int k;
+    if (!scale || n >= limit)
+        return false;
+    for (k = 0; k < 2; k++)
+        if (want[k] && n < 2 * plans[at[k]].nodes)
+            return true;
+    return false;
+}
