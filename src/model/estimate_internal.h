@@ -183,6 +183,9 @@ static const struct {
 #define EFS_CLIENT_MBYTES_S   1572.864
 #define HOST_RESERVE_GIB       8.0
 #define HOST_PER_DEVICE_GIB    2.0
+/* Hugging Face save_pretrained/push_to_hub max_shard_size default "5GB"
+ * (transformers docs): 5e9 B in GiB. */
+#define HOST_SHARD_GIB         4.656612873077393
 /* Serving defaults. */
 #define DEFAULT_INPUT_TOKENS  512
 #define DEFAULT_OUTPUT_TOKENS 256

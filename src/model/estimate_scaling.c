@@ -85,10 +85,17 @@ void data_and_host(ecf_estimate *e,
             (inst->memory_gib * CPU_OS_RESERVE_FRAC > CPU_OS_RESERVE_MIN_GIB
                  ? inst->memory_gib * CPU_OS_RESERVE_FRAC
                  : CPU_OS_RESERVE_MIN_GIB);
-    else
-        e->host_ram_needed_gib = e->memory.weights_gib * e->devices +
-                                 HOST_PER_DEVICE_GIB * e->devices +
+    else {
+        /* Serving engines stream memory-mapped safetensors to the devices
+         * shard by shard, so the host holds one shard at a time (Hugging
+         * Face writes shards of at most 5 GB); training stages the whole
+         * copy (optimizer and sharded-state set-up). */
+        double staged = e->memory.weights_gib * e->devices;
+        if (!ecf_task_is_training(w->task) && staged > HOST_SHARD_GIB)
+            staged = HOST_SHARD_GIB;
+        e->host_ram_needed_gib = staged + HOST_PER_DEVICE_GIB * e->devices +
                                  HOST_RESERVE_GIB;
+    }
     /* Below the need it is a warning (safetensors are memory-mapped, so
      * loading still works, slowly); below half of it, checkpoint loading
      * and pinned staging swap, and the host is the bottleneck. */

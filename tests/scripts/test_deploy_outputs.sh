@@ -19,9 +19,12 @@ ECS_GPU=/aws/service/ecs/optimized-ami/amazon-linux-2023/gpu/recommended/image_i
 ECS_INF=/aws/service/ecs/optimized-ami/amazon-linux-2023/inf/recommended/image_id
 
 # ---- image per stack: NVIDIA and Neuron plans differ, Graviton is arm64 ----
-"$EC2FIT" recommend --model llama-3.1-8b --task infer --qps 50 --output json > gpu.json
+# (rank 1 of the unfiltered command is inf2.xlarge since 16 GiB hosts serve
+# 8B from memory-mapped shards; the NVIDIA checks pin NVIDIA families and
+# keep Trainium in the list)
+"$EC2FIT" recommend --model llama-3.1-8b --task infer --qps 50 --families 'g6e,g6,g5,trn1' --output json > gpu.json
 "$EC2FIT" recommend --model llama-3.1-8b --task infer --qps 50 --families inf2 --output json > inf2.json
-"$EC2FIT" recommend --model llama-3.1-8b --task infer --qps 50 --output tfvars > gpu.tfvars.json
+"$EC2FIT" recommend --model llama-3.1-8b --task infer --qps 50 --families 'g6e,g6,g5,trn1' --output tfvars > gpu.tfvars.json
 "$EC2FIT" recommend --model llama-3.1-8b --task infer --qps 50 --families inf2 --output tfvars > inf2.tfvars.json
 check "json: every NVIDIA plan has the x86_64 DLAMI" jq -e --arg p "$DLAMI_X86" \
   '[.recommendations[] | select(.accelerator.id | test("^(inferentia|trainium)") | not)] | length > 0
@@ -44,8 +47,9 @@ check "json: g5g (Graviton + T4G) gets the arm64 DLAMI" jq -e --arg p "$DLAMI_AR
 check "json: CPU-only Graviton gets Amazon Linux 2023 arm64" jq -e --arg p "$AL2023_ARM" \
   '(.recommendations|length) > 0 and all(.recommendations[]; .accelerator == null and .image.ssm_parameter == $p)' c7g.json
 
-# ---- --output ecs (the issue's command) ----
-"$EC2FIT" recommend --model llama-3.1-8b --task infer --qps 50 --output ecs > ecs.json 2> ecs.err
+# ---- --output ecs (the issue's command, validated below as ecs-issue.json) ----
+"$EC2FIT" recommend --model llama-3.1-8b --task infer --qps 50 --output ecs > ecs-issue.json
+"$EC2FIT" recommend --model llama-3.1-8b --task infer --qps 50 --families 'g6e,g6,g5,trn1' --output ecs > ecs.json 2> ecs.err
 check "ecs: exit 0, nothing on stderr" test $? -eq 0 -a ! -s ecs.err
 type=$(jq -r '.recommendations[0].instance_type' gpu.json)
 "$EC2FIT" show "$type" --output json > inst.json
@@ -100,8 +104,10 @@ for cmd in "ec2fit recommend --model llama-3.1-8b --task infer --qps 50 --output
 done
 
 # ---- --output cloudwatch ----
-"$EC2FIT" recommend --model llama-3.1-8b --task infer --qps 50 --output cloudwatch > cw.json
+"$EC2FIT" recommend --model llama-3.1-8b --task infer --qps 50 --families 'g6e,g6,g5,trn1' --output cloudwatch > cw.json
 check "cloudwatch: exit 0" test $? -eq 0
+"$EC2FIT" recommend --model llama-3.1-8b --task infer --qps 50 --output cloudwatch > cw-issue.json
+check "cloudwatch: the issue's command (a Neuron rank 1) exits 0" test $? -eq 0
 check "cloudwatch: the four alarms" jq -e '[.alarms[].AlarmName] == ["ec2fit-llama-3-1-8b-gpu-utilization-low",
   "ec2fit-llama-3-1-8b-gpu-utilization-high","ec2fit-llama-3-1-8b-gpu-memory-high","ec2fit-llama-3-1-8b-sqs-backlog-per-instance-high"]' cw.json
 check "cloudwatch: high = 70% target, 3 one-minute periods" jq -e '.alarms[1] | .Threshold == 70 and .Period == 60
@@ -127,8 +133,10 @@ check "cloudwatch neuron: no nvidia_smi alarm, a note instead" jq -e '([.alarms[
 if have_botocore; then
   check "botocore: ecs RegisterTaskDefinition, CreateCapacityProvider, CreateService" python3 "$VALIDATE" ecs ecs.json
   check "botocore: ecs (Neuron)" python3 "$VALIDATE" ecs ecs-inf2.json
+  check "botocore: ecs, the issue's command as written" python3 "$VALIDATE" ecs ecs-issue.json
   check "botocore: every alarm a PutMetricAlarm, every rule a PutRule" python3 "$VALIDATE" cloudwatch cw.json
   check "botocore: cloudwatch (Neuron)" python3 "$VALIDATE" cloudwatch cw-inf2.json
+  check "botocore: cloudwatch, the issue's command as written" python3 "$VALIDATE" cloudwatch cw-issue.json
   "$EC2FIT" recommend --model distilbert --task infer --qps 2 --output cloudwatch > cw-cpu.json
   check "botocore: cloudwatch (CPU-only plan)" python3 "$VALIDATE" cloudwatch cw-cpu.json
   # the validator can fail: an unknown member and a wrong type are refused

@@ -44,10 +44,11 @@ check "train: capacity type from the purchase options" jq -e -n --slurpfile a tr
 check "serve: exit 0" test $? -eq 0
 check "serve: valid against the v1 CRDs (NodePools and EC2NodeClass)" valid serve.yaml
 y serve.yaml > serve.json
-check "serve: NVIDIA and Neuron NodePools, then the EC2NodeClass" jq -e '[.[] | .kind + ":" + .metadata.name] ==
-  ["NodePool:ec2fit-llama-3-1-8b-nvidia", "NodePool:ec2fit-llama-3-1-8b-neuron", "EC2NodeClass:gpu-al2023"]' serve.json
-check "serve: Neuron pool tainted and limited on aws.amazon.com/neuron" jq -e '.[1].spec.template.spec.taints[0].key == "aws.amazon.com/neuron"
-  and (.[1].spec.limits | has("aws.amazon.com/neuron")) and (.[1].spec.limits | has("nvidia.com/gpu") | not)' serve.json
+# pools come in the order of their best plan's rank; the node class last
+check "serve: NVIDIA and Neuron NodePools, then the EC2NodeClass" jq -e '([.[:2][] | .kind + ":" + .metadata.name] | sort) ==
+  ["NodePool:ec2fit-llama-3-1-8b-neuron", "NodePool:ec2fit-llama-3-1-8b-nvidia"] and (.[2].kind + ":" + .[2].metadata.name) == "EC2NodeClass:gpu-al2023"' serve.json
+check "serve: Neuron pool tainted and limited on aws.amazon.com/neuron" jq -e '.[] | select(.metadata.name == "ec2fit-llama-3-1-8b-neuron") | .spec.template.spec.taints[0].key == "aws.amazon.com/neuron"
+  and (.spec.limits | has("aws.amazon.com/neuron")) and (.spec.limits | has("nvidia.com/gpu") | not)' serve.json
 check "serve: nodeClassRef from --node-class" jq -e 'all(.[:2][]; .spec.template.spec.nodeClassRef.name == "gpu-al2023")' serve.json
 check "serve: serving disruption (consolidate when under-used, 720h expiry)" jq -e '.[0] |
   .spec.disruption.consolidationPolicy == "WhenEmptyOrUnderutilized" and .spec.template.spec.expireAfter == "720h"' serve.json
