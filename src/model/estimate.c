@@ -59,11 +59,50 @@ static gen_class classify(const ecf_accel *a)
     return GEN_OTHER;
 }
 
+/* Baseline CPU utilization per vCPU of the burstable families, by size.
+ * t3, t3a, t4g (aws.amazon.com/ec2/instance-types/t3/ and /t4/): nano 5%,
+ * micro 10%, small and medium 20%, large 30%, xlarge and 2xlarge 40%.
+ * t2 (aws.amazon.com/ec2/instance-types/t2/, per vCPU): nano 5%, micro
+ * 10%, small 20%, medium 20%, large 30%, xlarge 22.5%, 2xlarge 16.875%.
+ * t1.micro has no published baseline: the lowest published one (5%) is
+ * assumed. Above it a standard-mode instance spends credits and falls back
+ * to the baseline; unlimited mode bills the surplus. 0 = not burstable. */
+static double burst_baseline(const ecf_instance *inst)
+{
+    static const struct {
+        const char *size;
+        double t3, t2;
+    } sizes[] = {{"nano", 0.05, 0.05},    {"micro", 0.10, 0.10},
+                 {"small", 0.20, 0.20},   {"medium", 0.20, 0.20},
+                 {"large", 0.30, 0.30},   {"xlarge", 0.40, 0.225},
+                 {"2xlarge", 0.40, 0.16875}};
+    const char *dot;
+    bool t2;
+    size_t i;
+
+    if (!inst->family)
+        return 0;
+    if (strcmp(inst->family, "t1") == 0)
+        return 0.05;
+    t2 = strcmp(inst->family, "t2") == 0;
+    if (!t2 && strcmp(inst->family, "t3") != 0 &&
+        strcmp(inst->family, "t3a") != 0 && strcmp(inst->family, "t4g") != 0)
+        return 0;
+    dot = strchr(inst->type, '.');
+    if (!dot)
+        return 0;
+    for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
+        if (strcmp(dot + 1, sizes[i].size) == 0)
+            return t2 ? sizes[i].t2 : sizes[i].t3;
+    return 0;
+}
+
 static void describe(devinfo *d, const ecf_instance *inst)
 {
     memset(d, 0, sizeof(*d));
     if (!inst->accel || inst->accel_count < 1) {
         d->cpu = true;
+        d->burst_baseline = burst_baseline(inst);
         d->gen = GEN_CPU;
         d->label = "host CPU";
         d->count = 1;

@@ -234,6 +234,8 @@ typedef struct {
     double net_gbytes_s;  /* inter-node, per node */
     double alpha_net;
     bool power_limited; /* TDP <= POWER_LIMITED_W */
+    double burst_baseline; /* burstable (t3/t3a/t4g): the sustained share
+                              of each vCPU; 0 = not burstable */
 } devinfo;
 
 void warn(ecf_estimate *e, const char *fmt, ...) ECF_PRINTF(2, 3);

@@ -472,6 +472,19 @@ void run_infer(ecf_estimate *e,
     if (!is_llm(m))
         e->throughput = e->samples_per_s;
     e->max_qps_per_replica = t.latency_s > 0 ? pl.batch / t.latency_s : 0;
+    if (d->burst_baseline > 0) {
+        /* A request runs at full speed on burst credits, but a sustained
+         * load gets the baseline share of the vCPUs (docs/estimation.md,
+         * "Burstable CPUs"). */
+        e->max_qps_per_replica *= d->burst_baseline;
+        e->samples_per_s *= d->burst_baseline;
+        if (!is_llm(m))
+            e->throughput = e->samples_per_s;
+        assume(e,
+               "burstable CPU: sustained capacity is the %.0f%% baseline "
+               "per vCPU (standard credits); latency is at full speed",
+               d->burst_baseline * 100);
+    }
     e->bottleneck = t.mem_bound ? ECF_BN_MEMORY_BW : ECF_BN_COMPUTE;
     if (t.comm_s > 0.25 * (t.per_token_s > 0 ? t.per_token_s : t.latency_s))
         e->bottleneck = ECF_BN_COMMUNICATION;

@@ -213,6 +213,31 @@ static void test_devices__distilbert_2qps_cpu_or_lambda_first(void **state)
     ecf_recommendation_free(r);
 }
 
+/* Burstable types: latency at full speed, sustained capacity at the
+ * published baseline share (t3.large 30%, t3.micro 10%, t2.xlarge 22.5%;
+ * aws.amazon.com/ec2/instance-types/t3/ and /t2/); c5 is not burstable. */
+static void test_devices__burstable_capacity_is_the_baseline(void **state)
+{
+    fx *f = *state;
+    ecf_workload w = ECF_WORKLOAD_INIT;
+    ecf_estimate e;
+    static const struct {
+        const char *type;
+        double baseline;
+    } cases[] = {{"t3.large", 0.30}, {"t3.micro", 0.10}, {"t4g.medium", 0.20},
+                 {"t2.xlarge", 0.225}, {"c5.large", 1.0}};
+    size_t i;
+
+    w.task = ECF_TASK_INFER;
+    w.batch_size = 1;
+    for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        est(&e, f, "distilbert", &w, cases[i].type);
+        assert_true(e.latency_ms > 0);
+        assert_float_equal(e.max_qps_per_replica,
+                           cases[i].baseline * 1000.0 / e.latency_ms, 1e-9);
+    }
+}
+
 /* ---- fixed overheads ----------------------------------------------- */
 
 static void test_devices__startup_in_every_job(void **state)
@@ -326,6 +351,7 @@ int main(void)
         cmocka_unit_test(test_devices__cpu_peaks_from_the_isa),
         cmocka_unit_test(test_devices__cpu_inference_fits_and_differs),
         cmocka_unit_test(test_devices__distilbert_2qps_cpu_or_lambda_first),
+        cmocka_unit_test(test_devices__burstable_capacity_is_the_baseline),
         cmocka_unit_test(test_devices__startup_in_every_job),
         cmocka_unit_test(test_devices__qlora_8b_pays_startup_and_min_bill),
     };
