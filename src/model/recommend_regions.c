@@ -5,7 +5,8 @@
  * region's median price ratio to us-east-1 that --estimate-missing-prices
  * applies, and the cost of a plan's dataset storage (data/storage.json).
  * docs/rules.md ("Missing prices") and docs/estimation.md ("Storage and
- * data path") have the formulas. Pure: allocates only into the result.
+ * data path") have the formulas. Pure: allocates only into the result and
+ * the caller's per-catalog scan cache (ecf_rec_gaps, held by the memo).
  */
 #include "ec2fit/recommend.h"
 
