@@ -106,7 +106,10 @@ static int load_image(ecf_image *im, const cJSON *it, const char *name,
     return 0;
 }
 
-int ecf_images_load_buffer(ecf_images *out, const char *data, size_t len,
+/* trusted: the embedded copy of a data/ file, already checked by the
+ * strict path in tests/unit/test_embedded_data.c, so the document-wide
+ * ecf_json_check is skipped. */
+static int load_buffer_(bool trusted, ecf_images *out, const char *data, size_t len,
                            const char *name, ecf_err *err)
 {
     cJSON *root = NULL;
@@ -115,8 +118,9 @@ int ecf_images_load_buffer(ecf_images *out, const char *data, size_t len,
     int rc;
 
     memset(out, 0, sizeof(*out));
-    rc = ecf_json_parse(&root, data, len, ECF_IMAGES_MAX_BYTES, "", name,
-                        ECF_EPARSE, err);
+    rc = (trusted ? ecf_json_parse_trusted : ecf_json_parse)(
+        &root, data, len, ECF_IMAGES_MAX_BYTES, "", name,
+        ECF_EPARSE, err);
     if (rc)
         return rc;
     if (!cJSON_IsObject(root)) {
@@ -177,11 +181,17 @@ out:
     return rc;
 }
 
+int ecf_images_load_buffer(ecf_images *out, const char *data, size_t len, const char *name,
+                           ecf_err *err)
+{
+    return load_buffer_(false, out, data, len, name, err);
+}
+
 int ecf_images_embedded(ecf_images *out, ecf_err *err)
 {
 #ifdef ECF_HAVE_EMBEDDED_IMAGES
-    return ecf_images_load_buffer(
-        out, ecf_embedded_images,
+    return load_buffer_(
+        true, out, ecf_embedded_images,
         (size_t)(ecf_embedded_images_end - ecf_embedded_images),
         "images.json", err);
 #else

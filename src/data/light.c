@@ -331,7 +331,10 @@ static int load_lightsail(ctx *c, ecf_light *light, const cJSON *obj)
 /* Loading                                                            */
 /* ------------------------------------------------------------------ */
 
-int ecf_light_load_buffer(ecf_light **out,
+/* trusted: the embedded copy of a data/ file, already checked by the
+ * strict path in tests/unit/test_embedded_data.c, so the document-wide
+ * ecf_json_check is skipped. */
+static int load_buffer_(bool trusted, ecf_light **out,
                           const char *data,
                           size_t len,
                           const char *name,
@@ -348,8 +351,9 @@ int ecf_light_load_buffer(ecf_light **out,
     c.name = name;
     c.err = err;
     c.path[0] = '\0';
-    rc = ecf_json_parse(&root, data, len, ECF_LIGHT_MAX_BYTES, "", name,
-                        ECF_EPARSE, err);
+    rc = (trusted ? ecf_json_parse_trusted : ecf_json_parse)(
+        &root, data, len, ECF_LIGHT_MAX_BYTES, "", name,
+        ECF_EPARSE, err);
     if (rc)
         return rc;
     light = ecf_xcalloc(1, sizeof(*light));
@@ -380,11 +384,17 @@ out:
     return rc;
 }
 
+int ecf_light_load_buffer(ecf_light **out, const char *data, size_t len, const char *name,
+                          ecf_err *err)
+{
+    return load_buffer_(false, out, data, len, name, err);
+}
+
 int ecf_light_embedded(ecf_light **out, ecf_err *err)
 {
 #ifdef ECF_HAVE_EMBEDDED_LIGHT
-    return ecf_light_load_buffer(
-        out, ecf_embedded_light,
+    return load_buffer_(
+        true, out, ecf_embedded_light,
         (size_t)(ecf_embedded_light_end - ecf_embedded_light), "light.json",
         err);
 #else

@@ -161,7 +161,10 @@ static int load_rule(ecf_rules *out, bool *seen, const cJSON *it, size_t i,
     return check_template(spec, r->message, name, i, err);
 }
 
-int ecf_rules_load_buffer(ecf_rules *out, const char *data, size_t len,
+/* trusted: the embedded copy of a data/ file, already checked by the
+ * strict path in tests/unit/test_embedded_data.c, so the document-wide
+ * ecf_json_check is skipped. */
+static int load_buffer_(bool trusted, ecf_rules *out, const char *data, size_t len,
                           const char *name, ecf_err *err)
 {
     cJSON *root = NULL;
@@ -171,8 +174,9 @@ int ecf_rules_load_buffer(ecf_rules *out, const char *data, size_t len,
     int rc = 0, k;
 
     memset(out, 0, sizeof(*out));
-    rc = ecf_json_parse(&root, data, len, ECF_RULES_MAX_BYTES, "rules ", name,
-                        ECF_EPARSE, err);
+    rc = (trusted ? ecf_json_parse_trusted : ecf_json_parse)(
+        &root, data, len, ECF_RULES_MAX_BYTES, "rules ", name,
+        ECF_EPARSE, err);
     if (rc)
         return rc;
     ver = cJSON_GetObjectItemCaseSensitive(root, "schema_version");
@@ -212,6 +216,12 @@ out:
     return rc;
 }
 
+int ecf_rules_load_buffer(ecf_rules *out, const char *data, size_t len, const char *name,
+                          ecf_err *err)
+{
+    return load_buffer_(false, out, data, len, name, err);
+}
+
 int ecf_rules_load_file(ecf_rules *out, const char *path, ecf_err *err)
 {
     ecf_buf b = ECF_BUF_INIT;
@@ -226,8 +236,8 @@ int ecf_rules_load_file(ecf_rules *out, const char *path, ecf_err *err)
 int ecf_rules_embedded(ecf_rules *out, ecf_err *err)
 {
 #ifdef ECF_HAVE_EMBEDDED_RULES
-    return ecf_rules_load_buffer(
-        out, ecf_embedded_rules,
+    return load_buffer_(
+        true, out, ecf_embedded_rules,
         (size_t)(ecf_embedded_rules_end - ecf_embedded_rules), "embedded",
         err);
 #else

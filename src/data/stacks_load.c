@@ -336,7 +336,10 @@ static int load_entry(ecf_stacks *s, const cJSON *it, int i,
     return 0;
 }
 
-int ecf_stacks_load_buffer(ecf_stacks **out, const char *data, size_t len,
+/* trusted: the embedded copy of a data/ file, already checked by the
+ * strict path in tests/unit/test_embedded_data.c, so the document-wide
+ * ecf_json_check is skipped. */
+static int load_buffer_(bool trusted, ecf_stacks **out, const char *data, size_t len,
                            const char *name, ecf_err *err)
 {
     cJSON *root = NULL;
@@ -345,8 +348,9 @@ int ecf_stacks_load_buffer(ecf_stacks **out, const char *data, size_t len,
     int rc, i;
 
     *out = NULL;
-    rc = ecf_json_parse(&root, data, len, ECF_STACKS_MAX_BYTES, "stacks ",
-                        name, ECF_EPARSE, err);
+    rc = (trusted ? ecf_json_parse_trusted : ecf_json_parse)(
+        &root, data, len, ECF_STACKS_MAX_BYTES, "stacks ",
+        name, ECF_EPARSE, err);
     if (rc)
         return rc;
     s = ecf_xcalloc(1, sizeof(*s));
@@ -415,11 +419,17 @@ out:
     return 0;
 }
 
+int ecf_stacks_load_buffer(ecf_stacks **out, const char *data, size_t len, const char *name,
+                           ecf_err *err)
+{
+    return load_buffer_(false, out, data, len, name, err);
+}
+
 int ecf_stacks_embedded(ecf_stacks **out, ecf_err *err)
 {
 #ifdef ECF_HAVE_EMBEDDED_STACKS
-    return ecf_stacks_load_buffer(
-        out, ecf_embedded_stacks,
+    return load_buffer_(
+        true, out, ecf_embedded_stacks,
         (size_t)(ecf_embedded_stacks_end - ecf_embedded_stacks), "embedded",
         err);
 #else

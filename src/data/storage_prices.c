@@ -40,7 +40,10 @@ static int get_price(double *out, const cJSON *o, const char *region,
     return 0;
 }
 
-int ecf_storage_prices_load_buffer(ecf_storage_prices **out, const char *data,
+/* trusted: the embedded copy of a data/ file, already checked by the
+ * strict path in tests/unit/test_embedded_data.c, so the document-wide
+ * ecf_json_check is skipped. */
+static int load_buffer_(bool trusted, ecf_storage_prices **out, const char *data,
                                    size_t len, const char *name,
                                    ecf_err *err)
 {
@@ -68,8 +71,9 @@ int ecf_storage_prices_load_buffer(ecf_storage_prices **out, const char *data,
     int rc;
 
     *out = NULL;
-    rc = ecf_json_parse(&root, data, len, STORAGE_MAX_BYTES, "", name,
-                        ECF_EPARSE, err);
+    rc = (trusted ? ecf_json_parse_trusted : ecf_json_parse)(
+        &root, data, len, STORAGE_MAX_BYTES, "", name,
+        ECF_EPARSE, err);
     if (rc < 0)
         return rc;
     sp = ecf_xcalloc(1, sizeof(*sp));
@@ -128,11 +132,17 @@ out:
     return rc;
 }
 
+int ecf_storage_prices_load_buffer(ecf_storage_prices **out, const char *data, size_t len, const char *name,
+                                   ecf_err *err)
+{
+    return load_buffer_(false, out, data, len, name, err);
+}
+
 int ecf_storage_prices_embedded(ecf_storage_prices **out, ecf_err *err)
 {
 #ifdef ECF_HAVE_EMBEDDED_STORAGE
-    return ecf_storage_prices_load_buffer(
-        out, ecf_embedded_storage,
+    return load_buffer_(
+        true, out, ecf_embedded_storage,
         (size_t)(ecf_embedded_storage_end - ecf_embedded_storage),
         "storage.json", err);
 #else

@@ -382,36 +382,50 @@ static int load_model(
 static int
 check_unique(const ecf_model *models, size_t n, const char *file, ecf_err *err)
 {
+    enum { K = ECF_MODEL_MAX_ALIASES + 1 };
     size_t i, j, a, b;
-    char x[64], y[64];
+    char (*norm)[64] = ecf_xcalloc(n * K, sizeof(*norm));
+    int rc = 0;
 
-    for (i = 0; i < n; i++) {
-        for (a = 0; a <= ECF_MODEL_MAX_ALIASES; a++) {
+    /* Normalise each name once (n * K keys), then compare in the same
+     * order as before, so the first clash reported is unchanged. */
+    for (i = 0; i < n; i++)
+        for (a = 0; a < K; a++) {
+            const char *na = a == 0 ? models[i].name : models[i].aliases[a - 1];
+            if (na[0])
+                normalise(norm[i * K + a], sizeof(norm[0]), na);
+        }
+    for (i = 0; i < n && !rc; i++) {
+        for (a = 0; a < K && !rc; a++) {
             const char *na = a == 0 ? models[i].name : models[i].aliases[a - 1];
             if (!na[0])
                 continue;
-            normalise(x, sizeof(x), na);
-            for (j = i + 1; j < n; j++) {
-                for (b = 0; b <= ECF_MODEL_MAX_ALIASES; b++) {
+            for (j = i + 1; j < n && !rc; j++) {
+                for (b = 0; b < K; b++) {
                     const char *nb =
                         b == 0 ? models[j].name : models[j].aliases[b - 1];
                     if (!nb[0])
                         continue;
-                    normalise(y, sizeof(y), nb);
-                    if (strcmp(x, y) == 0)
-                        return ecf_err_set(err, ECF_EPARSE,
-                                           "%s: '%s' (%s) and '%s' (%s) "
-                                           "name the same model",
-                                           file, na, models[i].name, nb,
-                                           models[j].name);
+                    if (strcmp(norm[i * K + a], norm[j * K + b]) == 0) {
+                        rc = ecf_err_set(err, ECF_EPARSE,
+                                         "%s: '%s' (%s) and '%s' (%s) "
+                                         "name the same model",
+                                         file, na, models[i].name, nb,
+                                         models[j].name);
+                        break;
+                    }
                 }
             }
         }
     }
-    return 0;
+    free(norm);
+    return rc;
 }
 
-int ecf_zoo_load_buffer(
+/* trusted: the embedded copy of a data/ file, already checked by the
+ * strict path in tests/unit/test_embedded_data.c, so the document-wide
+ * ecf_json_check is skipped. */
+static int load_buffer_(bool trusted,
     ecf_zoo **out, const char *data, size_t len, const char *name, ecf_err *err)
 {
     cJSON *root = NULL;
@@ -421,8 +435,9 @@ int ecf_zoo_load_buffer(
     int rc = 0;
 
     *out = NULL;
-    rc = ecf_json_parse(&root, data, len, ECF_ZOO_MAX_BYTES, "models ", name,
-                        ECF_EPARSE, err);
+    rc = (trusted ? ecf_json_parse_trusted : ecf_json_parse)(
+        &root, data, len, ECF_ZOO_MAX_BYTES, "models ", name,
+        ECF_EPARSE, err);
     if (rc)
         goto out;
     ver = cJSON_GetObjectItemCaseSensitive(root, "schema_version");
@@ -464,11 +479,17 @@ out:
     return rc;
 }
 
+int ecf_zoo_load_buffer(ecf_zoo **out, const char *data, size_t len, const char *name,
+                        ecf_err *err)
+{
+    return load_buffer_(false, out, data, len, name, err);
+}
+
 int ecf_zoo_embedded(ecf_zoo **out, ecf_err *err)
 {
 #ifdef ECF_HAVE_EMBEDDED_MODELS
-    return ecf_zoo_load_buffer(
-        out, ecf_embedded_models,
+    return load_buffer_(
+        true, out, ecf_embedded_models,
         (size_t)(ecf_embedded_models_end - ecf_embedded_models),
         "embedded models.json", err);
 #else

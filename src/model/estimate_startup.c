@@ -48,6 +48,9 @@ const char *ecf_estimate_capacity_note(const ecf_instance *inst)
 
     if (!inst->family)
         return NULL;
+    /* every family listed starts with 'p' or 't': most types stop here */
+    if (inst->family[0] != 'p' && inst->family[0] != 't')
+        return NULL;
     for (i = 0; i < sizeof(fam) / sizeof(fam[0]); i++)
         if (strcmp(inst->family, fam[i]) == 0)
             return "usually bought through EC2 Capacity Blocks for ML or a "

@@ -111,6 +111,7 @@ struct ecf_recommend_memo {
     int *minn;
     memo_entry *pool;
     size_t n, cap;
+    ecf_rec_gaps *gaps; /* per region, kept while the catalog is */
 };
 
 ecf_recommend_memo *ecf_recommend_memo_new(void)
@@ -126,6 +127,7 @@ void ecf_recommend_memo_free(ecf_recommend_memo *memo)
     free(memo->minn_limit);
     free(memo->minn);
     free(memo->pool);
+    ecf_rec_gaps_free(memo->gaps);
     free(memo);
 }
 
@@ -848,7 +850,7 @@ int ecf_recommend_run_memo(ecf_recommendation **out, const ecf_catalog *cat,
             ecf_model_kind_is_llm(m->kind) ? "tokens" : "samples";
     }
 
-    ecf_rec_missing_prices(c.r, cat, o);
+    ecf_rec_missing_prices(c.r, cat, o, memo ? &memo->gaps : NULL);
     for (ri = 0; ri < o->n_regions && rc == 0; ri++) {
         const char *region = o->regions[ri];
         c.region = region;

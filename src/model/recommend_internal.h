@@ -15,9 +15,14 @@
 /* recommend.c: the --families / --exclude-families filter. */
 bool ecf_rec_family_selected(const ecf_recommend_opts *o, const char *family);
 
-/* recommend_regions.c: fills r->missing for o's regions. */
+/* recommend_regions.c: fills r->missing for o's regions. `gaps` (NULL:
+ * none) keeps each region's scan of the catalog between runs on the same
+ * catalog (the batch memo holds one); the families filter is applied
+ * afterwards, so the result is the same with or without it. */
+typedef struct ecf_rec_gaps ecf_rec_gaps;
 void ecf_rec_missing_prices(ecf_recommendation *r, const ecf_catalog *cat,
-                            const ecf_recommend_opts *o);
+                            const ecf_recommend_opts *o, ecf_rec_gaps **gaps);
+void ecf_rec_gaps_free(ecf_rec_gaps *gaps);
 void ecf_rec_missing_free(ecf_recommendation *r);
 
 /* The price of `inst` in `region`, or with --estimate-missing-prices the

@@ -5,7 +5,8 @@
  * region's median price ratio to us-east-1 that --estimate-missing-prices
  * applies, and the cost of a plan's dataset storage (data/storage.json).
  * docs/rules.md ("Missing prices") and docs/estimation.md ("Storage and
- * data path") have the formulas. Pure: allocates only into the result.
+ * data path") have the formulas. Pure: allocates only into the result and
+ * the caller's per-catalog scan cache (ecf_rec_gaps, held by the memo).
  */
 #include "ec2fit/recommend.h"
 
@@ -61,10 +62,125 @@ static bool base_only(const ecf_instance *inst)
            strcmp(inst->prices[0].region, BASE_REGION) == 0;
 }
 
-void ecf_rec_missing_prices(ecf_recommendation *r, const ecf_catalog *cat,
-                            const ecf_recommend_opts *o)
+/* One region's scan of the catalog: the families with no price there and
+ * a us-east-1-only gap (catalog order, before the families filter), and
+ * the median family price ratio to us-east-1. */
+typedef struct {
+    char *region;
+    const char **families;
+    size_t nf, nfr;
+    double ratio;
+} region_gaps;
+
+struct ecf_rec_gaps {
+    const ecf_catalog *cat;
+    size_t n_inst;
+    region_gaps *v;
+    size_t n, cap;
+};
+
+static void scan_region(region_gaps *g, const ecf_catalog *cat,
+                        const char *region, double *type_ratio,
+                        double *fam_ratio)
 {
-    size_t n = ecf_catalog_count(cat), ri, i, j;
+    size_t n = ecf_catalog_count(cat), i, j, cap = 0;
+
+    g->nf = g->nfr = 0;
+    g->families = NULL;
+    for (i = 0; i < n; i = j) {
+        const ecf_instance *a = ecf_catalog_at(cat, i);
+        bool any_here = false, gap = true;
+        size_t nt = 0;
+        for (j = i;
+             j < n && strcmp(ecf_catalog_at(cat, j)->family, a->family) == 0;
+             j++) {
+            const ecf_instance *b = ecf_catalog_at(cat, j);
+            const ecf_price *here, *base;
+            /* most types (every CPU family) are priced in us-east-1
+             * alone: nothing to look up for them */
+            if (base_only(b))
+                continue;
+            gap = false;
+            here = ecf_instance_price(b, region);
+            if (!here)
+                continue;
+            any_here = true;
+            base = ecf_instance_price(b, BASE_REGION);
+            if (base && base->ondemand_usd_per_hour > 0 &&
+                here->ondemand_usd_per_hour > 0)
+                type_ratio[nt++] =
+                    here->ondemand_usd_per_hour / base->ondemand_usd_per_hour;
+        }
+        if (nt > 0)
+            fam_ratio[g->nfr++] = median(type_ratio, nt);
+        /* data/catalog.json lists types sorted (tools/gen_catalog.py), so
+         * a family's types are contiguous and it is seen once; a hand-made
+         * catalog out of order may name a family twice */
+        if (!any_here && gap) {
+            if (g->nf == cap) {
+                cap = cap ? cap * 2 : 16;
+                g->families =
+                    ecf_xrealloc(g->families, cap * sizeof(char *));
+            }
+            g->families[g->nf++] = a->family;
+        }
+    }
+    g->ratio = median(fam_ratio, g->nfr);
+}
+
+void ecf_rec_gaps_free(ecf_rec_gaps *gaps)
+{
+    size_t i;
+    if (!gaps)
+        return;
+    for (i = 0; i < gaps->n; i++) {
+        free(gaps->v[i].region);
+        free(gaps->v[i].families);
+    }
+    free(gaps->v);
+    free(gaps);
+}
+
+/* The scan of `region`: from *cache when it holds it for `cat`, else
+ * computed (and kept when there is a cache). *tmp is the caller's to free
+ * when no cache keeps it. */
+static const region_gaps *gaps_of(ecf_rec_gaps **cache, const ecf_catalog *cat,
+                                  const char *region, region_gaps *tmp,
+                                  double *type_ratio, double *fam_ratio)
+{
+    ecf_rec_gaps *c;
+    size_t i, n = ecf_catalog_count(cat);
+
+    if (!cache) {
+        scan_region(tmp, cat, region, type_ratio, fam_ratio);
+        return tmp;
+    }
+    c = *cache;
+    if (c && (c->cat != cat || c->n_inst != n)) {
+        ecf_rec_gaps_free(c);
+        c = *cache = NULL;
+    }
+    if (!c) {
+        c = *cache = ecf_xcalloc(1, sizeof(*c));
+        c->cat = cat;
+        c->n_inst = n;
+    }
+    for (i = 0; i < c->n; i++)
+        if (strcmp(c->v[i].region, region) == 0)
+            return &c->v[i];
+    if (c->n == c->cap) {
+        c->cap = c->cap ? c->cap * 2 : 8;
+        c->v = ecf_xrealloc(c->v, c->cap * sizeof(*c->v));
+    }
+    scan_region(&c->v[c->n], cat, region, type_ratio, fam_ratio);
+    c->v[c->n].region = ecf_xstrdup(region);
+    return &c->v[c->n++];
+}
+
+void ecf_rec_missing_prices(ecf_recommendation *r, const ecf_catalog *cat,
+                            const ecf_recommend_opts *o, ecf_rec_gaps **cache)
+{
+    size_t n = ecf_catalog_count(cat), ri, k;
     double *type_ratio = NULL, *fam_ratio = NULL;
 
     r->missing = ecf_xcalloc(o->n_regions ? o->n_regions : 1,
@@ -73,60 +189,32 @@ void ecf_rec_missing_prices(ecf_recommendation *r, const ecf_catalog *cat,
     fam_ratio = ecf_xmalloc((n ? n : 1) * sizeof(double));
     for (ri = 0; ri < o->n_regions; ri++) {
         const char *region = o->regions[ri];
-        size_t nf = 0, nfr = 0, cap = 0;
+        region_gaps tmp;
+        const region_gaps *g;
+        size_t nf = 0;
         if (strcmp(region, BASE_REGION) == 0)
             continue;
+        g = gaps_of(cache, cat, region, &tmp, type_ratio, fam_ratio);
         r->missing[r->n_missing].region = region;
-        for (i = 0; i < n; i = j) {
-            const ecf_instance *a = ecf_catalog_at(cat, i);
-            bool any_here = false, gap = true, selected;
-            size_t nt = 0;
-            for (j = i; j < n && strcmp(ecf_catalog_at(cat, j)->family,
-                                        a->family) == 0;
-                 j++) {
-                const ecf_instance *b = ecf_catalog_at(cat, j);
-                const ecf_price *here, *base;
-                /* most types (every CPU family) are priced in us-east-1
-                 * alone: nothing to look up for them */
-                if (base_only(b))
-                    continue;
-                gap = false;
-                here = ecf_instance_price(b, region);
-                if (!here)
-                    continue;
-                any_here = true;
-                base = ecf_instance_price(b, BASE_REGION);
-                if (base && base->ondemand_usd_per_hour > 0 &&
-                    here->ondemand_usd_per_hour > 0)
-                    type_ratio[nt++] = here->ondemand_usd_per_hour /
-                                       base->ondemand_usd_per_hour;
-            }
-            if (nt > 0)
-                fam_ratio[nfr++] = median(type_ratio, nt);
-            /* data/catalog.json lists types sorted (tools/gen_catalog.py),
-             * so a family's types are contiguous and it is seen once; a
-             * hand-made catalog out of order may name a family twice */
-            selected = !any_here && gap &&
-                       ecf_rec_family_selected(o, a->family);
-            if (selected) {
-                if (nf == cap) {
-                    cap = cap ? cap * 2 : 16;
-                    r->missing[r->n_missing].families =
-                        ecf_xrealloc(r->missing[r->n_missing].families,
-                                     cap * sizeof(char *));
-                }
-                r->missing[r->n_missing].families[nf++] = a->family;
-            }
+        for (k = 0; k < g->nf; k++) {
+            if (!ecf_rec_family_selected(o, g->families[k]))
+                continue;
+            if (!r->missing[r->n_missing].families)
+                r->missing[r->n_missing].families = ecf_xmalloc(g->nf * sizeof(char *));
+            r->missing[r->n_missing].families[nf++] = g->families[k];
         }
         r->missing[r->n_missing].n_families = nf;
-        r->missing[r->n_missing].n_ratio_families = nfr;
-        r->missing[r->n_missing].ratio = median(fam_ratio, nfr);
-        r->missing[r->n_missing].estimated =
-            o->estimate_missing_prices && r->missing[r->n_missing].ratio > 0;
+        r->missing[r->n_missing].n_ratio_families = g->nfr;
+        r->missing[r->n_missing].ratio = g->ratio;
+        r->missing[r->n_missing].estimated = o->estimate_missing_prices && r->missing[r->n_missing].ratio > 0;
+        if (!cache)
+            free(tmp.families);
         if (nf > 0)
             r->n_missing++;
-        else
+        else {
             free(r->missing[r->n_missing].families);
+            r->missing[r->n_missing].families = NULL;
+        }
     }
     free(type_ratio);
     free(fam_ratio);

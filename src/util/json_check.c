@@ -204,9 +204,9 @@ int ecf_json_check(const cJSON *root, const char *data, size_t len,
                        path, path[0] ? ": " : "", key);
 }
 
-int ecf_json_parse(cJSON **root_out, const char *data, size_t len,
-                   size_t max_bytes, const char *what, const char *name,
-                   ecf_code code, ecf_err *err)
+static int parse(cJSON **root_out, const char *data, size_t len,
+                 size_t max_bytes, const char *what, const char *name,
+                 ecf_code code, bool strict, ecf_err *err)
 {
     const char *end = NULL;
     cJSON *root;
@@ -222,11 +222,26 @@ int ecf_json_parse(cJSON **root_out, const char *data, size_t len,
     if (!root)
         return ecf_err_set(err, code, "%s: invalid JSON at byte offset %zu",
                            name, end ? (size_t)(end - data) : (size_t)0);
-    rc = ecf_json_check(root, data, len, end, name, code, err);
+    rc = strict ? ecf_json_check(root, data, len, end, name, code, err) : 0;
     if (rc) {
         cJSON_Delete(root);
         return rc;
     }
     *root_out = root;
     return 0;
+}
+
+int ecf_json_parse(cJSON **root_out, const char *data, size_t len,
+                   size_t max_bytes, const char *what, const char *name,
+                   ecf_code code, ecf_err *err)
+{
+    return parse(root_out, data, len, max_bytes, what, name, code, true, err);
+}
+
+int ecf_json_parse_trusted(cJSON **root_out, const char *data, size_t len,
+                           size_t max_bytes, const char *what,
+                           const char *name, ecf_code code, ecf_err *err)
+{
+    return parse(root_out, data, len, max_bytes, what, name, code, false,
+                 err);
 }
