@@ -53,6 +53,18 @@ typedef struct {
     bool section_found;
 } ini_hit;
 
+/* Frees what ini_scan found and wipes the file text: both may hold keys. */
+static void scan_dispose(ini_hit *hit, ecf_buf *text)
+{
+    wipe_free(hit->key_id);
+    wipe_free(hit->secret);
+    wipe_free(hit->token);
+    free(hit->region);
+    if (text->data)
+        memset(text->data, 0, text->len);
+    ecf_buf_dispose(text);
+}
+
 static char *dup_trimmed(const char *s, size_t n)
 {
     char *out;
@@ -341,13 +353,7 @@ int ecf_awscreds_resolve(ecf_awscreds *out, const ecf_awscreds_env *env,
     ecf_buf_printf(&sect, "%s [%s]", where, profile);
     out->source = ecf_buf_detach(&sect);
 out:
-    wipe_free(hit.key_id);
-    wipe_free(hit.secret);
-    wipe_free(hit.token);
-    free(hit.region);
-    if (text.data)
-        memset(text.data, 0, text.len);
-    ecf_buf_dispose(&text);
+    scan_dispose(&hit, &text);
     ecf_buf_dispose(&sect);
     ecf_buf_dispose(&cred_path);
     ecf_buf_dispose(&conf_path);
@@ -380,13 +386,7 @@ int ecf_awscreds_region(char *out, size_t n, const ecf_awscreds_env *env,
         rc = 1;
     }
 out:
-    wipe_free(hit.key_id);
-    wipe_free(hit.secret);
-    wipe_free(hit.token);
-    free(hit.region);
-    if (text.data)
-        memset(text.data, 0, text.len);
-    ecf_buf_dispose(&text);
+    scan_dispose(&hit, &text);
     ecf_buf_dispose(&sect);
     ecf_buf_dispose(&conf_path);
     return rc;
