@@ -205,9 +205,9 @@ static void serving_extras(FILE *f, const rr_view *v)
                    "(<code>");
         esc(f, r->plans[0].inst->type);
         fprintf(f, "</code>): minimum %d, maximum %d instances; target "
-                   "tracking at %s requests/s per instance (70%% of its "
+                   "tracking at %s requests/s per instance (%.0f%% of its "
                    "capacity).</p>\n",
-                r->asg_min, r->asg_max, t);
+                r->asg_min, r->asg_max, t, r->asg_utilization * 100);
     }
     if (v->n_light == 0)
         return;

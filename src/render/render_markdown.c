@@ -85,8 +85,9 @@ static void serving_extras(FILE *f, const rr_view *v)
         rr_fmt_num(t, sizeof(t), r->asg_target_qps_per_instance, 2);
         fprintf(f, "\n**Auto Scaling** (rank 1, `%s`): minimum %d, maximum %d "
                    "instances; target tracking at %s requests/s per instance "
-                   "(70%% of its capacity).\n",
-                r->plans[0].inst->type, r->asg_min, r->asg_max, t);
+                   "(%.0f%% of its capacity).\n",
+                r->plans[0].inst->type, r->asg_min, r->asg_max, t,
+                r->asg_utilization * 100);
     }
     if (v->n_light == 0)
         return;
