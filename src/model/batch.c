@@ -42,6 +42,7 @@
 #include <unistd.h>
 
 #include "ec2fit/buf.h"
+#include "ec2fit/json_write.h"
 #include "ec2fit/light.h"
 #include "ec2fit/recommend.h"
 #include "ec2fit/rules.h"
@@ -488,7 +489,7 @@ static int run_profile(char **json_out, rb_batch *b, rb_profile *p,
         view.n_light = ecf_recommend_light(view.light, 2, b->light, &p->model,
                                            &p->wl.w, rec);
     root = b->render(&view);
-    *json_out = cJSON_PrintUnformatted(root);
+    *json_out = ecf_json_print(root);
     cJSON_Delete(root);
     rc = rec->n_plans > 0 ? 0 : 3;
     ecf_recommendation_free(rec);

@@ -1,0 +1,152 @@
+/* json_write.c - owns ecf_json_print: cJSON_PrintUnformatted's output
+ * (cJSON 1.7.15, cJSON.c print_value/print_number/print_string_ptr/
+ * print_array/print_object) written into one growing buffer, with strtod
+ * instead of sscanf("%lg") for the round-trip check of "%1.15g" (same
+ * glibc conversion). tests/unit/test_json_write.c compares the two. */
+#include "ec2fit/json_write.h"
+
+#include <float.h>
+#include <locale.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    char *p;
+    size_t len, cap;
+} jw;
+
+static char *jw_reserve(jw *w, size_t n)
+{
+    if (w->len + n + 1 > w->cap) {
+        size_t cap = w->cap ? w->cap : 256;
+        while (w->len + n + 1 > cap)
+            cap *= 2;
+        w->p = realloc(w->p, cap);
+        if (!w->p) {
+            fputs("ec2fit: out of memory\n", stderr);
+            abort();
+        }
+        w->cap = cap;
+    }
+    return w->p + w->len;
+}
+
+static void jw_put(jw *w, const char *s, size_t n)
+{
+    memcpy(jw_reserve(w, n), s, n);
+    w->len += n;
+}
+
+/* cJSON's compare_double. */
+static bool same_double(double a, double b)
+{
+    double m = fabs(a) > fabs(b) ? fabs(a) : fabs(b);
+    return fabs(a - b) <= m * DBL_EPSILON;
+}
+
+static bool put_number(jw *w, double d)
+{
+    char nb[32];
+    int n, i;
+    char point = localeconv()->decimal_point[0];
+    if (isnan(d) || isinf(d)) {
+        jw_put(w, "null", 4);
+        return true;
+    }
+    n = snprintf(nb, sizeof(nb), "%1.15g", d);
+    if (!same_double(strtod(nb, NULL), d))
+        n = snprintf(nb, sizeof(nb), "%1.17g", d);
+    if (n < 0 || n > 25) /* cJSON's 26-byte number buffer */
+        return false;
+    for (i = 0; i < n; i++)
+        if (nb[i] == point)
+            nb[i] = '.';
+    jw_put(w, nb, (size_t)n);
+    return true;
+}
+
+static void put_string(jw *w, const char *s)
+{
+    static const char hex[] = "0123456789abcdef";
+    const unsigned char *q = (const unsigned char *)(s ? s : "");
+    const unsigned char *run = q;
+    jw_put(w, "\"", 1);
+    for (;; q++) {
+        unsigned char c = *q;
+        char e[6];
+        size_t k = 2;
+        if (c >= 32 && c != '"' && c != '\\')
+            continue;
+        jw_put(w, (const char *)run, (size_t)(q - run));
+        if (c == 0)
+            break;
+        run = q + 1;
+        e[0] = '\\';
+        switch (c) {
+        case '"': e[1] = '"'; break;
+        case '\\': e[1] = '\\'; break;
+        case '\b': e[1] = 'b'; break;
+        case '\f': e[1] = 'f'; break;
+        case '\n': e[1] = 'n'; break;
+        case '\r': e[1] = 'r'; break;
+        case '\t': e[1] = 't'; break;
+        default:
+            memcpy(e + 1, "u00", 3);
+            e[4] = hex[c >> 4];
+            e[5] = hex[c & 15];
+            k = 6;
+        }
+        jw_put(w, e, k);
+    }
+    jw_put(w, "\"", 1);
+}
+
+static bool put_value(jw *w, const cJSON *it)
+{
+    const cJSON *c;
+    switch (it->type & 0xFF) {
+    case cJSON_NULL: jw_put(w, "null", 4); return true;
+    case cJSON_False: jw_put(w, "false", 5); return true;
+    case cJSON_True: jw_put(w, "true", 4); return true;
+    case cJSON_Number: return put_number(w, it->valuedouble);
+    case cJSON_Raw:
+        if (!it->valuestring)
+            return false;
+        jw_put(w, it->valuestring, strlen(it->valuestring));
+        return true;
+    case cJSON_String: put_string(w, it->valuestring); return true;
+    case cJSON_Array:
+    case cJSON_Object: {
+        bool obj = (it->type & 0xFF) == cJSON_Object;
+        jw_put(w, obj ? "{" : "[", 1);
+        for (c = it->child; c; c = c->next) {
+            if (obj) {
+                put_string(w, c->string);
+                jw_put(w, ":", 1);
+            }
+            if (!put_value(w, c))
+                return false;
+            if (c->next)
+                jw_put(w, ",", 1);
+        }
+        jw_put(w, obj ? "}" : "]", 1);
+        return true;
+    }
+    default: return false;
+    }
+}
+
+char *ecf_json_print(const cJSON *item)
+{
+    jw w = {NULL, 0, 0};
+    if (!item || !put_value(&w, item)) {
+        free(w.p);
+        return NULL;
+    }
+    jw_reserve(&w, 0);
+    w.p[w.len] = '\0';
+    return w.p;
+}
