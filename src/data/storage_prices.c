@@ -108,8 +108,10 @@ static int load_buffer_(bool trusted, ecf_storage_prices **out, const char *data
         }
         memcpy(p->region, r->string, strlen(r->string) + 1);
         for (k = 0; k < sizeof(fields) / sizeof(fields[0]); k++) {
-            rc = get_price((double *)((char *)p + fields[k].off), r,
-                           p->region, fields[k].key, name, err);
+            double v = 0;
+            rc = get_price(&v, r, p->region, fields[k].key, name, err);
+            /* the field is a double at a known offset: copy, don't cast */
+            memcpy((char *)p + fields[k].off, &v, sizeof(v));
             if (rc < 0)
                 goto out;
         }
