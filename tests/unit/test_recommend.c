@@ -14,35 +14,7 @@
 #include "ec2fit/light.h"
 #include "ec2fit/recommend.h"
 
-typedef struct {
-    ecf_catalog *cat;
-    ecf_zoo *zoo;
-    ecf_rules rules;
-    ecf_light *light;
-    ecf_stacks *stacks;
-} fx;
-
-static int setup(void **state)
-{
-    static fx f;
-    ecf_err err = ECF_ERR_INIT;
-    if (ecf_catalog_load_embedded(&f.cat, &err) || ecf_zoo_embedded(&f.zoo, &err) ||
-        ecf_rules_embedded(&f.rules, &err) || ecf_light_embedded(&f.light, &err) ||
-        ecf_stacks_embedded(&f.stacks, &err))
-        return -1;
-    *state = &f;
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    fx *f = *state;
-    ecf_catalog_free(f->cat);
-    ecf_zoo_free(f->zoo);
-    ecf_light_free(f->light);
-    ecf_stacks_free(f->stacks);
-    return 0;
-}
+#include "embedded_fx.h"
 
 static ecf_recommendation *run(fx *f, const char *model, ecf_workload *w,
                                ecf_recommend_opts *o)

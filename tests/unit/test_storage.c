@@ -16,36 +16,7 @@
 #include "ec2fit/recommend.h"
 #include "ec2fit/storage_prices.h"
 
-typedef struct {
-    ecf_catalog *cat;
-    ecf_zoo *zoo;
-    ecf_rules rules;
-    ecf_light *light;
-    ecf_storage_prices *sp;
-} fx;
-
-static int setup(void **state)
-{
-    static fx f;
-    ecf_err err = ECF_ERR_INIT;
-    if (ecf_catalog_load_embedded(&f.cat, &err) ||
-        ecf_zoo_embedded(&f.zoo, &err) || ecf_rules_embedded(&f.rules, &err) ||
-        ecf_light_embedded(&f.light, &err) ||
-        ecf_storage_prices_embedded(&f.sp, &err))
-        return -1;
-    *state = &f;
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    fx *f = *state;
-    ecf_catalog_free(f->cat);
-    ecf_zoo_free(f->zoo);
-    ecf_light_free(f->light);
-    ecf_storage_prices_free(f->sp);
-    return 0;
-}
+#include "embedded_fx.h"
 
 /* resnet50 on ImageNet-1k: 1.28M samples of 110,000 bytes = 140.8 GB. */
 static ecf_workload imagenet(int storage, double mbytes_s)

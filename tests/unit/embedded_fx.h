@@ -1,0 +1,49 @@
+/* embedded_fx.h - the group fixture of the end-to-end unit tests
+ * (test_recommend, test_devices, test_storage): the embedded catalog, zoo,
+ * rules, light data, stack table and storage prices, loaded once per test
+ * executable. Included by one .c file each, so its functions are static. */
+#ifndef EC2FIT_TESTS_EMBEDDED_FX_H
+#define EC2FIT_TESTS_EMBEDDED_FX_H
+
+#include "ec2fit/catalog.h"
+#include "ec2fit/light.h"
+#include "ec2fit/rules.h"
+#include "ec2fit/stacks.h"
+#include "ec2fit/storage_prices.h"
+#include "ec2fit/zoo.h"
+
+typedef struct {
+    ecf_catalog *cat;
+    ecf_zoo *zoo;
+    ecf_rules rules;
+    ecf_light *light;
+    ecf_stacks *stacks;
+    ecf_storage_prices *sp;
+} fx;
+
+static int setup(void **state)
+{
+    static fx f;
+    ecf_err err = ECF_ERR_INIT;
+    if (ecf_catalog_load_embedded(&f.cat, &err) ||
+        ecf_zoo_embedded(&f.zoo, &err) || ecf_rules_embedded(&f.rules, &err) ||
+        ecf_light_embedded(&f.light, &err) ||
+        ecf_stacks_embedded(&f.stacks, &err) ||
+        ecf_storage_prices_embedded(&f.sp, &err))
+        return -1;
+    *state = &f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    fx *f = *state;
+    ecf_catalog_free(f->cat);
+    ecf_zoo_free(f->zoo);
+    ecf_light_free(f->light);
+    ecf_stacks_free(f->stacks);
+    ecf_storage_prices_free(f->sp);
+    return 0;
+}
+
+#endif
