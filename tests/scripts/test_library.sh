@@ -30,8 +30,11 @@ ${ECF_CC:-cc} -std=c11 -Wall -Wextra -Werror $san -o "$WORK/example" \
 check "the example compiles against the installed library" test $? -eq 0
 out=$("$WORK/example" 2>"$WORK/example.err"); rc=$?
 check "the example exits 0" test "$rc" -eq 0
+# the price is the catalog's us-east-1 spot estimate for p3.8xlarge
+spot=$(jq -r '.instances[] | select(.type == "p3.8xlarge") | .prices["us-east-1"].spot_usd_per_hour' "$SRC_DIR/data/catalog.json")
+check "catalog spot price of p3.8xlarge is 1.7136 (got $spot)" test "$spot" = 1.7136
 check "rank 1: p3.8xlarge x1 spot \$1.7136/h (got '$out')" \
-  test "$out" = 'rank 1: p3.8xlarge x1 spot $1.7136/h'
+  test "$out" = "rank 1: p3.8xlarge x1 spot \$$(printf '%.4f' "$spot")/h"
 check "the example writes nothing on stderr" test ! -s "$WORK/example.err"
 cli=$("$EC2FIT" recommend --model resnet50 --task train --region us-east-1 --output json |
   jq -r '.recommendations[0] | "rank 1: \(.instance_type) x\(.nodes) \(.purchase) $\(.hourly_usd)"')
