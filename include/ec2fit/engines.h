@@ -1,0 +1,68 @@
+/**
+ * ec2fit/engines.h - the serving engines' performance table: the data of
+ * data/engines.json (embedded at build time; schema and sources in
+ * docs/estimation.md 5.5), one row per --engine, loaded and validated
+ * strictly into plain structs.
+ *
+ * Ownership: ecf_engines is opaque; a row borrows from it and lives until
+ * ecf_engines_free(). ecf_engines_builtin() returns the embedded table,
+ * loaded once per process and never freed.
+ */
+#ifndef EC2FIT_ENGINES_H
+#define EC2FIT_ENGINES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "ec2fit/err.h"
+
+#define ECF_ENGINES_SCHEMA_VERSION 1
+#define ECF_ENGINES_MAX_BYTES (256u * 1024u)
+#define ECF_ENGINE_NAME_LEN 16
+
+/** One engine's figures (field names as in the JSON file). */
+typedef struct {
+    char name[ECF_ENGINE_NAME_LEN]; /* "vllm", ... (ecf_engine_name) */
+    double step_s;           /* host_step_s: fixed host time per decode
+                                step (scheduler, sampling, detokenise) */
+    double layer_dispatch_s; /* eager kernel launches per layer per decode
+                                step; 0 when the step replays a CUDA graph
+                                or a compiled Neuron graph */
+    double op_dispatch_s;    /* non-LLM forward, eager engines: host time
+                                per launched kernel; 0 = compiled graph
+                                (fwd_overhead_s applies instead) */
+    double bw_eff;           /* achieved / peak HBM bandwidth in decode */
+    double int4_bw_eff;      /* weight-only int4 decode: fraction of the
+                                bandwidth roofline its kernels reach */
+    double int8_bw_eff;      /* weight-only int8 decode, same */
+    double gemm_factor;      /* prefill / encoder GEMM efficiency vs U_INFER */
+    int chunk_tokens;        /* prefill_chunk_tokens: prefill tokens per
+                                engine step; 0 = the whole batch at once */
+    double fwd_overhead_s;   /* non-LLM: dispatch per forward call, s */
+    double conv_factor;      /* non-LLM: compute efficiency vs the eager
+                                framework (TensorRT fusion) */
+    bool paged_kv;           /* KV cache in blocks allocated as tokens
+                                arrive (PagedAttention) */
+} ecf_engine_perf;
+
+typedef struct ecf_engines ecf_engines;
+
+/** Parses and validates an engines document. Strict: an unknown key, a
+ *  missing field, a number out of its range, an engine listed twice or
+ *  not an --engine name, or a required engine missing is ECF_EPARSE with
+ *  one line naming the file, the engine and the field, e.g.
+ *  "engines.json: engines[3] (hf): bw_eff: 1.5 is outside [0.01, 1]". */
+int ecf_engines_load_buffer(ecf_engines **out, const char *data, size_t len,
+                            const char *name, ecf_err *err);
+/** The engines embedded at build time (data/engines.json). */
+int ecf_engines_embedded(ecf_engines **out, ecf_err *err);
+void ecf_engines_free(ecf_engines *e);
+/** The row of `engine` (an ecf_engine; ECF_ENGINE_AUTO and out-of-range
+ *  values give vLLM's). Never NULL. */
+const ecf_engine_perf *ecf_engines_get(const ecf_engines *e, int engine);
+/** The embedded table, loaded on first use (thread-safe) and kept for the
+ *  process; NULL only in a build without it (the tests hold the embedded
+ *  file to the strict loader, so a shipped build always has it). */
+const ecf_engines *ecf_engines_builtin(void);
+
+#endif
