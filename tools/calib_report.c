@@ -238,14 +238,18 @@ build_workload(ecf_workload *w, const cJSON *row, char *msg, size_t msg_len)
         w->dataset_unit = ECF_DATASET_TOKENS;
     }
     /* The row's serving engine, as --engine would give it; "tensorflow"
-     * is --framework tensorflow (TF Serving). Other stacks (gpt-fast,
-     * sglang, pytorch) take the default engine. */
+     * is --framework tensorflow (TF Serving); "pytorch" (a Python script
+     * calling an eager PyTorch model, as the DLE and philschmid rows do)
+     * is --engine hf, the eager engine. Other stacks (gpt-fast, sglang)
+     * take the default engine. */
     if (engine && !ecf_task_is_training(w->task)) {
         int e = ecf_engine_parse(engine);
         if (e > 0)
             w->engine = e;
         else if (strcmp(engine, "tensorflow") == 0)
             w->framework = ECF_FW_TENSORFLOW;
+        else if (strcmp(engine, "pytorch") == 0)
+            w->engine = ECF_ENGINE_HF;
     }
     if (ckpt && strcmp(ckpt, "off") == 0)
         w->activation_checkpointing = ECF_CKPT_OFF;

@@ -146,6 +146,43 @@ static void llm_times(infer_times *t,
     *u_out = u_pf; /* GEMM efficiency; decode is a bandwidth roofline */
 }
 
+/* Kernels one eager forward of a non-LLM transformer launches, from its
+ * architecture (docs/estimation.md 5.5, "Eager dispatch"): per encoder
+ * layer, Q, K and V projections (3), scores GEMM, scale, mask add,
+ * softmax, context GEMM and the head-merge copy (6), output projection,
+ * residual add and LayerNorm (3), FFN up, GELU and down (3), residual add
+ * and LayerNorm (2) = 17 (Hugging Face BertLayer / ViTLayer eager
+ * attention; the pre-LN ViT layer swaps the mask add for its extra
+ * LayerNorm). Outside the layers: BERT-style embeddings (three lookups,
+ * two adds, LayerNorm), the attention mask (cast, subtract, scale) and
+ * the pooler (dense, tanh) = 11; ViT's patch convolution, class token
+ * concat, position add, final LayerNorm and classifier = 5. */
+#define EAGER_KERNELS_PER_LAYER 17
+#define EAGER_KERNELS_ENCODER_EXTRA 11
+#define EAGER_KERNELS_VIT_EXTRA 5
+
+/* Host time to launch one forward's kernels on an eager engine (each
+ * kernel pays the engine's op_dispatch_s: Python, the dispatcher and the
+ * launch), or -1 when the per-forward figure applies instead: a compiled
+ * engine, a CPU (the ops run in the calling thread, inside the GEMM
+ * efficiency), or a model whose kernel count the zoo cannot give (CNNs
+ * and diffusion have no layer count). */
+static double eager_dispatch_s(const ecf_model *m, const devinfo *d,
+                               const serve_engine *eng)
+{
+    double kernels;
+    if (eng->op_dispatch_s <= 0 || d->cpu || m->layers <= 0)
+        return -1;
+    if (m->kind == ECF_KIND_ENCODER)
+        kernels = EAGER_KERNELS_ENCODER_EXTRA;
+    else if (m->kind == ECF_KIND_VIT)
+        kernels = EAGER_KERNELS_VIT_EXTRA;
+    else
+        return -1;
+    kernels += (double)EAGER_KERNELS_PER_LAYER * m->layers;
+    return kernels * eng->op_dispatch_s;
+}
+
 static void other_times(infer_times *t,
                         const ecf_model *m,
                         const ecf_workload *w,
@@ -156,7 +193,7 @@ static void other_times(infer_times *t,
                         const serve_engine *eng,
                         double *u_out)
 {
-    double b = pl->batch, flops, bytes, compute, memt, u;
+    double b = pl->batch, flops, bytes, compute, memt, u, host;
     double bw = d->bw_gbytes_s * 1e9 * (d->cpu ? 1.0 : U_BW);
     double wb = ecf_estimate_weight_bytes(p);
     double act_elem = (p == ECF_PREC_FP32 || p == ECF_PREC_TF32) ? 2.0 : 1.0;
@@ -187,7 +224,15 @@ static void other_times(infer_times *t,
         t->latency_s = compute > memt ? compute : memt;
     else
         t->latency_s = compute + memt;
-    t->latency_s += eng->fwd_overhead_s;
+    /* An eager engine launches every kernel from the host, asynchronously:
+     * the device runs behind the launches, so the forward takes the
+     * slower of the two (tiny batch-1 kernels finish before the next one
+     * is launched: flat in the sequence length, linear in the layers). */
+    host = eager_dispatch_s(m, d, eng);
+    if (host >= 0)
+        t->latency_s = t->latency_s > host ? t->latency_s : host;
+    else
+        t->latency_s += eng->fwd_overhead_s;
     if (m->kind == ECF_KIND_SPEECH) {
         /* autoregressive text decoder: ~60% of the weights read per
          * generated token */
@@ -460,8 +505,16 @@ void run_infer(ecf_estimate *e,
         other_times(&t, m, w, d, p, peak, &pl, eng, &u);
         e->per_token_ms = t.per_token_s * 1e3;
         e->throughput_unit = is_vision(m) ? "images/s" : "samples/s";
-        assume(e, "%s: %.0f ms dispatch per forward", eng->name,
-               eng->fwd_overhead_s * 1e3);
+        double host = eager_dispatch_s(m, d, eng);
+        if (host >= 0)
+            assume(e,
+                   "%s: eager, %.0f kernel launches per forward at %.0f us "
+                   "each (%.1f ms of host time)",
+                   eng->name, host / eng->op_dispatch_s,
+                   eng->op_dispatch_s * 1e6, host * 1e3);
+        else
+            assume(e, "%s: %.0f ms dispatch per forward", eng->name,
+                   eng->fwd_overhead_s * 1e3);
     }
     e->latency_ms = t.latency_s * 1e3;
     e->step_time_s = t.latency_s;
