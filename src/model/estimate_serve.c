@@ -508,7 +508,7 @@ void run_infer(ecf_estimate *e,
         double host = eager_dispatch_s(m, d, eng);
         if (host >= 0)
             assume(e,
-                   "%s: eager, %.0f kernel launches per forward at %.0f us "
+                   "%s: eager, %.0f kernel launches per forward at %.1f us "
                    "each (%.1f ms of host time)",
                    eng->name, host / eng->op_dispatch_s,
                    eng->op_dispatch_s * 1e6, host * 1e3);

@@ -1,7 +1,8 @@
 /* test_embedded_data.c - the data/ files the binary embeds, through the
  * strict path: the embedded loaders skip the document-wide check
  * (duplicate keys, UTF-8, control characters) for speed, so this test
- * holds each data file (models, stacks, rules, storage, images, light)
+ * holds each data file (models, stacks, rules, storage, images, light,
+ * engines)
  * to it and to its public loader, and checks the embedded loaders still
  * load. A bad data file fails here. */
 #include <setjmp.h>
@@ -14,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ec2fit/engines.h"
 #include "ec2fit/err.h"
 #include "ec2fit/images.h"
 #include "ec2fit/light.h"
@@ -64,7 +66,8 @@ static void test_embedded_data__every_file_passes_strict_check(void **state)
 {
     static const char *const files[] = {"models.json", "stacks.json",
                                         "rules.json",  "storage.json",
-                                        "images.json", "light.json"};
+                                        "images.json", "light.json",
+                                        "engines.json"};
     size_t i;
     (void)state;
     for (i = 0; i < sizeof(files) / sizeof(files[0]); i++)
@@ -96,6 +99,7 @@ static void test_embedded_data__public_loaders_accept_data(void **state)
     ecf_stacks *stacks = NULL;
     ecf_storage_prices *sp = NULL;
     ecf_light *light = NULL;
+    ecf_engines *engines = NULL;
     ecf_rules *rules = calloc(1, sizeof(*rules));
     ecf_images *images = calloc(1, sizeof(*images));
     (void)state;
@@ -121,6 +125,10 @@ static void test_embedded_data__public_loaders_accept_data(void **state)
     t = read_data("images.json", &len);
     assert_int_equal(ecf_images_load_buffer(images, t, len, "i", &err), 0);
     free(t);
+    t = read_data("engines.json", &len);
+    assert_int_equal(ecf_engines_load_buffer(&engines, t, len, "e", &err), 0);
+    free(t);
+    ecf_engines_free(engines);
     ecf_zoo_free(zoo);
     ecf_stacks_free(stacks);
     ecf_storage_prices_free(sp);
@@ -136,6 +144,7 @@ static void test_embedded_data__embedded_loaders_load(void **state)
     ecf_stacks *stacks = NULL;
     ecf_storage_prices *sp = NULL;
     ecf_light *light = NULL;
+    ecf_engines *engines = NULL;
     ecf_rules *rules = calloc(1, sizeof(*rules));
     ecf_images *images = calloc(1, sizeof(*images));
     (void)state;
@@ -145,6 +154,9 @@ static void test_embedded_data__embedded_loaders_load(void **state)
     assert_int_equal(ecf_light_embedded(&light, &err), 0);
     assert_int_equal(ecf_rules_embedded(rules, &err), 0);
     assert_int_equal(ecf_images_embedded(images, &err), 0);
+    assert_int_equal(ecf_engines_embedded(&engines, &err), 0);
+    ecf_engines_free(engines);
+    assert_non_null(ecf_engines_builtin());
     assert_non_null(ecf_zoo_find(zoo, "resnet50"));
     ecf_zoo_free(zoo);
     ecf_stacks_free(stacks);

@@ -1,0 +1,336 @@
+/* test_engines.c - data/engines.json as embedded: every engine's figures
+ * equal the table in docs/estimation.md 5.5; the loader refuses a bad
+ * file with one line naming the file, the engine and the field; and the
+ * eager engine's per-kernel dispatch gives the encoder latencies the
+ * architecture predicts (docs/estimation.md 5.5, "Eager dispatch"). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ec2fit/catalog.h"
+#include "ec2fit/engines.h"
+#include "ec2fit/estimate.h"
+#include "ec2fit/stacks.h"
+#include "ec2fit/zoo.h"
+#include "serve_engines.h"
+
+/* One row of the documented table (docs/estimation.md 5.5). */
+typedef struct {
+    int engine;
+    double step, layer, op, bw, int4, int8, gemm;
+    int chunk;
+    double fwd, conv;
+    bool paged;
+} doc_row;
+
+static const doc_row documented[] = {
+    {ECF_ENGINE_VLLM, 0.5e-3, 0, 0, 0.70, 0.50, 0.75, 1.0, 8192, 4e-3, 1.0,
+     true},
+    {ECF_ENGINE_TGI, 1.0e-3, 0.4e-3, 0, 0.70, 0.50, 0.75, 1.0, 4096, 4e-3,
+     1.0, true},
+    {ECF_ENGINE_TRTLLM, 0.2e-3, 0, 0, 0.70, 0.50, 0.75, 1.0, 8192, 1e-3, 1.0,
+     true},
+    {ECF_ENGINE_HF, 2.0e-3, 0.9e-3, 37.5e-6, 0.70, 0.50, 0.75, 1.0, 0, 4e-3,
+     1.0, false},
+    {ECF_ENGINE_TF_SERVING, 1.0e-3, 0, 0, 0.70, 0.50, 0.75, 1.0, 0, 4e-3, 1.0,
+     false},
+    {ECF_ENGINE_TRITON, 1.0e-3, 0, 0, 0.70, 0.50, 0.75, 1.0, 0, 4e-3, 1.0,
+     false},
+    {ECF_ENGINE_NEURON, 0, 0, 0, 0.70, 0.50, 1.0, 1.0, 8192, 4e-3, 1.0,
+     false},
+};
+
+static void expect_row(const ecf_engine_perf *r, const doc_row *d)
+{
+    assert_string_equal(r->name, ecf_engine_name(d->engine));
+    assert_float_equal(r->step_s, d->step, 1e-12);
+    assert_float_equal(r->layer_dispatch_s, d->layer, 1e-12);
+    assert_float_equal(r->op_dispatch_s, d->op, 1e-12);
+    assert_float_equal(r->bw_eff, d->bw, 1e-12);
+    assert_float_equal(r->int4_bw_eff, d->int4, 1e-12);
+    assert_float_equal(r->int8_bw_eff, d->int8, 1e-12);
+    assert_float_equal(r->gemm_factor, d->gemm, 1e-12);
+    assert_int_equal(r->chunk_tokens, d->chunk);
+    assert_float_equal(r->fwd_overhead_s, d->fwd, 1e-12);
+    assert_float_equal(r->conv_factor, d->conv, 1e-12);
+    assert_int_equal(r->paged_kv, d->paged);
+}
+
+static void test_engines__embedded_values_are_documented(void **state)
+{
+    ecf_engines *t = NULL;
+    ecf_err err = ECF_ERR_INIT;
+    size_t i;
+    (void)state;
+    assert_int_equal(ecf_engines_embedded(&t, &err), 0);
+    for (i = 0; i < sizeof(documented) / sizeof(documented[0]); i++)
+        expect_row(ecf_engines_get(t, documented[i].engine), &documented[i]);
+    /* auto and out-of-range values read vLLM's row */
+    expect_row(ecf_engines_get(t, ECF_ENGINE_AUTO), &documented[0]);
+    expect_row(ecf_engines_get(t, 99), &documented[0]);
+    ecf_engines_free(t);
+}
+
+/* The estimator reads the same table (serve_engine_get), and picks the
+ * engine as the stacks do: --engine, else Neuron, vLLM for LLMs, TF
+ * Serving for --framework tensorflow, Triton otherwise. */
+static void test_engines__estimator_reads_the_table(void **state)
+{
+    ecf_model llm, bert;
+    ecf_workload w = ECF_WORKLOAD_INIT;
+    (void)state;
+    memset(&llm, 0, sizeof(llm));
+    memset(&bert, 0, sizeof(bert));
+    llm.kind = ECF_KIND_DECODER;
+    bert.kind = ECF_KIND_ENCODER;
+    assert_ptr_equal(serve_engine_get(ECF_ENGINE_HF),
+                     ecf_engines_get(ecf_engines_builtin(), ECF_ENGINE_HF));
+    expect_row(serve_engine_get(ECF_ENGINE_TGI), &documented[1]);
+    assert_int_equal(serve_engine_pick(&llm, &w, false), ECF_ENGINE_VLLM);
+    assert_int_equal(serve_engine_pick(&llm, &w, true), ECF_ENGINE_NEURON);
+    assert_int_equal(serve_engine_pick(&bert, &w, false), ECF_ENGINE_TRITON);
+    w.framework = ECF_FW_TENSORFLOW;
+    assert_int_equal(serve_engine_pick(&bert, &w, false),
+                     ECF_ENGINE_TF_SERVING);
+    w.engine = ECF_ENGINE_HF;
+    assert_int_equal(serve_engine_pick(&bert, &w, true), ECF_ENGINE_HF);
+}
+
+/* The shipped file with one edit; the loader must refuse it with `msg`. */
+static char *data_file(size_t *len)
+{
+    char path[512];
+    FILE *f;
+    char *text;
+    long n;
+    snprintf(path, sizeof(path), "%s/../../data/engines.json", ECF_FIXTURES);
+    f = fopen(path, "rb");
+    assert_non_null(f);
+    assert_int_equal(fseek(f, 0, SEEK_END), 0);
+    n = ftell(f);
+    assert_true(n > 0);
+    rewind(f);
+    text = malloc((size_t)n + 1);
+    assert_non_null(text);
+    assert_int_equal(fread(text, 1, (size_t)n, f), (size_t)n);
+    text[n] = '\0';
+    fclose(f);
+    *len = (size_t)n;
+    return text;
+}
+
+/* The file with the first `from` replaced by `to` (to may be ""). */
+static char *edited(const char *from, const char *to)
+{
+    size_t len;
+    char *text = data_file(&len), *out, *at = strstr(text, from);
+    assert_non_null(at);
+    out = malloc(len + strlen(to) + 1);
+    assert_non_null(out);
+    memcpy(out, text, (size_t)(at - text));
+    strcpy(out + (at - text), to);
+    strcat(out, at + strlen(from));
+    free(text);
+    return out;
+}
+
+static void expect_refused(const char *from, const char *to, const char *msg)
+{
+    char *doc = edited(from, to);
+    ecf_engines *t = NULL;
+    ecf_err err = ECF_ERR_INIT;
+    assert_int_equal(ecf_engines_load_buffer(&t, doc, strlen(doc),
+                                             "engines.json", &err),
+                     ECF_EPARSE);
+    assert_null(t);
+    assert_string_equal(err.msg, msg);
+    free(doc);
+}
+
+static void test_engines__loader_accepts_the_file(void **state)
+{
+    size_t len;
+    char *text = data_file(&len);
+    ecf_engines *t = NULL;
+    ecf_err err = ECF_ERR_INIT;
+    (void)state;
+    assert_int_equal(ecf_engines_load_buffer(&t, text, len, "engines.json",
+                                             &err),
+                     0);
+    expect_row(ecf_engines_get(t, ECF_ENGINE_HF), &documented[3]);
+    ecf_engines_free(t);
+    free(text);
+}
+
+static void test_engines__loader_refuses(void **state)
+{
+    (void)state;
+    expect_refused("{\"name\": \"hf\", ", "{\"name\": \"hf\", \"speed\": 1, ",
+                   "engines.json: engines[3] (hf): unknown key \"speed\"");
+    expect_refused("\"conv_factor\": 1.0, \"paged_kv\": true,",
+                   "\"paged_kv\": true,",
+                   "engines.json: engines[0] (vllm): missing "
+                   "\"conv_factor\"");
+    expect_refused("\"op_dispatch_s\": 0.0000375, \"bw_eff\": 0.70",
+                   "\"op_dispatch_s\": 0.0000375, \"bw_eff\": 1.5",
+                   "engines.json: engines[3] (hf): bw_eff: 1.5 is outside "
+                   "[0.01, 1]");
+    expect_refused("\"layer_dispatch_s\": 0.0004,",
+                   "\"layer_dispatch_s\": -0.0004,",
+                   "engines.json: engines[1] (tgi): layer_dispatch_s: "
+                   "-0.0004 is outside [0, 0.01]");
+    expect_refused("\"prefill_chunk_tokens\": 4096",
+                   "\"prefill_chunk_tokens\": 4096.5",
+                   "engines.json: engines[1] (tgi): prefill_chunk_tokens: "
+                   "expected a whole number");
+    expect_refused("\"host_step_s\": 0.0002", "\"host_step_s\": \"0.2 ms\"",
+                   "engines.json: engines[2] (trtllm): host_step_s: "
+                   "expected a number");
+    expect_refused("{\"name\": \"triton\",", "{\"name\": \"tgi\",",
+                   "engines.json: engines[5] (tgi): name: listed twice");
+    expect_refused("{\"name\": \"triton\",", "{\"name\": \"sglang\",",
+                   "engines.json: engines[5]: name: unknown engine "
+                   "\"sglang\"");
+    expect_refused("\"paged_kv\": false,\n   \"source\": \"whole-graph",
+                   "\"paged_kv\": 0,\n   \"source\": \"whole-graph",
+                   "engines.json: engines[4] (tf-serving): paged_kv: "
+                   "expected true or false");
+    expect_refused("\"as_of\": \"2023-11-30\"", "\"as_of\": \"Nov 2023\"",
+                   "engines.json: engines[3] (hf): as_of: expected a "
+                   "YYYY-MM-DD date");
+    expect_refused("\"source\": \"TensorRT-LLM", "\"src\": \"TensorRT-LLM",
+                   "engines.json: engines[2] (trtllm): unknown key \"src\"");
+    expect_refused("\"about\":", "\"notes\":",
+                   "engines.json: unknown key \"notes\"");
+    /* the document-wide strict check (duplicate keys) */
+    expect_refused("\"host_step_s\": 0.0005,",
+                   "\"host_step_s\": 0.0005, \"host_step_s\": 0.0005,",
+                   "engines.json: engines[0]: duplicate key \"host_step_s\"");
+    expect_refused("\"schema_version\": 1", "\"schema_version\": 2",
+                   "engines.json: schema_version: expected 1");
+}
+
+/* A required engine missing: the file without its last (neuron) entry. */
+static void test_engines__loader_needs_every_engine(void **state)
+{
+    size_t len;
+    char *text = data_file(&len), *cut, *end;
+    ecf_engines *t = NULL;
+    ecf_err err = ECF_ERR_INIT;
+    (void)state;
+    cut = strstr(text, ",\n  {\"name\": \"neuron\"");
+    assert_non_null(cut);
+    end = strstr(cut, "\n ]");
+    assert_non_null(end);
+    memmove(cut, end, strlen(end) + 1);
+    assert_int_equal(ecf_engines_load_buffer(&t, text, strlen(text),
+                                             "engines.json", &err),
+                     ECF_EPARSE);
+    assert_null(t);
+    assert_string_equal(err.msg, "engines.json: engines: no entry for "
+                                 "\"neuron\"");
+    free(text);
+}
+
+/* Eager dispatch (docs/estimation.md 5.5): a batch-1 encoder forward on
+ * the hf engine takes kernels x 37.5 us of host time when the device is
+ * faster; the kernel count is 17 per layer + 11 (BERT-style embeddings,
+ * mask, pooler) or + 5 (ViT). The compiled/default engines keep the flat
+ * per-forward figure. */
+static ecf_catalog *cat;
+static ecf_zoo *zoo;
+
+static int setup(void **state)
+{
+    ecf_err err = ECF_ERR_INIT;
+    size_t len = 0;
+    const char *data = ecf_catalog_embedded(&len);
+    (void)state;
+    if (ecf_zoo_embedded(&zoo, &err) != 0)
+        return -1;
+    return ecf_catalog_load_buffer(&cat, data, len, "embedded", &err);
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    ecf_zoo_free(zoo);
+    ecf_catalog_free(cat);
+    return 0;
+}
+
+static double latency_ms(const char *model, const char *type, int engine,
+                         int seq)
+{
+    ecf_workload w = ECF_WORKLOAD_INIT;
+    ecf_estimate e;
+    ecf_err err = ECF_ERR_INIT;
+    const ecf_model *m = ecf_zoo_find(zoo, model);
+    const ecf_instance *in = ecf_catalog_find(cat, type);
+    assert_non_null(m);
+    assert_non_null(in);
+    w.precision = ECF_PREC_FP32;
+    w.batch_size = 1;
+    w.seq_len = seq;
+    w.engine = engine;
+    assert_int_equal(ecf_estimate_run(&e, m, &w, in, 1, &err), 0);
+    return e.latency_ms;
+}
+
+static void test_engines__eager_dispatch_per_kernel(void **state)
+{
+    double base16, base128;
+    (void)state;
+    /* 12 x 17 + 11 = 215 kernels x 37.5 us = 8.0625 ms (philschmid's
+     * g5.2xlarge row: 8.26 ms at 16 tokens, 8.23 at 128) */
+    base16 = latency_ms("bert-base", "g5.2xlarge", ECF_ENGINE_HF, 16);
+    base128 = latency_ms("bert-base", "g5.2xlarge", ECF_ENGINE_HF, 128);
+    assert_float_equal(base16, 8.0625, 1e-6);
+    assert_float_equal(base128, 8.0625, 1e-6); /* flat: launch-bound */
+    /* linear in the layers: 24 x 17 + 11 = 419; 6 x 17 + 11 = 113 */
+    assert_float_equal(latency_ms("bert-large", "g5.2xlarge", ECF_ENGINE_HF,
+                                  16),
+                       15.7125, 1e-6);
+    assert_float_equal(latency_ms("distilbert", "g5.2xlarge", ECF_ENGINE_HF,
+                                  16),
+                       4.2375, 1e-6);
+    /* ViT-B/16: 12 x 17 + 5 = 209 */
+    assert_float_equal(latency_ms("vit_b_16", "g5.2xlarge", ECF_ENGINE_HF,
+                                  0),
+                       7.8375, 1e-6);
+    /* Triton keeps the 4 ms per forward on top of the device time, and
+     * is shorter than the eager launches */
+    assert_true(latency_ms("bert-base", "g5.2xlarge", ECF_ENGINE_TRITON,
+                           16) < base16 - 2.0);
+    /* on a CPU the ops run in the calling thread: no launch term, the
+     * per-forward figure as for Triton */
+    assert_float_equal(latency_ms("bert-base", "c6i.2xlarge", ECF_ENGINE_HF,
+                                  128),
+                       latency_ms("bert-base", "c6i.2xlarge",
+                                  ECF_ENGINE_TRITON, 128),
+                       1e-9);
+    /* a convnet has no layer count in the zoo: hf keeps the flat figure */
+    assert_float_equal(latency_ms("resnet50", "g5.2xlarge", ECF_ENGINE_HF, 0),
+                       latency_ms("resnet50", "g5.2xlarge",
+                                  ECF_ENGINE_TRITON, 0),
+                       1e-9);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_engines__embedded_values_are_documented),
+        cmocka_unit_test(test_engines__estimator_reads_the_table),
+        cmocka_unit_test(test_engines__loader_accepts_the_file),
+        cmocka_unit_test(test_engines__loader_refuses),
+        cmocka_unit_test(test_engines__loader_needs_every_engine),
+        cmocka_unit_test(test_engines__eager_dispatch_per_kernel),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
