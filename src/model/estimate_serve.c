@@ -163,15 +163,18 @@ static void llm_times(infer_times *t,
 
 /* Host time to launch one forward's kernels on an eager engine (each
  * kernel pays the engine's op_dispatch_s: Python, the dispatcher and the
- * launch), or -1 when the per-forward figure applies instead: a compiled
- * engine, a CPU (the ops run in the calling thread, inside the GEMM
- * efficiency), or a model whose kernel count the zoo cannot give (CNNs
- * and diffusion have no layer count). */
+ * CUDA launch), or -1 when the per-forward figure applies instead: a
+ * compiled engine; a device other than an NVIDIA GPU (on a CPU the ops
+ * run in the calling thread, inside the GEMM efficiency; Neuron and the
+ * other accelerators run a compiled graph even under Hugging Face, e.g.
+ * optimum-neuron); or a model whose kernel count the zoo cannot give
+ * (CNNs and diffusion have no layer count). */
 static double eager_dispatch_s(const ecf_model *m, const devinfo *d,
                                const serve_engine *eng)
 {
     double kernels;
-    if (eng->op_dispatch_s <= 0 || d->cpu || m->layers <= 0)
+    bool cuda = d->gen >= GEN_OLD && d->gen <= GEN_BLACKWELL && !d->cpu;
+    if (eng->op_dispatch_s <= 0 || !cuda || m->layers <= 0)
         return -1;
     if (m->kind == ECF_KIND_ENCODER)
         kernels = EAGER_KERNELS_ENCODER_EXTRA;

@@ -315,6 +315,13 @@ static void test_engines__eager_dispatch_per_kernel(void **state)
                        latency_ms("bert-base", "c6i.2xlarge",
                                   ECF_ENGINE_TRITON, 128),
                        1e-9);
+    /* Inferentia runs a compiled Neuron graph even under Hugging Face
+     * (optimum-neuron): no launches, the per-forward figure */
+    assert_float_equal(latency_ms("bert-base", "inf2.xlarge", ECF_ENGINE_HF,
+                                  128),
+                       latency_ms("bert-base", "inf2.xlarge",
+                                  ECF_ENGINE_TRITON, 128),
+                       1e-9);
     /* a convnet has no layer count in the zoo: hf keeps the flat figure */
     assert_float_equal(latency_ms("resnet50", "g5.2xlarge", ECF_ENGINE_HF, 0),
                        latency_ms("resnet50", "g5.2xlarge",
