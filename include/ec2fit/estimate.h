@@ -236,6 +236,7 @@ typedef struct {
     double join_ms;           /* TTFT: wait for the next step */
     double queue_ms;          /* TTFT: wait for the prefills ahead */
     double knee_ms;           /* no target: latency bound on the batch */
+    double target_ms;         /* the missed target (latency/ttft/tpot) */
     ecf_batch_limit limit;
     int next_batch;         /* the batch that failed (0 = none tried) */
     double next_gib;        /* its memory per device (with headroom) */

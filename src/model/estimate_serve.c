@@ -418,13 +418,16 @@ static void explain_serve(ecf_estimate *e,
     if (w->latency_target_ms > 0 &&
         nt.latency_s * 1e3 > w->latency_target_ms) {
         x->limit = ECF_BATCH_LIMIT_LATENCY;
+        x->target_ms = w->latency_target_ms;
         x->next_ms = nt.latency_s * 1e3;
     } else if (w->ttft_target_ms > 0 && nt.ttft_s * 1e3 > w->ttft_target_ms) {
         x->limit = ECF_BATCH_LIMIT_TTFT;
+        x->target_ms = w->ttft_target_ms;
         x->next_ms = nt.ttft_s * 1e3;
     } else if (w->tpot_target_ms > 0 &&
                nt.per_token_s * 1e3 > w->tpot_target_ms) {
         x->limit = ECF_BATCH_LIMIT_TPOT;
+        x->target_ms = w->tpot_target_ms;
         x->next_ms = nt.per_token_s * 1e3;
     } else if (!targets) {
         x->limit = ECF_BATCH_LIMIT_KNEE;

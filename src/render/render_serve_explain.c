@@ -34,28 +34,28 @@ static void limit_text(char *buf, size_t n, const ecf_estimate *e,
         break;
     case ECF_BATCH_LIMIT_MEMORY:
         snprintf(buf, n,
-                 "memory limits it: batch %d needs %.2f GiB per device with "
-                 "headroom, %.2f available",
-                 x->next_batch, x->next_gib,
-                 e->memory.available_per_device_gib);
+                 "%s: batch %d needs %.2f GiB per device with headroom, "
+                 "%.2f available",
+                 e->fits ? "memory limits it" : "does not fit", x->next_batch,
+                 x->next_gib, e->memory.available_per_device_gib);
         break;
     case ECF_BATCH_LIMIT_LATENCY:
         snprintf(buf, n,
                  "the target limits it: batch %d takes %.1f ms per request, "
-                 "over --latency-ms",
-                 x->next_batch, x->next_ms);
+                 "over --latency-ms %g",
+                 x->next_batch, x->next_ms, x->target_ms);
         break;
     case ECF_BATCH_LIMIT_TTFT:
         snprintf(buf, n,
                  "the target limits it: batch %d has a %.1f ms TTFT, over "
-                 "--ttft-ms",
-                 x->next_batch, x->next_ms);
+                 "--ttft-ms %g",
+                 x->next_batch, x->next_ms, x->target_ms);
         break;
     case ECF_BATCH_LIMIT_TPOT:
         snprintf(buf, n,
                  "the target limits it: batch %d takes %.2f ms per output "
-                 "token, over --tpot-ms",
-                 x->next_batch, x->next_ms);
+                 "token, over --tpot-ms %g",
+                 x->next_batch, x->next_ms, x->target_ms);
         break;
     case ECF_BATCH_LIMIT_KNEE:
         snprintf(buf, n,
@@ -117,7 +117,10 @@ void rr_print_serve_terms(FILE *f, const ecf_estimate *e, const char *type,
     }
     limit_text(lim, sizeof(lim), e, x);
     fprintf(f, "  batch            %d %s: %s\n", e->batch_size,
-            x->llm ? "requests in flight" : "per forward", lim);
+            !x->llm                ? "per forward"
+            : e->batch_size == 1   ? "request in flight"
+                                   : "requests in flight",
+            lim);
 }
 
 static void num_or_null(cJSON *o, const char *key, double v, int dec,
@@ -167,6 +170,7 @@ void rr_json_serve_terms(cJSON *o, const ecf_estimate *e)
     else
         cJSON_AddNullToObject(s, "batch_limited_by");
     num_or_null(s, "knee_ms", x->knee_ms, 3, x->knee_ms > 0);
+    num_or_null(s, "target_ms", x->target_ms, 3, x->target_ms > 0);
     if (next)
         cJSON_AddNumberToObject(s, "next_batch", x->next_batch);
     else

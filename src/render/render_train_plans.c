@@ -34,6 +34,9 @@ static bool is_chosen(const ecf_train_try *t, const ecf_estimate *e)
 
 const char *rr_chosen_reason(const ecf_estimate *e)
 {
+    if (!e->fits)
+        return "no plan fits; the one shown needs the least memory per "
+               "device";
     switch (e->parallelism) {
     case ECF_PAR_SINGLE:
     case ECF_PAR_DP:
