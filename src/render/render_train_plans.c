@@ -138,13 +138,13 @@ void rr_print_train_plans(FILE *f, const rr_view *v)
     if (r->n_plans == 0)
         return;
     p = &r->plans[0];
-    /* serving: one replica's estimate (the fleet is copies of it) */
-    nodes = r->serving ? p->nodes_per_group : p->nodes;
+    /* one replica's estimate (a serving fleet is copies of it; a job's
+     * replica is the whole plan) */
+    nodes = p->nodes_per_group;
     if (ecf_estimate_run(&e, v->model, &r->workload, p->inst, nodes,
                          &err) != 0)
         return;
-    if (r->serving)
-        rr_print_serve_terms(f, &e, p->inst->type, nodes);
-    else
-        rr_print_plans_tried(f, &e, p->inst->type, nodes);
+    /* each prints nothing when the estimate is not its kind */
+    rr_print_plans_tried(f, &e, p->inst->type, nodes);
+    rr_print_serve_terms(f, &e, p->inst->type, nodes);
 }
