@@ -17,11 +17,15 @@
 const char *rr_chosen_reason(const ecf_estimate *e);
 /** The "Training plans tried for TYPE x NODES" table and its "Chosen:"
  *  line; nothing when `e` tried no plans (serving, quiet estimates). */
-void rr_print_plans_tried(FILE *f, const ecf_estimate *e, const char *type,
+void rr_print_plans_tried(FILE *f,
+                          const ecf_estimate *e,
+                          const char *type,
                           int nodes);
 /** The "Serving terms for TYPE x NODES" block; nothing for training or a
  *  quiet estimate. */
-void rr_print_serve_terms(FILE *f, const ecf_estimate *e, const char *type,
+void rr_print_serve_terms(FILE *f,
+                          const ecf_estimate *e,
+                          const char *type,
                           int nodes);
 /** Adds "serving_breakdown" (render_serve_explain.c). */
 void rr_json_serve_terms(cJSON *o, const ecf_estimate *e);

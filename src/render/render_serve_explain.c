@@ -13,7 +13,7 @@
 
 /* JSON names of ecf_batch_limit (NULL: not computed). */
 static const char *const limit_names[ECF_BATCH_LIMIT_COUNT] = {
-    NULL,      "batch-size", "model-default", "memory", "latency-ms",
+    NULL,      "batch-size", "model-default", "memory",   "latency-ms",
     "ttft-ms", "tpot-ms",    "knee",          "max-batch"};
 
 static const char *limit_name(ecf_batch_limit l)
@@ -22,8 +22,8 @@ static const char *limit_name(ecf_batch_limit l)
 }
 
 /* One sentence on what set the batch. */
-static void limit_text(char *buf, size_t n, const ecf_estimate *e,
-                       const ecf_serve_terms *x)
+static void
+limit_text(char *buf, size_t n, const ecf_estimate *e, const ecf_serve_terms *x)
 {
     switch (x->limit) {
     case ECF_BATCH_LIMIT_EXPLICIT:
@@ -72,7 +72,9 @@ static void limit_text(char *buf, size_t n, const ecf_estimate *e,
     }
 }
 
-void rr_print_serve_terms(FILE *f, const ecf_estimate *e, const char *type,
+void rr_print_serve_terms(FILE *f,
+                          const ecf_estimate *e,
+                          const char *type,
                           int nodes)
 {
     const ecf_serve_terms *x = &e->serve;
@@ -80,8 +82,9 @@ void rr_print_serve_terms(FILE *f, const ecf_estimate *e, const char *type,
 
     if (!x->set)
         return;
-    fprintf(f, "\nServing terms for %s x %d (one replica, tp %d, pp %d, "
-               "batch %d; one %s):\n",
+    fprintf(f,
+            "\nServing terms for %s x %d (one replica, tp %d, pp %d, "
+            "batch %d; one %s):\n",
             type, nodes, e->tp_degree, e->pp_degree, e->batch_size,
             x->llm ? "decode step" : "forward of the batch");
     fprintf(f, "  engine           %s: %s\n", e->engine, x->engine_why);
@@ -92,39 +95,43 @@ void rr_print_serve_terms(FILE *f, const ecf_estimate *e, const char *type,
                     x->layer_dispatch_ms, x->dispatch_ms);
         else
             fprintf(f, ", no per-layer dispatch (graph replay)\n");
-        fprintf(f, "  decode reads     %.2f GB weights + %.2f GB KV cache per "
-                   "device at %.0f GB/s = %.3f ms\n",
+        fprintf(f,
+                "  decode reads     %.2f GB weights + %.2f GB KV cache per "
+                "device at %.0f GB/s = %.3f ms\n",
                 x->weight_bytes / 1e9, x->kv_bytes / 1e9, x->bw_gbytes_s,
                 x->memory_ms);
     } else {
         fprintf(f, "  dispatch         %.2f ms per forward call\n",
                 x->fwd_overhead_ms);
-        fprintf(f, "  reads            %.3f GB per device at %.0f GB/s = "
-                   "%.3f ms\n",
+        fprintf(f,
+                "  reads            %.3f GB per device at %.0f GB/s = "
+                "%.3f ms\n",
                 x->weight_bytes / 1e9, x->bw_gbytes_s, x->memory_ms);
     }
     fprintf(f, "  compute          %.3f ms\n", x->compute_ms);
     fprintf(f, "  all-reduce       %.3f ms\n", x->allreduce_ms);
     if (x->llm) {
-        fprintf(f, "  others' prefill  %.3f ms per step (continuous "
-                   "batching)\n",
+        fprintf(f,
+                "  others' prefill  %.3f ms per step (continuous "
+                "batching)\n",
                 x->interleave_ms);
         fprintf(f, "  TPOT             %.3f ms per output token\n",
                 e->per_token_ms);
-        fprintf(f, "  TTFT             %.1f ms = own prefill %.1f + join "
-                   "%.1f + queueing %.1f\n",
+        fprintf(f,
+                "  TTFT             %.1f ms = own prefill %.1f + join "
+                "%.1f + queueing %.1f\n",
                 e->ttft_ms, x->prefill_ms, x->join_ms, x->queue_ms);
     }
     limit_text(lim, sizeof(lim), e, x);
     fprintf(f, "  batch            %d %s: %s\n", e->batch_size,
-            !x->llm                ? "per forward"
-            : e->batch_size == 1   ? "request in flight"
-                                   : "requests in flight",
+            !x->llm              ? "per forward"
+            : e->batch_size == 1 ? "request in flight"
+                                 : "requests in flight",
             lim);
 }
 
-static void num_or_null(cJSON *o, const char *key, double v, int dec,
-                        bool present)
+static void
+num_or_null(cJSON *o, const char *key, double v, int dec, bool present)
 {
     if (present)
         cli_json_add_num(o, key, v, dec);
