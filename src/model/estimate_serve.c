@@ -133,12 +133,13 @@ static void llm_times(infer_times *t,
     /* continuous batching: (b - 1) / s_out of the other requests start
      * per step, and their prompts (compute only: the step already reads
      * the weights) are prefilled in the same steps */
+    t->interleave_s = iter;
     if (s_out > 0)
-        t->interleave_s = (b - 1) / s_out * pp *
-                          (rate_pf > 0 ? fwd_flops_sample(m, (int)s_in) /
-                                             split / rate_pf
-                                       : 0);
-    iter += t->interleave_s;
+        iter += (b - 1) / s_out * pp *
+                (rate_pf > 0 ? fwd_flops_sample(m, (int)s_in) / split /
+                                   rate_pf
+                             : 0);
+    t->interleave_s = iter - t->interleave_s;
     t->per_token_s = iter;
     /* TTFT: own prefill, half a step's wait to join, and M/D/1 queueing
      * on the prefill at the arrival rate this batch sustains (Little's
