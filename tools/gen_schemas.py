@@ -142,6 +142,40 @@ MODELS = doc("models.schema.json", "ec2fit models --output json", obj({
     })),
 }), 1)
 
+# --explain only (estimate: top level; recommend: rank 1's plan): the
+# training plans the search tried, or the serving terms of one step
+# (docs/output-schema.md "--explain")
+NNONNEG = {"type": ["number", "null"], "minimum": 0}
+PLAN_TRIED = obj({
+    "strategy": PARALLELISM, "tp": POSINT, "pp": POSINT, "dp": POSINT,
+    "micro_batches": POSINT, "batch": POSINT, "recompute": BOOL,
+    "fits": dict(BOOL, description="fits with the search's headroom"),
+    "gib_per_device": NONNEG, "step_s": NONNEG, "samples_per_s": NONNEG,
+    "chosen": BOOL})
+SERVING_BREAKDOWN = obj({
+    "engine": enum("vllm", "tgi", "trtllm", "hf", "tf-serving", "triton",
+                   "neuron"),
+    "engine_reason": STR,
+    "step": dict(enum("decode", "forward"), description="LLMs: one decode step at the batch; other models: one forward of the batch"),
+    "host_ms_per_step": NNONNEG, "layer_dispatch_ms": NNONNEG,
+    "dispatch_ms": NNONNEG, "forward_overhead_ms": NNONNEG,
+    "read_gb": dict(NONNEG, description="bytes read per step per device, 10^9 (LLM: weights)"),
+    "kv_read_gb": NNONNEG, "bandwidth_gbytes_s": NONNEG,
+    "memory_ms": NONNEG, "compute_ms": NONNEG, "allreduce_ms": NONNEG,
+    "prefill_interleave_ms": NNONNEG, "tpot_ms": NNONNEG,
+    "ttft": {"oneOf": [{"type": "null"}, obj({
+        "prefill_ms": NONNEG, "join_ms": NONNEG, "queue_ms": NONNEG,
+        "total_ms": NONNEG})]},
+    "batch": POSINT,
+    "batch_limited_by": {"oneOf": [{"type": "null"}, enum(
+        "batch-size", "model-default", "memory", "latency-ms", "ttft-ms",
+        "tpot-ms", "knee", "max-batch")]},
+    "knee_ms": NNONNEG, "target_ms": NNONNEG,
+    "next_batch": {"type": ["integer", "null"], "minimum": 1},
+    "next_batch_gib_per_device": NNONNEG, "next_batch_ms": NNONNEG})
+EXPLAIN_PROPS = {"plans_tried": arr(PLAN_TRIED), "chosen_reason": STR,
+                 "serving_breakdown": SERVING_BREAKDOWN}
+
 STORAGE_KIND = enum("s3", "gp3", "fsx", "efs", "nvme")
 ESTIMATE = doc("estimate.schema.json", "ec2fit estimate --output json", obj({
     "model": obj({"name": STR, "kind": MODEL_KIND, "params": POSINT,
@@ -180,7 +214,8 @@ ESTIMATE = doc("estimate.schema.json", "ec2fit estimate --output json", obj({
                   "platform": STR,
                   "status": enum("supported", "unverified", "unsupported"),
                   "reason": {"type": "string"}, "source": STR}),
-}), 1)
+    **EXPLAIN_PROPS,
+}, optional=tuple(EXPLAIN_PROPS)), 1)
 
 NNUM_POS = {"type": ["number", "null"], "exclusiveMinimum": 0}
 NNUM_POS_ = NNUM_POS
@@ -191,7 +226,8 @@ PLAN_OPTIONAL = ("zone_group", "latency_ms", "ttft_ms", "per_token_ms", "capacit
                  "interruption_band", "expected_interruptions",
                  "spot_savings_pct", "plan_savings_pct", "storage",
                  "cost_breakdown", "purchase_options",
-                 "auto_scaling", "interruption_probability", "capacity_caveat")
+                 "auto_scaling", "interruption_probability", "capacity_caveat",
+                 *EXPLAIN_PROPS)
 # serving plans: what each purchase option would cost the plan's fleet
 # (docs/rules.md "Purchase options")
 PURCHASE_ROW = obj({
@@ -240,6 +276,7 @@ PLAN = obj({
                                                  "ssm_parameter": STR})]},
     "marks": arr(enum("cheapest", "fastest", "best-value")),
     "warnings": arr(obj({"rule": STR, "reason": STR})),
+    **EXPLAIN_PROPS,
 }, optional=PLAN_OPTIONAL)
 # spot plans carry the spot fields, on-demand plans none of them
 PLAN["allOf"] = [{

@@ -199,6 +199,50 @@ typedef struct {
 
 #define ECF_EST_MAX_TRIED 24
 
+/** What stopped the serving batch from doubling (ecf_serve_terms.limit). */
+typedef enum {
+    ECF_BATCH_LIMIT_NONE = 0, /* not computed (quiet run, training) */
+    ECF_BATCH_LIMIT_EXPLICIT, /* --batch-size */
+    ECF_BATCH_LIMIT_MODEL,    /* offline non-LLM job: the model's batch */
+    ECF_BATCH_LIMIT_MEMORY,   /* the next power of two does not fit */
+    ECF_BATCH_LIMIT_LATENCY,  /* ... misses --latency-ms */
+    ECF_BATCH_LIMIT_TTFT,     /* ... misses --ttft-ms */
+    ECF_BATCH_LIMIT_TPOT,     /* ... misses --tpot-ms */
+    ECF_BATCH_LIMIT_KNEE,     /* ... exceeds the knee (no target set) */
+    ECF_BATCH_LIMIT_CAP,      /* the largest automatic batch */
+    ECF_BATCH_LIMIT_COUNT
+} ecf_batch_limit;
+
+/** Serving (infer/batch): the terms behind the chosen plan's latency, per
+ *  replica at the chosen batch, for --explain. Filled by ecf_estimate_run
+ *  (zero from run_quiet). LLMs: one decode step; other models: one
+ *  forward of the batch. docs/estimation.md, "LLM serving". */
+typedef struct {
+    bool set;
+    bool llm;
+    const char *engine_why;   /* static: why this engine */
+    double step_host_ms;      /* engine's fixed host time per step */
+    double layer_dispatch_ms; /* eager launches per layer per step */
+    double dispatch_ms;       /* layer_dispatch_ms x layers */
+    double weight_bytes;      /* read per step per device */
+    double kv_bytes;          /* LLM: KV cache read per step per device */
+    double bw_gbytes_s;       /* achieved bandwidth used for the reads */
+    double memory_ms;         /* bytes / bandwidth */
+    double compute_ms;        /* FLOPs / achieved rate */
+    double allreduce_ms;      /* tensor-parallel all-reduces per step */
+    double interleave_ms;     /* LLM: others' prefills per decode step */
+    double fwd_overhead_ms;   /* non-LLM: dispatch per forward call */
+    double prefill_ms;        /* TTFT: the request's own prefill */
+    double join_ms;           /* TTFT: wait for the next step */
+    double queue_ms;          /* TTFT: wait for the prefills ahead */
+    double knee_ms;           /* no target: latency bound on the batch */
+    double target_ms;         /* the missed target (latency/ttft/tpot) */
+    ecf_batch_limit limit;
+    int next_batch;         /* the batch that failed (0 = none tried) */
+    double next_gib;        /* its memory per device (with headroom) */
+    double next_ms;         /* its value of the missed target */
+} ecf_serve_terms;
+
 #define ECF_EST_MAX_NOTES 12
 #define ECF_EST_NOTE_LEN  200
 
@@ -275,6 +319,7 @@ typedef struct {
     double startup_s;
 
     bool quiet;                /* notes not formatted (run_quiet) */
+    ecf_serve_terms serve;     /* --explain terms (not by run_quiet) */
     int n_warnings;
     char warnings[ECF_EST_MAX_NOTES][ECF_EST_NOTE_LEN];
     int n_assumptions;

@@ -15,6 +15,7 @@
 #include <cjson/cJSON.h>
 
 #include "render_common.h"
+#include "render_explain.h"
 #include "workload_flags.h"
 #include "cli_config.h"
 #include "cmd.h"
@@ -30,7 +31,8 @@ static void usage(FILE *f)
           "                       --task T --instance TYPE [--nodes N] "
           "[workload flags]\n"
           "                       [--region R] [--catalog FILE] "
-          "[--output table|json]\n\n"
+          "[--output table|json]\n"
+          "                       [--explain]\n\n"
           "Memory per device, step time, throughput, time for the dataset, "
           "serving\nlatency and the bottleneck of a workload on one "
           "instance type.\nExit status 3 when it does not fit (the "
@@ -45,6 +47,12 @@ static void usage(FILE *f)
           "  -c, --catalog FILE      catalog file, or 'embedded'\n"
           "  -o, --output FMT        table (default) or json\n"
           CLI_OUTPUT_FILE_HELP
+          "      --explain           training: the plans the search tried "
+          "and why the\n"
+          "                          chosen one won; serving: the engine, "
+          "the terms of one\n"
+          "                          step, TTFT's parts and what set the "
+          "batch\n"
           "  -h, --help              this help\n",
           f);
 }
@@ -81,7 +89,8 @@ static void print_table(const ecf_estimate *e,
                         const ecf_instance *in,
                         const ecf_price *price,
                         const char *region,
-                        const ecf_stack_verdict *sv)
+                        const ecf_stack_verdict *sv,
+                        bool explain)
 {
     char acc[96], t[32], cnt[32];
     int i;
@@ -168,6 +177,10 @@ static void print_table(const ecf_estimate *e,
     for (i = 0; i < e->n_assumptions; i++)
         printf("  - %s\n", e->assumptions[i]);
     printf("  - formulas and constants: docs/estimation.md\n");
+    if (explain) {
+        rr_print_plans_tried(stdout, e, in->type, e->nodes);
+        rr_print_serve_terms(stdout, e, in->type, e->nodes);
+    }
 }
 
 static void
@@ -185,7 +198,8 @@ static void print_json(const ecf_estimate *e,
                        const ecf_instance *in,
                        const ecf_price *price,
                        const char *region,
-                       const ecf_stack_verdict *sv)
+                       const ecf_stack_verdict *sv,
+                       bool explain)
 {
     cJSON *root = cJSON_CreateObject(), *o, *arr;
     bool infer = !ecf_task_is_training(w->task);
@@ -294,6 +308,8 @@ static void print_json(const ecf_estimate *e,
     arr = cJSON_AddArrayToObject(root, "assumptions");
     for (i = 0; i < e->n_assumptions; i++)
         cJSON_AddItemToArray(arr, cJSON_CreateString(e->assumptions[i]));
+    if (explain)
+        rr_json_explain(root, e);
     cli_json_print(stdout, root);
 }
 
@@ -307,6 +323,7 @@ int cmd_estimate(int argc, char **argv)
         {"catalog", required_argument, NULL, 'c'},
         {"output", required_argument, NULL, 'o'},
         {"output-file", required_argument, NULL, 'O'},
+        {"explain", no_argument, NULL, 'X'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
     ecf_err err = ECF_ERR_INIT;
@@ -322,6 +339,7 @@ int cmd_estimate(int argc, char **argv)
     ecf_stacks *stacks = NULL;
     ecf_stack_verdict sv;
     int c, nodes = 1, status = 0, r;
+    bool explain = false;
 
     optind = 0;
     opterr = 0;
@@ -359,6 +377,9 @@ int cmd_estimate(int argc, char **argv)
             break;
         case 'O':
             output_file = optarg;
+            break;
+        case 'X':
+            explain = true;
             break;
         default:
             return cli_bad_option("estimate", c, argc, argv);
@@ -418,9 +439,9 @@ int cmd_estimate(int argc, char **argv)
     ecf_stacks_resolve(&sv, stacks, ecf_stacks_platform(stacks, in), &model,
                        &wl.w);
     if (out == CLI_OUT_JSON)
-        print_json(&est, &model, &wl.w, in, price, region, &sv);
+        print_json(&est, &model, &wl.w, in, price, region, &sv, explain);
     else
-        print_table(&est, &model, &wl.w, in, price, region, &sv);
+        print_table(&est, &model, &wl.w, in, price, region, &sv, explain);
     status = est.fits ? 0 : 3;
 out:
     ecf_stacks_free(stacks);

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ec2fit/stacks.h"
 #include "estimate_internal.h"
 #include "serve_engines.h"
 
@@ -23,6 +24,9 @@ typedef struct {
     double prefill_s; /* the request's own prefill, no queueing */
     double comm_s;
     bool mem_bound;
+    /* the step's terms, for --explain (ecf_serve_terms) */
+    double weight_bytes, kv_bytes, bw, mem_s, compute_s, host_s;
+    double interleave_s, join_s;
 } infer_times;
 
 /* Time of one decode step (or one prompt's prefill) on one pipeline stage:
@@ -61,7 +65,7 @@ static void llm_times(infer_times *t,
     double bw = d->bw_gbytes_s * 1e9 * (d->cpu ? 1.0 : eng->bw_eff);
     double wq = 1.0; /* weight-only quantised kernels vs the roofline */
     double u_pf, rate_pf, rate_dec, weights_dev, kv_dev, comm_pf, comm_dec;
-    double pf_stage, dec_stage, host, iter, lambda, rho, wait;
+    double pf_stage, dec_stage, host, iter, lambda, rho, wait, dec_flops;
     double ctx_avg = s_in + s_out / 2.0;
 
     memset(t, 0, sizeof(*t));
@@ -100,13 +104,17 @@ static void llm_times(infer_times *t,
     /* an MLA latent is read whole by every TP rank (see infer_memory) */
     kv_dev = kv_bytes_per_token(m, kv_elem) * ctx_avg * b /
              (m->kv_dim_per_layer > 0 ? pp : split);
-    dec_stage = roofline(weights_dev + kv_dev, bw,
-                         b *
-                             (2.0 * matmul_params(m) +
-                              4.0 * m->layers * ctx_avg * m->heads *
-                                  m->head_dim) /
-                             split,
-                         rate_dec, &t->mem_bound);
+    dec_flops = b *
+                (2.0 * matmul_params(m) +
+                 4.0 * m->layers * ctx_avg * m->heads * m->head_dim) /
+                split;
+    dec_stage = roofline(weights_dev + kv_dev, bw, dec_flops, rate_dec,
+                         &t->mem_bound);
+    t->weight_bytes = weights_dev;
+    t->kv_bytes = kv_dev;
+    t->bw = bw;
+    t->mem_s = (weights_dev + kv_dev) / bw;
+    t->compute_s = rate_dec > 0 ? dec_flops / rate_dec : 0;
     comm_dec = 2.0 * m->layers *
                allreduce_s(b * m->hidden * 2.0, pl->tp, d->link_gbytes_s,
                            d->alpha_link, LINK_EFFICIENCY);
@@ -116,6 +124,7 @@ static void llm_times(infer_times *t,
      * hand-off), which the GPU computes no faster than the host launches
      * around them: the layer's serial part is the slower of the two. */
     host = eng->layer_dispatch_s * m->layers;
+    t->host_s = host;
     if (pl->tp == 1 && pl->pp == 1)
         iter = (dec_stage > host ? dec_stage : host) + eng->step_s + comm_dec;
     else
@@ -124,11 +133,13 @@ static void llm_times(infer_times *t,
     /* continuous batching: (b - 1) / s_out of the other requests start
      * per step, and their prompts (compute only: the step already reads
      * the weights) are prefilled in the same steps */
+    t->interleave_s = iter;
     if (s_out > 0)
         iter += (b - 1) / s_out * pp *
                 (rate_pf > 0 ? fwd_flops_sample(m, (int)s_in) / split /
                                    rate_pf
                              : 0);
+    t->interleave_s = iter - t->interleave_s;
     t->per_token_s = iter;
     /* TTFT: own prefill, half a step's wait to join, and M/D/1 queueing
      * on the prefill at the arrival rate this batch sustains (Little's
@@ -141,6 +152,7 @@ static void llm_times(infer_times *t,
     wait = b > 1 ? 0.5 * iter + rho / (2.0 * (1.0 - rho)) * t->prefill_s
                  : 0;
     t->ttft_s = t->prefill_s + wait;
+    t->join_s = b > 1 ? 0.5 * iter : 0;
     t->latency_s = t->ttft_s + (s_out > 1 ? s_out - 1 : 0) * iter;
     t->comm_s = comm_dec;
     *u_out = u_pf; /* GEMM efficiency; decode is a bandwidth roofline */
@@ -222,6 +234,10 @@ static void other_times(infer_times *t,
                  : 1.0);
     memt = bytes / bw;
     t->mem_bound = memt > compute;
+    t->weight_bytes = bytes;
+    t->bw = bw;
+    t->mem_s = memt;
+    t->compute_s = compute;
     /* convnets: add (see CNN_INFER_TRAFFIC); transformers: roofline */
     if (ecf_model_kind_is_transformer(m->kind))
         t->latency_s = compute > memt ? compute : memt;
@@ -359,6 +375,113 @@ static bool serve_batch(plan *pl,
     }
     pl->batch = 1 << lo;
     return true;
+}
+
+/* --explain (not on the scorer's quiet path): the terms of the chosen
+ * plan's step, and why its batch is what it is: the next power of two
+ * either does not fit or misses a target (or the knee), by the same tests
+ * serve_batch and fill_batch apply. */
+static void explain_serve(ecf_estimate *e,
+                          const infer_times *t,
+                          const ecf_model *m,
+                          const ecf_workload *w,
+                          const devinfo *d,
+                          ecf_precision p,
+                          double peak,
+                          const plan *pl,
+                          const serve_engine *eng)
+{
+    ecf_serve_terms *x = &e->serve;
+    infer_times nt;
+    ecf_memory mem;
+    plan next = *pl;
+    double u = 0;
+    double h = w->headroom_set ? w->headroom_pct / 100.0 : SERVE_HEADROOM;
+    bool targets = w->latency_target_ms > 0 || w->ttft_target_ms > 0 ||
+                   w->tpot_target_ms > 0;
+
+    x->set = true;
+    x->llm = is_llm(m);
+    /* the order of serve_engine_pick */
+    if (w->engine > ECF_ENGINE_AUTO)
+        x->engine_why = "set by --engine";
+    else if (d->gen == GEN_NEURON)
+        x->engine_why = "the default on Inferentia and Trainium (Neuron SDK)";
+    else if (x->llm)
+        x->engine_why = "the default for LLMs";
+    else if (w->framework == ECF_FW_TENSORFLOW)
+        x->engine_why = "the default for --framework tensorflow";
+    else
+        x->engine_why = "the default for models other than LLMs";
+    if (x->llm) {
+        x->step_host_ms = eng->step_s * 1e3;
+        x->layer_dispatch_ms = eng->layer_dispatch_s * 1e3;
+        x->dispatch_ms = t->host_s * 1e3;
+    } else {
+        x->fwd_overhead_ms = eng->fwd_overhead_s * 1e3;
+    }
+    x->weight_bytes = t->weight_bytes;
+    x->kv_bytes = t->kv_bytes;
+    x->bw_gbytes_s = t->bw / 1e9;
+    x->memory_ms = t->mem_s * 1e3;
+    x->compute_ms = t->compute_s * 1e3;
+    x->allreduce_ms = t->comm_s * 1e3;
+    x->interleave_ms = t->interleave_s * 1e3;
+    x->prefill_ms = t->prefill_s * 1e3;
+    x->join_ms = t->join_s * 1e3;
+    x->queue_ms = (t->ttft_s - t->prefill_s - t->join_s) * 1e3;
+    if (x->queue_ms < 0)
+        x->queue_ms = 0;
+    if (w->task == ECF_TASK_INFER && !targets && !w->batch_explicit) {
+        next.batch = 1;
+        serve_times(&nt, m, w, d, p, peak, &next, eng, &u);
+        x->knee_ms = SERVE_KNEE_LATENCY * nt.latency_s * 1e3;
+    }
+    if (!e->fits) {
+        x->limit = ECF_BATCH_LIMIT_MEMORY;
+        x->next_batch = pl->batch;
+        x->next_gib = e->memory.total_per_device_gib * (1.0 + h);
+        return;
+    }
+    if (w->batch_explicit) {
+        x->limit = ECF_BATCH_LIMIT_EXPLICIT;
+        return;
+    }
+    if (w->task != ECF_TASK_INFER && !x->llm) {
+        x->limit = ECF_BATCH_LIMIT_MODEL;
+        return;
+    }
+    if (pl->batch >= MAX_AUTO_BATCH) {
+        x->limit = ECF_BATCH_LIMIT_CAP;
+        return;
+    }
+    next.batch = pl->batch * 2;
+    x->next_batch = next.batch;
+    infer_memory(&mem, m, w, p, &next, d);
+    x->next_gib = mem.total_per_device_gib * (1.0 + h);
+    if (!fits_serving(&mem, w) || w->task != ECF_TASK_INFER) {
+        x->limit = ECF_BATCH_LIMIT_MEMORY;
+        return;
+    }
+    serve_times(&nt, m, w, d, p, peak, &next, eng, &u);
+    if (w->latency_target_ms > 0 &&
+        nt.latency_s * 1e3 > w->latency_target_ms) {
+        x->limit = ECF_BATCH_LIMIT_LATENCY;
+        x->target_ms = w->latency_target_ms;
+        x->next_ms = nt.latency_s * 1e3;
+    } else if (w->ttft_target_ms > 0 && nt.ttft_s * 1e3 > w->ttft_target_ms) {
+        x->limit = ECF_BATCH_LIMIT_TTFT;
+        x->target_ms = w->ttft_target_ms;
+        x->next_ms = nt.ttft_s * 1e3;
+    } else if (w->tpot_target_ms > 0 &&
+               nt.per_token_s * 1e3 > w->tpot_target_ms) {
+        x->limit = ECF_BATCH_LIMIT_TPOT;
+        x->target_ms = w->tpot_target_ms;
+        x->next_ms = nt.per_token_s * 1e3;
+    } else if (!targets) {
+        x->limit = ECF_BATCH_LIMIT_KNEE;
+        x->next_ms = nt.latency_s * 1e3;
+    }
 }
 
 void run_infer(ecf_estimate *e,
@@ -561,4 +684,6 @@ void run_infer(ecf_estimate *e,
     if (w->qps > 0 && e->max_qps_per_replica * replicas < w->qps)
         warn(e, "sustains %.2f requests/s per node set, below --qps %.2f",
              e->max_qps_per_replica * replicas, w->qps);
+    if (!e->quiet)
+        explain_serve(e, &t, m, w, d, p, peak, &pl, eng);
 }

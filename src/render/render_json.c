@@ -16,6 +16,7 @@
 #include "render_common.h"
 #include "recommend_render_internal.h"
 #include "ec2fit/textsafe.h"
+#include "render_explain.h"
 #include "ec2fit/light.h"
 
 /* ------------------------------------------------------------------ */
@@ -223,13 +224,20 @@ static cJSON *json_plan(const rr_view *v, const ecf_plan *p, size_t rank)
     /* the estimator's own warnings for this plan (re-run: plans keep no
      * estimate to stay small) */
     if (ecf_estimate_run(&e, v->model, v->w, p->inst, p->nodes_per_group,
-                         NULL) == 0)
+                         NULL) == 0) {
         for (k = 0; k < e.n_warnings; k++) {
             cJSON *h = cJSON_CreateObject();
             cJSON_AddStringToObject(h, "rule", "estimate");
             cJSON_AddStringToObject(h, "reason", e.warnings[k]);
             cJSON_AddItemToArray(warn, h);
         }
+    }
+    /* --explain: rank 1's plans tried or serving terms, from the workload
+     * the plans were scored with (it carries the rules' headroom) */
+    if (v->explain && rank == 1 &&
+        ecf_estimate_run(&e, v->model, &r->workload, p->inst,
+                         p->nodes_per_group, NULL) == 0)
+        rr_json_explain(o, &e);
     return o;
 }
 

@@ -1,8 +1,8 @@
 /*
- * render_train_plans.c - `recommend --explain` for a training job: the
- * plans the estimator's search tried for the rank-1 type (strategy,
+ * render_train_plans.c - `--explain` for a training job (recommend's rank
+ * 1, estimate's plan): the plans the estimator's search tried (strategy,
  * micro-batch, recomputation, memory, step time, throughput) and why the
- * chosen one won (docs/estimation.md, "Plan search").
+ * chosen one won (docs/estimation.md, "Plan search"); text and JSON.
  */
 #include "recommend_render.h"
 
@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "recommend_render_internal.h"
+#include "render_common.h"
+#include "render_explain.h"
 
 static void strategy(char *buf, size_t n, const ecf_train_try *t)
 {
@@ -30,9 +32,11 @@ static bool is_chosen(const ecf_train_try *t, const ecf_estimate *e)
            t->checkpointing == e->activation_checkpointing;
 }
 
-/* One sentence on why the chosen strategy won. */
-static const char *why(const ecf_estimate *e)
+const char *rr_chosen_reason(const ecf_estimate *e)
 {
+    if (!e->fits)
+        return "no plan fits; the one shown needs the least memory per "
+               "device";
     switch (e->parallelism) {
     case ECF_PAR_SINGLE:
     case ECF_PAR_DP:
@@ -58,39 +62,89 @@ static const char *why(const ecf_estimate *e)
     }
 }
 
+void rr_print_plans_tried(FILE *f, const ecf_estimate *e, const char *type,
+                          int nodes)
+{
+    int i;
+
+    if (e->n_tried == 0)
+        return;
+    fprintf(f, "\nTraining plans tried for %s x %d (fastest that fits with "
+               "headroom wins; * = chosen):\n",
+            type, nodes);
+    fprintf(f, "  %-26s %6s %5s %5s %9s %10s %12s\n", "STRATEGY", "BATCH",
+            "RECMP", "FITS", "GiB/DEV", "STEP_s", "SAMPLES/s");
+    for (i = 0; i < e->n_tried; i++) {
+        const ecf_train_try *t = &e->tried[i];
+        char s[64];
+        strategy(s, sizeof(s), t);
+        fprintf(f, "%c %-26s %6d %5s %5s %9.1f %10.3f %12.1f\n",
+                is_chosen(t, e) ? '*' : ' ', s, t->batch,
+                t->checkpointing ? "yes" : "no", t->fits ? "yes" : "no",
+                t->mem_gib, t->step_time_s, t->samples_per_s);
+    }
+    fprintf(f, "Chosen: %s%s, batch %d%s: %s.\n",
+            ecf_parallelism_name(e->parallelism),
+            e->tp_degree > 1 ? " (tensor parallel in the node)" : " (no TP)",
+            e->batch_size,
+            e->activation_checkpointing ? ", recomputing activations" : "",
+            rr_chosen_reason(e));
+}
+
+static void json_plans_tried(cJSON *o, const ecf_estimate *e)
+{
+    cJSON *arr = cJSON_AddArrayToObject(o, "plans_tried");
+    int i;
+
+    for (i = 0; i < e->n_tried; i++) {
+        const ecf_train_try *t = &e->tried[i];
+        cJSON *x = cJSON_CreateObject();
+        cJSON_AddStringToObject(x, "strategy",
+                                ecf_parallelism_name(t->parallelism));
+        cJSON_AddNumberToObject(x, "tp", t->tp);
+        cJSON_AddNumberToObject(x, "pp", t->pp);
+        cJSON_AddNumberToObject(x, "dp", t->dp);
+        cJSON_AddNumberToObject(x, "micro_batches", t->microbatches);
+        cJSON_AddNumberToObject(x, "batch", t->batch);
+        cJSON_AddBoolToObject(x, "recompute", t->checkpointing);
+        cJSON_AddBoolToObject(x, "fits", t->fits);
+        cli_json_add_num(x, "gib_per_device", t->mem_gib, 3);
+        cli_json_add_num(x, "step_s", t->step_time_s, 6);
+        cli_json_add_num(x, "samples_per_s", t->samples_per_s, 3);
+        cJSON_AddBoolToObject(x, "chosen", is_chosen(t, e));
+        cJSON_AddItemToArray(arr, x);
+    }
+    cJSON_AddStringToObject(o, "chosen_reason", rr_chosen_reason(e));
+}
+
+void rr_json_explain(cJSON *o, const ecf_estimate *e)
+{
+    if (e->n_tried > 0)
+        json_plans_tried(o, e);
+    else if (e->serve.set)
+        rr_json_serve_terms(o, e);
+}
+
+/* recommend --explain: the plan behind rank 1, re-estimated with its
+ * notes (the scorer's estimates are quiet). */
 void rr_print_train_plans(FILE *f, const rr_view *v)
 {
     const ecf_recommendation *r = v->rec;
     const ecf_plan *p;
     ecf_estimate e;
     ecf_err err;
-    int i;
+    int nodes;
 
-    if (r->serving || r->n_plans == 0)
+    if (r->n_plans == 0)
         return;
     p = &r->plans[0];
-    if (ecf_estimate_run(&e, v->model, &r->workload, p->inst, p->nodes,
-                         &err) != 0 ||
-        e.n_tried == 0)
+    /* one replica's estimate (a serving fleet is copies of it; a job's
+     * replica is the whole plan) */
+    nodes = p->nodes_per_group;
+    if (ecf_estimate_run(&e, v->model, &r->workload, p->inst, nodes,
+                         &err) != 0)
         return;
-    fprintf(f, "\nTraining plans tried for %s x %d (fastest that fits with "
-               "headroom wins; * = chosen):\n",
-            p->inst->type, p->nodes);
-    fprintf(f, "  %-26s %6s %5s %5s %9s %10s %12s\n", "STRATEGY", "BATCH",
-            "RECMP", "FITS", "GiB/DEV", "STEP_s", "SAMPLES/s");
-    for (i = 0; i < e.n_tried; i++) {
-        const ecf_train_try *t = &e.tried[i];
-        char s[64];
-        strategy(s, sizeof(s), t);
-        fprintf(f, "%c %-26s %6d %5s %5s %9.1f %10.3f %12.1f\n",
-                is_chosen(t, &e) ? '*' : ' ', s, t->batch,
-                t->checkpointing ? "yes" : "no", t->fits ? "yes" : "no",
-                t->mem_gib, t->step_time_s, t->samples_per_s);
-    }
-    fprintf(f, "Chosen: %s%s, batch %d%s: %s.\n",
-            ecf_parallelism_name(e.parallelism),
-            e.tp_degree > 1 ? " (tensor parallel in the node)" : " (no TP)",
-            e.batch_size,
-            e.activation_checkpointing ? ", recomputing activations" : "",
-            why(&e));
+    /* each prints nothing when the estimate is not its kind */
+    rr_print_plans_tried(f, &e, p->inst->type, nodes);
+    rr_print_serve_terms(f, &e, p->inst->type, nodes);
 }

@@ -31,7 +31,7 @@ for args in "$SRC_DIR"/tests/cli/golden/*.args; do
   check "golden $(basename "$case") validates against $schema" valid "$schema" "$out" $lines
   n=$((n + 1))
 done
-check "golden JSON outputs validated: $n (expected 20)" test "$n" -eq 20
+check "golden JSON outputs validated: $n (expected 22)" test "$n" -eq 22
 
 # fresh runs of every command
 run() { # name schema args...
@@ -58,6 +58,13 @@ run rec_small_serve recommend recommend --model distilbert --task infer --qps 2 
 run rec_spot_explain recommend recommend --model resnet50 --task train --dataset 1.28M --epochs 90 --spot --explain --output json
 run rec_regions recommend recommend --model llama-3.1-70b --task lora --regions us-east-1,us-west-2 --top 10 --output json
 run rec_no_plan recommend recommend --model llama-3.1-405b --task train --max-nodes 1 --output json
+# --explain: plans_tried/chosen_reason (training), serving_breakdown (serving)
+run est_explain_train estimate estimate --model bert-large --task train --dataset 2.4M --seq-len 512 --instance p5.48xlarge --explain --output json
+run est_explain_serve estimate estimate --model llama-3.1-8b --task infer --instance g6e.xlarge --qps 1 --explain --output json
+run est_explain_cnn estimate estimate --model resnet50 --task infer --instance g5.xlarge --explain --output json
+run est_explain_nofit estimate estimate --model llama-3.1-405b --task infer --instance g5.xlarge --explain --output json
+run rec_explain_serve recommend recommend --model llama-3.1-8b --task infer --qps 5 --explain --output json
+run rec_explain_pp recommend recommend --params 175B --task train --dataset 300B --optimize time --max-nodes 64 --families p4d --explain --output json
 run rec_storage_fsx recommend recommend --model resnet50 --task train --dataset 1.28M --epochs 90 --storage fsx --storage-throughput 1200 --output json
 run rec_storage_efs recommend recommend --model resnet50 --task train --dataset 1.28M --epochs 3 --storage efs --output json
 run rec_estimated recommend recommend --model distilbert --task infer --qps 2 --regions eu-west-1,us-east-1 --estimate-missing-prices --output json
@@ -67,6 +74,10 @@ printf '%s\n' '{"model":"resnet50","task":"train","spot":true}' '{"model":"nope"
 "$EC2FIT" recommend --batch "$WORK/batch.jsonl" > "$WORK/batch.out" 2> /dev/null
 check "batch lines (plan, error, serving) validate" valid recommend-batch-line "$WORK/batch.out" --lines
 check "batch: 3 lines" test "$(wc -l < "$WORK/batch.out")" -eq 3
+"$EC2FIT" recommend --batch "$WORK/batch.jsonl" --explain > "$WORK/batch_explain.out" 2> /dev/null
+check "batch lines with --explain validate" valid recommend-batch-line "$WORK/batch_explain.out" --lines
+check "batch --explain: rank 1 of the training and serving lines explained" test \
+  "$(jq -c '.recommendations[0] // {} | [has("plans_tried"), has("serving_breakdown")]' "$WORK/batch_explain.out" | tr '\n' ' ')" = "[true,false] [false,false] [false,true] "
 echo '{"model":"resnet50","task":"train","dataset":"1.28M"}' | "$EC2FIT" tf-external > "$WORK/tf.json"
 check "tf-external validates" valid tf-external "$WORK/tf.json"
 
@@ -103,4 +114,8 @@ mut spot_fields_on_demand recommend '.recommendations[0] |= (.purchase = "on-dem
 mut plan_savings_rounded recommend '(.recommendations[] | select(.purchase=="spot") | .spot_savings_pct) |= . + 0.5' rec_spot_explain
 mut tf_number tf-external '.hourly_usd |= tonumber' tf
 mut estimate_extra estimate '.memory.vram_gib = 1' est_train
+mut tried_no_chosen estimate 'del(.plans_tried[0].chosen)' est_explain_train
+mut tried_bad_strategy recommend '.recommendations[0].plans_tried[0].strategy = "zero-2"' rec_explain_pp
+mut serve_bad_limit estimate '.serving_breakdown.batch_limited_by = "budget"' est_explain_serve
+mut serve_extra recommend '.recommendations[0].serving_breakdown.tokens = 1' rec_explain_serve
 finish

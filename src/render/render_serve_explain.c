@@ -1,0 +1,187 @@
+/*
+ * render_serve_explain.c - `--explain` for a serving plan (recommend's
+ * rank 1, estimate's plan): the engine and why, the terms of one step
+ * (host time, dispatch, bytes read and their bandwidth time, compute,
+ * all-reduce), TTFT's parts, TPOT, and what set the batch; text and JSON
+ * (docs/estimation.md, "LLM serving").
+ */
+#include "render_explain.h"
+
+#include <stdio.h>
+
+#include "render_common.h"
+
+/* JSON names of ecf_batch_limit (NULL: not computed). */
+static const char *const limit_names[ECF_BATCH_LIMIT_COUNT] = {
+    NULL,      "batch-size", "model-default", "memory",   "latency-ms",
+    "ttft-ms", "tpot-ms",    "knee",          "max-batch"};
+
+static const char *limit_name(ecf_batch_limit l)
+{
+    return l >= 0 && l < ECF_BATCH_LIMIT_COUNT ? limit_names[l] : NULL;
+}
+
+/* One sentence on what set the batch. */
+static void
+limit_text(char *buf, size_t n, const ecf_estimate *e, const ecf_serve_terms *x)
+{
+    switch (x->limit) {
+    case ECF_BATCH_LIMIT_EXPLICIT:
+        snprintf(buf, n, "set by --batch-size");
+        break;
+    case ECF_BATCH_LIMIT_MODEL:
+        snprintf(buf, n, "the model's batch (offline job)");
+        break;
+    case ECF_BATCH_LIMIT_MEMORY:
+        snprintf(buf, n,
+                 "%s: batch %d needs %.2f GiB per device with headroom, "
+                 "%.2f available",
+                 e->fits ? "memory limits it" : "does not fit", x->next_batch,
+                 x->next_gib, e->memory.available_per_device_gib);
+        break;
+    case ECF_BATCH_LIMIT_LATENCY:
+        snprintf(buf, n,
+                 "the target limits it: batch %d takes %.1f ms per request, "
+                 "over --latency-ms %g",
+                 x->next_batch, x->next_ms, x->target_ms);
+        break;
+    case ECF_BATCH_LIMIT_TTFT:
+        snprintf(buf, n,
+                 "the target limits it: batch %d has a %.1f ms TTFT, over "
+                 "--ttft-ms %g",
+                 x->next_batch, x->next_ms, x->target_ms);
+        break;
+    case ECF_BATCH_LIMIT_TPOT:
+        snprintf(buf, n,
+                 "the target limits it: batch %d takes %.2f ms per output "
+                 "token, over --tpot-ms %g",
+                 x->next_batch, x->next_ms, x->target_ms);
+        break;
+    case ECF_BATCH_LIMIT_KNEE:
+        snprintf(buf, n,
+                 "the knee limits it (no target set): batch %d takes %.1f ms "
+                 "per request, over %.1f ms",
+                 x->next_batch, x->next_ms, x->knee_ms);
+        break;
+    case ECF_BATCH_LIMIT_CAP:
+        snprintf(buf, n, "the largest batch tried");
+        break;
+    default:
+        snprintf(buf, n, "-");
+        break;
+    }
+}
+
+void rr_print_serve_terms(FILE *f,
+                          const ecf_estimate *e,
+                          const char *type,
+                          int nodes)
+{
+    const ecf_serve_terms *x = &e->serve;
+    char lim[256];
+
+    if (!x->set)
+        return;
+    fprintf(f,
+            "\nServing terms for %s x %d (one replica, tp %d, pp %d, "
+            "batch %d; one %s):\n",
+            type, nodes, e->tp_degree, e->pp_degree, e->batch_size,
+            x->llm ? "decode step" : "forward of the batch");
+    fprintf(f, "  engine           %s: %s\n", e->engine, x->engine_why);
+    if (x->llm) {
+        fprintf(f, "  host time        %.2f ms per step", x->step_host_ms);
+        if (x->layer_dispatch_ms > 0)
+            fprintf(f, " + dispatch %.2f ms per layer = %.2f ms\n",
+                    x->layer_dispatch_ms, x->dispatch_ms);
+        else
+            fprintf(f, ", no per-layer dispatch (graph replay)\n");
+        fprintf(f,
+                "  decode reads     %.2f GB weights + %.2f GB KV cache per "
+                "device at %.0f GB/s = %.3f ms\n",
+                x->weight_bytes / 1e9, x->kv_bytes / 1e9, x->bw_gbytes_s,
+                x->memory_ms);
+    } else {
+        fprintf(f, "  dispatch         %.2f ms per forward call\n",
+                x->fwd_overhead_ms);
+        fprintf(f,
+                "  reads            %.3f GB per device at %.0f GB/s = "
+                "%.3f ms\n",
+                x->weight_bytes / 1e9, x->bw_gbytes_s, x->memory_ms);
+    }
+    fprintf(f, "  compute          %.3f ms\n", x->compute_ms);
+    fprintf(f, "  all-reduce       %.3f ms\n", x->allreduce_ms);
+    if (x->llm) {
+        fprintf(f,
+                "  others' prefill  %.3f ms per step (continuous "
+                "batching)\n",
+                x->interleave_ms);
+        fprintf(f, "  TPOT             %.3f ms per output token\n",
+                e->per_token_ms);
+        fprintf(f,
+                "  TTFT             %.1f ms = own prefill %.1f + join "
+                "%.1f + queueing %.1f\n",
+                e->ttft_ms, x->prefill_ms, x->join_ms, x->queue_ms);
+    }
+    limit_text(lim, sizeof(lim), e, x);
+    fprintf(f, "  batch            %d %s: %s\n", e->batch_size,
+            !x->llm              ? "per forward"
+            : e->batch_size == 1 ? "request in flight"
+                                 : "requests in flight",
+            lim);
+}
+
+static void
+num_or_null(cJSON *o, const char *key, double v, int dec, bool present)
+{
+    if (present)
+        cli_json_add_num(o, key, v, dec);
+    else
+        cJSON_AddNullToObject(o, key);
+}
+
+void rr_json_serve_terms(cJSON *o, const ecf_estimate *e)
+{
+    const ecf_serve_terms *x = &e->serve;
+    const char *lim = limit_name(x->limit);
+    cJSON *s = cJSON_AddObjectToObject(o, "serving_breakdown"), *t;
+    bool next = x->next_batch > 0;
+
+    cJSON_AddStringToObject(s, "engine", e->engine ? e->engine : "");
+    cJSON_AddStringToObject(s, "engine_reason",
+                            x->engine_why ? x->engine_why : "");
+    cJSON_AddStringToObject(s, "step", x->llm ? "decode" : "forward");
+    num_or_null(s, "host_ms_per_step", x->step_host_ms, 4, x->llm);
+    num_or_null(s, "layer_dispatch_ms", x->layer_dispatch_ms, 4, x->llm);
+    num_or_null(s, "dispatch_ms", x->dispatch_ms, 4, x->llm);
+    num_or_null(s, "forward_overhead_ms", x->fwd_overhead_ms, 4, !x->llm);
+    cli_json_add_num(s, "read_gb", x->weight_bytes / 1e9, 4);
+    num_or_null(s, "kv_read_gb", x->kv_bytes / 1e9, 4, x->llm);
+    cli_json_add_num(s, "bandwidth_gbytes_s", x->bw_gbytes_s, 2);
+    cli_json_add_num(s, "memory_ms", x->memory_ms, 4);
+    cli_json_add_num(s, "compute_ms", x->compute_ms, 4);
+    cli_json_add_num(s, "allreduce_ms", x->allreduce_ms, 4);
+    num_or_null(s, "prefill_interleave_ms", x->interleave_ms, 4, x->llm);
+    num_or_null(s, "tpot_ms", e->per_token_ms, 4, x->llm);
+    if (x->llm) {
+        t = cJSON_AddObjectToObject(s, "ttft");
+        cli_json_add_num(t, "prefill_ms", x->prefill_ms, 3);
+        cli_json_add_num(t, "join_ms", x->join_ms, 3);
+        cli_json_add_num(t, "queue_ms", x->queue_ms, 3);
+        cli_json_add_num(t, "total_ms", e->ttft_ms, 3);
+    } else {
+        cJSON_AddNullToObject(s, "ttft");
+    }
+    cJSON_AddNumberToObject(s, "batch", e->batch_size);
+    if (lim)
+        cJSON_AddStringToObject(s, "batch_limited_by", lim);
+    else
+        cJSON_AddNullToObject(s, "batch_limited_by");
+    num_or_null(s, "knee_ms", x->knee_ms, 3, x->knee_ms > 0);
+    num_or_null(s, "target_ms", x->target_ms, 3, x->target_ms > 0);
+    if (next)
+        cJSON_AddNumberToObject(s, "next_batch", x->next_batch);
+    else
+        cJSON_AddNullToObject(s, "next_batch");
+    num_or_null(s, "next_batch_gib_per_device", x->next_gib, 3, next);
+    num_or_null(s, "next_batch_ms", x->next_ms, 3, x->next_ms > 0);
+}
