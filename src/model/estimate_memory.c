@@ -102,7 +102,8 @@ void train_memory(ecf_memory *mem,
  * and a KV cache that grows by concatenation (HF, Triton, TF Serving).
  * Weights are allocated once at load, and a paged engine's KV pool is one
  * preallocated block (vLLM, TGI, TensorRT-LLM); neither fragments. The KV
- * capacity is the tokens the rest of the serving fit leaves room for. */
+ * capacity is the tokens the rest of the serving fit leaves room for,
+ * beside the largest workspace `ws_max_gib` (a full prefill chunk). */
 static void serve_sum_memory(ecf_memory *mem,
                              const ecf_model *m,
                              const ecf_workload *w,
@@ -110,6 +111,7 @@ static void serve_sum_memory(ecf_memory *mem,
                              double kv_elem,
                              int kv_split,
                              bool paged,
+                             double ws_max_gib,
                              double avail)
 {
     double transient = mem->activations_gib + (paged ? 0 : mem->kv_cache_gib);
@@ -123,11 +125,13 @@ static void serve_sum_memory(ecf_memory *mem,
     mem->available_per_device_gib = avail;
     if (!is_llm(m))
         return;
+    /* the pool is sized beside the largest workspace the engine will use
+     * (vLLM profiles a full max_num_batched_tokens step) */
     per_tok = kv_bytes_per_token(m, kv_elem) / kv_split / pl->pp / GIB *
               (paged ? 1.0 : 1.0 + FRAGMENTATION);
     room = avail / (1.0 + h) -
-           (mem->total_per_device_gib - mem->kv_cache_gib *
-                                            (paged ? 1.0 : 1.0 + FRAGMENTATION));
+           (mem->weights_gib + mem->lora_gib + RUNTIME_OVERHEAD_GIB +
+            ws_max_gib * (1.0 + FRAGMENTATION));
     mem->kv_capacity_tokens = room > 0 && per_tok > 0 ? room / per_tok : 0;
 }
 
@@ -150,6 +154,7 @@ void infer_memory(ecf_memory *mem,
                                            : m->kv_heads;
 
     bool paged = false;
+    double ws_max = 0;
 
     memset(mem, 0, sizeof(*mem));
     if (kv_split < 1)
@@ -171,12 +176,13 @@ void infer_memory(ecf_memory *mem,
          * the engine does not chunk), plus last-token fp32 logits */
         int chunk = eng->chunk_tokens;
         double pf_tokens = pl->batch * (double)w->input_tokens;
+        double per_pf_tok = (4.0 * m->hidden + 2.0 * m->intermediate / pl->tp) *
+                            2.0 * act_elem / GIB;
+        double logits = pl->batch * (double)m->vocab * 4.0 / GIB;
         if (chunk > 0 && pf_tokens > chunk)
             pf_tokens = chunk;
-        mem->activations_gib =
-            pf_tokens * (4.0 * m->hidden + 2.0 * m->intermediate / pl->tp) *
-                2.0 * act_elem / GIB +
-            pl->batch * (double)m->vocab * 4.0 / GIB;
+        mem->activations_gib = pf_tokens * per_pf_tok + logits;
+        ws_max = (chunk > pf_tokens ? chunk : pf_tokens) * per_pf_tok + logits;
     } else if (ecf_model_kind_is_transformer(m->kind)) {
         /* two layers' activations live at a time */
         mem->activations_gib =
@@ -197,7 +203,8 @@ void infer_memory(ecf_memory *mem,
         mem->activations_gib =
             pl->batch * mult * m->act_mib_per_sample * 0.1 * act_elem / 1024.0;
     }
-    serve_sum_memory(mem, m, w, pl, kv_elem, kv_split, paged, d->mem_gib);
+    serve_sum_memory(mem, m, w, pl, kv_elem, kv_split, paged, ws_max,
+                     d->mem_gib);
 }
 
 double ecf_estimate_min_total_gib(const ecf_model *m, const ecf_workload *w)

@@ -150,21 +150,21 @@ static void test_serve_fit__overhead_on_workspace_only(void **state)
 
 /* vllm-project/vllm#2031 (WoosukKwon, 2023-12-12): Llama-2-7B, TP 1, one
  * A100-80GB, gpu_memory_utilization 0.9: "# GPU blocks: 7351" x 16 tokens
- * = 117,616 tokens. The estimator's pool beside the weights, the 8192-
- * token workspace and the overhead under the 10% headroom is
- * (80 / 1.1 - 12.55 - 0.59 - 1.03) GiB / 512 KiB = 121,183 tokens, 3%
- * above the log. */
+ * = 117,616 tokens. The estimator's pool: 80 GiB / 1.1 less the weights
+ * (6,738,415,616 x 2 B), the full 8192-token prefill workspace and one
+ * request's logits with their 5% slack, and the 1 GiB context, over
+ * 512 KiB per token = 119,932 tokens, 2% above the log. */
 static void test_serve_fit__vllm_kv_capacity_a100(void **state)
 {
     ecf_estimate e;
+    double ws = (8192.0 * (4 * 4096 + 2 * 11008) * 2 + 32000.0 * 4) / GIB;
+    double room = 80.0 / 1.1 - 6738415616.0 * 2 / GIB - 1.05 * ws - 1.0;
+
     serve(&e, state, "llama-2-7b", ECF_ENGINE_VLLM, 1, 1, 512, 256);
+    assert_float_equal(e.memory.kv_capacity_tokens, room * GIB / 524288.0,
+                       1e-6);
+    assert_int_equal((int)e.memory.kv_capacity_tokens, 119932);
     assert_true(fabs(e.memory.kv_capacity_tokens / 117616.0 - 1.0) < 0.05);
-    assert_float_equal(
-        e.memory.kv_capacity_tokens,
-        (80.0 / 1.1 - (e.memory.total_per_device_gib -
-                       e.memory.kv_cache_gib)) *
-            GIB / 524288.0,
-        1e-6);
 }
 
 /* The zoo's UNet shapes are the published configurations'
