@@ -251,6 +251,9 @@ build_workload(ecf_workload *w, const cJSON *row, char *msg, size_t msg_len)
         else if (strcmp(engine, "pytorch") == 0)
             w->engine = ECF_ENGINE_HF;
     }
+    /* diffusion rows measured with diffusers' pre-SDPA attention */
+    if (jstr(row, "attention") && strcmp(jstr(row, "attention"), "naive") == 0)
+        w->naive_attention = true;
     if (ckpt && strcmp(ckpt, "off") == 0)
         w->activation_checkpointing = ECF_CKPT_OFF;
     else if (ckpt && strcmp(ckpt, "on") == 0)
@@ -324,6 +327,10 @@ static int evaluate(double *out,
         *out = e.memory.total_per_device_gib - e.memory.overhead_gib;
     else if (strcmp(metric, "memory_smi_gib") == 0)
         *out = e.memory.total_per_device_gib;
+    else if (strcmp(metric, "kv_capacity_tokens") == 0)
+        /* vLLM's "# GPU blocks" x block size: the KV pool beside the
+         * weights and workspace under gpu_memory_utilization */
+        *out = e.memory.kv_capacity_tokens;
     else if (strcmp(metric, "samples_per_s") == 0)
         *out = e.samples_per_s;
     else if (strcmp(metric, "tokens_per_s") == 0)

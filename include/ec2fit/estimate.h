@@ -85,6 +85,11 @@ typedef struct {
     bool headroom_set;
     double headroom_pct;
     int master_weights; /* ECF_MASTER_*: --master-weights, 0 = fp32 */
+    /* Diffusion serving: attention scores materialised (diffusers'
+     * pre-2.0 default attention processor) instead of PyTorch 2 SDPA /
+     * xFormers. No CLI flag (ec2fit assumes SDPA, diffusers' default);
+     * set by the calibration harness for rows measured without it. */
+    bool naive_attention;
 } ecf_workload;
 
 /** --master-weights: mixed precision keeps an fp32 master copy (default);
@@ -113,7 +118,7 @@ int ecf_storage_parse(const char *s);
         ECF_TASK_INFER, ECF_PREC_AUTO, 0, 0, 0, 0, 0.0, ECF_DATASET_NONE, 0.0, \
             ECF_CKPT_AUTO, false, 0, 0.0, 0.0, 0.0, 0, false, false, false,    \
             0.0, 0, 0, 0, 0.0, false, 0.0, 0.0, 0.0, false, 0.0,               \
-            ECF_MASTER_FP32                                                    \
+            ECF_MASTER_FP32, false                                             \
     }
 
 /** EC2 per-second billing charges each Linux instance at least 60 s
@@ -182,6 +187,10 @@ typedef struct {
     double overhead_gib; /* CUDA/runtime context, allocator slack */
     double total_per_device_gib;
     double available_per_device_gib;
+    /* LLM serving: KV-cache tokens one replica has room for beside its
+     * weights, workspace and overhead within the serving fit (what vLLM
+     * logs as "GPU KV cache size: N tokens"); 0 for other plans. */
+    double kv_capacity_tokens;
 } ecf_memory;
 
 /** One training plan the search evaluated (ecf_estimate.tried). */
@@ -382,5 +391,16 @@ double ecf_estimate_peak_tflops(const ecf_instance *inst,
 /** Bytes per parameter of stored weights at precision p, including the
  *  group-scale overhead of int8/int4 (docs/estimation.md). */
 double ecf_estimate_weight_bytes(ecf_precision p);
+
+/** Peak live activations of a UNet diffusion pipeline generating `images`
+ *  images at once, GiB (docs/estimation.md 4.3, "Diffusion UNets"): the
+ *  larger of one denoising step of the UNet at images x cfg passes and the
+ *  VAE decode of the images. `elem_bytes`: 2 (fp16/bf16) or 4 (fp32);
+ *  `naive_attention`: attention scores materialised (no SDPA/xFormers).
+ *  0 when m has no "unet" block. */
+double ecf_estimate_unet_infer_act_gib(const ecf_model *m,
+                                       int images,
+                                       double elem_bytes,
+                                       bool naive_attention);
 
 #endif

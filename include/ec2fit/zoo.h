@@ -22,6 +22,8 @@
 #define ECF_ZOO_MAX_BYTES     (4u * 1024u * 1024u)
 #define ECF_ZOO_MAX_MODELS    1000
 #define ECF_MODEL_MAX_ALIASES 4
+/** Resolution levels of a diffusion UNet the zoo can describe. */
+#define ECF_UNET_MAX_LEVELS 4
 /* A Hugging Face config.json larger than this is refused unread. */
 #define ECF_HF_CONFIG_MAX_BYTES (1u * 1024u * 1024u)
 
@@ -87,6 +89,15 @@ typedef struct {
                              2 x kv_heads x head_dim: the compressed latent
                              of multi-head latent attention (DeepSeek-V3:
                              kv_lora_rank + qk_rope_head_dim = 576); 0 = GQA */
+    /* Diffusion UNet (zoo key "unet"; data/sources/diffusion), used for
+     * the inference activations of docs/estimation.md 4.3. 0 levels = not
+     * a UNet (the DiT models keep act_mib_per_sample). */
+    int unet_levels;
+    int unet_channels[ECF_UNET_MAX_LEVELS];   /* block_out_channels */
+    int unet_attn_heads[ECF_UNET_MAX_LEVELS]; /* transformer heads at the
+                                                 level, 0 = no attention */
+    int vae_channels; /* VAE decoder width at full resolution (ddconfig ch) */
+    bool vae_fp32;    /* the pipeline decodes in fp32 (SDXL force_upcast) */
     char source[512];    /* where every number comes from */
 } ecf_model;
 

@@ -374,7 +374,7 @@ static int load_model(
     }
     if (m->kind == ECF_KIND_DIFFUSION && m->diffusion_steps < 1)
         m->diffusion_steps = 50;
-    return 0;
+    return ecf_zoo_load_unet(m, o, where, err);
 }
 
 /* No two models may share a name or alias after normalisation (a model

@@ -2,7 +2,8 @@
  * zoo_internal.h - internal: the Hugging Face config.json architectures beyond
  * the llama/gpt2/bert key styles of zoo.c (gemma2, gemma3, qwen3,
  * qwen3_moe, phi3, deepseek_v3) and the multimodal types refused as not
- * supported yet. Called by ecf_model_from_hf_config only.
+ * supported yet (called by ecf_model_from_hf_config only), and the zoo's
+ * diffusion "unet" block reader (zoo_unet.c).
  */
 #ifndef EC2FIT_HF_ARCH_H
 #define EC2FIT_HF_ARCH_H
@@ -28,5 +29,13 @@ int ecf_hf_arch_config(ecf_model *out,
 /** zoo.c's architecture check (kv_heads and head_dim defaults, GQA and
  *  expert ranges), ECF_EINVAL naming `where`. */
 int ecf_zoo_check_transformer(ecf_model *m, const char *where, ecf_err *err);
+
+/** Reads the optional "unet" block of zoo entry `o` (a diffusion model)
+ *  into m->unet_* and m->vae_* (zoo_unet.c). Needs m->kind and
+ *  m->image_size. ECF_EPARSE naming `where` on a bad block. */
+int ecf_zoo_load_unet(ecf_model *m,
+                      const cJSON *o,
+                      const char *where,
+                      ecf_err *err);
 
 #endif

@@ -96,6 +96,45 @@ void train_memory(ecf_memory *mem,
     sum_memory(mem, d->mem_gib);
 }
 
+/* Overhead and KV capacity of a serving plan (docs/estimation.md 4.4).
+ * The caching allocator's slack (FRAGMENTATION) is charged on what is
+ * allocated and freed as requests come and go: the per-step workspace,
+ * and a KV cache that grows by concatenation (HF, Triton, TF Serving).
+ * Weights are allocated once at load, and a paged engine's KV pool is one
+ * preallocated block (vLLM, TGI, TensorRT-LLM); neither fragments. The KV
+ * capacity is the tokens the rest of the serving fit leaves room for,
+ * beside the largest workspace `ws_max_gib` (a full prefill chunk). */
+static void serve_sum_memory(ecf_memory *mem,
+                             const ecf_model *m,
+                             const ecf_workload *w,
+                             const plan *pl,
+                             double kv_elem,
+                             int kv_split,
+                             bool paged,
+                             double ws_max_gib,
+                             double avail)
+{
+    double transient = mem->activations_gib + (paged ? 0 : mem->kv_cache_gib);
+    double h = w->headroom_set ? w->headroom_pct / 100.0 : SERVE_HEADROOM;
+    double per_tok, room;
+
+    mem->overhead_gib = RUNTIME_OVERHEAD_GIB + FRAGMENTATION * transient;
+    mem->total_per_device_gib = mem->weights_gib + mem->activations_gib +
+                                mem->kv_cache_gib + mem->lora_gib +
+                                mem->overhead_gib;
+    mem->available_per_device_gib = avail;
+    if (!is_llm(m))
+        return;
+    /* the pool is sized beside the largest workspace the engine will use
+     * (vLLM profiles a full max_num_batched_tokens step) */
+    per_tok = kv_bytes_per_token(m, kv_elem) / kv_split / pl->pp / GIB *
+              (paged ? 1.0 : 1.0 + FRAGMENTATION);
+    room = avail / (1.0 + h) -
+           (mem->weights_gib + mem->lora_gib + RUNTIME_OVERHEAD_GIB +
+            ws_max_gib * (1.0 + FRAGMENTATION));
+    mem->kv_capacity_tokens = room > 0 && per_tok > 0 ? room / per_tok : 0;
+}
+
 /* Memory per device for an inference plan (tp devices per replica, pp
  * nodes per replica). */
 void infer_memory(ecf_memory *mem,
@@ -114,6 +153,9 @@ void infer_memory(ecf_memory *mem,
                    : pl->tp < m->kv_heads  ? pl->tp
                                            : m->kv_heads;
 
+    bool paged = false;
+    double ws_max = 0;
+
     memset(mem, 0, sizeof(*mem));
     if (kv_split < 1)
         kv_split = 1;
@@ -121,6 +163,7 @@ void infer_memory(ecf_memory *mem,
     if (is_llm(m)) {
         const serve_engine *eng =
             serve_engine_get(serve_engine_pick(m, w, d->gen == GEN_NEURON));
+        paged = eng->paged_kv;
         /* paged KV: the average request holds its prompt and half its
          * output; a contiguous cache reserves the whole context */
         double ctx = (double)w->input_tokens +
@@ -133,12 +176,13 @@ void infer_memory(ecf_memory *mem,
          * the engine does not chunk), plus last-token fp32 logits */
         int chunk = eng->chunk_tokens;
         double pf_tokens = pl->batch * (double)w->input_tokens;
+        double per_pf_tok = (4.0 * m->hidden + 2.0 * m->intermediate / pl->tp) *
+                            2.0 * act_elem / GIB;
+        double logits = pl->batch * (double)m->vocab * 4.0 / GIB;
         if (chunk > 0 && pf_tokens > chunk)
             pf_tokens = chunk;
-        mem->activations_gib =
-            pf_tokens * (4.0 * m->hidden + 2.0 * m->intermediate / pl->tp) *
-                2.0 * act_elem / GIB +
-            pl->batch * (double)m->vocab * 4.0 / GIB;
+        mem->activations_gib = pf_tokens * per_pf_tok + logits;
+        ws_max = (chunk > pf_tokens ? chunk : pf_tokens) * per_pf_tok + logits;
     } else if (ecf_model_kind_is_transformer(m->kind)) {
         /* two layers' activations live at a time */
         mem->activations_gib =
@@ -146,6 +190,11 @@ void infer_memory(ecf_memory *mem,
             (w->seq_len * (double)m->hidden * ACT_BYTES_PER_SBH +
              ACT_ATTN_SCORES * m->heads * (double)w->seq_len * w->seq_len) *
             act_elem / GIB;
+    } else if (m->unet_levels > 0) {
+        /* UNet diffusion: the larger of a denoising step and the VAE
+         * decode, from the UNet's real shape (estimate_diffusion.c) */
+        mem->activations_gib = ecf_estimate_unet_infer_act_gib(
+            m, pl->batch, 2.0 * act_elem, w->naive_attention);
     } else {
         double mult = m->kind == ECF_KIND_DIFFUSION
                           ? (double)ecf_model_cfg_passes(m)
@@ -154,7 +203,8 @@ void infer_memory(ecf_memory *mem,
         mem->activations_gib =
             pl->batch * mult * m->act_mib_per_sample * 0.1 * act_elem / 1024.0;
     }
-    sum_memory(mem, d->mem_gib);
+    serve_sum_memory(mem, m, w, pl, kv_elem, kv_split, paged, ws_max,
+                     d->mem_gib);
 }
 
 double ecf_estimate_min_total_gib(const ecf_model *m, const ecf_workload *w)

@@ -1,0 +1,302 @@
+/*
+ * test_serve_fit.c - serving memory against published figures: the
+ * batches TensorRT-LLM publishes as its A100-80GB peak-throughput runs
+ * must fit, vLLM's logged KV-cache size on one A100-80GB, the zoo's UNet
+ * shapes from the published configurations, and the UNet/VAE inference
+ * activations written out by hand (docs/estimation.md 4.3 and 4.4).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ec2fit/estimate.h"
+#include "ec2fit/stacks.h"
+#include "ec2fit/zoo.h"
+
+#define GIB 1073741824.0
+
+typedef struct {
+    ecf_zoo *zoo;
+    ecf_accel a100;
+    ecf_instance p4de;
+} fx;
+
+static int setup(void **state)
+{
+    ecf_err err = ECF_ERR_INIT;
+    fx *f = calloc(1, sizeof(*f));
+    if (!f || ecf_zoo_embedded(&f->zoo, &err) != 0)
+        return -1;
+    /* A100 SXM4 80GB datasheet (dense), 8 per p4de.24xlarge */
+    f->a100.id = (char *)"a100-80gb";
+    f->a100.name = (char *)"a100-80gb";
+    f->a100.generation = (char *)"ampere";
+    f->a100.kind = ECF_ACCEL_GPU;
+    f->a100.memory_bw_gbytes_s = 2039;
+    f->a100.tflops[ECF_PREC_FP32] = 19.5;
+    f->a100.tflops[ECF_PREC_TF32] = 156;
+    f->a100.tflops[ECF_PREC_FP16] = 312;
+    f->a100.tflops[ECF_PREC_BF16] = 312;
+    f->a100.tdp_w = 400;
+    f->p4de.type = (char *)"p4de.24xlarge";
+    f->p4de.family = (char *)"p4de";
+    f->p4de.accel = &f->a100;
+    f->p4de.accel_count = 8;
+    f->p4de.accel_memory_gib = 80;
+    f->p4de.link = ECF_LINK_NVSWITCH;
+    f->p4de.link_gbytes_s = 600;
+    f->p4de.vcpu = 96;
+    f->p4de.memory_gib = 1152;
+    f->p4de.network_gbps = 400;
+    f->p4de.efa = true;
+    f->p4de.efa_gbps = 400;
+    f->p4de.ebs_gbps = 19;
+    f->p4de.nvme_gb = 8000;
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    fx *f = *state;
+    ecf_zoo_free(f->zoo);
+    free(f);
+    return 0;
+}
+
+static const ecf_model *model(void **state, const char *name)
+{
+    const ecf_model *m = ecf_zoo_find(((fx *)*state)->zoo, name);
+    assert_non_null(m);
+    return m;
+}
+
+static void serve(ecf_estimate *e,
+                  void **state,
+                  const char *name,
+                  int engine,
+                  int batch,
+                  int tp,
+                  int in,
+                  int out)
+{
+    fx *f = *state;
+    ecf_workload w = ECF_WORKLOAD_INIT;
+    ecf_err err = ECF_ERR_INIT;
+
+    w.task = ECF_TASK_INFER;
+    w.precision = ECF_PREC_FP16;
+    w.engine = engine;
+    w.batch_size = batch;
+    w.tensor_parallel = tp;
+    w.input_tokens = in;
+    w.output_tokens = out;
+    if (ecf_estimate_run(e, model(state, name), &w, &f->p4de, 1, &err) != 0)
+        fail_msg("estimate failed: %s", err.msg);
+}
+
+/* NVIDIA/TensorRT-LLM@138f96d4:docs/source/performance.md, "Peak
+ * Throughput", "A100 GPUs (FP16)" (v0.6.1; A100 SXM 80GB per
+ * NVIDIA/TensorRT-LLM#281): each published batch ran, so it fits, with
+ * the serving headroom, on an A100-80GB. */
+static void test_serve_fit__trtllm_a100_peak_batches_fit(void **state)
+{
+    static const struct {
+        const char *model;
+        int batch, tp, in, out;
+    } rows[] = {
+        {"gpt-j-6b", 512, 1, 128, 128},  {"llama-2-7b", 384, 1, 128, 128},
+        {"llama-2-7b", 60, 1, 128, 2048}, {"llama-2-7b", 52, 1, 2048, 128},
+        {"llama-2-7b", 64, 2, 2048, 2048}, {"llama-2-70b", 1280, 4, 128, 128},
+        {"llama-2-70b", 240, 4, 128, 2048}, {"llama-2-70b", 120, 4, 2048, 128},
+    };
+    size_t i;
+    for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+        ecf_estimate e;
+        serve(&e, state, rows[i].model, ECF_ENGINE_TRTLLM, rows[i].batch,
+              rows[i].tp, rows[i].in, rows[i].out);
+        if (!e.fits)
+            fail_msg("%s batch %d TP%d %d/%d: %.2f GiB x 1.1 > 80",
+                     rows[i].model, rows[i].batch, rows[i].tp, rows[i].in,
+                     rows[i].out, e.memory.total_per_device_gib);
+        assert_int_equal(e.batch_size, rows[i].batch);
+    }
+}
+
+/* Overhead charges the allocator's 5% on the per-step workspace only: a
+ * paged KV pool and the weights are allocated once. llama-2-7b, TRT-LLM,
+ * batch 52 at 2048/128 (its chunk: 8192 tokens):
+ * workspace = 8192 x (4 x 4096 + 2 x 11008) x 2 B + 52 x 32000 x 4 B,
+ * overhead = 1 GiB + 5% of it. */
+static void test_serve_fit__overhead_on_workspace_only(void **state)
+{
+    ecf_estimate e;
+    double act = (8192.0 * (4 * 4096 + 2 * 11008) * 2 + 52.0 * 32000 * 4) /
+                 GIB;
+    serve(&e, state, "llama-2-7b", ECF_ENGINE_TRTLLM, 52, 1, 2048, 128);
+    assert_float_equal(e.memory.activations_gib, act, 1e-9);
+    assert_float_equal(e.memory.overhead_gib, 1.0 + 0.05 * act, 1e-9);
+    /* paged: the average request holds 2048 + 64 tokens, 512 KiB each */
+    assert_float_equal(e.memory.kv_cache_gib, 52.0 * 2112 * 524288 / GIB,
+                       1e-9);
+}
+
+/* vllm-project/vllm#2031 (WoosukKwon, 2023-12-12): Llama-2-7B, TP 1, one
+ * A100-80GB, gpu_memory_utilization 0.9: "# GPU blocks: 7351" x 16 tokens
+ * = 117,616 tokens. The estimator's pool: 80 GiB / 1.1 less the weights
+ * (6,738,415,616 x 2 B), the full 8192-token prefill workspace and one
+ * request's logits with their 5% slack, and the 1 GiB context, over
+ * 512 KiB per token = 119,932 tokens, 2% above the log. */
+static void test_serve_fit__vllm_kv_capacity_a100(void **state)
+{
+    ecf_estimate e;
+    double ws = (8192.0 * (4 * 4096 + 2 * 11008) * 2 + 32000.0 * 4) / GIB;
+    double room = 80.0 / 1.1 - 6738415616.0 * 2 / GIB - 1.05 * ws - 1.0;
+
+    serve(&e, state, "llama-2-7b", ECF_ENGINE_VLLM, 1, 1, 512, 256);
+    assert_float_equal(e.memory.kv_capacity_tokens, room * GIB / 524288.0,
+                       1e-6);
+    assert_int_equal((int)e.memory.kv_capacity_tokens, 119932);
+    assert_true(fabs(e.memory.kv_capacity_tokens / 117616.0 - 1.0) < 0.05);
+}
+
+/* The zoo's UNet shapes are the published configurations'
+ * (data/sources/diffusion): SD 1.x model_channels 320 x channel_mult
+ * 1,2,4,4 with 8 heads at attention_resolutions 4,2,1; SDXL 320 x 1,2,4
+ * with 64-channel heads at 2,4 (10 and 20 heads); VAE ch 128. */
+static void test_serve_fit__zoo_unet_shapes(void **state)
+{
+    const ecf_model *sd = model(state, "stable-diffusion-1.5");
+    const ecf_model *xl = model(state, "sdxl");
+    static const int sd_ch[] = {320, 640, 1280, 1280}, sd_h[] = {8, 8, 8, 0};
+    static const int xl_ch[] = {320, 640, 1280}, xl_h[] = {0, 10, 20};
+    int l;
+
+    assert_int_equal(sd->unet_levels, 4);
+    assert_int_equal(xl->unet_levels, 3);
+    for (l = 0; l < 4; l++) {
+        assert_int_equal(sd->unet_channels[l], sd_ch[l]);
+        assert_int_equal(sd->unet_attn_heads[l], sd_h[l]);
+    }
+    for (l = 0; l < 3; l++) {
+        assert_int_equal(xl->unet_channels[l], xl_ch[l]);
+        assert_int_equal(xl->unet_attn_heads[l], xl_h[l]);
+    }
+    assert_int_equal(sd->vae_channels, 128);
+    assert_false(sd->vae_fp32);
+    assert_true(xl->vae_fp32);
+    assert_int_equal(model(state, "sd3-medium")->unet_levels, 0);
+}
+
+/* SD 1.5 at 512x512 (latent 64x64), one image, classifier-free guidance
+ * (2 UNet samples). Skips: 320 x 64^2 (conv_in) + per level 2 c s^2 +
+ * c (s/2)^2 = 6,635,520 elements. Peak at level 0's feed-forward:
+ * 18 x 320 x 4096 = 23,592,960, plus with naive attention 2 x 8 x 4096^2
+ * = 268,435,456 scores. VAE: 6 x 128 x 512^2 elements. */
+static void test_serve_fit__sd15_unet_by_hand(void **state)
+{
+    const ecf_model *sd = model(state, "stable-diffusion-1.5");
+    double vae = 6.0 * 128 * 512 * 512 * 2 / GIB; /* 0.375 GiB, fp16 */
+    double naive = 2.0 * (6635520.0 + 23592960 + 268435456) * 2 / GIB;
+
+    /* SDPA: the UNet step (0.113 GiB) is below the VAE decode */
+    assert_float_equal(ecf_estimate_unet_infer_act_gib(sd, 1, 2.0, false),
+                       vae, 1e-12);
+    assert_float_equal(vae, 0.375, 1e-12);
+    /* naive attention: 1.113 GiB of scores and skips dominate */
+    assert_float_equal(ecf_estimate_unet_infer_act_gib(sd, 1, 2.0, true),
+                       naive, 1e-12);
+    /* batch 8: eight decodes at once */
+    assert_float_equal(ecf_estimate_unet_infer_act_gib(sd, 8, 2.0, false),
+                       8 * vae, 1e-12);
+    assert_float_equal(ecf_estimate_unet_infer_act_gib(
+                           model(state, "sd3-medium"), 1, 2.0, false),
+                       0, 0);
+}
+
+/* SDXL at 1024x1024, 4 images, fp16 with SDPA: the peak is the VAE
+ * decode in fp32 (force_upcast), 4 x 6 x 128 x 1024^2 x 4 B = 12 GiB;
+ * huggingface/blog simple_sdxl_optimizations measured 21.72 GB peak
+ * allocated with 6.46 GiB of fp16 weights (calibration row
+ * hfblog-sdxl-mem-fp16-sdpa-b4, 15% below: docs/calibration.md). */
+static void test_serve_fit__sdxl_vae_decode_peak(void **state)
+{
+    fx *f = *state;
+    const ecf_model *xl = model(state, "sdxl");
+    ecf_workload w = ECF_WORKLOAD_INIT;
+    ecf_estimate e;
+    ecf_err err = ECF_ERR_INIT;
+
+    assert_float_equal(ecf_estimate_unet_infer_act_gib(xl, 4, 2.0, false),
+                       12.0, 1e-12);
+    w.task = ECF_TASK_INFER;
+    w.precision = ECF_PREC_FP16;
+    w.batch_size = 4;
+    assert_int_equal(ecf_estimate_run(&e, xl, &w, &f->p4de, 1, &err), 0);
+    assert_float_equal(e.memory.activations_gib, 12.0, 1e-12);
+    assert_float_equal(e.memory.weights_gib, 3.47e9 * 2 / GIB, 1e-9);
+    assert_true(e.fits);
+}
+
+/* A bad "unet" block is refused with one line naming the model and key. */
+static void test_serve_fit__zoo_unet_errors(void **state)
+{
+    static const char *const docs[][2] = {
+        {"\"channels\": [320, 640], \"attn_heads\": [8], "
+         "\"vae_channels\": 128",
+         "m.json: model 'd': \"unet\": \"attn_heads\" has 1 levels, "
+         "\"channels\" 2"},
+        {"\"channels\": [320, 640, 1280, 1280, 1280], \"attn_heads\": [8], "
+         "\"vae_channels\": 128",
+         "m.json: model 'd': \"unet\": \"channels\": expected 1 to 4 "
+         "integers"},
+        {"\"channels\": [320.5], \"attn_heads\": [8], \"vae_channels\": 128",
+         "m.json: model 'd': \"unet\": \"channels\"[0]: expected an integer "
+         "from 1 to 100000"},
+        {"\"channels\": [320], \"attn_heads\": [8]",
+         "m.json: model 'd': \"unet\": \"vae_channels\": expected an "
+         "integer from 1 to 100000"},
+    };
+    size_t i;
+    (void)state;
+    for (i = 0; i < sizeof(docs) / sizeof(docs[0]); i++) {
+        char buf[1024];
+        ecf_zoo *zoo = NULL;
+        ecf_err err = ECF_ERR_INIT;
+        int n = snprintf(buf, sizeof(buf),
+                         "{\"schema_version\": 1, \"models\": [{\"name\": "
+                         "\"d\", \"kind\": \"diffusion\", \"params\": 1e9, "
+                         "\"fwd_gflops\": 678, \"act_mib_per_sample\": 6000, "
+                         "\"input_bytes\": 2e5, \"image_size\": 512, "
+                         "\"default_batch\": 1, \"source\": \"t\", "
+                         "\"unet\": {%s}}]}",
+                         docs[i][0]);
+        assert_true(n > 0 && (size_t)n < sizeof(buf));
+        assert_int_equal(
+            ecf_zoo_load_buffer(&zoo, buf, (size_t)n, "m.json", &err),
+            ECF_EPARSE);
+        assert_null(zoo);
+        assert_string_equal(err.msg, docs[i][1]);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_serve_fit__trtllm_a100_peak_batches_fit),
+        cmocka_unit_test(test_serve_fit__overhead_on_workspace_only),
+        cmocka_unit_test(test_serve_fit__vllm_kv_capacity_a100),
+        cmocka_unit_test(test_serve_fit__zoo_unet_shapes),
+        cmocka_unit_test(test_serve_fit__sd15_unet_by_hand),
+        cmocka_unit_test(test_serve_fit__sdxl_vae_decode_peak),
+        cmocka_unit_test(test_serve_fit__zoo_unet_errors),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
