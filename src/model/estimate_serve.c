@@ -111,24 +111,29 @@ static void llm_times(infer_times *t,
                allreduce_s(b * m->hidden * 2.0, pl->tp, d->link_gbytes_s,
                            d->alpha_link, LINK_EFFICIENCY);
     /* Host time per step: fixed, plus eager kernel launches per layer.
-     * On one device the launches run ahead of the GPU (the slower of the
-     * two). With TP or PP every layer waits on its all-reduces (or stage
-     * hand-off), which the GPU computes no faster than the host launches
-     * around them: the layer's serial part is the slower of the two. */
+     * The launches run ahead of the GPU's kernels (the slower of the two
+     * sets the pace). An all-reduce completes only when every rank has
+     * reached it, so it synchronises the ranks' launch streams and nothing
+     * else runs while it does: it adds to the slower of the two. Pipeline
+     * stages run one after the other for a token, a network hop apart. */
     host = eng->layer_dispatch_s * m->layers;
-    if (pl->tp == 1 && pl->pp == 1)
-        iter = (dec_stage > host ? dec_stage : host) + eng->step_s + comm_dec;
-    else
-        iter = pp * dec_stage + (host > comm_dec ? host : comm_dec) +
-               eng->step_s + (pp - 1) * d->alpha_net;
+    iter = (pp * dec_stage > host ? pp * dec_stage : host) + comm_dec +
+           eng->step_s + (pp - 1) * d->alpha_net;
     /* continuous batching: (b - 1) / s_out of the other requests start
-     * per step, and their prompts (compute only: the step already reads
-     * the weights) are prefilled in the same steps */
-    if (s_out > 0)
+     * per step. An engine that fuses their prompts into the decode step
+     * (chunked prefill, in-flight batching) adds their FLOPs only: the
+     * step reads the weights anyway. One that runs each admission as a
+     * forward pass of its own (TGI 1.x's Prefill call) pauses the batch
+     * for that whole pass: the prefill roofline with its all-reduces and
+     * the host time of a step. */
+    if (s_out > 0 && eng->prefill_fused)
         iter += (b - 1) / s_out * pp *
                 (rate_pf > 0 ? fwd_flops_sample(m, (int)s_in) / split /
                                    rate_pf
                              : 0);
+    else if (s_out > 0)
+        iter += (b - 1) / s_out *
+                (t->prefill_s + host + eng->step_s);
     t->per_token_s = iter;
     /* TTFT: own prefill, half a step's wait to join, and M/D/1 queueing
      * on the prefill at the arrival rate this batch sustains (Little's

@@ -10,34 +10,38 @@
 
 /* Indexed by ecf_engine. */
 static const serve_engine engines[ECF_ENGINE_COUNT] = {
-    /* name      step    layer   bw    int4  int8  gemm  chunk fwd    conv */
+    /* name      step    layer   bw    int4  int8  gemm  chunk fwd    conv
+     * paged fused-prefill */
     [ECF_ENGINE_AUTO] = {"vllm", 0.5e-3, 0, 0.70, 0.50, 0.75, 1.0, 8192,
-                         4e-3, 1.0, true},
+                         4e-3, 1.0, true, true},
     /* vLLM: CUDA graphs for decode, multi-step scheduling (v0.6 blog);
      * max_num_batched_tokens 8192 with chunked prefill (V1 default) */
     [ECF_ENGINE_VLLM] = {"vllm", 0.5e-3, 0, 0.70, 0.50, 0.75, 1.0, 8192,
-                         4e-3, 1.0, true},
+                         4e-3, 1.0, true, true},
     /* TGI 1.x: eager PyTorch shards, two NCCL all-reduces per layer;
      * max_batch_prefill_tokens 4096 */
     [ECF_ENGINE_TGI] = {"tgi", 1.0e-3, 0.4e-3, 0.70, 0.50, 0.75, 1.0, 4096,
-                        4e-3, 1.0, true},
+                        4e-3, 1.0, true, false},
     /* TensorRT-LLM: C++ runtime, in-flight batching, fused kernels;
      * max_num_tokens 8192 */
     [ECF_ENGINE_TRTLLM] = {"trtllm", 0.2e-3, 0, 0.70, 0.50, 0.75, 1.0, 8192,
-                           1e-3, 1.0, true},
+                           1e-3, 1.0, true, true},
     /* HF transformers generate(): eager, one Python call per module */
     [ECF_ENGINE_HF] = {"hf", 2.0e-3, 0.9e-3, 0.70, 0.50, 0.75, 1.0, 0, 4e-3,
-                       1.0, false},
+                       1.0, false, false},
     /* TF Serving: whole-graph session.run; the DLE batch-1 rows */
     [ECF_ENGINE_TF_SERVING] = {"tf-serving", 1.0e-3, 0, 0.70, 0.50, 0.75,
-                               1.0, 0, 4e-3, 1.0, false},
+                               1.0, 0, 4e-3, 1.0, false, false},
     /* Triton (PyTorch/ONNX backends): the framework's dispatch */
     [ECF_ENGINE_TRITON] = {"triton", 1.0e-3, 0, 0.70, 0.50, 0.75, 1.0, 0,
-                           4e-3, 1.0, false},
+                           4e-3, 1.0, false, false},
     /* Neuron (transformers-neuronx / NxD Inference): compiled graphs, no
-     * eager dispatch; continuous batching with bucketing */
+     * eager dispatch; continuous batching with bucketing. Prefill is
+     * charged as fused (FLOPs only), as before the field existed; NxD
+     * Inference runs context encoding as a graph of its own (left to the
+     * Neuron calibration) */
     [ECF_ENGINE_NEURON] = {"neuron", 0, 0, 0.70, 0.50, 1.0, 1.0, 8192, 4e-3,
-                           1.0, false},
+                           1.0, false, true},
 };
 
 int serve_engine_pick(const ecf_model *m, const ecf_workload *w, bool neuron)

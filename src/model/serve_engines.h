@@ -31,6 +31,11 @@ typedef struct {
     bool paged_kv;           /* KV cache in blocks allocated as tokens
                                 arrive (PagedAttention): in steady state a
                                 request holds its prompt + half its output */
+    bool prefill_fused;      /* LLM: a joining request's prompt runs inside
+                                the decode step (chunked prefill, in-flight
+                                batching), costing its FLOPs only; false:
+                                the engine runs it as a forward pass of its
+                                own (TGI 1.x Prefill call, HF generate) */
 } serve_engine;
 
 /* The engine a plan on device generation `neuron` uses: w->engine when
