@@ -43,6 +43,11 @@ typedef struct {
                                 framework (TensorRT fusion) */
     bool paged_kv;           /* KV cache in blocks allocated as tokens
                                 arrive (PagedAttention) */
+    bool prefill_fused;      /* LLM: a joining request's prompt runs inside
+                                the decode step (chunked prefill, in-flight
+                                batching), costing its FLOPs only; false:
+                                the engine runs it as a forward pass of its
+                                own (TGI 1.x Prefill call, HF generate) */
 } ecf_engine_perf;
 
 typedef struct ecf_engines ecf_engines;

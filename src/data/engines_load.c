@@ -51,8 +51,8 @@ static const num_field num_fields[] = {
 #define N_NUM (sizeof(num_fields) / sizeof(num_fields[0]))
 
 /* The other keys an entry must carry. */
-static const char *const other_keys[] = {"name", "paged_kv", "source",
-                                         "as_of"};
+static const char *const other_keys[] = {"name", "paged_kv",
+                                         "prefill_fused", "source", "as_of"};
 #define N_OTHER (sizeof(other_keys) / sizeof(other_keys[0]))
 
 static bool is_date(const char *s)
@@ -136,14 +136,20 @@ static int load_entry(ecf_engines *t, bool *seen, const cJSON *it, int i,
             memcpy((char *)&row + nf->off, &d, sizeof(d));
         }
     }
-    v = cJSON_GetObjectItemCaseSensitive(it, "paged_kv");
-    if (!v)
-        return ecf_err_set(err, ECF_EPARSE, "%s: %s: missing \"paged_kv\"",
-                           name, where);
-    if (!cJSON_IsBool(v))
-        return ecf_err_set(err, ECF_EPARSE, "%s: %s: paged_kv: expected "
-                           "true or false", name, where);
-    row.paged_kv = cJSON_IsTrue(v);
+    for (size_t b = 0; b < 2; b++) {
+        const char *key = b ? "prefill_fused" : "paged_kv";
+        v = cJSON_GetObjectItemCaseSensitive(it, key);
+        if (!v)
+            return ecf_err_set(err, ECF_EPARSE, "%s: %s: missing \"%s\"",
+                               name, where, key);
+        if (!cJSON_IsBool(v))
+            return ecf_err_set(err, ECF_EPARSE, "%s: %s: %s: expected "
+                               "true or false", name, where, key);
+        if (b)
+            row.prefill_fused = cJSON_IsTrue(v);
+        else
+            row.paged_kv = cJSON_IsTrue(v);
+    }
     v = cJSON_GetObjectItemCaseSensitive(it, "source");
     if (!v)
         return ecf_err_set(err, ECF_EPARSE, "%s: %s: missing \"source\"",

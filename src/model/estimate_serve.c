@@ -22,6 +22,8 @@
 typedef struct {
     double ttft_s, per_token_s, latency_s; /* one request at batch b */
     double prefill_s; /* the request's own prefill, no queueing */
+    double burst_s;   /* LLM: b prompts arriving together, all prefilled:
+                         the last one's first token */
     double comm_s;
     bool mem_bound;
     /* the step's terms, for --explain (ecf_serve_terms) */
@@ -89,6 +91,15 @@ static void llm_times(infer_times *t,
     if (pl->pp > 1)
         t->prefill_s += (pp - 1) * (d->alpha_net + s_in * m->hidden * 2.0 /
                                                        (d->net_gbytes_s * 1e9));
+    /* b prompts at once (a closed loop's first round): one roofline over
+     * all their tokens; the last of them waits for the whole of it */
+    t->burst_s = pp * roofline(weights_dev, bw,
+                               b * fwd_flops_sample(m, (int)s_in) / split,
+                               rate_pf, NULL) +
+                 2.0 * m->layers *
+                     allreduce_s(b * s_in * m->hidden * 2.0, pl->tp,
+                                 d->link_gbytes_s, d->alpha_link,
+                                 LINK_EFFICIENCY);
 
     /* Decode step at batch b: the weights touched this step (MoE: the
      * experts any of the b tokens routes to, E x (1 - (1 - k/E)^b) per
@@ -119,26 +130,31 @@ static void llm_times(infer_times *t,
                allreduce_s(b * m->hidden * 2.0, pl->tp, d->link_gbytes_s,
                            d->alpha_link, LINK_EFFICIENCY);
     /* Host time per step: fixed, plus eager kernel launches per layer.
-     * On one device the launches run ahead of the GPU (the slower of the
-     * two). With TP or PP every layer waits on its all-reduces (or stage
-     * hand-off), which the GPU computes no faster than the host launches
-     * around them: the layer's serial part is the slower of the two. */
+     * The launches run ahead of the GPU's kernels (the slower of the two
+     * sets the pace). An all-reduce completes only when every rank has
+     * reached it, so it synchronises the ranks' launch streams and nothing
+     * else runs while it does: it adds to the slower of the two. Pipeline
+     * stages run one after the other for a token, a network hop apart. */
     host = eng->layer_dispatch_s * m->layers;
     t->host_s = host;
-    if (pl->tp == 1 && pl->pp == 1)
-        iter = (dec_stage > host ? dec_stage : host) + eng->step_s + comm_dec;
-    else
-        iter = pp * dec_stage + (host > comm_dec ? host : comm_dec) +
-               eng->step_s + (pp - 1) * d->alpha_net;
+    iter = (pp * dec_stage > host ? pp * dec_stage : host) + comm_dec +
+           eng->step_s + (pp - 1) * d->alpha_net;
     /* continuous batching: (b - 1) / s_out of the other requests start
-     * per step, and their prompts (compute only: the step already reads
-     * the weights) are prefilled in the same steps */
+     * per step. An engine that fuses their prompts into the decode step
+     * (chunked prefill, in-flight batching) adds their FLOPs only: the
+     * step reads the weights anyway. One that runs each admission as a
+     * forward pass of its own (TGI 1.x's Prefill call) pauses the batch
+     * for that whole pass: the prefill roofline with its all-reduces and
+     * the host time of a step. */
     t->interleave_s = iter;
-    if (s_out > 0)
+    if (s_out > 0 && eng->prefill_fused)
         iter += (b - 1) / s_out * pp *
                 (rate_pf > 0 ? fwd_flops_sample(m, (int)s_in) / split /
                                    rate_pf
                              : 0);
+    else if (s_out > 0)
+        iter += (b - 1) / s_out *
+                (t->prefill_s + host + eng->step_s);
     t->interleave_s = iter - t->interleave_s;
     t->per_token_s = iter;
     /* TTFT: own prefill, half a step's wait to join, and M/D/1 queueing
@@ -622,11 +638,18 @@ void run_infer(ecf_estimate *e,
                eng->name, eng->bw_eff * 100, d->bw_gbytes_s,
                (eng->step_s + eng->layer_dispatch_s * m->layers) * 1e3,
                u * 100);
-        assume(e,
-               "%d input + %d output tokens per request, %d in flight; "
-               "TTFT = own prefill %.0f ms + queueing",
-               w->input_tokens, w->output_tokens, pl.batch,
-               t.prefill_s * 1e3);
+        if (pl.batch > 1)
+            assume(e,
+                   "%d input + %d output tokens per request, %d in flight; "
+                   "TTFT = own prefill %.0f ms + queueing (%d arriving at "
+                   "once: the last waits %.0f ms)",
+                   w->input_tokens, w->output_tokens, pl.batch,
+                   t.prefill_s * 1e3, pl.batch, t.burst_s * 1e3);
+        else
+            assume(e,
+                   "%d input + %d output tokens per request, 1 in flight; "
+                   "TTFT = own prefill %.0f ms",
+                   w->input_tokens, w->output_tokens, t.prefill_s * 1e3);
     } else {
         other_times(&t, m, w, d, p, peak, &pl, eng, &u);
         e->per_token_ms = t.per_token_s * 1e3;

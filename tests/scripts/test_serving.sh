@@ -42,6 +42,25 @@ done
 "$EC2FIT" estimate --model llama-2-13b --task infer --instance p4d.24xlarge --engine tgi --tensor-parallel 8 --batch-size 1 --input-tokens 10 --output-tokens 50 --output json > "$E"
 check "13B TGI batch 1 within 35% of 21.6 ms/token" jq -e '.per_token_ms > 14.0 and .per_token_ms < 29.2' "$E"
 
+# TGI 1.x pauses the batch for a forward pass per joining request (its
+# router "pass[es] new prefill requests and paus[es] decode requests"):
+# SageMaker TGI 1.0.3, llama-2-7b fp16 on ml.g5.2xlarge, 20 closed-loop
+# users, 10-token prompt, 50 new tokens: 313.5 tokens/s (results/
+# sagemaker.csv). Charging the prompts' FLOPs only gave 557 (+78%).
+"$EC2FIT" estimate --model llama-2-7b --task infer --instance g5.2xlarge --engine tgi --precision fp16 --batch-size 20 --input-tokens 10 --output-tokens 50 --output json > "$E"
+check "TGI 7B g5.2xlarge 20 users within 35% of 313.5 tokens/s" jq -e '.tokens_per_s > 203.8 and .tokens_per_s < 423.2' "$E"
+"$EC2FIT" estimate --model llama-2-7b --task infer --instance g5.2xlarge --engine vllm --precision fp16 --batch-size 20 --input-tokens 10 --output-tokens 50 --output json > "$WORK/est_vllm.json"
+check "vLLM (chunked prefill in the step) out-serves TGI at 20 users" jq -e --slurpfile t "$E" '.tokens_per_s > $t[0].tokens_per_s' "$WORK/est_vllm.json"
+
+# N prompts arriving at once: the last one's first token comes after all N
+# prefills (vLLM RTX 4090 sweep: P99 TTFT = 31-39 ms x N for N = 4..48,
+# docs/estimation.md "Open and closed loops"); 512-token prompts on an
+# L40S are compute-bound, so the burst is ~64 x the own prefill
+"$EC2FIT" estimate --model llama-3.1-8b --task infer --instance g6e.xlarge --batch-size 64 --output json > "$E"
+check "burst of 64 prompts: 0.9-1.05 x 64 own prefills" jq -e '.assumptions[]
+  | select(test("64 arriving at once")) | capture("own prefill (?<p>[0-9]+) ms.*last waits (?<b>[0-9]+) ms")
+  | (.b | tonumber) as $b | (.p | tonumber) as $p | $b >= 0.9 * 64 * $p and $b <= 1.05 * 64 * $p' "$E"
+
 # pipeline stages run in sequence for one token, plus a hop each
 "$EC2FIT" estimate --model llama-3.1-70b --task infer --instance p5.4xlarge --nodes 3 --batch-size 1 --output json > "$E"
 pp=$(jq '.per_token_ms' "$E")

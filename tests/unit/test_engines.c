@@ -27,23 +27,24 @@ typedef struct {
     int chunk;
     double fwd, conv;
     bool paged;
+    bool fused;
 } doc_row;
 
 static const doc_row documented[] = {
     {ECF_ENGINE_VLLM, 0.5e-3, 0, 0, 0.70, 0.50, 0.75, 1.0, 8192, 4e-3, 1.0,
-     true},
+     true, true},
     {ECF_ENGINE_TGI, 1.0e-3, 0.4e-3, 0, 0.70, 0.50, 0.75, 1.0, 4096, 4e-3,
-     1.0, true},
+     1.0, true, false},
     {ECF_ENGINE_TRTLLM, 0.2e-3, 0, 0, 0.70, 0.50, 0.75, 1.0, 8192, 1e-3, 1.0,
-     true},
+     true, true},
     {ECF_ENGINE_HF, 2.0e-3, 0.9e-3, 37.7e-6, 0.70, 0.50, 0.75, 1.0, 0, 4e-3,
-     1.0, false},
+     1.0, false, false},
     {ECF_ENGINE_TF_SERVING, 1.0e-3, 0, 0, 0.70, 0.50, 0.75, 1.0, 0, 4e-3, 1.0,
-     false},
+     false, false},
     {ECF_ENGINE_TRITON, 1.0e-3, 0, 0, 0.70, 0.50, 0.75, 1.0, 0, 4e-3, 1.0,
-     false},
+     false, false},
     {ECF_ENGINE_NEURON, 0, 0, 0, 0.70, 0.50, 1.0, 1.0, 8192, 4e-3, 1.0,
-     false},
+     false, true},
 };
 
 static void expect_row(const ecf_engine_perf *r, const doc_row *d)
@@ -60,6 +61,7 @@ static void expect_row(const ecf_engine_perf *r, const doc_row *d)
     assert_float_equal(r->fwd_overhead_s, d->fwd, 1e-12);
     assert_float_equal(r->conv_factor, d->conv, 1e-12);
     assert_int_equal(r->paged_kv, d->paged);
+    assert_int_equal(r->prefill_fused, d->fused);
 }
 
 static void test_engines__embedded_values_are_documented(void **state)
@@ -197,10 +199,20 @@ static void test_engines__loader_refuses(void **state)
     expect_refused("{\"name\": \"triton\",", "{\"name\": \"sglang\",",
                    "engines.json: engines[5]: name: unknown engine "
                    "\"sglang\"");
-    expect_refused("\"paged_kv\": false,\n   \"source\": \"whole-graph",
-                   "\"paged_kv\": 0,\n   \"source\": \"whole-graph",
+    expect_refused("\"paged_kv\": false, \"prefill_fused\": false,\n   "
+                   "\"source\": \"whole-graph",
+                   "\"paged_kv\": 0, \"prefill_fused\": false,\n   "
+                   "\"source\": \"whole-graph",
                    "engines.json: engines[4] (tf-serving): paged_kv: "
                    "expected true or false");
+    expect_refused("\"paged_kv\": true, \"prefill_fused\": false,",
+                   "\"paged_kv\": true, \"prefill_fused\": \"no\",",
+                   "engines.json: engines[1] (tgi): prefill_fused: "
+                   "expected true or false");
+    expect_refused("\"paged_kv\": true, \"prefill_fused\": true,",
+                   "\"paged_kv\": true,",
+                   "engines.json: engines[0] (vllm): missing "
+                   "\"prefill_fused\"");
     expect_refused("\"as_of\": \"2023-11-30\"", "\"as_of\": \"Nov 2023\"",
                    "engines.json: engines[3] (hf): as_of: expected a "
                    "YYYY-MM-DD date");
