@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "estimate_internal.h"
+#include "estimate_neuron.h"
 
 /* ================================================================ */
 /* Devices                                                           */
@@ -367,6 +368,14 @@ static int estimate(ecf_estimate *out,
         if (want != ECF_PREC_INT8)
             w.precision = ran;
     }
+    /* Neuron serving: the device is the NeuronCore (estimate_neuron.c). */
+    if (!ecf_task_is_training(w.task) &&
+        ecf_est_neuron_core_view(&d, inst, &peak) > 1)
+        assume(out,
+               "Neuron: a compiled graph runs on one NeuronCore; %d cores "
+               "of %.0f TFLOPS, %.1f GiB and %.0f GB/s each serve replicas "
+               "or one tensor-parallel group",
+               d.count, peak, d.mem_gib, d.bw_gbytes_s);
     out->precision = (ecf_precision)w.precision;
     out->cpu_only = d.cpu;
     out->nodes = nodes;

@@ -132,7 +132,7 @@
  * PCIe, NeuronLink, EFA, plain TCP. */
 #define ALPHA_NVLINK 2e-6
 #define ALPHA_PCIE   10e-6
-#define ALPHA_NEURON 5e-6
+#define ALPHA_NEURON 2e-6
 #define ALPHA_EFA    15e-6
 #define ALPHA_TCP    50e-6
 /* Default per-device link bandwidths when the catalog has 0 (GB/s). */

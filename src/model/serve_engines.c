@@ -36,7 +36,7 @@ static const serve_engine engines[ECF_ENGINE_COUNT] = {
                            4e-3, 1.0, false},
     /* Neuron (transformers-neuronx / NxD Inference): compiled graphs, no
      * eager dispatch; continuous batching with bucketing */
-    [ECF_ENGINE_NEURON] = {"neuron", 0, 0, 0.70, 0.50, 1.0, 1.0, 8192, 4e-3,
+    [ECF_ENGINE_NEURON] = {"neuron", 0, 0, 0.70, 0.50, 1.0, 1.0, 8192, 0,
                            1.0, false},
 };
 
