@@ -41,8 +41,8 @@ int ecf_est_neuron_core_view(devinfo *d, const ecf_instance *inst,
         /* one chip: its cores exchange through the chip's own
          * collectives engine, not PCIe */
         d->link_gbytes_s = LINK_NEURON_GBYTES_S;
-        d->alpha_link = ALPHA_NEURON;
     }
+    d->alpha_link = ALPHA_NEURON_CORE; /* ranks are cores: core hops */
     return cores;
 }
 

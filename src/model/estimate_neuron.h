@@ -17,12 +17,9 @@
  * anything else. */
 int ecf_est_neuron_cores_per_chip(const char *generation);
 
-/* Serving on Neuron: a compiled graph runs on one NeuronCore, so the
- * device is the core. Rewrites `d` (count x cores; memory, bandwidth and
- * link / cores) and `*peak` (/ cores) for `inst`; returns the cores per
- * chip (1 = unchanged). */
-int ecf_est_neuron_core_view(devinfo *d, const ecf_instance *inst,
-                             double *peak);
+/* ecf_est_neuron_core_view (declared in estimate_internal.h, which
+ * estimate.c includes): serving on Neuron, the device is the NeuronCore;
+ * count x cores, memory, bandwidth and link / cores, *peak / cores. */
 
 /* The next tensor-parallel group size after `tp`: doubling, and on Neuron
  * the whole core count when it is not a power of two (24 on
