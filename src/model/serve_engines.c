@@ -35,7 +35,8 @@ static const serve_engine engines[ECF_ENGINE_COUNT] = {
     [ECF_ENGINE_TRITON] = {"triton", 1.0e-3, 0, 0.70, 0.50, 0.75, 1.0, 0,
                            4e-3, 1.0, false},
     /* Neuron (transformers-neuronx / NxD Inference): compiled graphs, no
-     * eager dispatch; continuous batching with bucketing */
+     * eager dispatch; continuous batching with bucketing; per forward 0:
+     * the NEFF runs end to end on one NeuronCore (docs/estimation.md 7) */
     [ECF_ENGINE_NEURON] = {"neuron", 0, 0, 0.70, 0.50, 1.0, 1.0, 8192, 0,
                            1.0, false},
 };
