@@ -340,7 +340,7 @@ static int estimate(ecf_estimate *out,
     devinfo d;
     ecf_precision ran = ECF_PREC_BF16, want;
     double peak;
-    int rc;
+    int rc, cores = 1;
 
     /* Zero everything but the note texts (most of the struct's 5 KB):
      * n_warnings and n_assumptions say how many of them are valid, and the
@@ -367,10 +367,19 @@ static int estimate(ecf_estimate *out,
         if (want != ECF_PREC_INT8)
             w.precision = ran;
     }
+    /* Neuron serving: the device is the NeuronCore (estimate_neuron.c);
+     * e->devices stays the chips (renderers map /dev/neuronN per chip). */
+    if (!ecf_task_is_training(w.task) &&
+        (cores = ecf_est_neuron_core_view(&d, inst, &peak)) > 1)
+        assume(out,
+               "Neuron: a compiled graph runs on one NeuronCore; %d cores "
+               "of %.0f TFLOPS, %.1f GiB and %.0f GB/s each serve replicas "
+               "or one tensor-parallel group",
+               d.count, peak, d.mem_gib, d.bw_gbytes_s);
     out->precision = (ecf_precision)w.precision;
     out->cpu_only = d.cpu;
     out->nodes = nodes;
-    out->devices = d.count;
+    out->devices = d.count / cores;
     out->seq_len = w.seq_len;
     out->peak_tflops = peak;
     out->throughput_unit = "samples/s";

@@ -133,6 +133,11 @@
 #define ALPHA_NVLINK 2e-6
 #define ALPHA_PCIE   10e-6
 #define ALPHA_NEURON 5e-6
+/* One NeuronCore-to-NeuronCore hop of a Neuron ring collective: "about
+ * 1-2 us (HBM load dependent)" (Neuron docs, intra-node collective
+ * communication); the upper figure. Serving's per-core view uses it;
+ * ALPHA_NEURON is a chip-to-chip hop (the chip view: two core hops). */
+#define ALPHA_NEURON_CORE 2e-6
 #define ALPHA_EFA    15e-6
 #define ALPHA_TCP    50e-6
 /* Default per-device link bandwidths when the catalog has 0 (GB/s). */
@@ -286,6 +291,10 @@ void run_train(ecf_estimate *e,
                int nodes,
                ecf_precision p,
                double peak);
+/* estimate_neuron.c: serving on Neuron, the device is the NeuronCore
+ * (rewrites d and *peak; returns the cores per chip, 1 = unchanged). */
+int ecf_est_neuron_core_view(devinfo *d, const ecf_instance *inst,
+                             double *peak);
 double train_grad_bytes(const ecf_workload *w, double wb);
 double train_opt_bytes(const ecf_workload *w, double wb);
 void train_memory(ecf_memory *mem,

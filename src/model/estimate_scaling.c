@@ -93,8 +93,11 @@ void data_and_host(ecf_estimate *e,
         double staged = e->memory.weights_gib * e->devices;
         if (!ecf_task_is_training(w->task) && staged > HOST_SHARD_GIB)
             staged = HOST_SHARD_GIB;
-        e->host_ram_needed_gib = staged + HOST_PER_DEVICE_GIB * e->devices +
-                                 HOST_RESERVE_GIB;
+        /* pinned buffers per accelerator (per chip: a Neuron serving
+         * plan counts NeuronCores in e->devices) */
+        e->host_ram_needed_gib =
+            staged + HOST_PER_DEVICE_GIB * inst->accel_count +
+            HOST_RESERVE_GIB;
     }
     /* Below the need it is a warning (safetensors are memory-mapped, so
      * loading still works, slowly); below half of it, checkpoint loading

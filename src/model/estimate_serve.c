@@ -13,6 +13,7 @@
 
 #include "ec2fit/stacks.h"
 #include "estimate_internal.h"
+#include "estimate_neuron.h"
 #include "serve_engines.h"
 
 /* ================================================================ */
@@ -115,6 +116,13 @@ static void llm_times(infer_times *t,
     /* an MLA latent is read whole by every TP rank (see infer_memory) */
     kv_dev = kv_bytes_per_token(m, kv_elem) * ctx_avg * b /
              (m->kv_dim_per_layer > 0 ? pp : split);
+    /* Neuron hook (estimate_neuron.c): padded query heads and replicated
+     * KV heads per core; 1 elsewhere */
+    {
+        double kv_pad, pad = ecf_est_neuron_pad_factor(m, d, pl->tp, &kv_pad);
+        weights_dev *= pad;
+        kv_dev *= kv_pad;
+    }
     dec_flops = b *
                 (2.0 * matmul_params(m) +
                  4.0 * m->layers * ctx_avg * m->heads * m->head_dim) /
@@ -534,12 +542,12 @@ void run_infer(ecf_estimate *e,
         double best_tput = -1, best_lat = 0;
         bool best_meets = false;
         plan best = pl;
-        for (tp = 1; tp <= d->count; tp *= 2) {
+        for (tp = 1; tp <= d->count; tp = serve_tp_next(d, tp)) {
             ecf_memory mem;
             plan trial = pl;
             double tput;
             bool meets = true, ok;
-            if (tp > 1 && (!tf || m->heads % tp != 0 || d->count % tp != 0))
+            if (tp > 1 && (!tf || !serve_tp_ok(m, d, tp)))
                 continue;
             if (w->tensor_parallel > 0 && tp != w->tensor_parallel)
                 continue;
@@ -583,7 +591,7 @@ void run_infer(ecf_estimate *e,
     }
     if (!found && tf && nodes > 1) {
         pl.tp = d->count;
-        while (pl.tp > 1 && (m->heads % pl.tp != 0))
+        while (pl.tp > 1 && !serve_tp_ok(m, d, pl.tp))
             pl.tp /= 2;
         pl.pp = nodes;
         infer_memory(&e->memory, m, w, p, &pl, d);

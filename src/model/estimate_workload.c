@@ -169,11 +169,14 @@ int ecf_workload_resolve(ecf_workload *w, const ecf_model *m, ecf_err *err)
             w->dataset_samples = w->dataset_amount;
         w->dataset_unit = u;
     }
+    /* GPU groups are powers of two; Neuron groups are NeuronCore counts
+     * (24 on inf2.48xlarge, 12 on inf2.24xlarge): even numbers. */
     if (w->tensor_parallel < 0 || w->tensor_parallel > 1024 ||
-        (w->tensor_parallel & (w->tensor_parallel - 1)) != 0)
+        ((w->tensor_parallel & (w->tensor_parallel - 1)) != 0 &&
+         w->tensor_parallel % 2 != 0))
         return ecf_err_set(err, ECF_EINVAL,
-                           "--tensor-parallel: expected a power of two from "
-                           "1 to 1024, got %d",
+                           "--tensor-parallel: expected a power of two or "
+                           "an even NeuronCore count from 1 to 1024, got %d",
                            w->tensor_parallel);
     if (w->tensor_parallel > 0 && w->task != ECF_TASK_INFER)
         return ecf_err_set(err, ECF_EINVAL,
