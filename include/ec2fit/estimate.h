@@ -85,6 +85,9 @@ typedef struct {
     bool headroom_set;
     double headroom_pct;
     int master_weights; /* ECF_MASTER_*: --master-weights, 0 = fp32 */
+    /* Images are decoded on the accelerators (NVIDIA DALI / nvJPEG), not
+     * on host cores: no JPEG-decode vCPU cap (docs/estimation.md 8). */
+    bool gpu_decode;
 } ecf_workload;
 
 /** --master-weights: mixed precision keeps an fp32 master copy (default);
@@ -113,7 +116,7 @@ int ecf_storage_parse(const char *s);
         ECF_TASK_INFER, ECF_PREC_AUTO, 0, 0, 0, 0, 0.0, ECF_DATASET_NONE, 0.0, \
             ECF_CKPT_AUTO, false, 0, 0.0, 0.0, 0.0, 0, false, false, false,    \
             0.0, 0, 0, 0, 0.0, false, 0.0, 0.0, 0.0, false, 0.0,               \
-            ECF_MASTER_FP32                                                    \
+            ECF_MASTER_FP32, false                                             \
     }
 
 /** EC2 per-second billing charges each Linux instance at least 60 s
