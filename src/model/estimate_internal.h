@@ -244,7 +244,7 @@ typedef struct {
     bool power_limited; /* TDP <= POWER_LIMITED_W */
     double burst_baseline; /* burstable (t3/t3a/t4g): the sustained share
                               of each vCPU; 0 = not burstable */
-    double gemm_scale; /* measured matmul ceiling / MAMF_REF (1 = unmeasured) */
+    double gemm_scale; /* MAMF of the part / MAMF_H100 (1 = unmeasured) */
 } devinfo;
 
 void warn(ecf_estimate *e, const char *fmt, ...) ECF_PRINTF(2, 3);
