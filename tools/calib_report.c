@@ -254,6 +254,13 @@ build_workload(ecf_workload *w, const cJSON *row, char *msg, size_t msg_len)
     /* diffusion rows measured with diffusers' pre-SDPA attention */
     if (jstr(row, "attention") && strcmp(jstr(row, "attention"), "naive") == 0)
         w->naive_attention = true;
+    /* "input_pipeline": "dali": the run decoded its images on the GPUs
+     * (the MLPerf ResNet logs load common/dali.py), so the host-core
+     * JPEG-decode cap does not apply. */
+    {
+        const char *pipe = jstr(row, "input_pipeline");
+        w->gpu_decode = pipe && strcmp(pipe, "dali") == 0;
+    }
     if (ckpt && strcmp(ckpt, "off") == 0)
         w->activation_checkpointing = ECF_CKPT_OFF;
     else if (ckpt && strcmp(ckpt, "on") == 0)

@@ -90,6 +90,9 @@ typedef struct {
      * xFormers. No CLI flag (ec2fit assumes SDPA, diffusers' default);
      * set by the calibration harness for rows measured without it. */
     bool naive_attention;
+    /* Images are decoded on the accelerators (NVIDIA DALI / nvJPEG), not
+     * on host cores: no JPEG-decode vCPU cap (docs/estimation.md 8). */
+    bool gpu_decode;
 } ecf_workload;
 
 /** --master-weights: mixed precision keeps an fp32 master copy (default);
@@ -118,7 +121,7 @@ int ecf_storage_parse(const char *s);
         ECF_TASK_INFER, ECF_PREC_AUTO, 0, 0, 0, 0, 0.0, ECF_DATASET_NONE, 0.0, \
             ECF_CKPT_AUTO, false, 0, 0.0, 0.0, 0.0, 0, false, false, false,    \
             0.0, 0, 0, 0, 0.0, false, 0.0, 0.0, 0.0, false, 0.0,               \
-            ECF_MASTER_FP32, false                                             \
+            ECF_MASTER_FP32, false, false                                      \
     }
 
 /** EC2 per-second billing charges each Linux instance at least 60 s

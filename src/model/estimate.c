@@ -100,6 +100,7 @@ static double burst_baseline(const ecf_instance *inst)
 static void describe(devinfo *d, const ecf_instance *inst)
 {
     memset(d, 0, sizeof(*d));
+    d->gemm_scale = 1.0;
     if (!inst->accel || inst->accel_count < 1) {
         d->cpu = true;
         d->burst_baseline = burst_baseline(inst);
@@ -126,6 +127,8 @@ static void describe(devinfo *d, const ecf_instance *inst)
         const ecf_accel *a = inst->accel;
         d->gen = classify(a);
         d->label = a->name ? a->name : a->id;
+        if (a->id && strncmp(a->id, "a100", 4) == 0)
+            d->gemm_scale = MAMF_A100 / MAMF_H100; /* 5.3 */
         d->count = inst->accel_count;
         d->mem_gib = inst->accel_memory_gib > 0 ? inst->accel_memory_gib
                                                 : a->memory_gb * 1e9 / GIB;

@@ -89,6 +89,14 @@
 #define U_TRAIN       0.56   /* transformer training (BERT DLE, Megatron) */
 #define U_INFER       0.60   /* prefill / encoder inference (TensorRT-LLM) */
 #define U_HIDDEN_HALF 1024.0 /* width at which GEMMs reach half of U */
+/* Maximum achievable matmul FLOPS (MAMF: bf16 matmul, best shape, CUDA
+ * 12.1) over the datasheet peak, measured per part (Bekman,
+ * stas00/ml-engineering compute/accelerator "Maximum Achievable Matmul
+ * FLOPS comparison table"): A100 SXM 267.9 of 312, H100 SXM 792.1 of
+ * 989. U_TRAIN is the H100's; a part's training GEMM ceiling is U_TRAIN x
+ * its MAMF / the H100's (parts with no measurement: 1). */
+#define MAMF_A100 0.859
+#define MAMF_H100 0.801
 #define U_FP32        0.65   /* CUDA-core fp32 saturates at small sizes */
 #define U_CNN_TC      0.55   /* convolutions on tensor cores (cuDNN) */
 #define U_BW          0.70   /* achieved / peak HBM bandwidth (gpt-fast) */
@@ -241,6 +249,7 @@ typedef struct {
     bool power_limited; /* TDP <= POWER_LIMITED_W */
     double burst_baseline; /* burstable (t3/t3a/t4g): the sustained share
                               of each vCPU; 0 = not burstable */
+    double gemm_scale; /* MAMF of the part / MAMF_H100 (1 = unmeasured) */
 } devinfo;
 
 void warn(ecf_estimate *e, const char *fmt, ...) ECF_PRINTF(2, 3);
@@ -424,6 +433,38 @@ static inline double u_gemm(const devinfo *d, ecf_precision p, double base,
     if (!tensor_precision(p) || d->gen == GEN_OLD)
         return U_FP32;
     return base * h / (h + U_HIDDEN_HALF) * device_factor(d, p);
+}
+
+/* Attention-score traffic of training, for transformers that materialise
+ * the a x s x s scores (the ones whose memory holds ACT_ATTN_SCORES: not
+ * the FlashAttention decoders). Bytes per score element, 16-bit scores
+ * and a 1-byte dropout mask: forward 13 = QK^T writes S (2), softmax
+ * reads S and writes P (4), dropout reads P, writes P' and the mask (5),
+ * P'V reads P' (2); backward 19 = dP' written (2), dV reads P' (2),
+ * dropout backward reads dP' and the mask and writes dP (5), softmax
+ * backward reads dP and P and writes dS (6), dQ and dK read dS (4). */
+#define ATTN_SCORE_FWD_BYTES 13.0
+#define ATTN_SCORE_BWD_BYTES 19.0
+static inline double
+attn_score_train_bytes(const ecf_model *m, int seq, ecf_precision p, bool ckpt)
+{
+    double b;
+    if (is_llm(m) || !ecf_model_kind_is_transformer(m->kind) || seq <= 0)
+        return 0;
+    b = (ATTN_SCORE_FWD_BYTES * (ckpt ? 2.0 : 1.0) + ATTN_SCORE_BWD_BYTES) *
+        m->heads * (double)seq * seq * m->layers;
+    return (p == ECF_PREC_FP32 || p == ECF_PREC_TF32) ? 2.0 * b : b;
+}
+
+/* Transformer training GEMMs: u_gemm at U_TRAIN, on tensor cores scaled
+ * by the part's measured matmul ceiling (MAMF_*). */
+static inline double u_train_gemm(const devinfo *d, ecf_precision p,
+                                  double h)
+{
+    double u = u_gemm(d, p, U_TRAIN, h);
+    if (!d->cpu && tensor_precision(p) && d->gen != GEN_OLD)
+        u *= d->gemm_scale;
+    return u;
 }
 
 static inline double u_conv(const devinfo *d, ecf_precision p)

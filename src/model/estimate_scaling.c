@@ -49,7 +49,7 @@ void data_and_host(ecf_estimate *e,
      * slow the step as surely as a slow disk. */
     e->vcpus_per_accel = (double)inst->vcpu / d->count;
     if (is_vision(m) && m->kind != ECF_KIND_DIFFUSION &&
-        w->task != ECF_TASK_INFER) {
+        w->task != ECF_TASK_INFER && !w->gpu_decode) {
         double per_dev = e->samples_per_s / slow / nodes / d->count;
         e->vcpus_per_accel_needed = per_dev / DECODE_IMAGES_PER_VCPU;
         if (e->vcpus_per_accel_needed > e->vcpus_per_accel &&

@@ -71,7 +71,7 @@ static void eval_cand(cand *c,
     flops_sample = train_flops_sample(m, w);
     c->samples_per_step = (double)pl->batch * pl->dp * c->micro;
     c->flops_per_step = c->mult * flops_sample * c->samples_per_step;
-    c->u = tf ? u_gemm(d, p, U_TRAIN, m->hidden) : u_conv(d, p);
+    c->u = tf ? u_train_gemm(d, p, m->hidden) : u_conv(d, p);
     if (w->task == ECF_TASK_QLORA)
         c->u *= U_QLORA;
     c->compute_s =
@@ -80,6 +80,12 @@ static void eval_cand(cand *c,
      * al. 2021, sec. 2.2): time x (m + p - 1) / m. */
     if (pl->pp > 1)
         bubble = (double)(c->micro + pl->pp - 1) / c->micro;
+    /* Materialised attention scores (encoders): their element-wise
+     * traffic runs between the GEMMs (docs/estimation.md 5.4). */
+    if (tf && peak > 0)
+        c->compute_s += c->samples_per_step / pl->dp / pl->tp / pl->pp *
+                        attn_score_train_bytes(m, w->seq_len, p, pl->ckpt) /
+                        (d->bw_gbytes_s * 1e9 * (d->cpu ? 1.0 : U_BW));
 
     /* Memory traffic: the optimizer step reads and writes every state byte
      * once; convnets add their element-wise passes over the activations
@@ -212,12 +218,15 @@ static double sps_ceiling(const ecf_model *m,
 {
     bool lora = w->task == ECF_TASK_LORA || w->task == ECF_TASK_QLORA;
     bool tf = ecf_model_kind_is_transformer(m->kind);
-    double u = tf ? u_gemm(d, p, U_TRAIN, m->hidden) : u_conv(d, p), t;
+    double u = tf ? u_train_gemm(d, p, m->hidden) : u_conv(d, p), t;
     if (w->task == ECF_TASK_QLORA)
         u *= U_QLORA;
     if (peak <= 0 || u <= 0)
         return 0;
     t = (lora ? 2.0 : 3.0) * train_flops_sample(m, w) / (peak * 1e12 * u);
+    if (tf)
+        t += attn_score_train_bytes(m, w->seq_len, p, false) /
+             (d->bw_gbytes_s * 1e9 * (d->cpu ? 1.0 : U_BW));
     if (!tf)
         t += m->act_mib_per_sample *
              ((p == ECF_PREC_FP32 || p == ECF_PREC_TF32) ? 2.0 : 1.0) *

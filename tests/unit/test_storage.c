@@ -163,6 +163,23 @@ static void test_storage__p6_b200_is_decode_bound(void **state)
     assert_float_equal(e.samples_per_s / 8 / 150.0, 24.0, 1e-6);
 }
 
+static void test_storage__gpu_decode_lifts_the_vcpu_cap(void **state)
+{
+    /* the same job with its images decoded on the GPUs (DALI): no
+     * decode cap, the GPUs' own rate, 68.x / 24 = 2.8x faster */
+    fx *f = *state;
+    ecf_estimate host, gpu;
+    ecf_workload w = imagenet(ECF_STORAGE_AUTO, 0);
+    est(f, &host, "p6-b200.48xlarge", w, 1);
+    w.gpu_decode = true;
+    est(f, &gpu, "p6-b200.48xlarge", w, 1);
+    assert_float_equal(gpu.decode_slowdown, 1.0, 0);
+    assert_float_equal(gpu.vcpus_per_accel_needed, 0.0, 0);
+    assert_true(gpu.bottleneck != ECF_BN_DATA);
+    assert_float_equal(gpu.samples_per_s,
+                       host.samples_per_s * host.decode_slowdown, 1e-6);
+}
+
 static void test_storage__resolve_rejects_bad_throughput(void **state)
 {
     fx *f = *state;
@@ -329,6 +346,7 @@ int main(void)
         cmocka_unit_test(test_storage__efs_per_client_limit),
         cmocka_unit_test(test_storage__nvme_without_instance_store_falls_back),
         cmocka_unit_test(test_storage__p6_b200_is_decode_bound),
+        cmocka_unit_test(test_storage__gpu_decode_lifts_the_vcpu_cap),
         cmocka_unit_test(test_storage__resolve_rejects_bad_throughput),
         cmocka_unit_test(test_storage__prices_load_and_validate),
         cmocka_unit_test(test_storage__gp3_volume_enters_the_total),
