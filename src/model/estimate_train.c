@@ -441,7 +441,9 @@ void run_train(ecf_estimate *e,
     e->samples_per_s =
         e->step_time_s > 0 ? e->samples_per_step / e->step_time_s : 0;
     e->tokens_per_s =
-        tf && m->kind != ECF_KIND_VIT ? e->samples_per_s * w->seq_len : 0;
+        tf && m->kind != ECF_KIND_VIT
+            ? e->samples_per_s * (w->packing ? w->mean_seq_len : w->seq_len)
+            : 0;
     if (is_llm(m) || m->kind == ECF_KIND_ENCODER) {
         e->throughput = is_llm(m) ? e->tokens_per_s : e->samples_per_s;
         e->throughput_unit = is_llm(m) ? "tokens/s" : "samples/s";
@@ -460,6 +462,18 @@ void run_train(ecf_estimate *e,
            w->task == ECF_TASK_LORA || w->task == ECF_TASK_QLORA ? "adapter"
                                                                  : "full",
            best.mult, best.u * 100.0, peak);
+    if (w->packing)
+        assume(e,
+               "packed: %.1f samples of %d tokens per %d-token row, attention "
+               "per sample (varlen)",
+               samples_per_row(w), w->mean_seq_len, w->seq_len);
+    if (w->cross_entropy == ECF_CE_CHUNKED || w->cross_entropy == ECF_CE_FUSED)
+        assume(e, "%s cross-entropy: the LM head's logits held in 16-bit, "
+                  "%s",
+               w->cross_entropy == ECF_CE_CHUNKED ? "chunked" : "fused",
+               w->cross_entropy == ECF_CE_CHUNKED
+                   ? "one chunk in 8 upcast to fp32 at a time"
+                   : "no fp32 copy");
     if (pl.pp > 1)
         assume(e,
                "pipeline: %d stages x %d micro-batches per step (1F1B), "

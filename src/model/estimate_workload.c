@@ -128,13 +128,13 @@ int ecf_workload_resolve(ecf_workload *w, const ecf_model *m, ecf_err *err)
                                "for --packing; add --packing");
         if (!training)
             return ecf_err_set(err, ECF_EINVAL,
-                               "--packing: packs training samples, not %s",
+                               "--packing: applies to training, not --task %s",
                                ecf_task_name(w->task));
         if (!ecf_model_kind_is_transformer(m->kind) ||
             m->kind == ECF_KIND_VIT || m->kind == ECF_KIND_SPEECH)
             return ecf_err_set(err, ECF_EINVAL,
-                               "--packing: %s is a %s; packing is for text "
-                               "sequences",
+                               "--packing: packs text sequences, not %s "
+                               "(%s)",
                                m->name, ecf_model_kind_name(m->kind));
         if (w->mean_seq_len == 0)
             return ecf_err_set(err, ECF_EINVAL,
@@ -151,13 +151,13 @@ int ecf_workload_resolve(ecf_workload *w, const ecf_model *m, ecf_err *err)
                            "--cross-entropy: expected full, chunked or fused");
     if (w->cross_entropy != ECF_CE_FULL && !training)
         return ecf_err_set(err, ECF_EINVAL,
-                           "--cross-entropy: is the training loss, not for "
-                           "%s",
+                           "--cross-entropy: applies to training, not "
+                           "--task %s",
                            ecf_task_name(w->task));
     if (w->cross_entropy != ECF_CE_FULL && !is_llm(m))
         return ecf_err_set(err, ECF_EINVAL,
-                           "--cross-entropy: %s is a %s; the LM-head loss "
-                           "is modelled for decoder language models",
+                           "--cross-entropy: the LM-head loss is modelled "
+                           "for decoder language models, not %s (%s)",
                            m->name, ecf_model_kind_name(m->kind));
     if (is_llm(m) && !training) {
         if (w->input_tokens == 0)
