@@ -120,11 +120,14 @@ static void eval_cand(cand *c,
                 GIB * 2.0;
     /* ZeRO-1/2: each rank steps only its 1/n of the parameters: reads its
      * gradient shard and states, writes its weight shard */
-    if (is_zero12(pl->par))
-        mem_bytes = (c->mem.weights_gib + c->mem.gradients_gib *
-                                              (pl->par == ECF_PAR_ZERO1 ? 1 : n)) /
-                        n * GIB * 2.0 +
-                    c->mem.optimizer_gib * GIB * 2.0;
+    if (is_zero12(pl->par)) {
+        /* weights (and ZeRO-1's gradients) are held whole: 1/n of them;
+         * ZeRO-2's gradients and the states are already the shard */
+        double grads = pl->par == ECF_PAR_ZERO1 ? c->mem.gradients_gib / n
+                                                : c->mem.gradients_gib;
+        mem_bytes = (c->mem.weights_gib / n + grads + c->mem.optimizer_gib) *
+                    GIB * 2.0;
+    }
     if (!tf)
         mem_bytes += (double)pl->batch * m->act_mib_per_sample *
                      ((p == ECF_PREC_FP32 || p == ECF_PREC_TF32) ? 2.0 : 1.0) *
@@ -270,11 +273,11 @@ static double sps_ceiling(const ecf_model *m,
 
 /* The plan search (docs/estimation.md, "Plan search"): for each
  * micro-batch (the given one, then halved while not pinned), each
- * checkpointing choice and each sharding that applies (DP, FSDP, TP in the
- * node + FSDP across, TP in the node + PP across nodes), evaluate the step
- * time and keep the highest throughput that fits with headroom. A smaller
- * batch cannot beat a larger one that already fits replicated without
- * recomputation (per-sample work is the same, per-step costs amortise
+ * checkpointing choice and each sharding that applies (DP, ZeRO-1/2, FSDP,
+ * TP in the node + FSDP across, TP in the node + PP across nodes), evaluate
+ * the step time and keep the highest throughput that fits with headroom. A
+ * smaller batch cannot beat a larger one that already fits with replicated
+ * weights (DP, ZeRO-1/2) without recomputation (per-sample work is the same, per-step costs amortise
  * worse), so the descent stops there. */
 static void search_train(cand *best,
                          ecf_estimate *e,

@@ -41,11 +41,15 @@ static const char *why(const ecf_estimate *e)
                "gradient all-reduce, which overlaps the backward pass; "
                "sharding or tensor parallelism would add communication";
     case ECF_PAR_ZERO1:
+        return "a full replica does not fit, its weights and gradients do "
+               "with the optimizer states sharded (ZeRO-1), which keeps data "
+               "parallel's all-reduce volume, without FSDP's per-layer "
+               "weight all-gathers";
     case ECF_PAR_ZERO2:
-        return "a full replica with its optimizer states (ZeRO-2: and "
-               "gradients) does not fit, the weights do; sharding only "
-               "those keeps data parallel's all-reduce volume, without "
-               "FSDP's per-layer weight all-gathers";
+        return "a full replica does not fit, its weights do with gradients "
+               "and optimizer states sharded (ZeRO-2), which keeps data "
+               "parallel's all-reduce volume, without FSDP's per-layer "
+               "weight all-gathers";
     case ECF_PAR_FSDP:
         return "a full replica does not fit (or fits only a smaller batch); "
                "sharding weights, gradients and optimizer costs all-gathers "
