@@ -277,8 +277,8 @@ static double sps_ceiling(const ecf_model *m,
  * TP in the node + FSDP across, TP in the node + PP across nodes), evaluate
  * the step time and keep the highest throughput that fits with headroom. A
  * smaller batch cannot beat a larger one that already fits with replicated
- * weights (DP, ZeRO-1/2) without recomputation (per-sample work is the same, per-step costs amortise
- * worse), so the descent stops there. */
+ * weights (DP, ZeRO-1/2) without recomputation (per-sample work is the
+ * same, per-step costs amortise worse), so the descent stops there. */
 static void search_train(cand *best,
                          ecf_estimate *e,
                          const ecf_model *m,
