@@ -230,6 +230,20 @@ build_workload(ecf_workload *w, const cJSON *row, char *msg, size_t msg_len)
     w->optimizer_8bit =
         cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(row, "optimizer_8bit"));
     w->epochs = jnum(row, "epochs", 0);
+    /* training variants, as --master-weights, --cross-entropy,
+     * --packing --mean-seq-len would give them */
+    {
+        const char *mw = jstr(row, "master_weights"),
+                   *ce = jstr(row, "cross_entropy");
+        if (mw && strcmp(mw, "none") == 0)
+            w->master_weights = ECF_MASTER_NONE;
+        if (ce && strcmp(ce, "chunked") == 0)
+            w->cross_entropy = ECF_CE_CHUNKED;
+        else if (ce && strcmp(ce, "fused") == 0)
+            w->cross_entropy = ECF_CE_FUSED;
+        w->mean_seq_len = (int)jnum(row, "mean_seq_len", 0);
+        w->packing = w->mean_seq_len > 0;
+    }
     if (jnum(row, "dataset_samples", 0) > 0) {
         w->dataset_amount = jnum(row, "dataset_samples", 0);
         w->dataset_unit = ECF_DATASET_SAMPLES;

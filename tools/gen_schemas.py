@@ -52,7 +52,8 @@ TYPE = {"type": "string", "pattern": r"^[a-z0-9-]+\.[a-z0-9-]+$"}
 PRECISION = enum("fp32", "tf32", "fp16", "bf16", "fp8", "int8", "int4")
 TASK = enum("train", "finetune", "lora", "qlora", "infer", "batch")
 MODEL_KIND = enum("cnn", "vit", "encoder", "decoder", "moe", "speech", "diffusion")
-PARALLELISM = enum("single", "dp", "fsdp", "tp", "tp+dp", "tp+pp", "tp+fsdp")
+PARALLELISM = enum("single", "dp", "fsdp", "tp", "tp+dp", "tp+pp", "tp+fsdp",
+                   "zero-1", "zero-2")
 BOTTLENECK = enum("compute", "memory-bandwidth", "communication", "data",
                   "host-memory", "device-memory")
 PURCHASE = enum("on-demand", "spot", "reserved-1y", "savings-plan-1y",

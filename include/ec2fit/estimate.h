@@ -93,7 +93,25 @@ typedef struct {
     /* Images are decoded on the accelerators (NVIDIA DALI / nvJPEG), not
      * on host cores: no JPEG-decode vCPU cap (docs/estimation.md 8). */
     bool gpu_decode;
+    /* Training variants (docs/estimation.md 4.1 and 5.1); last, so the
+     * initializer leaves them off. --packing: variable-length samples are
+     * packed into rows of seq_len tokens, mean_seq_len real tokens each
+     * (--mean-seq-len; required with --packing); attention is per sample
+     * (varlen kernels). --cross-entropy: how the loss holds the LM
+     * head's logits (ECF_CE_*; 0 = full). */
+    bool packing;
+    int mean_seq_len;
+    int cross_entropy;
 } ecf_workload;
+
+/** --cross-entropy (docs/estimation.md 4.1): full = PyTorch's
+ *  cross_entropy on fp32-upcast logits (Hugging Face default); chunked =
+ *  one chunk upcast at a time (torchtune CEWithChunkedOutputLoss); fused
+ *  = a kernel that reads the 16-bit logits row by row without an fp32
+ *  copy (flash-attn CrossEntropyLoss, llm-foundry's default). */
+#define ECF_CE_FULL    0
+#define ECF_CE_CHUNKED 1
+#define ECF_CE_FUSED   2
 
 /** --master-weights: mixed precision keeps an fp32 master copy (default);
  *  pure bf16 training (torchtune) keeps none. */
@@ -121,7 +139,7 @@ int ecf_storage_parse(const char *s);
         ECF_TASK_INFER, ECF_PREC_AUTO, 0, 0, 0, 0, 0.0, ECF_DATASET_NONE, 0.0, \
             ECF_CKPT_AUTO, false, 0, 0.0, 0.0, 0.0, 0, false, false, false,    \
             0.0, 0, 0, 0, 0.0, false, 0.0, 0.0, 0.0, false, 0.0,               \
-            ECF_MASTER_FP32, false, false                                      \
+            ECF_MASTER_FP32, false, false, false, 0, 0                        \
     }
 
 /** EC2 per-second billing charges each Linux instance at least 60 s
@@ -159,10 +177,13 @@ typedef enum {
     ECF_PAR_TP_DP,      /* tensor parallel inside a group, replicas across */
     ECF_PAR_TP_PP,      /* tensor parallel in a node, pipeline across nodes */
     ECF_PAR_TP_FSDP,    /* training: tensor parallel in a node, FSDP across */
+    ECF_PAR_ZERO1,      /* training: ZeRO-1, optimizer states sharded */
+    ECF_PAR_ZERO2,      /* training: ZeRO-2, optimizer states + gradients */
     ECF_PAR_COUNT
 } ecf_parallelism;
 
-/** "single", "dp", "fsdp", "tp", "tp+dp", "tp+pp", "tp+fsdp". */
+/** "single", "dp", "fsdp", "tp", "tp+dp", "tp+pp", "tp+fsdp", "zero-1",
+ *  "zero-2". */
 const char *ecf_parallelism_name(ecf_parallelism p);
 
 typedef enum {
@@ -209,7 +230,7 @@ typedef struct {
     double mem_gib; /* per device */
 } ecf_train_try;
 
-#define ECF_EST_MAX_TRIED 24
+#define ECF_EST_MAX_TRIED 32
 
 /** What stopped the serving batch from doubling (ecf_serve_terms.limit). */
 typedef enum {

@@ -45,6 +45,19 @@
  * with 8-bit states and the optimizer step in the backward pass (no
  * gradient buffer): 2 + 1 + 1 = 4. */
 #define ADAM_BF16_STATE_BYTES 4.0
+/* Logits of the LM head at the loss, bytes per token per vocabulary
+ * entry (docs/estimation.md 4.1): the model's logits (2 B in 16-bit, 4 in
+ * fp32), the fp32 log-probabilities log_softmax saves for its backward
+ * (4) and the fp32 gradient of the logits written at the start of the
+ * backward pass (4), all alive at the activation peak: 10 B in bf16.
+ * torchtune's CEWithChunkedOutputLoss (num_output_chunks = 8) upcasts
+ * one chunk at a time: the 16-bit logits + (4 + 4) / 8 -> 3 B. The
+ * difference, 7 B x 8192 x 128,256 = 6.8 GiB for Llama-3-8B at sequence
+ * 8192, is the 7.3 GiB drop torchtitan measured (pytorch/torchtitan#996).
+ * A fused kernel (flash-attn CrossEntropyLoss) computes in fp32 row by
+ * row: the 16-bit logits and their 16-bit gradient, 4 B. */
+#define LOGIT_FP32_BYTES 8.0
+#define LOSS_CHUNKS      8.0
 /* LoRA adapters train in fp32 with Adam: 4 + 4 + 8 bytes/param (PEFT). */
 #define LORA_BYTES_PER_PARAM 16.0
 #define LORA_DEFAULT_RANK    16
@@ -383,17 +396,15 @@ tf_act_bytes(const ecf_model *m, int seq, bool ckpt, double act_scale, int tp)
 {
     double s = seq, h = m->hidden, a = m->heads;
     double per_layer = s * h * ACT_BYTES_PER_SBH;
-    double logits = 0;
     if (!is_llm(m))
         per_layer += ACT_ATTN_SCORES * a * s * s;
     per_layer *= act_scale / tp;
-    if (is_llm(m))
-        logits = s * m->vocab * 4.0 / tp; /* fp32 logits for the loss */
     /* Full recomputation keeps each layer's 16-bit input (2*s*h bytes)
-     * plus one layer's full set during its recompute. */
+     * plus one layer's full set during its recompute. The LM head's
+     * logits are train_logit_bytes' (estimate_memory.c). */
     if (ckpt)
-        return m->layers * 2.0 * s * h * act_scale / tp + per_layer + logits;
-    return m->layers * per_layer + logits;
+        return m->layers * 2.0 * s * h * act_scale / tp + per_layer;
+    return m->layers * per_layer;
 }
 
 /* Bytes of K and V per token of context, whole model. */

@@ -51,6 +51,24 @@ double train_opt_bytes(const ecf_workload *w, double wb)
     return ADAM_MASTER_BYTES + states;
 }
 
+/* Bytes of the LM head's logits at the loss for `tokens` tokens
+ * (LOGIT_FP32_BYTES, docs/estimation.md 4.1), vocabulary-parallel over
+ * tp ranks (Megatron shards the head and its cross-entropy). */
+static double train_logit_bytes(const ecf_model *m,
+                                const ecf_workload *w,
+                                double tokens,
+                                double act_scale,
+                                int tp)
+{
+    double extra = w->cross_entropy == ECF_CE_CHUNKED
+                       ? LOGIT_FP32_BYTES / LOSS_CHUNKS
+                   : w->cross_entropy == ECF_CE_FUSED ? 2.0 * act_scale
+                                                      : LOGIT_FP32_BYTES;
+    if (!is_llm(m))
+        return 0;
+    return tokens * m->vocab * (2.0 * act_scale + extra) / tp;
+}
+
 /* Memory per device for a training plan. `total_devices` = dp x tp. */
 void train_memory(ecf_memory *mem,
                          const ecf_model *m,
@@ -59,7 +77,7 @@ void train_memory(ecf_memory *mem,
                          const plan *pl,
                          const devinfo *d)
 {
-    double P = m->params, shard = 1, opt_shard, wb, act_scale;
+    double P = m->params, shard = 1, grad_shard, opt_shard, wb, act_scale;
     int n = pl->tp * pl->dp * pl->pp;
 
     memset(mem, 0, sizeof(*mem));
@@ -74,6 +92,14 @@ void train_memory(ecf_memory *mem,
     /* Megatron's distributed optimizer (ZeRO-1) shards the optimizer
      * states of each stage over its data-parallel replicas too. */
     opt_shard = pl->par == ECF_PAR_TP_PP ? shard * pl->dp : shard;
+    grad_shard = shard;
+    /* ZeRO-1 partitions the optimizer states over the data-parallel
+     * ranks, ZeRO-2 the gradients too; the weights stay replicated
+     * (Rajbhandari et al. 2020, sec. 5: P_os, P_os+g). */
+    if (pl->par == ECF_PAR_ZERO1 || pl->par == ECF_PAR_ZERO2)
+        opt_shard = n;
+    if (pl->par == ECF_PAR_ZERO2)
+        grad_shard = n;
     if (w->task == ECF_TASK_LORA || w->task == ECF_TASK_QLORA) {
         double base = w->task == ECF_TASK_QLORA
                           ? ecf_estimate_weight_bytes(ECF_PREC_INT4)
@@ -83,13 +109,15 @@ void train_memory(ecf_memory *mem,
             lora_params(m, w->lora_rank) * LORA_BYTES_PER_PARAM / shard / GIB;
     } else {
         mem->weights_gib = P * wb / shard / GIB;
-        mem->gradients_gib = P * train_grad_bytes(w, wb) / shard / GIB;
+        mem->gradients_gib = P * train_grad_bytes(w, wb) / grad_shard / GIB;
         mem->optimizer_gib = P * train_opt_bytes(w, wb) / opt_shard / GIB;
     }
     if (ecf_model_kind_is_transformer(m->kind))
         mem->activations_gib =
             pl->batch *
-            tf_act_bytes(m, w->seq_len, pl->ckpt, act_scale, pl->tp) / GIB;
+            (tf_act_bytes(m, w->seq_len, pl->ckpt, act_scale, pl->tp) +
+             train_logit_bytes(m, w, w->seq_len, act_scale, pl->tp)) /
+            GIB;
     else
         mem->activations_gib = pl->batch * m->act_mib_per_sample * act_scale *
                                (pl->ckpt ? CNN_CKPT_KEEP : 1.0) / 1024.0;

@@ -28,12 +28,48 @@ typedef struct {
     bool fits, roomy; /* fits; fits with TRAIN_HEADROOM */
 } cand;
 
-/* Forward FLOPs of one training sample. */
+/* Forward FLOPs of one training sample. Packed, a sample is one of the
+ * seq_len / mean_seq_len sequences of a row: its linear layers see its
+ * mean_seq_len real tokens and its attention only itself (block-diagonal,
+ * varlen kernels), docs/estimation.md 5.1. */
 static double train_flops_sample(const ecf_model *m, const ecf_workload *w)
 {
     if (m->kind == ECF_KIND_DIFFUSION || m->kind == ECF_KIND_CNN)
         return m->fwd_gflops_per_sample * 1e9;
-    return fwd_flops_sample(m, w->seq_len);
+    return fwd_flops_sample(m, w->packing ? w->mean_seq_len : w->seq_len);
+}
+
+/* The sequence one sample's attention spans: the row, or packed, the
+ * sample itself (block-diagonal attention). */
+static int sample_seq(const ecf_workload *w)
+{
+    return w->packing && w->mean_seq_len > 0 ? w->mean_seq_len : w->seq_len;
+}
+
+/* Samples per row of seq_len tokens: 1, or seq_len / mean_seq_len packed
+ * (the packing leaves no padding: Krell et al. 2021). */
+static double samples_per_row(const ecf_workload *w)
+{
+    return w->packing && w->mean_seq_len > 0
+               ? (double)w->seq_len / w->mean_seq_len
+               : 1.0;
+}
+
+static bool is_zero12(ecf_parallelism par)
+{
+    return par == ECF_PAR_ZERO1 || par == ECF_PAR_ZERO2;
+}
+
+/* What ZeRO-1/2 keep whole on every device: the weights, and under
+ * ZeRO-1 the gradients, GiB. */
+static double zero_fixed_gib(const ecf_model *m,
+                             const ecf_workload *w,
+                             ecf_precision p,
+                             ecf_parallelism par)
+{
+    double wb = (p == ECF_PREC_FP32 || p == ECF_PREC_TF32) ? 4.0 : 2.0;
+    return m->params *
+           (wb + (par == ECF_PAR_ZERO1 ? train_grad_bytes(w, wb) : 0)) / GIB;
 }
 
 /* Step time of one plan (docs/estimation.md, "Training step"). */
@@ -69,7 +105,8 @@ static void eval_cand(cand *c,
     else
         c->mult = pl->ckpt ? 4.0 : 3.0;
     flops_sample = train_flops_sample(m, w);
-    c->samples_per_step = (double)pl->batch * pl->dp * c->micro;
+    c->samples_per_step =
+        (double)pl->batch * pl->dp * c->micro * samples_per_row(w);
     c->flops_per_step = c->mult * flops_sample * c->samples_per_step;
     c->u = tf ? u_train_gemm(d, p, m->hidden) : u_conv(d, p);
     if (w->task == ECF_TASK_QLORA)
@@ -84,7 +121,7 @@ static void eval_cand(cand *c,
      * traffic runs between the GEMMs (docs/estimation.md 5.4). */
     if (tf && peak > 0)
         c->compute_s += c->samples_per_step / pl->dp / pl->tp / pl->pp *
-                        attn_score_train_bytes(m, w->seq_len, p, pl->ckpt) /
+                        attn_score_train_bytes(m, sample_seq(w), p, pl->ckpt) /
                         (d->bw_gbytes_s * 1e9 * (d->cpu ? 1.0 : U_BW));
 
     /* Memory traffic: the optimizer step reads and writes every state byte
@@ -94,6 +131,16 @@ static void eval_cand(cand *c,
     mem_bytes = (c->mem.weights_gib + c->mem.gradients_gib +
                  c->mem.optimizer_gib + c->mem.lora_gib) *
                 GIB * 2.0;
+    /* ZeRO-1/2: each rank steps only its 1/n of the parameters: reads its
+     * gradient shard and states, writes its weight shard */
+    if (is_zero12(pl->par)) {
+        /* weights (and ZeRO-1's gradients) are held whole: 1/n of them;
+         * ZeRO-2's gradients and the states are already the shard */
+        double grads = pl->par == ECF_PAR_ZERO1 ? c->mem.gradients_gib / n
+                                                : c->mem.gradients_gib;
+        mem_bytes = (c->mem.weights_gib / n + grads + c->mem.optimizer_gib) *
+                    GIB * 2.0;
+    }
     if (!tf)
         mem_bytes += (double)pl->batch * m->act_mib_per_sample *
                      ((p == ECF_PREC_FP32 || p == ECF_PREC_TF32) ? 2.0 : 1.0) *
@@ -109,6 +156,11 @@ static void eval_cand(cand *c,
                                          ? 4.0
                                          : 2.0);
     if (pl->par == ECF_PAR_DP || pl->par == ECF_PAR_SINGLE) {
+        comm = grad_sync_s(comm_bytes, d->count, nodes, d);
+    } else if (is_zero12(pl->par)) {
+        /* ZeRO-1/2: reduce-scatter of the gradients + all-gather of the
+         * updated weights = one all-reduce's volume, as DP (Rajbhandari
+         * et al. 2020, sec. 7.2.1), without FSDP's per-layer gathers. */
         comm = grad_sync_s(comm_bytes, d->count, nodes, d);
     } else if (pl->par == ECF_PAR_FSDP) {
         /* all-gather (forward) + all-gather (backward) + reduce-scatter:
@@ -225,7 +277,7 @@ static double sps_ceiling(const ecf_model *m,
         return 0;
     t = (lora ? 2.0 : 3.0) * train_flops_sample(m, w) / (peak * 1e12 * u);
     if (tf)
-        t += attn_score_train_bytes(m, w->seq_len, p, false) /
+        t += attn_score_train_bytes(m, sample_seq(w), p, false) /
              (d->bw_gbytes_s * 1e9 * (d->cpu ? 1.0 : U_BW));
     if (!tf)
         t += m->act_mib_per_sample *
@@ -237,12 +289,12 @@ static double sps_ceiling(const ecf_model *m,
 
 /* The plan search (docs/estimation.md, "Plan search"): for each
  * micro-batch (the given one, then halved while not pinned), each
- * checkpointing choice and each sharding that applies (DP, FSDP, TP in the
- * node + FSDP across, TP in the node + PP across nodes), evaluate the step
- * time and keep the highest throughput that fits with headroom. A smaller
- * batch cannot beat a larger one that already fits replicated without
- * recomputation (per-sample work is the same, per-step costs amortise
- * worse), so the descent stops there. */
+ * checkpointing choice and each sharding that applies (DP, ZeRO-1/2, FSDP,
+ * TP in the node + FSDP across, TP in the node + PP across nodes), evaluate
+ * the step time and keep the highest throughput that fits with headroom. A
+ * smaller batch cannot beat a larger one that already fits with replicated
+ * weights (DP, ZeRO-1/2) without recomputation (per-sample work is the
+ * same, per-step costs amortise worse), so the descent stops there. */
 static void search_train(cand *best,
                          ecf_estimate *e,
                          const ecf_model *m,
@@ -253,7 +305,8 @@ static void search_train(cand *best,
                          double peak)
 {
     int n = d->count * nodes, batch = w->batch_size, tp = tp_in_node(m, d);
-    bool have = false;
+    bool have = false,
+         lora = w->task == ECF_TASK_LORA || w->task == ECF_TASK_QLORA;
     int c, pp;
     double ceiling = sps_ceiling(m, w, p, d, n, peak);
 
@@ -292,7 +345,8 @@ static void search_train(cand *best,
         bool plain_fits = false;
         for (c = 0; c < 2; c++) {
             bool ckpt = c == 1;
-            ecf_parallelism pars[3] = {ECF_PAR_DP, ECF_PAR_FSDP,
+            ecf_parallelism pars[5] = {ECF_PAR_DP, ECF_PAR_ZERO1,
+                                       ECF_PAR_ZERO2, ECF_PAR_FSDP,
                                        ECF_PAR_TP_FSDP};
             int i;
             if (w->activation_checkpointing == ECF_CKPT_ON && !ckpt)
@@ -302,11 +356,25 @@ static void search_train(cand *best,
             /* recomputing at the same batch only ever costs time */
             if (ckpt && plain_fits)
                 break;
-            for (i = 0; i < 3; i++) {
+            for (i = 0; i < 5; i++) {
                 cand x;
                 memset(&x, 0, sizeof(x));
                 x.pl = (plan){pars[i], 1, n, 1, ckpt, batch};
                 if (n == 1 && pars[i] != ECF_PAR_DP)
+                    continue;
+                /* ZeRO-1/2 shard what a full fine-tune or pre-training
+                 * holds per parameter; adapters' states are too small to
+                 * matter. When the gradients are not kept (optimizer in
+                 * the backward pass) ZeRO-2 is ZeRO-1. */
+                if (is_zero12(pars[i]) && (lora || plain_fits))
+                    continue;
+                if (pars[i] == ECF_PAR_ZERO2 &&
+                    train_grad_bytes(w, 2.0) == 0)
+                    continue;
+                /* replicated weights (ZeRO-1: and gradients) that alone
+                 * exceed the device fit at no batch */
+                if (is_zero12(pars[i]) &&
+                    zero_fixed_gib(m, w, p, pars[i]) > d->mem_gib)
                     continue;
                 if (pars[i] == ECF_PAR_TP_FSDP) {
                     if (!tp)
@@ -322,7 +390,9 @@ static void search_train(cand *best,
                     *best = x;
                     have = true;
                 }
-                if (i == 0 && !ckpt && x.roomy)
+                /* a replicated-weights plan (DP, ZeRO-1/2) that fits
+                 * without recomputation: a smaller batch cannot beat it */
+                if ((i == 0 || is_zero12(pars[i])) && !ckpt && x.roomy)
                     plain_fits = true;
                 if (best->roomy && e->quiet &&
                     best->sps * (1.0 + PLAN_TIE) >= ceiling)
@@ -390,7 +460,9 @@ void run_train(ecf_estimate *e,
     e->samples_per_s =
         e->step_time_s > 0 ? e->samples_per_step / e->step_time_s : 0;
     e->tokens_per_s =
-        tf && m->kind != ECF_KIND_VIT ? e->samples_per_s * w->seq_len : 0;
+        tf && m->kind != ECF_KIND_VIT
+            ? e->samples_per_s * (w->packing ? w->mean_seq_len : w->seq_len)
+            : 0;
     if (is_llm(m) || m->kind == ECF_KIND_ENCODER) {
         e->throughput = is_llm(m) ? e->tokens_per_s : e->samples_per_s;
         e->throughput_unit = is_llm(m) ? "tokens/s" : "samples/s";
@@ -409,6 +481,18 @@ void run_train(ecf_estimate *e,
            w->task == ECF_TASK_LORA || w->task == ECF_TASK_QLORA ? "adapter"
                                                                  : "full",
            best.mult, best.u * 100.0, peak);
+    if (w->packing)
+        assume(e,
+               "packed: %.1f samples of %d tokens per %d-token row, attention "
+               "per sample (varlen)",
+               samples_per_row(w), w->mean_seq_len, w->seq_len);
+    if (w->cross_entropy == ECF_CE_CHUNKED || w->cross_entropy == ECF_CE_FUSED)
+        assume(e, "%s cross-entropy: the LM head's logits held in 16-bit, "
+                  "%s",
+               w->cross_entropy == ECF_CE_CHUNKED ? "chunked" : "fused",
+               w->cross_entropy == ECF_CE_CHUNKED
+                   ? "one chunk in 8 upcast to fp32 at a time"
+                   : "no fp32 copy");
     if (pl.pp > 1)
         assume(e,
                "pipeline: %d stages x %d micro-batches per step (1F1B), "

@@ -20,7 +20,8 @@
 const char *ecf_parallelism_name(ecf_parallelism p)
 {
     static const char *const names[ECF_PAR_COUNT] = {
-        "single", "dp", "fsdp", "tp", "tp+dp", "tp+pp", "tp+fsdp"};
+        "single", "dp",      "fsdp",  "tp",    "tp+dp",
+        "tp+pp",  "tp+fsdp", "zero-1", "zero-2"};
     return (unsigned)p < ECF_PAR_COUNT ? names[p] : "unknown";
 }
 
@@ -117,6 +118,47 @@ int ecf_workload_resolve(ecf_workload *w, const ecf_model *m, ecf_err *err)
         return ecf_err_set(err, ECF_EINVAL,
                            "--seq-len: %d exceeds %s's maximum context of %d",
                            w->seq_len, m->name, m->max_context);
+    if (w->mean_seq_len < 0)
+        return ecf_err_set(err, ECF_EINVAL,
+                           "--mean-seq-len: must be at least 1");
+    if (w->packing || w->mean_seq_len > 0) {
+        if (!w->packing)
+            return ecf_err_set(err, ECF_EINVAL,
+                               "--mean-seq-len: is the mean sample length "
+                               "for --packing; add --packing");
+        if (!training)
+            return ecf_err_set(err, ECF_EINVAL,
+                               "--packing: applies to training, not --task %s",
+                               ecf_task_name(w->task));
+        if (!ecf_model_kind_is_transformer(m->kind) ||
+            m->kind == ECF_KIND_VIT || m->kind == ECF_KIND_SPEECH)
+            return ecf_err_set(err, ECF_EINVAL,
+                               "--packing: packs text sequences, not %s "
+                               "(%s)",
+                               m->name, ecf_model_kind_name(m->kind));
+        if (w->mean_seq_len == 0)
+            return ecf_err_set(err, ECF_EINVAL,
+                               "--packing: give the mean sample length with "
+                               "--mean-seq-len N");
+        if (w->mean_seq_len > w->seq_len)
+            return ecf_err_set(err, ECF_EINVAL,
+                               "--mean-seq-len: %d exceeds the packed row "
+                               "length --seq-len %d",
+                               w->mean_seq_len, w->seq_len);
+    }
+    if (w->cross_entropy < ECF_CE_FULL || w->cross_entropy > ECF_CE_FUSED)
+        return ecf_err_set(err, ECF_EINVAL,
+                           "--cross-entropy: expected full, chunked or fused");
+    if (w->cross_entropy != ECF_CE_FULL && !training)
+        return ecf_err_set(err, ECF_EINVAL,
+                           "--cross-entropy: applies to training, not "
+                           "--task %s",
+                           ecf_task_name(w->task));
+    if (w->cross_entropy != ECF_CE_FULL && !is_llm(m))
+        return ecf_err_set(err, ECF_EINVAL,
+                           "--cross-entropy: the LM-head loss is modelled "
+                           "for decoder language models, not %s (%s)",
+                           m->name, ecf_model_kind_name(m->kind));
     if (is_llm(m) && !training) {
         if (w->input_tokens == 0)
             w->input_tokens = DEFAULT_INPUT_TOKENS;
@@ -144,7 +186,8 @@ int ecf_workload_resolve(ecf_workload *w, const ecf_model *m, ecf_err *err)
         w->bytes_per_sample = ecf_model_kind_is_transformer(m->kind) &&
                                       m->kind != ECF_KIND_VIT &&
                                       m->kind != ECF_KIND_SPEECH
-                                  ? 4.0 * w->seq_len
+                                  ? 4.0 * (w->packing ? w->mean_seq_len
+                                                      : w->seq_len)
                                   : m->input_bytes_per_sample;
     if (w->dataset_amount < 0 || !isfinite(w->dataset_amount))
         return ecf_err_set(err, ECF_EINVAL, "--dataset: must be positive");
@@ -153,7 +196,9 @@ int ecf_workload_resolve(ecf_workload *w, const ecf_model *m, ecf_err *err)
         ecf_dataset_unit u = w->dataset_unit;
         double tokens_per_sample =
             is_llm(m) && !training ? (double)w->input_tokens + w->output_tokens
-                                   : (double)(w->seq_len > 0 ? w->seq_len : 1);
+                                   : (double)(w->packing ? w->mean_seq_len
+                                              : w->seq_len > 0 ? w->seq_len
+                                                               : 1);
         if (u == ECF_DATASET_ITEMS || u == ECF_DATASET_NONE)
             u = is_llm(m) ? ECF_DATASET_TOKENS : ECF_DATASET_SAMPLES;
         if (u == ECF_DATASET_TOKENS && !ecf_model_kind_is_transformer(m->kind))

@@ -148,6 +148,33 @@ int cli_workload_option(cli_workload *wl, int c, const char *arg, ecf_err *err)
                                "got '%s'",
                                arg);
         break;
+    case CLI_WL_PACKING:
+        w->packing = true;
+        break;
+    case CLI_WL_MEAN_SEQ_LEN:
+        rc = ecf_units_parse_count(&d, "--mean-seq-len", arg, err);
+        if (rc < 0)
+            return rc;
+        if (d < 1 || d > 1e8 || d != (int)d)
+            return ecf_err_set(err, ECF_EINVAL,
+                               "--mean-seq-len: expected a whole number of "
+                               "tokens from 1 to 100M, got '%s'",
+                               arg);
+        w->mean_seq_len = (int)d;
+        break;
+    case CLI_WL_CROSS_ENTROPY:
+        if (strcmp(arg, "full") == 0)
+            w->cross_entropy = ECF_CE_FULL;
+        else if (strcmp(arg, "chunked") == 0)
+            w->cross_entropy = ECF_CE_CHUNKED;
+        else if (strcmp(arg, "fused") == 0)
+            w->cross_entropy = ECF_CE_FUSED;
+        else
+            return ecf_err_set(err, ECF_EINVAL,
+                               "--cross-entropy: expected full, chunked or "
+                               "fused, got '%s'",
+                               arg);
+        break;
     case CLI_WL_LORA_RANK:
         return cli_parse_int(&w->lora_rank, "--lora-rank", arg, 1, 4096, err) <
                        0

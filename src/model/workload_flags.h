@@ -65,6 +65,9 @@ enum {
     CLI_WL_STORAGE,
     CLI_WL_STORAGE_THROUGHPUT,
     CLI_WL_STARTUP,
+    CLI_WL_PACKING,
+    CLI_WL_MEAN_SEQ_LEN,
+    CLI_WL_CROSS_ENTROPY,
     CLI_WL_END
 };
 
@@ -99,7 +102,10 @@ enum {
         {"storage", required_argument, NULL, CLI_WL_STORAGE},                  \
         {"storage-throughput", required_argument, NULL,                        \
          CLI_WL_STORAGE_THROUGHPUT},                                  \
-        {"startup", required_argument, NULL, CLI_WL_STARTUP}
+        {"startup", required_argument, NULL, CLI_WL_STARTUP},                  \
+        {"packing", no_argument, NULL, CLI_WL_PACKING},                        \
+        {"mean-seq-len", required_argument, NULL, CLI_WL_MEAN_SEQ_LEN},        \
+        {"cross-entropy", required_argument, NULL, CLI_WL_CROSS_ENTROPY}
 
 typedef struct {
     const char *model;        /* --model NAME */

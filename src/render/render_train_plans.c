@@ -44,6 +44,16 @@ const char *rr_chosen_reason(const ecf_estimate *e)
                "fit on each device with headroom, so replicas need only the "
                "gradient all-reduce, which overlaps the backward pass; "
                "sharding or tensor parallelism would add communication";
+    case ECF_PAR_ZERO1:
+        return "a full replica does not fit, its weights and gradients do "
+               "with the optimizer states sharded (ZeRO-1), which keeps data "
+               "parallel's all-reduce volume, without FSDP's per-layer "
+               "weight all-gathers";
+    case ECF_PAR_ZERO2:
+        return "a full replica does not fit, its weights do with gradients "
+               "and optimizer states sharded (ZeRO-2), which keeps data "
+               "parallel's all-reduce volume, without FSDP's per-layer "
+               "weight all-gathers";
     case ECF_PAR_FSDP:
         return "a full replica does not fit (or fits only a smaller batch); "
                "sharding weights, gradients and optimizer costs all-gathers "

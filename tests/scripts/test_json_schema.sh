@@ -31,7 +31,7 @@ for args in "$SRC_DIR"/tests/cli/golden/*.args; do
   check "golden $(basename "$case") validates against $schema" valid "$schema" "$out" $lines
   n=$((n + 1))
 done
-check "golden JSON outputs validated: $n (expected 22)" test "$n" -eq 22
+check "golden JSON outputs validated: $n (expected 23)" test "$n" -eq 23
 
 # fresh runs of every command
 run() { # name schema args...
@@ -115,7 +115,7 @@ mut plan_savings_rounded recommend '(.recommendations[] | select(.purchase=="spo
 mut tf_number tf-external '.hourly_usd |= tonumber' tf
 mut estimate_extra estimate '.memory.vram_gib = 1' est_train
 mut tried_no_chosen estimate 'del(.plans_tried[0].chosen)' est_explain_train
-mut tried_bad_strategy recommend '.recommendations[0].plans_tried[0].strategy = "zero-2"' rec_explain_pp
+mut tried_bad_strategy recommend '.recommendations[0].plans_tried[0].strategy = "zero-4"' rec_explain_pp
 mut serve_bad_limit estimate '.serving_breakdown.batch_limited_by = "budget"' est_explain_serve
 mut serve_extra recommend '.recommendations[0].serving_breakdown.tokens = 1' rec_explain_serve
 finish

@@ -188,17 +188,19 @@ static void test_estimate__bf16_on_v100_warns(void **state)
     assert_string_equal(e.warnings[0], "V100 has no bf16: runs as fp16");
 }
 
-static void test_estimate__full_finetune_memory_fsdp(void **state)
+static void test_estimate__full_finetune_memory_zero1(void **state)
 {
     /* llama-2-7b (6,738,415,616 params), full fine-tune, bf16, batch 1,
-     * seq 2048, recompute on, 8 x A100-80GB. DP needs 16 B/param = 100 GiB,
-     * so FSDP over 8 shards:
-     *   weights   2 x P / 8 / 2^30 = 1.568910 GiB, gradients the same
-     *   optimizer 12 x P / 8 / 2^30 = 9.413460 GiB
+     * seq 2048, recompute on, 8 x A100-80GB. DP needs 16 B/param = 100 GiB;
+     * ZeRO-1 shards only the optimizer states over the 8 ranks (ZeRO
+     * paper, P_os) and fits, with DP's all-reduce volume instead of FSDP's
+     * 1.5x, so it wins:
+     *   weights   2 x P / 2^30 = 12.551277 GiB, gradients the same
+     *   optimizer 12 x P / 8 / 2^30 = 9.413458 GiB
      *   activations: 32 layers x 2*s*h (2*2048*4096 = 16,777,216 B)
      *     = 536,870,912 + one layer s*h*34 = 285,212,672
-     *     + fp32 logits s*V*4 = 2048*32000*4 = 262,144,000
-     *     = 1,084,227,584 B = 1.009766 GiB */
+     *     + logits s*V*(2 + 4 + 4) = 2048*32000*10 = 655,360,000
+     *     = 1,477,443,584 B = 1.375977 GiB */
     fx *f = *state;
     ecf_workload w = ECF_WORKLOAD_INIT;
     ecf_estimate e;
@@ -208,14 +210,14 @@ static void test_estimate__full_finetune_memory_fsdp(void **state)
     w.activation_checkpointing = ECF_CKPT_ON;
     run_ok(&e, model(state, "llama-2-7b"), &w, &f->p4de, 1);
     assert_true(e.fits);
-    assert_int_equal(e.parallelism, ECF_PAR_FSDP);
-    assert_float_equal(e.memory.weights_gib, 1.568910, 1e-5);
-    assert_float_equal(e.memory.gradients_gib, 1.568910, 1e-5);
-    assert_float_equal(e.memory.optimizer_gib, 9.413460, 1e-5);
-    assert_float_equal(e.memory.activations_gib, 1.009766, 1e-5);
-    /* overhead = 1 GiB + 5% of the parts (13.561046) = 1.678052 */
-    assert_float_equal(e.memory.overhead_gib, 1.678052, 1e-5);
-    assert_float_equal(e.memory.total_per_device_gib, 15.239098, 1e-5);
+    assert_int_equal(e.parallelism, ECF_PAR_ZERO1);
+    assert_float_equal(e.memory.weights_gib, 12.551277, 1e-5);
+    assert_float_equal(e.memory.gradients_gib, 12.551277, 1e-5);
+    assert_float_equal(e.memory.optimizer_gib, 9.413458, 1e-5);
+    assert_float_equal(e.memory.activations_gib, 1.375977, 1e-5);
+    /* overhead = 1 GiB + 5% of the parts (35.891989) = 2.794599 */
+    assert_float_equal(e.memory.overhead_gib, 2.794599, 1e-5);
+    assert_float_equal(e.memory.total_per_device_gib, 38.686588, 1e-5);
     assert_float_equal(e.memory.available_per_device_gib, 80, 0);
 }
 
@@ -670,7 +672,7 @@ int main(void)
         cmocka_unit_test(test_estimate__weight_bytes),
         cmocka_unit_test(test_estimate__precision_fallbacks),
         cmocka_unit_test(test_estimate__bf16_on_v100_warns),
-        cmocka_unit_test(test_estimate__full_finetune_memory_fsdp),
+        cmocka_unit_test(test_estimate__full_finetune_memory_zero1),
         cmocka_unit_test(test_estimate__eight_bit_optimizer),
         cmocka_unit_test(test_estimate__pure_bf16_master_weights_none),
         cmocka_unit_test(test_estimate__qlora_memory),
