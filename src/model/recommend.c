@@ -332,10 +332,12 @@ static void fill_targets(run_ctx *c, ecf_rule_input *in,
 }
 
 /* Costs one purchase option of a candidate at `n` nodes and runs the
- * rules; reasons are formatted only when `fmt`. */
-static void evaluate(run_ctx *c, ecf_plan *p, ecf_rule_result *res,
-                     const ecf_instance *inst, const ecf_price *price,
-                     const ecf_estimate *e, bool spot, int n, bool fmt)
+ * rules; reasons are formatted only when `fmt`. `past_plan_free`: the
+ * plan-free constraints are known to pass (plan_free_fail). */
+static void evaluate_(run_ctx *c, ecf_plan *p, ecf_rule_result *res,
+                      const ecf_instance *inst, const ecf_price *price,
+                      const ecf_estimate *e, bool spot, int n, bool fmt,
+                      bool past_plan_free)
 {
     ecf_rule_input in;
     memset(p, 0, sizeof(*p));
@@ -347,8 +349,32 @@ static void evaluate(run_ctx *c, ecf_plan *p, ecf_rule_result *res,
     fill_targets(c, &in, inst, e);
     if (fmt)
         ecf_rules_eval(res, c->rules, &in);
+    else if (past_plan_free)
+        ecf_rules_eval_quiet_past_plan_free(res, c->rules, &in);
     else
         ecf_rules_eval_quiet(res, c->rules, &in);
+}
+
+static void evaluate(run_ctx *c, ecf_plan *p, ecf_rule_result *res,
+                     const ecf_instance *inst, const ecf_price *price,
+                     const ecf_estimate *e, bool spot, int n, bool fmt)
+{
+    evaluate_(c, p, res, inst, price, e, spot, n, fmt, false);
+}
+
+/* The first plan-free constraint that `e` fails on `inst` at `n` nodes
+ * (ecf_rules_plan_free_fail), ECF_RULE_NO_PRICE when none: such a failure
+ * is the rules' verdict on every purchase option of this estimate, so
+ * consider() need not cost and evaluate each of them. */
+static ecf_rule_id plan_free_fail(run_ctx *c, const ecf_instance *inst,
+                                  const ecf_estimate *e, int n, double *ratio)
+{
+    ecf_rule_input in;
+    memset(&in, 0, sizeof(in));
+    in.nodes = n;
+    in.nodes_per_group = n;
+    fill_targets(c, &in, inst, e);
+    return ecf_rules_plan_free_fail(c->rules, &in, ratio);
 }
 
 /* The quiet estimate of the current instance at `n` nodes, from the memo
@@ -464,14 +490,24 @@ static int consider(run_ctx *c, const ecf_instance *inst, const char *region,
 
     for (n = start; n <= limit; n++) {
         bool any_fixable = false, memory_short = false;
+        ecf_rule_id pf;
+        double pf_ratio;
         if (memo_estimate(c, &e, inst, n, err) != 0)
             return -1;
+        pf = plan_free_fail(c, inst, &e, n, &pf_ratio);
         for (k = 0; k < 2; k++) {
             ecf_plan tmp;
             ecf_rule_result res;
             if (!want[k] || (placed[k] && !scale))
                 continue;
-            evaluate(c, &tmp, &res, inst, price, &e, k == 1, n, false);
+            if (pf != ECF_RULE_NO_PRICE) { /* evaluate()'s verdict */
+                res.pass = false;
+                res.failed = pf;
+                res.miss_ratio = pf_ratio;
+            } else {
+                evaluate_(c, &tmp, &res, inst, price, &e, k == 1, n, false,
+                          true);
+            }
             if (placed[k]) { /* --optimize time: scale out */
                 ecf_plan *b = &c->r->plans[at[k]];
                 if (res.pass && ecf_recommend_scale_out_pays_(b, &tmp)) {
