@@ -28,8 +28,12 @@ typedef struct {
 /** The slot of `key`: its entry, or the empty slot where it would go;
  *  NULL while the cache is empty. */
 rb_entry *cache_slot(rb_cache *c, const char *key);
-/** Keeps a copy of (key, json, status) unless the byte bound is reached. */
-void cache_put(rb_cache *c, const char *key, const char *json, int status);
+/** Keeps a copy of (key, json, status) unless the byte bound is reached.
+ *  Returns the kept document (the cache's, unchanged until cache_free:
+ *  a chunk's records point to it instead of copying it), or NULL when
+ *  the bound is reached. */
+const char *cache_put(rb_cache *c, const char *key, const char *json,
+                      int status);
 void cache_free(rb_cache *c);
 
 #endif
