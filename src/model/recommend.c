@@ -86,89 +86,6 @@ static bool fixable_by_nodes(ecf_rule_id id)
            id == ECF_RULE_HOST_RAM || id == ECF_RULE_THROUGHPUT;
 }
 
-/* ------------------------------------------------------------------ */
-/* Estimate memo                                                       */
-/* ------------------------------------------------------------------ */
-
-/* An estimate is kept up to its notes: quiet estimates have none, and the
- * two note arrays are 94% of the struct. */
-#define MEMO_EST_BYTES offsetof(ecf_estimate, quiet)
-
-typedef struct {
-    int nodes;
-    int next;      /* next entry of the same instance; -1 ends */
-    double epochs; /* the workload's when `est` was computed */
-    unsigned char est[MEMO_EST_BYTES];
-} memo_entry;
-
-struct ecf_recommend_memo {
-    const ecf_catalog *cat;
-    size_t n_inst;
-    bool valid;
-    ecf_model model;
-    ecf_workload wkey; /* resolved, qps and epochs zeroed */
-    int *head;         /* per instance: first entry or -1 */
-    int *minn_limit;   /* per instance: limit of the cached min_nodes; 0 */
-    int *minn;
-    memo_entry *pool;
-    size_t n, cap;
-    ecf_rec_gaps *gaps; /* per region, kept while the catalog is */
-};
-
-ecf_recommend_memo *ecf_recommend_memo_new(void)
-{
-    return ecf_xcalloc(1, sizeof(ecf_recommend_memo));
-}
-
-void ecf_recommend_memo_free(ecf_recommend_memo *memo)
-{
-    if (!memo)
-        return;
-    free(memo->head);
-    free(memo->minn_limit);
-    free(memo->minn);
-    free(memo->pool);
-    ecf_rec_gaps_free(memo->gaps);
-    free(memo);
-}
-
-/* Makes `memo` hold (cat, m, w): keeps it when they are the ones it
- * holds, else empties it. Compared byte for byte, so a difference in
- * padding only costs a cold memo. */
-static void memo_bind(ecf_recommend_memo *memo, const ecf_catalog *cat,
-                      const ecf_model *m, const ecf_workload *w)
-{
-    ecf_workload k;
-    size_t i, n = ecf_catalog_count(cat);
-
-    memset(&k, 0, sizeof(k));
-    memcpy(&k, w, sizeof(k));
-    k.qps = 0;
-    k.epochs = 0;
-    if (memo->valid && memo->cat == cat && memo->n_inst == n &&
-        memcmp(&memo->model, m, sizeof(*m)) == 0 &&
-        memcmp(&memo->wkey, &k, sizeof(k)) == 0)
-        return;
-    if (memo->n_inst != n || !memo->head) {
-        free(memo->head);
-        free(memo->minn_limit);
-        free(memo->minn);
-        memo->head = ecf_xmalloc((n ? n : 1) * sizeof(int));
-        memo->minn_limit = ecf_xmalloc((n ? n : 1) * sizeof(int));
-        memo->minn = ecf_xmalloc((n ? n : 1) * sizeof(int));
-    }
-    for (i = 0; i < n; i++) {
-        memo->head[i] = -1;
-        memo->minn_limit[i] = 0;
-    }
-    memo->cat = cat;
-    memo->n_inst = n;
-    memcpy(&memo->model, m, sizeof(*m));
-    memcpy(&memo->wkey, &k, sizeof(k));
-    memo->n = 0;
-    memo->valid = true;
-}
-
 #define STACK_CACHE 32
 
 typedef struct {
@@ -379,70 +296,18 @@ static ecf_rule_id plan_free_fail(run_ctx *c, const ecf_instance *inst,
 }
 
 /* The quiet estimate of the current instance at `n` nodes, from the memo
- * when it has it. */
+ * when it has it (recommend_memo.c). */
 static int memo_estimate(run_ctx *c, ecf_estimate *e,
                          const ecf_instance *inst, int n, ecf_err *err)
 {
-    ecf_recommend_memo *mm = c->memo;
-    int j;
-
-    if (mm) {
-        for (j = mm->head[c->inst_index]; j >= 0; j = mm->pool[j].next) {
-            if (mm->pool[j].nodes != n)
-                continue;
-            /* Other epochs: computed afresh and kept instead. Rescaling
-             * time_hours from time_samples_per_s does not give the
-             * estimator's bits when an input-pipeline slowdown multiplied
-             * it (estimate_scaling.c), and a last-bit difference can move
-             * a tie (the "fastest" mark) between batch and single runs. */
-            if (mm->pool[j].epochs != c->w->epochs &&
-                c->w->dataset_samples > 0) {
-                if (ecf_estimate_run_quiet(e, c->m, c->w, inst, n, err) != 0)
-                    return -1;
-                mm->pool[j].epochs = c->w->epochs;
-                memcpy(mm->pool[j].est, e, MEMO_EST_BYTES);
-                return 0;
-            }
-            memcpy(e, mm->pool[j].est, MEMO_EST_BYTES);
-            e->quiet = true;
-            e->n_warnings = 0;
-            e->n_assumptions = 0;
-            return 0;
-        }
-    }
-    if (ecf_estimate_run_quiet(e, c->m, c->w, inst, n, err) != 0)
-        return -1;
-    if (mm && (mm->n + 1) * sizeof(memo_entry) <=
-                  ECF_RECOMMEND_MEMO_MAX_BYTES) {
-        memo_entry *x;
-        if (mm->n == mm->cap) {
-            mm->cap = mm->cap ? mm->cap * 2 : 1024;
-            if (mm->cap * sizeof(memo_entry) > ECF_RECOMMEND_MEMO_MAX_BYTES)
-                mm->cap = ECF_RECOMMEND_MEMO_MAX_BYTES / sizeof(memo_entry);
-            mm->pool = ecf_xrealloc(mm->pool, mm->cap * sizeof(memo_entry));
-        }
-        x = &mm->pool[mm->n];
-        x->nodes = n;
-        x->epochs = c->w->epochs;
-        x->next = mm->head[c->inst_index];
-        memcpy(x->est, e, MEMO_EST_BYTES);
-        mm->head[c->inst_index] = (int)mm->n++;
-    }
-    return 0;
+    return ecf_rec_memo_estimate(c->memo, e, c->m, c->w, inst, c->inst_index,
+                                 n, err);
 }
 
 static int memo_min_nodes(run_ctx *c, const ecf_instance *inst, int limit)
 {
-    ecf_recommend_memo *mm = c->memo;
-    int fit;
-    if (mm && mm->minn_limit[c->inst_index] == limit)
-        return mm->minn[c->inst_index];
-    fit = ecf_estimate_min_nodes(c->m, c->w, inst, limit);
-    if (mm) {
-        mm->minn_limit[c->inst_index] = limit;
-        mm->minn[c->inst_index] = fit;
-    }
-    return fit;
+    return ecf_rec_memo_min_nodes(c->memo, c->m, c->w, inst, c->inst_index,
+                                  limit);
 }
 
 static double cost_metric(const ecf_recommendation *r, const ecf_plan *p);
@@ -849,7 +714,7 @@ int ecf_recommend_run_memo(ecf_recommendation **out, const ecf_catalog *cat,
     c.o = o;
     c.memo = memo;
     if (memo)
-        memo_bind(memo, cat, m, &ww);
+        ecf_rec_memo_bind(memo, cat, m, &ww);
     c.serving = ww.task == ECF_TASK_INFER;
     c.spot_allowed = o->spot == ECF_SPOT_YES ||
                      (o->spot == ECF_SPOT_AUTO && !c.serving);
@@ -896,7 +761,7 @@ int ecf_recommend_run_memo(ecf_recommendation **out, const ecf_catalog *cat,
             ecf_model_kind_is_llm(m->kind) ? "tokens" : "samples";
     }
 
-    ecf_rec_missing_prices(c.r, cat, o, memo ? &memo->gaps : NULL);
+    ecf_rec_missing_prices(c.r, cat, o, ecf_rec_memo_gaps(memo));
     for (ri = 0; ri < o->n_regions && rc == 0; ri++) {
         const char *region = o->regions[ri];
         c.region = region;
