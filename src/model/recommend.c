@@ -96,6 +96,8 @@ typedef struct {
     ecf_recommend_memo *memo; /* NULL: none */
     size_t inst_index;        /* of the instance consider() is on */
     const char *region;       /* of the candidate being costed */
+    const ecf_price *const *prices; /* per instance in `region`; NULL:
+                                       look up (ecf_rec_memo_prices) */
     ecf_recommendation *r;
     size_t plan_cap, rej_cap;
     bool serving;
@@ -321,8 +323,10 @@ static int consider(run_ctx *c, const ecf_instance *inst, const char *region,
 {
     ecf_price est_price;
     bool estimated = false;
-    const ecf_price *price =
-        ecf_rec_price(c->r, inst, region, &est_price, &estimated);
+    const ecf_price *price = ecf_rec_price_known(
+        c->r, inst, region,
+        c->prices ? c->prices[c->inst_index] : ecf_instance_price(inst, region),
+        &est_price, &estimated);
     bool want[2], placed[2] = {false, false},
                   scale = !c->serving && c->o->optimize == ECF_OPT_TIME;
     size_t at[2] = {0, 0};
@@ -765,6 +769,7 @@ int ecf_recommend_run_memo(ecf_recommendation **out, const ecf_catalog *cat,
     for (ri = 0; ri < o->n_regions && rc == 0; ri++) {
         const char *region = o->regions[ri];
         c.region = region;
+        c.prices = ecf_rec_memo_prices(memo, cat, region);
         for (i = 0; i < ecf_catalog_count(cat) && rc == 0; i++) {
             const ecf_instance *inst = ecf_catalog_at(cat, i);
             if (!ecf_rec_family_selected(o, inst->family))

@@ -39,6 +39,11 @@ int ecf_rec_memo_estimate(ecf_recommend_memo *mm, ecf_estimate *e,
 int ecf_rec_memo_min_nodes(ecf_recommend_memo *mm, const ecf_model *m,
                            const ecf_workload *w, const ecf_instance *inst,
                            size_t inst_index, int limit);
+/* Each catalog instance's ecf_instance_price in `region`, kept by the
+ * memo; NULL for no memo (or past its region bound): look them up. */
+const ecf_price *const *ecf_rec_memo_prices(ecf_recommend_memo *memo,
+                                            const ecf_catalog *cat,
+                                            const char *region);
 /* The memo's per-region gap scans for ecf_rec_missing_prices (NULL for
  * no memo). */
 ecf_rec_gaps **ecf_rec_memo_gaps(ecf_recommend_memo *memo);
@@ -48,6 +53,11 @@ ecf_rec_gaps **ecf_rec_memo_gaps(ecf_recommend_memo *memo);
 const ecf_price *ecf_rec_price(const ecf_recommendation *r,
                                const ecf_instance *inst, const char *region,
                                ecf_price *tmp, bool *estimated);
+/* As ecf_rec_price, given p = ecf_instance_price(inst, region). */
+const ecf_price *ecf_rec_price_known(const ecf_recommendation *r,
+                                     const ecf_instance *inst,
+                                     const char *region, const ecf_price *p,
+                                     ecf_price *tmp, bool *estimated);
 
 /* Costs the dataset storage of job plan `p` (after its time_hours). */
 void ecf_rec_storage_cost(ecf_plan *p, const ecf_recommend_opts *o,

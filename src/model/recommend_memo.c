@@ -16,6 +16,8 @@
  * two note arrays are 94% of the struct. */
 #define MEMO_EST_BYTES offsetof(ecf_estimate, quiet)
 
+#define MEMO_PRICE_REGIONS 64 /* past it, prices are looked up */
+
 typedef struct {
     int nodes;
     int next;      /* next entry of the same instance; -1 ends */
@@ -35,7 +37,26 @@ struct ecf_recommend_memo {
     memo_entry *pool;
     size_t n, cap;
     ecf_rec_gaps *gaps; /* per region, kept while the catalog is */
+    /* Each instance's price in a region (ecf_instance_price), per region
+     * seen, kept while the catalog is: a binary search of region names
+     * per candidate was 4% of a batch. */
+    const ecf_catalog *price_cat;
+    size_t price_n_inst, n_price_regions;
+    struct {
+        char *region;
+        const ecf_price **price; /* per instance; NULL: none */
+    } price_regions[MEMO_PRICE_REGIONS];
 };
+
+static void prices_clear(ecf_recommend_memo *memo)
+{
+    size_t i;
+    for (i = 0; i < memo->n_price_regions; i++) {
+        free(memo->price_regions[i].region);
+        free(memo->price_regions[i].price);
+    }
+    memo->n_price_regions = 0;
+}
 
 ecf_recommend_memo *ecf_recommend_memo_new(void)
 {
@@ -51,6 +72,7 @@ void ecf_recommend_memo_free(ecf_recommend_memo *memo)
     free(memo->minn);
     free(memo->pool);
     ecf_rec_gaps_free(memo->gaps);
+    prices_clear(memo);
     free(memo);
 }
 
@@ -161,4 +183,32 @@ int ecf_rec_memo_min_nodes(ecf_recommend_memo *mm, const ecf_model *m,
 ecf_rec_gaps **ecf_rec_memo_gaps(ecf_recommend_memo *memo)
 {
     return memo ? &memo->gaps : NULL;
+}
+
+const ecf_price *const *ecf_rec_memo_prices(ecf_recommend_memo *memo,
+                                            const ecf_catalog *cat,
+                                            const char *region)
+{
+    size_t i, n = ecf_catalog_count(cat);
+    const ecf_price **v;
+
+    if (!memo)
+        return NULL;
+    if (memo->price_cat != cat || memo->price_n_inst != n) {
+        prices_clear(memo);
+        memo->price_cat = cat;
+        memo->price_n_inst = n;
+    }
+    for (i = 0; i < memo->n_price_regions; i++)
+        if (strcmp(memo->price_regions[i].region, region) == 0)
+            return memo->price_regions[i].price;
+    if (memo->n_price_regions == MEMO_PRICE_REGIONS)
+        return NULL;
+    v = ecf_xmalloc((n ? n : 1) * sizeof(*v));
+    for (i = 0; i < n; i++)
+        v[i] = ecf_instance_price(ecf_catalog_at(cat, i), region);
+    memo->price_regions[memo->n_price_regions].region = ecf_xstrdup(region);
+    memo->price_regions[memo->n_price_regions].price = v;
+    memo->n_price_regions++;
+    return v;
 }
