@@ -10,8 +10,9 @@
  * the pointers below are checked against their prototypes at compile
  * time. A NULL result can only mean an OpenSSL internal failure (no input
  * can cause it), so it aborts instead of threading an error code through
- * SigV4 and the cache; a libcrypto that cannot be loaded is an
- * installation error: one line on stderr, exit 1.
+ * SigV4 and the cache. A libcrypto that cannot be loaded is a broken
+ * installation (the package depends on libssl3; linked, the program would
+ * not have started at all): one line on stderr, then abort as well.
  */
 #include "ec2fit/crypto.h"
 
@@ -56,7 +57,7 @@ static void lc_sym(void *handle, void *field, const char *name)
     if (!sym) {
         fprintf(stderr, "ec2fit: %s: missing symbol %s\n", LIBCRYPTO_SONAME,
                 name);
-        exit(1);
+        abort();
     }
     /* POSIX's sanctioned way to store a dlsym result in a function
      * pointer */
@@ -67,9 +68,10 @@ static void lc_load(void)
 {
     void *handle = dlopen(LIBCRYPTO_SONAME, RTLD_NOW | RTLD_LOCAL);
     if (!handle) {
-        fprintf(stderr, "ec2fit: cannot load %s (apt-get install libssl3): %s\n",
+        fprintf(stderr,
+                "ec2fit: cannot load %s (apt-get install libssl3): %s\n",
                 LIBCRYPTO_SONAME, dlerror());
-        exit(1);
+        abort();
     }
     lc_sym(handle, &lc.sha256, "SHA256");
     lc_sym(handle, &lc.hmac, "HMAC");
