@@ -689,6 +689,7 @@ typedef struct {
     rb_item *items;
     const size_t *order;  /* items by group, then line */
     const size_t *starts; /* group g is order[starts[g] .. starts[g+1]) */
+    const size_t *by_size; /* groups, most lines first */
     size_t n_groups;
     size_t *next;         /* next group to run, under b->lock */
     ecf_recommend_memo *memo; /* this thread's */
@@ -704,6 +705,7 @@ static void *worker_main(void *arg)
         pthread_mutex_unlock(&w->b->lock);
         if (g >= w->n_groups)
             break;
+        g = w->by_size[g];
         for (k = w->starts[g]; k < w->starts[g + 1]; k++) {
             rb_item *it = &w->items[w->order[k]];
             if (it->text)
@@ -714,6 +716,19 @@ static void *worker_main(void *arg)
 }
 
 static const rb_item *sort_items; /* qsort has no context argument */
+static const size_t *sort_starts;
+
+/* Largest group first: the threads finish together instead of one
+ * running the last big group alone. */
+static int size_cmp(const void *a, const void *b)
+{
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    size_t nx = sort_starts[x + 1] - sort_starts[x],
+           ny = sort_starts[y + 1] - sort_starts[y];
+    if (nx != ny)
+        return nx > ny ? -1 : 1;
+    return x < y ? -1 : x > y;
+}
 
 static int item_cmp(const void *a, const void *b)
 {
@@ -732,6 +747,7 @@ static int run_chunk(rb_batch *b, rb_item *items, size_t n,
 {
     size_t *order = ecf_xmalloc((n ? n : 1) * sizeof(*order));
     size_t *starts = ecf_xmalloc((n + 1) * sizeof(*starts));
+    size_t *by_size = ecf_xmalloc((n ? n : 1) * sizeof(*by_size));
     rb_worker w[RB_MAX_THREADS];
     pthread_t tid[RB_MAX_THREADS];
     bool started[RB_MAX_THREADS] = {false};
@@ -750,11 +766,16 @@ static int run_chunk(rb_batch *b, rb_item *items, size_t n,
                                   items[order[i - 1]].group))
             starts[n_groups++] = i;
     starts[n_groups] = n;
+    for (i = 0; i < n_groups; i++)
+        by_size[i] = i;
+    sort_starts = starts;
+    qsort(by_size, n_groups, sizeof(*by_size), size_cmp);
     for (t = 0; t < n_workers; t++) {
         w[t].b = b;
         w[t].items = items;
         w[t].order = order;
         w[t].starts = starts;
+        w[t].by_size = by_size;
         w[t].n_groups = n_groups;
         w[t].next = &next;
         w[t].memo = memos[t];
@@ -790,6 +811,7 @@ static int run_chunk(rb_batch *b, rb_item *items, size_t n,
     }
     free(order);
     free(starts);
+    free(by_size);
     return status;
 }
 
