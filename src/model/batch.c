@@ -58,7 +58,6 @@
 #include "workload_flags.h"
 
 #define RB_MAX_LINE (1u << 20)       /* bytes in one input line */
-#define RB_MAX_FIELDS 64             /* fields in one profile */
 #define RB_MAX_LIST 64               /* families in one list */
 #define RB_CHUNK_LINES 16384         /* lines grouped and run together */
 #define RB_CHUNK_LINES_FULL 4096     /* ... once the cache is half full */
@@ -135,12 +134,6 @@ static const struct option wl_fields[] = {CLI_WORKLOAD_LONGOPTS,
                                           {NULL, 0, NULL, 0}};
 
 typedef struct {
-    char name[32];  /* field name, '_' read as '-' */
-    char text[256]; /* the value as a flag argument */
-    bool is_bool, bval;
-} rb_field;
-
-typedef struct {
     cli_workload wl;
     ecf_recommend_opts o;
     ecf_model model;
@@ -149,88 +142,6 @@ typedef struct {
     char fam[1024], exfam[1024];
     const char *famv[RB_MAX_LIST + 1], *exfamv[RB_MAX_LIST + 1];
 } rb_profile;
-
-static int field_cmp(const void *a, const void *b)
-{
-    return strcmp(((const rb_field *)a)->name, ((const rb_field *)b)->name);
-}
-
-/* Reads the line's fields as flag arguments: strings as they are, numbers
- * in the shortest form that reads back exactly, lists comma-joined. */
-static int read_fields(rb_field *out, size_t *n_out, const cJSON *root,
-                       ecf_err *err)
-{
-    const cJSON *it;
-    size_t n = 0, i;
-
-    if (!cJSON_IsObject(root))
-        return ecf_err_set(err, ECF_EINVAL,
-                           "expected a JSON object of recommend's flags");
-    cJSON_ArrayForEach(it, root)
-    {
-        rb_field *f = &out[n];
-        char *p;
-        if (n == RB_MAX_FIELDS)
-            return ecf_err_set(err, ECF_EINVAL, "more than %d fields",
-                               RB_MAX_FIELDS);
-        memset(f, 0, sizeof(*f));
-        if ((size_t)snprintf(f->name, sizeof(f->name), "%s", it->string) >=
-            sizeof(f->name))
-            return ecf_err_set(err, ECF_EINVAL, "unknown field \"%.40s\"",
-                               it->string);
-        for (p = f->name; *p; p++)
-            if (*p == '_')
-                *p = '-';
-        if (cJSON_IsBool(it)) {
-            f->is_bool = true;
-            f->bval = cJSON_IsTrue(it);
-            snprintf(f->text, sizeof(f->text), "%s",
-                     f->bval ? "true" : "false");
-        } else if (cJSON_IsString(it)) {
-            if ((size_t)snprintf(f->text, sizeof(f->text), "%s",
-                                 it->valuestring) >= sizeof(f->text))
-                return ecf_err_set(err, ECF_EINVAL,
-                                   "\"%s\": value longer than %zu bytes",
-                                   f->name, sizeof(f->text) - 1);
-        } else if (cJSON_IsNumber(it)) {
-            snprintf(f->text, sizeof(f->text), "%.15g", it->valuedouble);
-            if (strtod(f->text, NULL) != it->valuedouble)
-                snprintf(f->text, sizeof(f->text), "%.17g", it->valuedouble);
-        } else if (cJSON_IsArray(it)) {
-            const cJSON *el;
-            size_t len = 0;
-            cJSON_ArrayForEach(el, it)
-            {
-                int k;
-                if (!cJSON_IsString(el))
-                    return ecf_err_set(err, ECF_EINVAL,
-                                       "\"%s\": expected an array of "
-                                       "strings",
-                                       f->name);
-                k = snprintf(f->text + len, sizeof(f->text) - len, "%s%s",
-                             len ? "," : "", el->valuestring);
-                if (k < 0 || (size_t)k >= sizeof(f->text) - len)
-                    return ecf_err_set(err, ECF_EINVAL,
-                                       "\"%s\": list longer than %zu bytes",
-                                       f->name, sizeof(f->text) - 1);
-                len += (size_t)k;
-            }
-        } else {
-            return ecf_err_set(err, ECF_EINVAL,
-                               "\"%s\": expected a string, number, boolean "
-                               "or array of strings",
-                               f->name);
-        }
-        n++;
-    }
-    qsort(out, n, sizeof(*out), field_cmp);
-    for (i = 1; i < n; i++)
-        if (strcmp(out[i - 1].name, out[i].name) == 0)
-            return ecf_err_set(err, ECF_EINVAL, "duplicate field \"%s\"",
-                               out[i].name);
-    *n_out = n;
-    return 0;
-}
 
 /* Splits a comma list in place into `v` (NULL-terminated). */
 static size_t split_list(const char **v, char *s)
