@@ -141,6 +141,18 @@ static void put_string(jw *w, const char *s)
     static const char hex[] = "0123456789abcdef";
     const unsigned char *q = (const unsigned char *)(s ? s : "");
     const unsigned char *run = q;
+    size_t n = 0;
+    /* most strings need no escape: one reserve and one copy */
+    while (q[n] >= 32 && q[n] != '"' && q[n] != '\\')
+        n++;
+    if (q[n] == 0) {
+        char *d = jw_reserve(w, n + 2);
+        d[0] = '"';
+        memcpy(d + 1, q, n);
+        d[n + 1] = '"';
+        w->len += n + 2;
+        return;
+    }
     jw_put(w, "\"", 1);
     for (;; q++) {
         unsigned char c = *q;
