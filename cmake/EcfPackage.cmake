@@ -38,10 +38,11 @@ offline from an embedded catalog of instance types and prices, and can
 refresh prices from AWS. Outputs: table, JSON, CSV, Markdown, Terraform
 variables, Karpenter NodePool requirements and an HTML report.")
 set(CPACK_STRIP_FILES ON)
-# libc, libcjson1, libssl3 ... from dpkg-shlibdeps; libcurl by hand, since
-# dlopen hides it (CURLOPT_PROTOCOLS_STR needs 7.85.0).
+# libc, libcjson1 ... from dpkg-shlibdeps; libcurl and libssl3 (libcrypto)
+# by hand, since dlopen hides them (CURLOPT_PROTOCOLS_STR needs 7.85.0;
+# src/aws/crypto.c loads libcrypto.so.3).
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
-set(CPACK_DEBIAN_PACKAGE_DEPENDS "libcurl4 (>= 7.85.0)")
+set(CPACK_DEBIAN_PACKAGE_DEPENDS "libcurl4 (>= 7.85.0), libssl3")
 set(CPACK_DEBIAN_PACKAGE_SECTION utils)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 set(CPACK_DEBIAN_PACKAGE_HOMEPAGE "https://github.com/ec2fit/ec2fit")

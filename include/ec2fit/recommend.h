@@ -202,8 +202,10 @@ void ecf_recommendation_free(ecf_recommendation *r);
 /** Quiet estimates (and fewest-fitting node counts) of one model and
  *  workload over one catalog, kept between runs. An estimate depends on
  *  the model, the instance, the node count and the workload minus its
- *  qps (which only feeds warnings) and epochs (which only scales
- *  time_hours, rescaled on reuse), not on the region, budget, deadline,
+ *  qps (which only feeds warnings) and epochs (which only sets
+ *  time_hours: an estimate kept for other epochs is computed afresh and
+ *  replaced, since rescaling its time is not bit-exact), not on the
+ *  region, budget, deadline,
  *  spot policy or ranking: a batch of profiles that differ only in those
  *  computes each estimate once. ecf_recommend_run_memo checks the model,
  *  workload and catalog it is given against the ones the memo holds and

@@ -85,6 +85,25 @@ void ecf_rules_eval(ecf_rule_result *out, const ecf_rules *rules,
 void ecf_rules_eval_quiet(ecf_rule_result *out, const ecf_rules *rules,
                           const ecf_rule_input *in);
 
+/** The first enabled constraint among the "plan-free" ones that fails
+ *  for `in`, with its miss ratio: ECF_RULE_ACCEL_SUPPORT through
+ *  ECF_RULE_VCPUS_PER_ACCEL, the lowest ids, which read only the instance,
+ *  model, workload, estimate and stack, never the price, purchase option,
+ *  nodes or user targets. ECF_RULE_NO_PRICE when none fails. When it
+ *  returns a rule, ecf_rules_eval_quiet fails on that rule with that ratio
+ *  for every plan with this estimate, so a scorer can decide all of them
+ *  at once (recommend.c does, per instance and node count). */
+ecf_rule_id ecf_rules_plan_free_fail(const ecf_rules *rules,
+                                     const ecf_rule_input *in,
+                                     double *ratio);
+
+/** As ecf_rules_eval_quiet for an input on which
+ *  ecf_rules_plan_free_fail returned ECF_RULE_NO_PRICE: the plan-free
+ *  constraints are not checked again (the penalties all are). */
+void ecf_rules_eval_quiet_past_plan_free(ecf_rule_result *out,
+                                         const ecf_rules *rules,
+                                         const ecf_rule_input *in);
+
 /** Fills a message template: {name} is replaced by the matching value;
  *  numbers are printed with %g-like short forms. Used by ecf_rules_eval
  *  and by tests. */

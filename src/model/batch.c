@@ -12,9 +12,13 @@
  * The cache is bounded (RB_CACHE_MAX_BYTES); past it every line is
  * computed.
  *
- * Lines are read in chunks (RB_CHUNK_LINES, fewer when a line's output
- * can be large: --explain, a big --top; and at most RB_CHUNK_BYTES of
- * input). In a chunk, lines are grouped by the fields the estimator reads
+ * Lines are read in chunks (RB_CHUNK_LINES while the result cache is
+ * less than half full, RB_CHUNK_LINES_FULL after, RB_CHUNK_LINES_BIG when
+ * a line's output can be large: --explain, a big --top; and at most
+ * RB_CHUNK_BYTES of input). A record the cache holds is not copied into
+ * the chunk (it points to the cache's document), so the big chunks cost
+ * little memory beyond the cache's bound, and a group spread over a big
+ * input is estimated once per chunk, not once per 4,096 lines. In a chunk, lines are grouped by the fields the estimator reads
  * (model and workload without qps and epochs), and a group runs on one
  * thread with that thread's estimate memo (ecf_recommend_memo, at most
  * ECF_RECOMMEND_MEMO_MAX_BYTES each): profiles that differ only in
@@ -54,9 +58,9 @@
 #include "workload_flags.h"
 
 #define RB_MAX_LINE (1u << 20)       /* bytes in one input line */
-#define RB_MAX_FIELDS 64             /* fields in one profile */
 #define RB_MAX_LIST 64               /* families in one list */
-#define RB_CHUNK_LINES 4096          /* lines grouped and run together */
+#define RB_CHUNK_LINES 16384         /* lines grouped and run together */
+#define RB_CHUNK_LINES_FULL 4096     /* ... once the cache is half full */
 #define RB_CHUNK_LINES_BIG 64        /* ... when --explain or --top > 20 */
 #define RB_CHUNK_BYTES (16u << 20)   /* input bytes in one chunk */
 #define RB_MAX_THREADS 8
@@ -93,7 +97,9 @@ typedef struct {
     char *text;    /* NULL: already answered (a line too long) */
     size_t len;
     char *group;   /* estimator fields, canonical; the group's key */
-    ecf_buf out;   /* its stdout record */
+    ecf_buf out;   /* its stdout record, or: */
+    const char *shared; /* the result cache's document for it (printed
+                           after {"line":N,), which outlives the chunk */
     ecf_buf errout; /* its stderr message */
     int status;
 } rb_item;
@@ -128,12 +134,6 @@ static const struct option wl_fields[] = {CLI_WORKLOAD_LONGOPTS,
                                           {NULL, 0, NULL, 0}};
 
 typedef struct {
-    char name[32];  /* field name, '_' read as '-' */
-    char text[256]; /* the value as a flag argument */
-    bool is_bool, bval;
-} rb_field;
-
-typedef struct {
     cli_workload wl;
     ecf_recommend_opts o;
     ecf_model model;
@@ -142,88 +142,6 @@ typedef struct {
     char fam[1024], exfam[1024];
     const char *famv[RB_MAX_LIST + 1], *exfamv[RB_MAX_LIST + 1];
 } rb_profile;
-
-static int field_cmp(const void *a, const void *b)
-{
-    return strcmp(((const rb_field *)a)->name, ((const rb_field *)b)->name);
-}
-
-/* Reads the line's fields as flag arguments: strings as they are, numbers
- * in the shortest form that reads back exactly, lists comma-joined. */
-static int read_fields(rb_field *out, size_t *n_out, const cJSON *root,
-                       ecf_err *err)
-{
-    const cJSON *it;
-    size_t n = 0, i;
-
-    if (!cJSON_IsObject(root))
-        return ecf_err_set(err, ECF_EINVAL,
-                           "expected a JSON object of recommend's flags");
-    cJSON_ArrayForEach(it, root)
-    {
-        rb_field *f = &out[n];
-        char *p;
-        if (n == RB_MAX_FIELDS)
-            return ecf_err_set(err, ECF_EINVAL, "more than %d fields",
-                               RB_MAX_FIELDS);
-        memset(f, 0, sizeof(*f));
-        if ((size_t)snprintf(f->name, sizeof(f->name), "%s", it->string) >=
-            sizeof(f->name))
-            return ecf_err_set(err, ECF_EINVAL, "unknown field \"%.40s\"",
-                               it->string);
-        for (p = f->name; *p; p++)
-            if (*p == '_')
-                *p = '-';
-        if (cJSON_IsBool(it)) {
-            f->is_bool = true;
-            f->bval = cJSON_IsTrue(it);
-            snprintf(f->text, sizeof(f->text), "%s",
-                     f->bval ? "true" : "false");
-        } else if (cJSON_IsString(it)) {
-            if ((size_t)snprintf(f->text, sizeof(f->text), "%s",
-                                 it->valuestring) >= sizeof(f->text))
-                return ecf_err_set(err, ECF_EINVAL,
-                                   "\"%s\": value longer than %zu bytes",
-                                   f->name, sizeof(f->text) - 1);
-        } else if (cJSON_IsNumber(it)) {
-            snprintf(f->text, sizeof(f->text), "%.15g", it->valuedouble);
-            if (strtod(f->text, NULL) != it->valuedouble)
-                snprintf(f->text, sizeof(f->text), "%.17g", it->valuedouble);
-        } else if (cJSON_IsArray(it)) {
-            const cJSON *el;
-            size_t len = 0;
-            cJSON_ArrayForEach(el, it)
-            {
-                int k;
-                if (!cJSON_IsString(el))
-                    return ecf_err_set(err, ECF_EINVAL,
-                                       "\"%s\": expected an array of "
-                                       "strings",
-                                       f->name);
-                k = snprintf(f->text + len, sizeof(f->text) - len, "%s%s",
-                             len ? "," : "", el->valuestring);
-                if (k < 0 || (size_t)k >= sizeof(f->text) - len)
-                    return ecf_err_set(err, ECF_EINVAL,
-                                       "\"%s\": list longer than %zu bytes",
-                                       f->name, sizeof(f->text) - 1);
-                len += (size_t)k;
-            }
-        } else {
-            return ecf_err_set(err, ECF_EINVAL,
-                               "\"%s\": expected a string, number, boolean "
-                               "or array of strings",
-                               f->name);
-        }
-        n++;
-    }
-    qsort(out, n, sizeof(*out), field_cmp);
-    for (i = 1; i < n; i++)
-        if (strcmp(out[i - 1].name, out[i].name) == 0)
-            return ecf_err_set(err, ECF_EINVAL, "duplicate field \"%s\"",
-                               out[i].name);
-    *n_out = n;
-    return 0;
-}
 
 /* Splits a comma list in place into `v` (NULL-terminated). */
 static size_t split_list(const char **v, char *s)
@@ -542,9 +460,12 @@ static bool estimate_free(const char *name)
     return false;
 }
 
-/* The group key of a line: its estimator fields, canonical. Only a
- * grouping: the memo checks what it is given, so a key never changes a
- * result. A line that does not parse gets "". */
+/* The group key of a line: its estimator fields, canonical, then \x1e
+ * and its epochs, which only order a group's lines (the memo recomputes
+ * an estimate when the epochs change: see memo_estimate in recommend.c),
+ * so that each epochs value is estimated once per group. Only a grouping:
+ * the memo checks what it is given, so a key never changes a result. A
+ * line that does not parse gets "". */
 static char *group_key(const char *text, size_t len)
 {
     rb_field fields[RB_MAX_FIELDS];
@@ -553,15 +474,27 @@ static char *group_key(const char *text, size_t len)
     cJSON *root = cJSON_ParseWithLengthOpts(text, len, NULL, 0);
     size_t n = 0, i;
 
-    if (root && read_fields(fields, &n, root, &err) == 0)
+    if (root && read_fields(fields, &n, root, &err) == 0) {
         for (i = 0; i < n; i++)
             if (!estimate_free(fields[i].name))
                 ecf_buf_printf(&key, "%s=%s%s\x1f", fields[i].name,
                                fields[i].is_bool ? "?" : "", fields[i].text);
+        for (i = 0; i < n; i++)
+            if (strcmp(fields[i].name, "epochs") == 0)
+                ecf_buf_printf(&key, "\x1e%s", fields[i].text);
+    }
     cJSON_Delete(root);
     if (!key.data)
         return ecf_xstrdup("");
     return ecf_buf_detach(&key);
+}
+
+/* Whether two group keys name the same group (their epochs aside). Field
+ * text sorts after \x1e, so a group's keys are adjacent once sorted. */
+static bool same_group(const char *a, const char *b)
+{
+    size_t la = strcspn(a, "\x1e"), lb = strcspn(b, "\x1e");
+    return la == lb && memcmp(a, b, la) == 0;
 }
 
 /* One input line: buffers its records, returns its status (0, 1, 2, 3). */
@@ -597,11 +530,8 @@ static int batch_line(rb_batch *b, ecf_recommend_memo *memo, rb_item *it)
     hit = cache_slot(&b->cache, key.data ? key.data : "");
     if (hit && hit->key) {
         status = hit->status;
-        /* puts, not printf: vsnprintf over a 3 KB document twice was 6%
-         * of a batch */
-        ecf_buf_printf(&it->out, "{\"line\":%ld,", lineno);
-        ecf_buf_puts(&it->out, hit->json + 1);
-        ecf_buf_puts(&it->out, "\n");
+        /* the cache's copy is printed: a chunk buffers no second one */
+        it->shared = hit->json;
         pthread_mutex_unlock(&b->lock);
         goto out;
     }
@@ -619,12 +549,16 @@ static int batch_line(rb_batch *b, ecf_recommend_memo *memo, rb_item *it)
     status = run_profile(&json, b, p, memo, &err);
     if (status < 0)
         goto fail;
-    ecf_buf_printf(&it->out, "{\"line\":%ld,", lineno);
-    ecf_buf_puts(&it->out, json + 1);
-    ecf_buf_puts(&it->out, "\n");
     pthread_mutex_lock(&b->lock);
-    cache_put(&b->cache, key.data ? key.data : "", json, status);
+    it->shared = cache_put(&b->cache, key.data ? key.data : "", json, status);
     pthread_mutex_unlock(&b->lock);
+    if (!it->shared) { /* the cache is full: the record keeps its own */
+        /* puts, not printf: vsnprintf over a 3 KB document twice was 6%
+         * of a batch */
+        ecf_buf_printf(&it->out, "{\"line\":%ld,", lineno);
+        ecf_buf_puts(&it->out, json + 1);
+        ecf_buf_puts(&it->out, "\n");
+    }
     goto out;
 fail:
     status = line_status(&err);
@@ -666,6 +600,7 @@ typedef struct {
     rb_item *items;
     const size_t *order;  /* items by group, then line */
     const size_t *starts; /* group g is order[starts[g] .. starts[g+1]) */
+    const size_t *by_size; /* groups, most lines first */
     size_t n_groups;
     size_t *next;         /* next group to run, under b->lock */
     ecf_recommend_memo *memo; /* this thread's */
@@ -681,6 +616,7 @@ static void *worker_main(void *arg)
         pthread_mutex_unlock(&w->b->lock);
         if (g >= w->n_groups)
             break;
+        g = w->by_size[g];
         for (k = w->starts[g]; k < w->starts[g + 1]; k++) {
             rb_item *it = &w->items[w->order[k]];
             if (it->text)
@@ -691,6 +627,19 @@ static void *worker_main(void *arg)
 }
 
 static const rb_item *sort_items; /* qsort has no context argument */
+static const size_t *sort_starts;
+
+/* Largest group first: the threads finish together instead of one
+ * running the last big group alone. */
+static int size_cmp(const void *a, const void *b)
+{
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    size_t nx = sort_starts[x + 1] - sort_starts[x],
+           ny = sort_starts[y + 1] - sort_starts[y];
+    if (nx != ny)
+        return nx > ny ? -1 : 1;
+    return x < y ? -1 : x > y;
+}
 
 static int item_cmp(const void *a, const void *b)
 {
@@ -709,6 +658,7 @@ static int run_chunk(rb_batch *b, rb_item *items, size_t n,
 {
     size_t *order = ecf_xmalloc((n ? n : 1) * sizeof(*order));
     size_t *starts = ecf_xmalloc((n + 1) * sizeof(*starts));
+    size_t *by_size = ecf_xmalloc((n ? n : 1) * sizeof(*by_size));
     rb_worker w[RB_MAX_THREADS];
     pthread_t tid[RB_MAX_THREADS];
     bool started[RB_MAX_THREADS] = {false};
@@ -723,15 +673,20 @@ static int run_chunk(rb_batch *b, rb_item *items, size_t n,
     sort_items = items;
     qsort(order, n, sizeof(*order), item_cmp);
     for (i = 0; i < n; i++)
-        if (i == 0 || strcmp(items[order[i]].group,
-                             items[order[i - 1]].group) != 0)
+        if (i == 0 || !same_group(items[order[i]].group,
+                                  items[order[i - 1]].group))
             starts[n_groups++] = i;
     starts[n_groups] = n;
+    for (i = 0; i < n_groups; i++)
+        by_size[i] = i;
+    sort_starts = starts;
+    qsort(by_size, n_groups, sizeof(*by_size), size_cmp);
     for (t = 0; t < n_workers; t++) {
         w[t].b = b;
         w[t].items = items;
         w[t].order = order;
         w[t].starts = starts;
+        w[t].by_size = by_size;
         w[t].n_groups = n_groups;
         w[t].next = &next;
         w[t].memo = memos[t];
@@ -745,6 +700,14 @@ static int run_chunk(rb_batch *b, rb_item *items, size_t n,
             pthread_join(tid[t], NULL);
     for (i = 0; i < n; i++) {
         rb_item *it = &items[i];
+        if (it->shared) {
+            size_t len = strlen(it->shared + 1);
+            if ((fprintf(out, "{\"line\":%ld,", it->lineno) < 0 ||
+                 fwrite(it->shared + 1, 1, len, out) != len ||
+                 putc('\n', out) == EOF) &&
+                !b->write_errno)
+                b->write_errno = errno ? errno : EIO;
+        }
         if (it->out.len &&
             fwrite(it->out.data, 1, it->out.len, out) != it->out.len &&
             !b->write_errno)
@@ -759,7 +722,17 @@ static int run_chunk(rb_batch *b, rb_item *items, size_t n,
     }
     free(order);
     free(starts);
+    free(by_size);
     return status;
+}
+
+/* Lines in the next chunk (without --explain or a big --top): the
+ * records of a big chunk mostly live in the result cache; once that is
+ * half full, a chunk's records may need their own memory, so fewer. */
+static size_t chunk_size(const rb_batch *b)
+{
+    return b->cache.bytes < RB_CACHE_MAX_BYTES / 2 ? RB_CHUNK_LINES
+                                                   : RB_CHUNK_LINES_FULL;
 }
 
 static int thread_count(void)
@@ -812,6 +785,8 @@ int ecf_recommend_batch(FILE *in, FILE *out, FILE *diag,
     chunk_lines = b.explain || b.top > 20 ? RB_CHUNK_LINES_BIG
                                           : RB_CHUNK_LINES;
     items = ecf_xcalloc(chunk_lines, sizeof(*items));
+    if (chunk_lines == RB_CHUNK_LINES)
+        chunk_lines = chunk_size(&b);
     for (t = 0; t < n_workers; t++)
         memos[t] = ecf_recommend_memo_new();
     while ((got = getline(&line, &cap, in)) != -1) {
@@ -838,6 +813,8 @@ int ecf_recommend_batch(FILE *in, FILE *out, FILE *diag,
                                              n_workers, out, diag));
             n_items = 0;
             chunk_bytes = 0;
+            if (chunk_lines > RB_CHUNK_LINES_BIG)
+                chunk_lines = chunk_size(&b);
         }
     }
     if (n_items)

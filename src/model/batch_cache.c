@@ -30,13 +30,13 @@ rb_entry *cache_slot(rb_cache *c, const char *key)
             return &c->slots[i];
 }
 
-void cache_put(rb_cache *c, const char *key, const char *json,
+const char *cache_put(rb_cache *c, const char *key, const char *json,
                       int status)
 {
     rb_entry *e;
     size_t add = strlen(key) + strlen(json) + 2;
     if (c->bytes + add > RB_CACHE_MAX_BYTES)
-        return;
+        return NULL;
     if ((c->n + 1) * 2 > c->cap) {
         rb_entry *old = c->slots;
         size_t i, oldcap = c->cap;
@@ -49,12 +49,13 @@ void cache_put(rb_cache *c, const char *key, const char *json,
     }
     e = cache_slot(c, key);
     if (e->key)
-        return;
+        return e->json;
     e->key = ecf_xstrdup(key);
     e->json = ecf_xstrdup(json);
     e->status = status;
     c->n++;
     c->bytes += add;
+    return e->json;
 }
 
 void cache_free(rb_cache *c)

@@ -1,12 +1,18 @@
 /*
  * batch_internal.h - internal to the batch engine (batch.c): its result
  * cache, canonical profile text -> compact JSON and status, bounded by
- * RB_CACHE_MAX_BYTES (batch_cache.c).
+ * RB_CACHE_MAX_BYTES (batch_cache.c), and the reading of a line's fields
+ * (batch_fields.c).
  */
 #ifndef EC2FIT_MODEL_BATCH_INTERNAL_H
 #define EC2FIT_MODEL_BATCH_INTERNAL_H
 
+#include <stdbool.h>
 #include <stddef.h>
+
+#include <cjson/cJSON.h>
+
+#include "ec2fit/err.h"
 
 #define RB_CACHE_MAX_BYTES (64u << 20) /* results kept for reuse */
 
@@ -21,6 +27,22 @@ typedef struct {
     size_t cap, n, bytes;
 } rb_cache;
 
+#define RB_MAX_FIELDS 64 /* fields in one profile */
+
+typedef struct {
+    char name[32];  /* field name, '_' read as '-' */
+    char text[256]; /* the value as a flag argument */
+    bool is_bool, bval;
+} rb_field;
+
+#define read_fields ecf_batch_read_fields_
+
+/** Reads a line's fields (a JSON object) as flag arguments: strings as
+ *  they are, numbers in the shortest form that reads back exactly, lists
+ *  comma-joined; sorted by name, '_' read as '-' (batch_fields.c). */
+int read_fields(rb_field *out, size_t *n_out, const cJSON *root,
+                ecf_err *err);
+
 #define cache_slot ecf_batch_cache_slot_
 #define cache_put ecf_batch_cache_put_
 #define cache_free ecf_batch_cache_free_
@@ -28,8 +50,12 @@ typedef struct {
 /** The slot of `key`: its entry, or the empty slot where it would go;
  *  NULL while the cache is empty. */
 rb_entry *cache_slot(rb_cache *c, const char *key);
-/** Keeps a copy of (key, json, status) unless the byte bound is reached. */
-void cache_put(rb_cache *c, const char *key, const char *json, int status);
+/** Keeps a copy of (key, json, status) unless the byte bound is reached.
+ *  Returns the kept document (the cache's, unchanged until cache_free:
+ *  a chunk's records point to it instead of copying it), or NULL when
+ *  the bound is reached. */
+const char *cache_put(rb_cache *c, const char *key, const char *json,
+                      int status);
 void cache_free(rb_cache *c);
 
 #endif

@@ -86,88 +86,6 @@ static bool fixable_by_nodes(ecf_rule_id id)
            id == ECF_RULE_HOST_RAM || id == ECF_RULE_THROUGHPUT;
 }
 
-/* ------------------------------------------------------------------ */
-/* Estimate memo                                                       */
-/* ------------------------------------------------------------------ */
-
-/* An estimate is kept up to its notes: quiet estimates have none, and the
- * two note arrays are 94% of the struct. */
-#define MEMO_EST_BYTES offsetof(ecf_estimate, quiet)
-
-typedef struct {
-    int nodes;
-    int next; /* next entry of the same instance; -1 ends */
-    unsigned char est[MEMO_EST_BYTES];
-} memo_entry;
-
-struct ecf_recommend_memo {
-    const ecf_catalog *cat;
-    size_t n_inst;
-    bool valid;
-    ecf_model model;
-    ecf_workload wkey; /* resolved, qps and epochs zeroed */
-    int *head;         /* per instance: first entry or -1 */
-    int *minn_limit;   /* per instance: limit of the cached min_nodes; 0 */
-    int *minn;
-    memo_entry *pool;
-    size_t n, cap;
-    ecf_rec_gaps *gaps; /* per region, kept while the catalog is */
-};
-
-ecf_recommend_memo *ecf_recommend_memo_new(void)
-{
-    return ecf_xcalloc(1, sizeof(ecf_recommend_memo));
-}
-
-void ecf_recommend_memo_free(ecf_recommend_memo *memo)
-{
-    if (!memo)
-        return;
-    free(memo->head);
-    free(memo->minn_limit);
-    free(memo->minn);
-    free(memo->pool);
-    ecf_rec_gaps_free(memo->gaps);
-    free(memo);
-}
-
-/* Makes `memo` hold (cat, m, w): keeps it when they are the ones it
- * holds, else empties it. Compared byte for byte, so a difference in
- * padding only costs a cold memo. */
-static void memo_bind(ecf_recommend_memo *memo, const ecf_catalog *cat,
-                      const ecf_model *m, const ecf_workload *w)
-{
-    ecf_workload k;
-    size_t i, n = ecf_catalog_count(cat);
-
-    memset(&k, 0, sizeof(k));
-    memcpy(&k, w, sizeof(k));
-    k.qps = 0;
-    k.epochs = 0;
-    if (memo->valid && memo->cat == cat && memo->n_inst == n &&
-        memcmp(&memo->model, m, sizeof(*m)) == 0 &&
-        memcmp(&memo->wkey, &k, sizeof(k)) == 0)
-        return;
-    if (memo->n_inst != n || !memo->head) {
-        free(memo->head);
-        free(memo->minn_limit);
-        free(memo->minn);
-        memo->head = ecf_xmalloc((n ? n : 1) * sizeof(int));
-        memo->minn_limit = ecf_xmalloc((n ? n : 1) * sizeof(int));
-        memo->minn = ecf_xmalloc((n ? n : 1) * sizeof(int));
-    }
-    for (i = 0; i < n; i++) {
-        memo->head[i] = -1;
-        memo->minn_limit[i] = 0;
-    }
-    memo->cat = cat;
-    memo->n_inst = n;
-    memcpy(&memo->model, m, sizeof(*m));
-    memcpy(&memo->wkey, &k, sizeof(k));
-    memo->n = 0;
-    memo->valid = true;
-}
-
 #define STACK_CACHE 32
 
 typedef struct {
@@ -178,6 +96,8 @@ typedef struct {
     ecf_recommend_memo *memo; /* NULL: none */
     size_t inst_index;        /* of the instance consider() is on */
     const char *region;       /* of the candidate being costed */
+    const ecf_price *const *prices; /* per instance in `region`; NULL:
+                                       look up (ecf_rec_memo_prices) */
     ecf_recommendation *r;
     size_t plan_cap, rej_cap;
     bool serving;
@@ -332,10 +252,12 @@ static void fill_targets(run_ctx *c, ecf_rule_input *in,
 }
 
 /* Costs one purchase option of a candidate at `n` nodes and runs the
- * rules; reasons are formatted only when `fmt`. */
-static void evaluate(run_ctx *c, ecf_plan *p, ecf_rule_result *res,
-                     const ecf_instance *inst, const ecf_price *price,
-                     const ecf_estimate *e, bool spot, int n, bool fmt)
+ * rules; reasons are formatted only when `fmt`. `past_plan_free`: the
+ * plan-free constraints are known to pass (plan_free_fail). */
+static void evaluate_(run_ctx *c, ecf_plan *p, ecf_rule_result *res,
+                      const ecf_instance *inst, const ecf_price *price,
+                      const ecf_estimate *e, bool spot, int n, bool fmt,
+                      bool past_plan_free)
 {
     ecf_rule_input in;
     memset(p, 0, sizeof(*p));
@@ -347,66 +269,47 @@ static void evaluate(run_ctx *c, ecf_plan *p, ecf_rule_result *res,
     fill_targets(c, &in, inst, e);
     if (fmt)
         ecf_rules_eval(res, c->rules, &in);
+    else if (past_plan_free)
+        ecf_rules_eval_quiet_past_plan_free(res, c->rules, &in);
     else
         ecf_rules_eval_quiet(res, c->rules, &in);
 }
 
+static void evaluate(run_ctx *c, ecf_plan *p, ecf_rule_result *res,
+                     const ecf_instance *inst, const ecf_price *price,
+                     const ecf_estimate *e, bool spot, int n, bool fmt)
+{
+    evaluate_(c, p, res, inst, price, e, spot, n, fmt, false);
+}
+
+/* The first plan-free constraint that `e` fails on `inst` at `n` nodes
+ * (ecf_rules_plan_free_fail), ECF_RULE_NO_PRICE when none: such a failure
+ * is the rules' verdict on every purchase option of this estimate, so
+ * consider() need not cost and evaluate each of them. */
+static ecf_rule_id plan_free_fail(run_ctx *c, const ecf_instance *inst,
+                                  const ecf_estimate *e, int n, double *ratio)
+{
+    ecf_rule_input in;
+    memset(&in, 0, sizeof(in));
+    in.nodes = n;
+    in.nodes_per_group = n;
+    fill_targets(c, &in, inst, e);
+    return ecf_rules_plan_free_fail(c->rules, &in, ratio);
+}
+
 /* The quiet estimate of the current instance at `n` nodes, from the memo
- * when it has it. */
+ * when it has it (recommend_memo.c). */
 static int memo_estimate(run_ctx *c, ecf_estimate *e,
                          const ecf_instance *inst, int n, ecf_err *err)
 {
-    ecf_recommend_memo *mm = c->memo;
-    int j;
-
-    if (mm) {
-        for (j = mm->head[c->inst_index]; j >= 0; j = mm->pool[j].next) {
-            if (mm->pool[j].nodes != n)
-                continue;
-            memcpy(e, mm->pool[j].est, MEMO_EST_BYTES);
-            e->quiet = true;
-            e->n_warnings = 0;
-            e->n_assumptions = 0;
-            /* the same expression as the estimator's, so the same bits */
-            if (c->w->dataset_samples > 0 && e->time_samples_per_s > 0)
-                e->time_hours = c->w->dataset_samples * c->w->epochs /
-                                    e->time_samples_per_s / 3600.0 +
-                                e->startup_s / 3600.0;
-            return 0;
-        }
-    }
-    if (ecf_estimate_run_quiet(e, c->m, c->w, inst, n, err) != 0)
-        return -1;
-    if (mm && (mm->n + 1) * sizeof(memo_entry) <=
-                  ECF_RECOMMEND_MEMO_MAX_BYTES) {
-        memo_entry *x;
-        if (mm->n == mm->cap) {
-            mm->cap = mm->cap ? mm->cap * 2 : 1024;
-            if (mm->cap * sizeof(memo_entry) > ECF_RECOMMEND_MEMO_MAX_BYTES)
-                mm->cap = ECF_RECOMMEND_MEMO_MAX_BYTES / sizeof(memo_entry);
-            mm->pool = ecf_xrealloc(mm->pool, mm->cap * sizeof(memo_entry));
-        }
-        x = &mm->pool[mm->n];
-        x->nodes = n;
-        x->next = mm->head[c->inst_index];
-        memcpy(x->est, e, MEMO_EST_BYTES);
-        mm->head[c->inst_index] = (int)mm->n++;
-    }
-    return 0;
+    return ecf_rec_memo_estimate(c->memo, e, c->m, c->w, inst, c->inst_index,
+                                 n, err);
 }
 
 static int memo_min_nodes(run_ctx *c, const ecf_instance *inst, int limit)
 {
-    ecf_recommend_memo *mm = c->memo;
-    int fit;
-    if (mm && mm->minn_limit[c->inst_index] == limit)
-        return mm->minn[c->inst_index];
-    fit = ecf_estimate_min_nodes(c->m, c->w, inst, limit);
-    if (mm) {
-        mm->minn_limit[c->inst_index] = limit;
-        mm->minn[c->inst_index] = fit;
-    }
-    return fit;
+    return ecf_rec_memo_min_nodes(c->memo, c->m, c->w, inst, c->inst_index,
+                                  limit);
 }
 
 static double cost_metric(const ecf_recommendation *r, const ecf_plan *p);
@@ -420,8 +323,10 @@ static int consider(run_ctx *c, const ecf_instance *inst, const char *region,
 {
     ecf_price est_price;
     bool estimated = false;
-    const ecf_price *price =
-        ecf_rec_price(c->r, inst, region, &est_price, &estimated);
+    const ecf_price *price = ecf_rec_price_known(
+        c->r, inst, region,
+        c->prices ? c->prices[c->inst_index] : ecf_instance_price(inst, region),
+        &est_price, &estimated);
     bool want[2], placed[2] = {false, false},
                   scale = !c->serving && c->o->optimize == ECF_OPT_TIME;
     size_t at[2] = {0, 0};
@@ -464,14 +369,24 @@ static int consider(run_ctx *c, const ecf_instance *inst, const char *region,
 
     for (n = start; n <= limit; n++) {
         bool any_fixable = false, memory_short = false;
+        ecf_rule_id pf;
+        double pf_ratio;
         if (memo_estimate(c, &e, inst, n, err) != 0)
             return -1;
+        pf = plan_free_fail(c, inst, &e, n, &pf_ratio);
         for (k = 0; k < 2; k++) {
             ecf_plan tmp;
             ecf_rule_result res;
             if (!want[k] || (placed[k] && !scale))
                 continue;
-            evaluate(c, &tmp, &res, inst, price, &e, k == 1, n, false);
+            if (pf != ECF_RULE_NO_PRICE) { /* evaluate()'s verdict */
+                res.pass = false;
+                res.failed = pf;
+                res.miss_ratio = pf_ratio;
+            } else {
+                evaluate_(c, &tmp, &res, inst, price, &e, k == 1, n, false,
+                          true);
+            }
             if (placed[k]) { /* --optimize time: scale out */
                 ecf_plan *b = &c->r->plans[at[k]];
                 if (res.pass && ecf_recommend_scale_out_pays_(b, &tmp)) {
@@ -803,7 +718,7 @@ int ecf_recommend_run_memo(ecf_recommendation **out, const ecf_catalog *cat,
     c.o = o;
     c.memo = memo;
     if (memo)
-        memo_bind(memo, cat, m, &ww);
+        ecf_rec_memo_bind(memo, cat, m, &ww);
     c.serving = ww.task == ECF_TASK_INFER;
     c.spot_allowed = o->spot == ECF_SPOT_YES ||
                      (o->spot == ECF_SPOT_AUTO && !c.serving);
@@ -850,10 +765,11 @@ int ecf_recommend_run_memo(ecf_recommendation **out, const ecf_catalog *cat,
             ecf_model_kind_is_llm(m->kind) ? "tokens" : "samples";
     }
 
-    ecf_rec_missing_prices(c.r, cat, o, memo ? &memo->gaps : NULL);
+    ecf_rec_missing_prices(c.r, cat, o, ecf_rec_memo_gaps(memo));
     for (ri = 0; ri < o->n_regions && rc == 0; ri++) {
         const char *region = o->regions[ri];
         c.region = region;
+        c.prices = ecf_rec_memo_prices(memo, cat, region);
         for (i = 0; i < ecf_catalog_count(cat) && rc == 0; i++) {
             const ecf_instance *inst = ecf_catalog_at(cat, i);
             if (!ecf_rec_family_selected(o, inst->family))

@@ -1,6 +1,7 @@
 /*
  * recommend_internal.h - what the scorer's files share (recommend.c,
- * recommend_light.c, recommend_regions.c). Internal to src/model.
+ * recommend_light.c, recommend_regions.c, recommend_memo.c). Internal to
+ * src/model.
  */
 #ifndef EC2FIT_MODEL_RECOMMEND_INTERNAL_H
 #define EC2FIT_MODEL_RECOMMEND_INTERNAL_H
@@ -25,11 +26,38 @@ void ecf_rec_missing_prices(ecf_recommendation *r, const ecf_catalog *cat,
 void ecf_rec_gaps_free(ecf_rec_gaps *gaps);
 void ecf_rec_missing_free(ecf_recommendation *r);
 
+/* recommend_memo.c: the estimate memo. Bind makes `memo` hold (cat, m,
+ * w), emptying it when it held others. The estimate and min-nodes calls
+ * read and fill it (memo NULL: none) for the instance at `inst_index` of
+ * the catalog; an estimate kept for other epochs is computed afresh. */
+void ecf_rec_memo_bind(ecf_recommend_memo *memo, const ecf_catalog *cat,
+                       const ecf_model *m, const ecf_workload *w);
+int ecf_rec_memo_estimate(ecf_recommend_memo *mm, ecf_estimate *e,
+                          const ecf_model *m, const ecf_workload *w,
+                          const ecf_instance *inst, size_t inst_index, int n,
+                          ecf_err *err);
+int ecf_rec_memo_min_nodes(ecf_recommend_memo *mm, const ecf_model *m,
+                           const ecf_workload *w, const ecf_instance *inst,
+                           size_t inst_index, int limit);
+/* Each catalog instance's ecf_instance_price in `region`, kept by the
+ * memo; NULL for no memo (or past its region bound): look them up. */
+const ecf_price *const *ecf_rec_memo_prices(ecf_recommend_memo *memo,
+                                            const ecf_catalog *cat,
+                                            const char *region);
+/* The memo's per-region gap scans for ecf_rec_missing_prices (NULL for
+ * no memo). */
+ecf_rec_gaps **ecf_rec_memo_gaps(ecf_recommend_memo *memo);
+
 /* The price of `inst` in `region`, or with --estimate-missing-prices the
  * estimate written to *tmp (*estimated true); NULL when it has none. */
 const ecf_price *ecf_rec_price(const ecf_recommendation *r,
                                const ecf_instance *inst, const char *region,
                                ecf_price *tmp, bool *estimated);
+/* As ecf_rec_price, given p = ecf_instance_price(inst, region). */
+const ecf_price *ecf_rec_price_known(const ecf_recommendation *r,
+                                     const ecf_instance *inst,
+                                     const char *region, const ecf_price *p,
+                                     ecf_price *tmp, bool *estimated);
 
 /* Costs the dataset storage of job plan `p` (after its time_hours). */
 void ecf_rec_storage_cost(ecf_plan *p, const ecf_recommend_opts *o,

@@ -234,7 +234,17 @@ const ecf_price *ecf_rec_price(const ecf_recommendation *r,
                                const ecf_instance *inst, const char *region,
                                ecf_price *tmp, bool *estimated)
 {
-    const ecf_price *p = ecf_instance_price(inst, region), *base;
+    return ecf_rec_price_known(r, inst, region,
+                               ecf_instance_price(inst, region), tmp,
+                               estimated);
+}
+
+const ecf_price *ecf_rec_price_known(const ecf_recommendation *r,
+                                     const ecf_instance *inst,
+                                     const char *region, const ecf_price *p,
+                                     ecf_price *tmp, bool *estimated)
+{
+    const ecf_price *base;
     size_t i, k;
 
     *estimated = false;

@@ -47,13 +47,81 @@ static bool same_double(double a, double b)
     return fabs(a - b) <= m * DBL_EPSILON;
 }
 
-static bool put_number(jw *w, double d)
+/* Powers of ten that are exact doubles (10^22 is the last). */
+static const double pow10_exact[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,
+                                     1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                                     1e12, 1e13, 1e14, 1e15, 1e16};
+
+/* "%1.15g" of d without printf, for the common case; false: not handled
+ * (the caller then runs printf). It looks for an integer m < 10^15 and a
+ * k <= 16 with m / 10^k == d. m and 10^k are exact doubles and IEEE
+ * division rounds correctly, so d is the double nearest the decimal
+ * D = m x 10^-k, which has at most 15 significant digits; such a decimal
+ * survives decimal -> double -> 15 digits unchanged (DBL_DIG = 15), so
+ * "%1.15g" prints D, and strtod gives d back, so the "%1.17g" retry is
+ * not taken. Only D in [1e-4, 1e15) is handled: "%g"'s fixed notation,
+ * which is D's digits with the point placed and trailing zeros dropped.
+ * tests/unit/test_json_write.c compares it with printf on a million
+ * values. */
+static int fast_g15(char *out, double d)
+{
+    char dig[24];
+    double a = d < 0 ? -d : d, m = 0;
+    unsigned long long u;
+    int k, nd = 0, x, n = 0, i, last;
+
+    if (!(a >= 1e-4 && a < 1e15))
+        return 0;
+    for (k = 0; k <= 16; k++) {
+        double v = a * pow10_exact[k];
+        if (v >= 1e15)
+            return 0;
+        m = nearbyint(v);
+        if (m / pow10_exact[k] == a)
+            break;
+    }
+    if (k > 16 || m < 1)
+        return 0;
+    for (u = (unsigned long long)m; u; u /= 10)
+        dig[nd++] = (char)('0' + u % 10); /* reversed */
+    x = nd - 1 - k;                       /* D's decimal exponent */
+    if (x < -4 || x >= 15)
+        return 0;
+    /* last significant digit (trailing zeros of the fraction drop) */
+    for (last = 0; last < k && dig[last] == '0'; last++)
+        ;
+    if (d < 0)
+        out[n++] = '-';
+    if (x < 0) {
+        out[n++] = '0';
+        out[n++] = '.';
+        for (i = -1; i > x; i--)
+            out[n++] = '0';
+        for (i = nd - 1; i >= last; i--)
+            out[n++] = dig[i];
+    } else {
+        for (i = nd - 1; i >= k; i--)
+            out[n++] = dig[i];
+        if (last < k) {
+            out[n++] = '.';
+            for (i = k - 1; i >= last; i--)
+                out[n++] = dig[i];
+        }
+    }
+    out[n] = '\0';
+    return n;
+}
+
+static bool put_number(jw *w, double d, char point)
 {
     char nb[32];
     int n, i;
-    char point = localeconv()->decimal_point[0];
     if (isnan(d) || isinf(d)) {
         jw_put(w, "null", 4);
+        return true;
+    }
+    if (point == '.' && (n = fast_g15(nb, d)) > 0) {
+        jw_put(w, nb, (size_t)n);
         return true;
     }
     n = snprintf(nb, sizeof(nb), "%1.15g", d);
@@ -73,6 +141,18 @@ static void put_string(jw *w, const char *s)
     static const char hex[] = "0123456789abcdef";
     const unsigned char *q = (const unsigned char *)(s ? s : "");
     const unsigned char *run = q;
+    size_t n = 0;
+    /* most strings need no escape: one reserve and one copy */
+    while (q[n] >= 32 && q[n] != '"' && q[n] != '\\')
+        n++;
+    if (q[n] == 0) {
+        char *d = jw_reserve(w, n + 2);
+        d[0] = '"';
+        memcpy(d + 1, q, n);
+        d[n + 1] = '"';
+        w->len += n + 2;
+        return;
+    }
     jw_put(w, "\"", 1);
     for (;; q++) {
         unsigned char c = *q;
@@ -104,14 +184,14 @@ static void put_string(jw *w, const char *s)
     jw_put(w, "\"", 1);
 }
 
-static bool put_value(jw *w, const cJSON *it)
+static bool put_value(jw *w, const cJSON *it, char point)
 {
     const cJSON *c;
     switch (it->type & 0xFF) {
     case cJSON_NULL: jw_put(w, "null", 4); return true;
     case cJSON_False: jw_put(w, "false", 5); return true;
     case cJSON_True: jw_put(w, "true", 4); return true;
-    case cJSON_Number: return put_number(w, it->valuedouble);
+    case cJSON_Number: return put_number(w, it->valuedouble, point);
     case cJSON_Raw:
         if (!it->valuestring)
             return false;
@@ -127,7 +207,7 @@ static bool put_value(jw *w, const cJSON *it)
                 put_string(w, c->string);
                 jw_put(w, ":", 1);
             }
-            if (!put_value(w, c))
+            if (!put_value(w, c, point))
                 return false;
             if (c->next)
                 jw_put(w, ",", 1);
@@ -142,7 +222,9 @@ static bool put_value(jw *w, const cJSON *it)
 char *ecf_json_print(const cJSON *item)
 {
     jw w = {NULL, 0, 0};
-    if (!item || !put_value(&w, item)) {
+    /* the locale's decimal point, read once per document */
+    char point = localeconv()->decimal_point[0];
+    if (!item || !put_value(&w, item, point)) {
         free(w.p);
         return NULL;
     }

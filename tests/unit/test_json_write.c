@@ -55,6 +55,62 @@ static void test_numbers(void **state)
     check(cJSON_CreateNumber(-42.0), "-42");
     check(cJSON_CreateNumber(1e15), "1e+15");
     check(cJSON_CreateNumber(32.768), "32.768");
+    /* the printf-free path's edges: %g's fixed range is [1e-4, 1e15) */
+    check(cJSON_CreateNumber(0.0001), "0.0001");
+    check(cJSON_CreateNumber(0.00012345), "0.00012345");
+    check(cJSON_CreateNumber(1e-5), "1e-05");
+    check(cJSON_CreateNumber(123456789012345.0), "123456789012345");
+    check(cJSON_CreateNumber(999999999999999.0), "999999999999999");
+    check(cJSON_CreateNumber(-0.070242), "-0.070242");
+    check(cJSON_CreateNumber(22.78656), "22.78656");
+    check(cJSON_CreateNumber(100.0), "100");
+    check(cJSON_CreateNumber(0.1 * 3), "0.3");
+}
+
+/* ecf_json_print formats most numbers without printf (json_write.c,
+ * fast_g15): it must give cJSON's text for every double. Rounded values
+ * of every magnitude (what the renderers print), integers, and raw bit
+ * patterns; xorshift64, fixed seed. */
+static void test_numbers_random(void **state)
+{
+    uint64_t s = 88172645463325252u;
+    long i, bad = 0;
+    (void)state;
+    for (i = 0; i < 200000; i++) {
+        double d;
+        uint64_t r;
+        cJSON *item;
+        char *a, *b;
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        r = s;
+        switch (i % 4) {
+        case 0:
+            memcpy(&d, &r, sizeof(d));
+            break;
+        case 1: /* k decimals, k = 0..11 */
+            d = (double)(r % 100000000) / pow(10, (double)((r >> 40) % 12));
+            break;
+        case 2: /* signed integers x 10^-20 .. 10^19 */
+            d = ((double)(int64_t)(r % 2000001) - 1000000) *
+                pow(10, (double)((int)((r >> 32) % 40) - 20));
+            break;
+        default: /* 53 random bits, 1e-10 .. 1e19 */
+            d = (double)(r >> 11) / 9007199254740992.0 *
+                pow(10, (double)((int)((r >> 3) % 30) - 10));
+            break;
+        }
+        item = cJSON_CreateNumber(d);
+        a = ecf_json_print(item);
+        b = cJSON_PrintUnformatted(item);
+        if (!a || !b || strcmp(a, b) != 0)
+            bad++;
+        free(a);
+        cJSON_free(b);
+        cJSON_Delete(item);
+    }
+    assert_int_equal(bad, 0);
 }
 
 static void test_strings(void **state)
@@ -107,6 +163,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_numbers),
+        cmocka_unit_test(test_numbers_random),
         cmocka_unit_test(test_strings),
         cmocka_unit_test(test_tree),
         cmocka_unit_test(test_failures),

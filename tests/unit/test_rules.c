@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include <stdio.h>
+#include <math.h>
 #include <string.h>
 
 #include "ec2fit/rules.h"
@@ -170,6 +171,48 @@ static void test_rules__deadline(void **state)
     f.in.nodes = 2;
     expect_fail(&f, ECF_RULE_DEADLINE,
                 "takes 30.5 h on 2 node(s), deadline 24 h");
+}
+
+/* The plan-free constraints decided once (ecf_rules_plan_free_fail) give
+ * ecf_rules_eval_quiet's verdict, and the rest from there
+ * (ecf_rules_eval_quiet_past_plan_free) gives the same result. */
+static void test_rules__plan_free(void **state)
+{
+    fixture f;
+    ecf_rule_result full, past;
+    double ratio = 0;
+    (void)state;
+    base(&f, "g5.2xlarge", ECF_TASK_TRAIN);
+    f.in.deadline_hours = 24;
+    f.in.time_hours = 30.5; /* the deadline fails too, later in id order */
+    f.e.memory.total_per_device_gib = 28.4; /* x1.1 = 31.24 > 22.4 */
+    assert_int_equal(ecf_rules_plan_free_fail(&rules, &f.in, &ratio),
+                     ECF_RULE_MEMORY_FIT);
+    ecf_rules_eval_quiet(&full, &rules, &f.in);
+    assert_false(full.pass);
+    assert_int_equal(full.failed, ECF_RULE_MEMORY_FIT);
+    assert_true(ratio == full.miss_ratio);
+    assert_true(fabs(ratio - 31.24 / 22.4) < 1e-12);
+
+    f.e.memory.total_per_device_gib = 10; /* fits: the deadline decides */
+    assert_int_equal(ecf_rules_plan_free_fail(&rules, &f.in, &ratio),
+                     ECF_RULE_NO_PRICE);
+    assert_true(ratio == 1);
+    ecf_rules_eval_quiet(&full, &rules, &f.in);
+    ecf_rules_eval_quiet_past_plan_free(&past, &rules, &f.in);
+    assert_int_equal(full.failed, ECF_RULE_DEADLINE);
+    assert_int_equal(past.failed, ECF_RULE_DEADLINE);
+    assert_true(past.miss_ratio == full.miss_ratio);
+
+    f.in.time_hours = 20; /* passes, with the vCPU penalty */
+    f.e.vcpus_per_accel_needed = 12;
+    ecf_rules_eval_quiet(&full, &rules, &f.in);
+    ecf_rules_eval_quiet_past_plan_free(&past, &rules, &f.in);
+    assert_true(full.pass && past.pass);
+    assert_int_equal(past.n_penalties, 1);
+    assert_int_equal(past.penalties[0].id, ECF_RULE_VCPUS_PER_ACCEL);
+    assert_int_equal(full.n_penalties, past.n_penalties);
+    assert_true(full.penalty == past.penalty);
 }
 
 static void test_rules__budget(void **state)
@@ -480,6 +523,7 @@ int main(void)
         cmocka_unit_test(test_rules__host_ram),
         cmocka_unit_test(test_rules__vcpus_per_accelerator),
         cmocka_unit_test(test_rules__deadline),
+        cmocka_unit_test(test_rules__plan_free),
         cmocka_unit_test(test_rules__budget),
         cmocka_unit_test(test_rules__budget_hourly),
         cmocka_unit_test(test_rules__latency),

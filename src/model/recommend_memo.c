@@ -1,0 +1,214 @@
+/*
+ * recommend_memo.c - the scorer's estimate memo (ecf_recommend_memo,
+ * recommend.h): quiet estimates and fewest-fitting node counts of one
+ * model and workload per instance and node count, kept between runs of a
+ * batch. Pure: no I/O; allocates only its own tables, bounded by
+ * ECF_RECOMMEND_MEMO_MAX_BYTES.
+ */
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ec2fit/estimate.h"
+#include "recommend_internal.h"
+
+/* An estimate is kept up to its notes: quiet estimates have none, and the
+ * two note arrays are 94% of the struct. */
+#define MEMO_EST_BYTES offsetof(ecf_estimate, quiet)
+
+#define MEMO_PRICE_REGIONS 64 /* past it, prices are looked up */
+
+typedef struct {
+    int nodes;
+    int next;      /* next entry of the same instance; -1 ends */
+    double epochs; /* the workload's when `est` was computed */
+    unsigned char est[MEMO_EST_BYTES];
+} memo_entry;
+
+struct ecf_recommend_memo {
+    const ecf_catalog *cat;
+    size_t n_inst;
+    bool valid;
+    ecf_model model;
+    ecf_workload wkey; /* resolved, qps and epochs zeroed */
+    int *head;         /* per instance: first entry or -1 */
+    int *minn_limit;   /* per instance: limit of the cached min_nodes; 0 */
+    int *minn;
+    memo_entry *pool;
+    size_t n, cap;
+    ecf_rec_gaps *gaps; /* per region, kept while the catalog is */
+    /* Each instance's price in a region (ecf_instance_price), per region
+     * seen, kept while the catalog is: a binary search of region names
+     * per candidate was 4% of a batch. */
+    const ecf_catalog *price_cat;
+    size_t price_n_inst, n_price_regions;
+    struct {
+        char *region;
+        const ecf_price **price; /* per instance; NULL: none */
+    } price_regions[MEMO_PRICE_REGIONS];
+};
+
+static void prices_clear(ecf_recommend_memo *memo)
+{
+    size_t i;
+    for (i = 0; i < memo->n_price_regions; i++) {
+        free(memo->price_regions[i].region);
+        free(memo->price_regions[i].price);
+    }
+    memo->n_price_regions = 0;
+}
+
+ecf_recommend_memo *ecf_recommend_memo_new(void)
+{
+    return ecf_xcalloc(1, sizeof(ecf_recommend_memo));
+}
+
+void ecf_recommend_memo_free(ecf_recommend_memo *memo)
+{
+    if (!memo)
+        return;
+    free(memo->head);
+    free(memo->minn_limit);
+    free(memo->minn);
+    free(memo->pool);
+    ecf_rec_gaps_free(memo->gaps);
+    prices_clear(memo);
+    free(memo);
+}
+
+/* Makes `memo` hold (cat, m, w): keeps it when they are the ones it
+ * holds, else empties it. Compared byte for byte, so a difference in
+ * padding only costs a cold memo. */
+void ecf_rec_memo_bind(ecf_recommend_memo *memo, const ecf_catalog *cat,
+                       const ecf_model *m, const ecf_workload *w)
+{
+    ecf_workload k;
+    size_t i, n = ecf_catalog_count(cat);
+
+    memset(&k, 0, sizeof(k));
+    memcpy(&k, w, sizeof(k));
+    k.qps = 0;
+    k.epochs = 0;
+    if (memo->valid && memo->cat == cat && memo->n_inst == n &&
+        memcmp(&memo->model, m, sizeof(*m)) == 0 &&
+        memcmp(&memo->wkey, &k, sizeof(k)) == 0)
+        return;
+    if (memo->n_inst != n || !memo->head) {
+        free(memo->head);
+        free(memo->minn_limit);
+        free(memo->minn);
+        memo->head = ecf_xmalloc((n ? n : 1) * sizeof(int));
+        memo->minn_limit = ecf_xmalloc((n ? n : 1) * sizeof(int));
+        memo->minn = ecf_xmalloc((n ? n : 1) * sizeof(int));
+    }
+    for (i = 0; i < n; i++) {
+        memo->head[i] = -1;
+        memo->minn_limit[i] = 0;
+    }
+    memo->cat = cat;
+    memo->n_inst = n;
+    memcpy(&memo->model, m, sizeof(*m));
+    memcpy(&memo->wkey, &k, sizeof(k));
+    memo->n = 0;
+    memo->valid = true;
+}
+
+int ecf_rec_memo_estimate(ecf_recommend_memo *mm, ecf_estimate *e,
+                          const ecf_model *m, const ecf_workload *w,
+                          const ecf_instance *inst, size_t inst_index, int n,
+                          ecf_err *err)
+{
+    int j;
+
+    if (mm) {
+        for (j = mm->head[inst_index]; j >= 0; j = mm->pool[j].next) {
+            if (mm->pool[j].nodes != n)
+                continue;
+            /* Other epochs: computed afresh and kept instead. Rescaling
+             * time_hours from time_samples_per_s does not give the
+             * estimator's bits when an input-pipeline slowdown multiplied
+             * it (estimate_scaling.c), and a last-bit difference can move
+             * a tie (the "fastest" mark) between batch and single runs. */
+            if (mm->pool[j].epochs != w->epochs &&
+                w->dataset_samples > 0) {
+                if (ecf_estimate_run_quiet(e, m, w, inst, n, err) != 0)
+                    return -1;
+                mm->pool[j].epochs = w->epochs;
+                memcpy(mm->pool[j].est, e, MEMO_EST_BYTES);
+                return 0;
+            }
+            memcpy(e, mm->pool[j].est, MEMO_EST_BYTES);
+            e->quiet = true;
+            e->n_warnings = 0;
+            e->n_assumptions = 0;
+            return 0;
+        }
+    }
+    if (ecf_estimate_run_quiet(e, m, w, inst, n, err) != 0)
+        return -1;
+    if (mm && (mm->n + 1) * sizeof(memo_entry) <=
+                  ECF_RECOMMEND_MEMO_MAX_BYTES) {
+        memo_entry *x;
+        if (mm->n == mm->cap) {
+            mm->cap = mm->cap ? mm->cap * 2 : 1024;
+            if (mm->cap * sizeof(memo_entry) > ECF_RECOMMEND_MEMO_MAX_BYTES)
+                mm->cap = ECF_RECOMMEND_MEMO_MAX_BYTES / sizeof(memo_entry);
+            mm->pool = ecf_xrealloc(mm->pool, mm->cap * sizeof(memo_entry));
+        }
+        x = &mm->pool[mm->n];
+        x->nodes = n;
+        x->epochs = w->epochs;
+        x->next = mm->head[inst_index];
+        memcpy(x->est, e, MEMO_EST_BYTES);
+        mm->head[inst_index] = (int)mm->n++;
+    }
+    return 0;
+}
+
+int ecf_rec_memo_min_nodes(ecf_recommend_memo *mm, const ecf_model *m,
+                           const ecf_workload *w, const ecf_instance *inst,
+                           size_t inst_index, int limit)
+{
+    int fit;
+    if (mm && mm->minn_limit[inst_index] == limit)
+        return mm->minn[inst_index];
+    fit = ecf_estimate_min_nodes(m, w, inst, limit);
+    if (mm) {
+        mm->minn_limit[inst_index] = limit;
+        mm->minn[inst_index] = fit;
+    }
+    return fit;
+}
+
+ecf_rec_gaps **ecf_rec_memo_gaps(ecf_recommend_memo *memo)
+{
+    return memo ? &memo->gaps : NULL;
+}
+
+const ecf_price *const *ecf_rec_memo_prices(ecf_recommend_memo *memo,
+                                            const ecf_catalog *cat,
+                                            const char *region)
+{
+    size_t i, n = ecf_catalog_count(cat);
+    const ecf_price **v;
+
+    if (!memo)
+        return NULL;
+    if (memo->price_cat != cat || memo->price_n_inst != n) {
+        prices_clear(memo);
+        memo->price_cat = cat;
+        memo->price_n_inst = n;
+    }
+    for (i = 0; i < memo->n_price_regions; i++)
+        if (strcmp(memo->price_regions[i].region, region) == 0)
+            return memo->price_regions[i].price;
+    if (memo->n_price_regions == MEMO_PRICE_REGIONS)
+        return NULL;
+    v = ecf_xmalloc((n ? n : 1) * sizeof(*v));
+    for (i = 0; i < n; i++)
+        v[i] = ecf_instance_price(ecf_catalog_at(cat, i), region);
+    memo->price_regions[memo->n_price_regions].region = ecf_xstrdup(region);
+    memo->price_regions[memo->n_price_regions].price = v;
+    memo->n_price_regions++;
+    return v;
+}
