@@ -115,7 +115,7 @@
 #define U_BW          0.70   /* achieved / peak HBM bandwidth (gpt-fast) */
 #define U_FP8         0.85   /* fp8 gains ~1.7x, not 2x, over bf16 */
 #define U_QLORA       0.75   /* NF4 dequantisation cost in QLoRA */
-#define U_CPU         0.40   /* oneDNN GEMM on host cores */
+#define U_CPU         0.40   /* host GEMMs: docs/estimation.md 7 */
 #define U_NEURON      0.80   /* Neuron SDK vs NVIDIA stack (assumption) */
 #define U_POWER_LIMITED                                                        \
     0.60 /* <= 75 W parts (T4, L4) cannot hold boost                           \

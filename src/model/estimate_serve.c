@@ -249,6 +249,16 @@ static void other_times(infer_times *t,
     u *= eng->conv_factor;
     compute = peak > 0 ? flops / pl->tp / (peak * 1e12 * u) : 0;
     bytes = m->params * wb / pl->tp;
+    /* CPU: an encoder's word-embedding lookup gathers the batch's token
+     * rows, not the vocab x hidden table (sequence classification has no
+     * vocabulary head); at batch 1 x 16 tokens the table is a fifth of
+     * BERT-base's DRAM reads (docs/estimation.md section 7; accelerators
+     * keep the whole-weights read, see there why). */
+    if (d->cpu && m->kind == ECF_KIND_ENCODER && m->vocab > 0 &&
+        m->hidden > 0 &&
+        w->seq_len > 0 && b * w->seq_len < m->vocab)
+        bytes -= ((double)m->vocab - b * w->seq_len) * m->hidden * wb /
+                 pl->tp;
     if (!ecf_model_kind_is_transformer(m->kind))
         bytes +=
             b * m->act_mib_per_sample * 1048576.0 * act_elem *

@@ -152,6 +152,38 @@ static void test_devices__cpu_inference_fits_and_differs(void **state)
     assert_true(c7g.latency_ms != c5.latency_ms);
 }
 
+/* docs/estimation.md section 7: on a CPU an encoder's word-embedding
+ * lookup reads the batch's token rows, so BERT-base fp32 at batch 1 x 8
+ * tokens reads (109,482,240 - 30,522 x 768 + 8 x 768) x 4 B = 344.2 MB,
+ * DRAM-bound on c6i.2xlarge at 8/64 x 204.8 GB/s x 0.75 = 19.2 GB/s:
+ * 17.93 ms + hf's 4 ms per forward (philschmid's c6i.2xlarge CSV: 19.77
+ * ms). A GPU keeps the whole-weights read (437.9 MB). */
+static void test_devices__cpu_encoder_gathers_embedding_rows(void **state)
+{
+    fx *f = *state;
+    ecf_workload w = ECF_WORKLOAD_INIT;
+    ecf_estimate e;
+    ecf_err err = ECF_ERR_INIT;
+
+    w.task = ECF_TASK_INFER;
+    w.batch_size = 1;
+    w.seq_len = 8;
+    w.precision = ECF_PREC_FP32;
+    w.precision_explicit = true;
+    assert_true(ecf_engine_parse("hf") > 0);
+    w.engine = ecf_engine_parse("hf");
+    assert_int_equal(ecf_workload_resolve(&w, model(f, "bert-base"), &err),
+                     0);
+    est(&e, f, "bert-base", &w, "c6i.2xlarge");
+    assert_true(e.serve.set);
+    assert_float_equal(e.serve.weight_bytes,
+                       (109482240.0 - 30522.0 * 768 + 8 * 768) * 4, 1.0);
+    assert_float_equal(e.serve.bw_gbytes_s, 19.2, 1e-6);
+    assert_float_equal(e.latency_ms, 344.2035e6 / 19.2e6 + 4.0, 0.01);
+    est(&e, f, "bert-base", &w, "g5.xlarge");
+    assert_float_equal(e.serve.weight_bytes, 109482240.0 * 4, 1.0);
+}
+
 static void test_devices__distilbert_2qps_cpu_or_lambda_first(void **state)
 {
     fx *f = *state;
@@ -320,6 +352,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_devices__fractional_l4_scales_compute),
         cmocka_unit_test(test_devices__cpu_peaks_from_the_isa),
+        cmocka_unit_test(test_devices__cpu_encoder_gathers_embedding_rows),
         cmocka_unit_test(test_devices__cpu_inference_fits_and_differs),
         cmocka_unit_test(test_devices__distilbert_2qps_cpu_or_lambda_first),
         cmocka_unit_test(test_devices__burstable_capacity_is_the_baseline),
