@@ -482,6 +482,14 @@ void run_train(ecf_estimate *e,
            w->task == ECF_TASK_LORA || w->task == ECF_TASK_QLORA ? "adapter"
                                                                  : "full",
            best.mult, best.u * 100.0, peak);
+    if (!ecf_model_kind_is_transformer(m->kind) &&
+        cnn_train_traffic(w) != CNN_TRAIN_TRAFFIC)
+        assume(e,
+               "%s: %.1f element-wise passes over the saved activations "
+               "(eager kernels: %.0f)",
+               w->fused_conv_bn ? "fused conv-BatchNorm-ReLU kernels"
+                                : "XLA-compiled step",
+               cnn_train_traffic(w), CNN_TRAIN_TRAFFIC);
     if (w->packing)
         assume(e,
                "packed: %.1f samples of %d tokens per %d-token row, attention "
