@@ -265,6 +265,18 @@ build_workload(ecf_workload *w, const cJSON *row, char *msg, size_t msg_len)
         else if (strcmp(engine, "pytorch") == 0)
             w->engine = ECF_ENGINE_HF;
     }
+    /* Training rows: the framework compiles the step (TensorFlow and JAX
+     * through XLA, as the DLE TensorFlow tables' "+ XLA" columns were
+     * run); NVIDIA's MLPerf MXNet ResNet uses cuDNN's fused
+     * conv-BatchNorm-ReLU kernels (docs/estimation.md 5.4). */
+    if (engine && ecf_task_is_training(w->task)) {
+        if (strcmp(engine, "tensorflow") == 0)
+            w->framework = ECF_FW_TENSORFLOW;
+        else if (strcmp(engine, "jax") == 0)
+            w->framework = ECF_FW_JAX;
+        else if (strcmp(engine, "mxnet") == 0)
+            w->fused_conv_bn = true;
+    }
     /* diffusion rows measured with diffusers' pre-SDPA attention */
     if (jstr(row, "attention") && strcmp(jstr(row, "attention"), "naive") == 0)
         w->naive_attention = true;

@@ -102,6 +102,11 @@ typedef struct {
     bool packing;
     int mean_seq_len;
     int cross_entropy;
+    /* Convnet training with cuDNN's fused convolution + BatchNorm + ReLU
+     * kernels (NVIDIA's MLPerf ResNet code): fewer element-wise passes
+     * over the activations (docs/estimation.md 5.4). No CLI flag; set by
+     * the calibration harness for rows run with that code. */
+    bool fused_conv_bn;
 } ecf_workload;
 
 /** --cross-entropy (docs/estimation.md 4.1): full = PyTorch's
@@ -139,7 +144,7 @@ int ecf_storage_parse(const char *s);
         ECF_TASK_INFER, ECF_PREC_AUTO, 0, 0, 0, 0, 0.0, ECF_DATASET_NONE, 0.0, \
             ECF_CKPT_AUTO, false, 0, 0.0, 0.0, 0.0, 0, false, false, false,    \
             0.0, 0, 0, 0, 0.0, false, 0.0, 0.0, 0.0, false, 0.0,               \
-            ECF_MASTER_FP32, false, false, false, 0, 0                        \
+            ECF_MASTER_FP32, false, false, false, 0, 0, false                 \
     }
 
 /** EC2 per-second billing charges each Linux instance at least 60 s

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 
 #include "ec2fit/estimate.h"
+#include "ec2fit/stacks.h"
 
 /* Helpers shared across the estimator's files (declared below). The macros give them
  * library-wide names and keep the short ones in the code. */
@@ -76,11 +77,18 @@
 #define ACT_ATTN_SCORES   5.0
 /* CNN time = convolution FLOPs at U_CNN_TC + element-wise traffic at
  * U_BW, added (BN/ReLU kernels run between the convolutions, not under
- * them). Training traffic = 10 passes over the saved activations (forward
- * write, BN statistics and normalise reads, backward reads, gradient
- * writes and reads); inference = 2.5 passes over the feature maps. */
-#define CNN_TRAIN_TRAFFIC 10.0
-#define CNN_INFER_TRAFFIC 2.5
+ * them). Training traffic in passes over the saved activations (two
+ * tensors per conv: 1 pass = 2 reads or writes of a conv output), by how
+ * the step is compiled (docs/estimation.md 5.4): eager kernels (PyTorch)
+ * 19-20 accesses per conv-output element = 10 passes; XLA (TensorFlow,
+ * JAX) fuses BN-apply + ReLU and the backward element-wise chain: 14 = 7;
+ * cuDNN's fused conv-BN-ReLU ops (NVIDIA's MLPerf code) leave only the
+ * convolutions' own I/O and one backward BN pass: 11 = 5.5. Inference =
+ * 2.5 passes over the feature maps. */
+#define CNN_TRAIN_TRAFFIC       10.0
+#define CNN_TRAIN_TRAFFIC_XLA   7.0
+#define CNN_TRAIN_TRAFFIC_FUSED 5.5
+#define CNN_INFER_TRAFFIC       2.5
 /* The training search keeps plans whose memory, plus this fraction,
  * fits: the default headroom_pct of the memory-fit rule
  * (data/rules.json), so estimate and recommend agree by default. */
@@ -476,6 +484,16 @@ static inline double u_train_gemm(const devinfo *d, ecf_precision p,
     if (!d->cpu && tensor_precision(p) && d->gen != GEN_OLD)
         u *= d->gemm_scale;
     return u;
+}
+
+/* Element-wise passes of one convnet training step (CNN_TRAIN_*). */
+static inline double cnn_train_traffic(const ecf_workload *w)
+{
+    if (w->fused_conv_bn)
+        return CNN_TRAIN_TRAFFIC_FUSED;
+    if (w->framework == ECF_FW_TENSORFLOW || w->framework == ECF_FW_JAX)
+        return CNN_TRAIN_TRAFFIC_XLA;
+    return CNN_TRAIN_TRAFFIC;
 }
 
 static inline double u_conv(const devinfo *d, ecf_precision p)

@@ -144,7 +144,8 @@ static void eval_cand(cand *c,
     if (!tf)
         mem_bytes += (double)pl->batch * m->act_mib_per_sample *
                      ((p == ECF_PREC_FP32 || p == ECF_PREC_TF32) ? 2.0 : 1.0) *
-                     1048576.0 * CNN_TRAIN_TRAFFIC * (pl->ckpt ? 4.0 / 3.0 : 1.0);
+                     1048576.0 * cnn_train_traffic(w) *
+                     (pl->ckpt ? 4.0 / 3.0 : 1.0);
     c->memory_s = mem_bytes / (d->bw_gbytes_s * 1e9 * (d->cpu ? 1.0 : U_BW));
 
     /* Communication per step. Data-parallel traffic (gradient all-reduce,
@@ -282,7 +283,7 @@ static double sps_ceiling(const ecf_model *m,
     if (!tf)
         t += m->act_mib_per_sample *
              ((p == ECF_PREC_FP32 || p == ECF_PREC_TF32) ? 2.0 : 1.0) *
-             1048576.0 * CNN_TRAIN_TRAFFIC /
+             1048576.0 * cnn_train_traffic(w) /
              (d->bw_gbytes_s * 1e9 * (d->cpu ? 1.0 : U_BW));
     return t > 0 ? n / t : 0;
 }
@@ -481,6 +482,14 @@ void run_train(ecf_estimate *e,
            w->task == ECF_TASK_LORA || w->task == ECF_TASK_QLORA ? "adapter"
                                                                  : "full",
            best.mult, best.u * 100.0, peak);
+    if (!ecf_model_kind_is_transformer(m->kind) &&
+        cnn_train_traffic(w) != CNN_TRAIN_TRAFFIC)
+        assume(e,
+               "%s: %.1f element-wise passes over the saved activations "
+               "(eager kernels: %.0f)",
+               w->fused_conv_bn ? "fused conv-BatchNorm-ReLU kernels"
+                                : "XLA-compiled step",
+               cnn_train_traffic(w), CNN_TRAIN_TRAFFIC);
     if (w->packing)
         assume(e,
                "packed: %.1f samples of %d tokens per %d-token row, attention "

@@ -423,6 +423,42 @@ static void test_estimate__cnn_training_step(void **state)
     assert_float_equal(e.memory.activations_gib, 256 * 41.2 / 1024, 1e-9);
 }
 
+/* The same step compiled three ways (docs/estimation.md 5.4): XLA
+ * (--framework tensorflow or jax) charges 7 passes over the activations,
+ * cuDNN's fused conv-BN-ReLU kernels 5.5, eager PyTorch 10 (above):
+ *   XLA:   256 x 41.2 MiB x 7 = 77,416,693,760 B + 817,825,024 B of
+ *          optimizer traffic, / (900e9 x 0.7) = 0.124182 s; step
+ *          0.091356 + 0.124182 = 0.215538 s -> 1187.72 images/s (the DLE
+ *          TensorFlow V100 "mixed precision + XLA" table: 1270 on one GPU,
+ *          9510 / 8 = 1189 per GPU on eight)
+ *   fused: x 5.5 = 60,827,402,240 B -> 0.097850 s; step 0.189206 s ->
+ *          1353.02 images/s, with DALI decoding on the GPU as in the
+ *          MLPerf runs. Convolution time is the same in all three. */
+static void test_estimate__cnn_training_traffic_by_implementation(void **state)
+{
+    fx *f = *state;
+    ecf_workload w = ECF_WORKLOAD_INIT;
+    ecf_estimate xla, jax, fused;
+    w.task = ECF_TASK_TRAIN;
+    w.precision = ECF_PREC_FP16;
+    w.batch_size = 256;
+    w.framework = ECF_FW_TENSORFLOW;
+    run_ok(&xla, model(state, "resnet50"), &w, &f->p3_2x, 1);
+    assert_float_equal(xla.compute_s, 0.091356, 1e-6);
+    assert_float_equal(xla.memory_s, 0.124182, 1e-6);
+    assert_float_equal(xla.throughput, 1187.72, 0.01);
+    w.framework = ECF_FW_JAX;
+    run_ok(&jax, model(state, "resnet50"), &w, &f->p3_2x, 1);
+    assert_float_equal(jax.memory_s, xla.memory_s, 1e-12);
+    w.framework = ECF_FW_PYTORCH;
+    w.fused_conv_bn = true;
+    w.gpu_decode = true; /* p3.2xlarge's 8 vCPUs decode 1200 images/s */
+    run_ok(&fused, model(state, "resnet50"), &w, &f->p3_2x, 1);
+    assert_float_equal(fused.compute_s, 0.091356, 1e-6);
+    assert_float_equal(fused.memory_s, 0.097850, 1e-6);
+    assert_float_equal(fused.throughput, 1353.02, 0.01);
+}
+
 static void test_estimate__gradient_allreduce_without_efa(void **state)
 {
     /* bert-large fine-tune, fp16, batch 32 x seq 128, on 2 x p3.16xlarge
@@ -680,6 +716,7 @@ int main(void)
         cmocka_unit_test(test_estimate__kv_cache_is_the_mla_latent),
         cmocka_unit_test(test_estimate__decode_and_prefill_roofline),
         cmocka_unit_test(test_estimate__cnn_training_step),
+        cmocka_unit_test(test_estimate__cnn_training_traffic_by_implementation),
         cmocka_unit_test(test_estimate__gradient_allreduce_without_efa),
         cmocka_unit_test(test_estimate__a100_gemm_ceiling_and_attention_scores),
         cmocka_unit_test(
