@@ -402,7 +402,8 @@ double ecf_estimate_min_total_gib(const ecf_model *m, const ecf_workload *w);
 /** Model states per device, GiB: weights + gradients + optimizer states of
  *  a training plan with parallelism `par` (ECF_PAR_DP, ZERO1, ZERO2, FSDP)
  *  over `devices` data-parallel ranks, at the workload's precision (auto =
- *  bf16), without activations or overhead (docs/estimation.md 4.1). */
+ *  bf16), without activations or overhead (docs/estimation.md 4.1). For an
+ *  inference task: the weights over `devices` tensor-parallel ranks. */
 double ecf_estimate_model_state_gib(const ecf_model *m,
                                     const ecf_workload *w,
                                     ecf_parallelism par,

@@ -277,6 +277,9 @@ double ecf_estimate_model_state_gib(const ecf_model *m,
     plan pl = {par, 1, devices > 0 ? devices : 1, 1, false, 0};
     devinfo d;
 
+    /* serving: the weights, split over the tensor-parallel devices */
+    if (!ecf_task_is_training(w->task))
+        return m->params * ecf_estimate_weight_bytes(p) / pl.dp / GIB;
     memset(&d, 0, sizeof(d));
     train_memory(&mem, m, w, p, &pl, &d);
     return mem.weights_gib + mem.gradients_gib + mem.optimizer_gib +
