@@ -119,9 +119,12 @@ typedef struct {
 #define ECF_CE_FUSED   2
 
 /** --master-weights: mixed precision keeps an fp32 master copy (default);
- *  pure bf16 training (torchtune) keeps none. */
+ *  pure bf16 training (torchtune) keeps none; amp = torch.amp autocast
+ *  over fp32 weights (fp32 gradients, and autocast's cache of the 16-bit
+ *  cast of every weight during the forward and backward passes). */
 #define ECF_MASTER_FP32 0
 #define ECF_MASTER_NONE 1
+#define ECF_MASTER_AMP  2
 
 /** Dataset storage (docs/estimation.md, "Storage and data path"). */
 typedef enum {
@@ -400,6 +403,16 @@ int ecf_estimate_run_quiet(ecf_estimate *out, const ecf_model *m,
  *  instance types whose devices x nodes cannot hold it. `w` must be
  *  resolved. */
 double ecf_estimate_min_total_gib(const ecf_model *m, const ecf_workload *w);
+
+/** Model states per device, GiB: weights + gradients + optimizer states of
+ *  a training plan with parallelism `par` (ECF_PAR_DP, ZERO1, ZERO2, FSDP)
+ *  over `devices` data-parallel ranks, at the workload's precision (auto =
+ *  bf16), without activations or overhead (docs/estimation.md 4.1). For an
+ *  inference task: the weights over `devices` tensor-parallel ranks. */
+double ecf_estimate_model_state_gib(const ecf_model *m,
+                                    const ecf_workload *w,
+                                    ecf_parallelism par,
+                                    int devices);
 
 /** Smallest node count in [1, max_nodes] at which the workload fits on
  *  `inst`, or 0 when none does. `w` must be resolved. */

@@ -27,14 +27,37 @@ static void sum_memory(ecf_memory *mem, double avail)
     mem->available_per_device_gib = avail;
 }
 
-/* Gradient bytes per parameter: as the weights, or none with pure bf16 +
- * 8-bit Adam, which torchtune runs with the optimizer step in the backward
- * pass (each gradient is applied and freed as it is produced). */
+/* torch.amp autocast over fp32 weights (--master-weights amp; docs/
+ * estimation.md 4.1). The fp32 weights are the master copy (ADAM_MASTER_
+ * BYTES) and their gradients are fp32 (AMP_GRAD_BYTES); autocast caches the
+ * 16-bit cast of each weight until the autocast region exits (ATen
+ * autocast_mode.cpp, cached_cast; torch.autocast `cache_enabled`), which
+ * is the 2-byte weights term: 2 + 4 + 4 + 8 = 18 bytes/param with AdamW,
+ * Hugging Face's "model memory anatomy" figure. softmax runs in fp32
+ * under autocast (torch.amp op reference, "CUDA Ops that can autocast to
+ * float32"): where the scores are materialised, the saved softmax output
+ * is 4 bytes a score instead of 2, and the probabilities x V matmul saves
+ * its own 16-bit cast of the dropout output (2); with the 1-byte dropout
+ * mask 7 bytes a score instead of Korthikanti's 5: AMP_SCORE_EXTRA. */
+#define AMP_GRAD_BYTES  4.0
+#define AMP_SCORE_EXTRA 2.0
+
+static bool train_amp(const ecf_workload *w, double wb)
+{
+    return wb == 2.0 && w->master_weights == ECF_MASTER_AMP;
+}
+
+/* Gradient bytes per parameter: as the weights, fp32 under torch.amp, or
+ * none with pure bf16 + 8-bit Adam, which torchtune runs with the
+ * optimizer step in the backward pass (each gradient is applied and freed
+ * as it is produced). */
 double train_grad_bytes(const ecf_workload *w, double wb)
 {
     if (wb == 2.0 && w->master_weights == ECF_MASTER_NONE &&
         w->optimizer_8bit)
         return 0;
+    if (train_amp(w, wb))
+        return AMP_GRAD_BYTES;
     return wb;
 }
 
@@ -112,13 +135,21 @@ void train_memory(ecf_memory *mem,
         mem->gradients_gib = P * train_grad_bytes(w, wb) / grad_shard / GIB;
         mem->optimizer_gib = P * train_opt_bytes(w, wb) / opt_shard / GIB;
     }
-    if (ecf_model_kind_is_transformer(m->kind))
+    if (ecf_model_kind_is_transformer(m->kind)) {
+        /* fp32 softmax under autocast, where the scores are materialised
+         * (the encoders of tf_act_bytes); one layer's under recomputation */
+        double amp_scores =
+            train_amp(w, wb) && !is_llm(m)
+                ? AMP_SCORE_EXTRA * m->heads * (double)w->seq_len *
+                      w->seq_len / pl->tp * (pl->ckpt ? 1 : m->layers)
+                : 0;
         mem->activations_gib =
             pl->batch *
             (tf_act_bytes(m, w->seq_len, pl->ckpt, act_scale, pl->tp) +
+             amp_scores +
              train_logit_bytes(m, w, w->seq_len, act_scale, pl->tp)) /
             GIB;
-    else
+    } else
         mem->activations_gib = pl->batch * m->act_mib_per_sample * act_scale *
                                (pl->ckpt ? CNN_CKPT_KEEP : 1.0) / 1024.0;
     sum_memory(mem, d->mem_gib);
@@ -233,6 +264,26 @@ void infer_memory(ecf_memory *mem,
     }
     serve_sum_memory(mem, m, w, pl, kv_elem, kv_split, paged, ws_max,
                      d->mem_gib);
+}
+
+double ecf_estimate_model_state_gib(const ecf_model *m,
+                                    const ecf_workload *w,
+                                    ecf_parallelism par,
+                                    int devices)
+{
+    ecf_memory mem;
+    ecf_precision p = w->precision == ECF_PREC_AUTO ? ECF_PREC_BF16
+                                                     : (ecf_precision)w->precision;
+    plan pl = {par, 1, devices > 0 ? devices : 1, 1, false, 0};
+    devinfo d;
+
+    /* serving: the weights, split over the tensor-parallel devices */
+    if (!ecf_task_is_training(w->task))
+        return m->params * ecf_estimate_weight_bytes(p) / pl.dp / GIB;
+    memset(&d, 0, sizeof(d));
+    train_memory(&mem, m, w, p, &pl, &d);
+    return mem.weights_gib + mem.gradients_gib + mem.optimizer_gib +
+           mem.lora_gib;
 }
 
 double ecf_estimate_min_total_gib(const ecf_model *m, const ecf_workload *w)

@@ -142,10 +142,12 @@ int cli_workload_option(cli_workload *wl, int c, const char *arg, ecf_err *err)
             w->master_weights = ECF_MASTER_FP32;
         else if (strcmp(arg, "none") == 0)
             w->master_weights = ECF_MASTER_NONE;
+        else if (strcmp(arg, "amp") == 0)
+            w->master_weights = ECF_MASTER_AMP;
         else
             return ecf_err_set(err, ECF_EINVAL,
-                               "--master-weights: expected fp32 or none, "
-                               "got '%s'",
+                               "--master-weights: expected fp32, amp or "
+                               "none, got '%s'",
                                arg);
         break;
     case CLI_WL_PACKING:

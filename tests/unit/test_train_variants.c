@@ -95,6 +95,77 @@ static void test_train_variants__logits_at_the_loss(void **state)
                        full.flops_per_step / full.samples_per_step, 1.0);
 }
 
+/* --master-weights amp: torch.amp autocast over fp32 weights (the
+ * Hugging Face Trainer's fp16=True). BERT-large at batch 4 x 512 on a
+ * V100: the gradients are fp32 (4 B/param instead of 2), the 2-byte
+ * weights term is autocast's cached fp16 copy and the fp32 weights are the
+ * 4-byte master: 2 + 4 + 12 = 18 B/param, Hugging Face's "model memory
+ * anatomy" figure for mixed precision with AdamW. softmax runs in fp32
+ * under autocast, 2 more bytes a score: 4 x 2 x 16 heads x 512^2 x 24
+ * layers = 805,306,368 B = 0.75 GiB. docs/estimation.md 4.1. */
+static void test_train_variants__amp_master_weights(void **state)
+{
+    fx *f = *state;
+    const ecf_model *m = model(f, "bert-large");
+    ecf_workload w = ECF_WORKLOAD_INIT;
+    ecf_estimate mixed, amp;
+
+    w.task = ECF_TASK_FINETUNE;
+    w.precision = ECF_PREC_FP16;
+    w.batch_size = 4;
+    w.seq_len = 512;
+    w.activation_checkpointing = ECF_CKPT_OFF;
+    est(&mixed, f, "bert-large", &w, "p3.2xlarge", 1);
+    w.master_weights = ECF_MASTER_AMP;
+    est(&amp, f, "bert-large", &w, "p3.2xlarge", 1);
+    assert_float_equal(mixed.memory.gradients_gib, m->params * 2.0 / GIB,
+                       1e-9);
+    assert_float_equal(amp.memory.gradients_gib, m->params * 4.0 / GIB, 1e-9);
+    assert_float_equal(amp.memory.weights_gib, mixed.memory.weights_gib,
+                       1e-12);
+    assert_float_equal(amp.memory.optimizer_gib, m->params * 12.0 / GIB,
+                       1e-9);
+    assert_float_equal(amp.memory.activations_gib -
+                           mixed.memory.activations_gib,
+                       0.75, 1e-9);
+    assert_float_equal(ecf_estimate_min_total_gib(m, &w),
+                       m->params * 18.0 / GIB, 1e-9);
+    /* fp32 training is untouched by the flag */
+    w.precision = ECF_PREC_FP32;
+    est(&amp, f, "bert-large", &w, "p3.2xlarge", 1);
+    assert_float_equal(amp.memory.gradients_gib, m->params * 4.0 / GIB, 1e-9);
+    assert_float_equal(amp.memory.optimizer_gib, m->params * 8.0 / GIB, 1e-9);
+}
+
+/* Model states per device against the ZeRO paper's Figure 1 (Psi = 7.5B,
+ * K = 12, Nd = 64): baseline (2 + 2 + K) Psi = 120 GB, P_os 2 Psi + 2 Psi
+ * + K Psi / Nd = 31.4, P_os+g 2 Psi + (2 + K) Psi / Nd = 16.6, P_os+g+p
+ * (2 + 2 + K) Psi / Nd = 1.9 (Rajbhandari et al. 2020). */
+static void test_train_variants__zero_model_states(void **state)
+{
+    ecf_model m;
+    ecf_workload w = ECF_WORKLOAD_INIT;
+    (void)state;
+
+    memset(&m, 0, sizeof(m));
+    m.kind = ECF_KIND_DECODER;
+    m.params = m.active_params = 7.5e9;
+    w.task = ECF_TASK_TRAIN;
+    w.precision = ECF_PREC_FP16;
+    assert_float_equal(ecf_estimate_model_state_gib(&m, &w, ECF_PAR_DP, 64) *
+                           GIB,
+                       120e9, 1);
+    assert_float_equal(
+        ecf_estimate_model_state_gib(&m, &w, ECF_PAR_ZERO1, 64) * GIB,
+        31.40625e9, 1);
+    assert_float_equal(
+        ecf_estimate_model_state_gib(&m, &w, ECF_PAR_ZERO2, 64) * GIB,
+        16.640625e9, 1);
+    assert_float_equal(ecf_estimate_model_state_gib(&m, &w, ECF_PAR_FSDP, 64) *
+                           GIB,
+                       1.875e9, 1);
+}
+
 /* ZeRO-1/2 (Rajbhandari et al. 2020): llama-2-7b (6,738,415,616 params)
  * fine-tuned on 4 x p4de.24xlarge (32 A100-80GB). Data parallel needs 16
  * B/param = 100.4 GiB; ZeRO-1 keeps bf16 weights and gradients whole
@@ -218,6 +289,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_train_variants__logits_at_the_loss),
         cmocka_unit_test(test_train_variants__zero_stages),
+        cmocka_unit_test(test_train_variants__amp_master_weights),
+        cmocka_unit_test(test_train_variants__zero_model_states),
         cmocka_unit_test(test_train_variants__dp_when_it_fits),
         cmocka_unit_test(test_train_variants__packing_bert),
         cmocka_unit_test(test_train_variants__packing_llm_tokens),
