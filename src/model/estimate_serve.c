@@ -497,11 +497,15 @@ static void explain_serve(ecf_estimate *e,
         x->limit = ECF_BATCH_LIMIT_MODEL;
         return;
     }
-    if (pl->batch >= MAX_AUTO_BATCH) {
+    /* offline LLM jobs admit whole requests up to the engine's limit
+     * (fill_batch); online serving doubles */
+    if (pl->batch >= (w->task != ECF_TASK_INFER && eng->max_batch > 0
+                          ? eng->max_batch
+                          : MAX_AUTO_BATCH)) {
         x->limit = ECF_BATCH_LIMIT_CAP;
         return;
     }
-    next.batch = pl->batch * 2;
+    next.batch = w->task != ECF_TASK_INFER ? pl->batch + 1 : pl->batch * 2;
     x->next_batch = next.batch;
     infer_memory(&mem, m, w, p, &next, d);
     x->next_gib = mem.total_per_device_gib * (1.0 + h);
