@@ -48,6 +48,16 @@ typedef struct {
                                 batching), costing its FLOPs only; false:
                                 the engine runs it as a forward pass of its
                                 own (TGI 1.x Prefill call, HF generate) */
+    bool kv_reserve_full;    /* LLM, paged KV: admission reserves a
+                                request's prompt + its whole max output
+                                (TensorRT-LLM GUARANTEED_NO_EVICT, TGI 1.x
+                                token budget); false: blocks as tokens
+                                arrive, preempting when they run out
+                                (vLLM). A contiguous cache always holds
+                                the whole context. */
+    int max_batch;           /* max_batch_requests: the engine's default
+                                limit on requests in flight; 0 = none
+                                documented (the estimator's own cap) */
 } ecf_engine_perf;
 
 typedef struct ecf_engines ecf_engines;

@@ -46,13 +46,16 @@ static const num_field num_fields[] = {
      1048576, true},
     NUM("fwd_overhead_s", fwd_overhead_s, 0, 1),
     NUM("conv_factor", conv_factor, 0.01, 4),
+    {"max_batch_requests", offsetof(ecf_engine_perf, max_batch), 0, 1048576,
+     true},
 };
 #undef NUM
 #define N_NUM (sizeof(num_fields) / sizeof(num_fields[0]))
 
 /* The other keys an entry must carry. */
 static const char *const other_keys[] = {"name", "paged_kv",
-                                         "prefill_fused", "source", "as_of"};
+                                         "prefill_fused", "kv_reserve_full",
+                                         "source", "as_of"};
 #define N_OTHER (sizeof(other_keys) / sizeof(other_keys[0]))
 
 static bool is_date(const char *s)
@@ -136,8 +139,10 @@ static int load_entry(ecf_engines *t, bool *seen, const cJSON *it, int i,
             memcpy((char *)&row + nf->off, &d, sizeof(d));
         }
     }
-    for (size_t b = 0; b < 2; b++) {
-        const char *key = b ? "prefill_fused" : "paged_kv";
+    for (size_t b = 0; b < 3; b++) {
+        static const char *const bools[] = {"paged_kv", "prefill_fused",
+                                            "kv_reserve_full"};
+        const char *key = bools[b];
         v = cJSON_GetObjectItemCaseSensitive(it, key);
         if (!v)
             return ecf_err_set(err, ECF_EPARSE, "%s: %s: missing \"%s\"",
@@ -145,7 +150,9 @@ static int load_entry(ecf_engines *t, bool *seen, const cJSON *it, int i,
         if (!cJSON_IsBool(v))
             return ecf_err_set(err, ECF_EPARSE, "%s: %s: %s: expected "
                                "true or false", name, where, key);
-        if (b)
+        if (b == 2)
+            row.kv_reserve_full = cJSON_IsTrue(v);
+        else if (b == 1)
             row.prefill_fused = cJSON_IsTrue(v);
         else
             row.paged_kv = cJSON_IsTrue(v);

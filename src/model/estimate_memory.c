@@ -224,9 +224,15 @@ void infer_memory(ecf_memory *mem,
             serve_engine_get(serve_engine_pick(m, w, d->gen == GEN_NEURON));
         paged = eng->paged_kv;
         /* paged KV: the average request holds its prompt and half its
-         * output; a contiguous cache reserves the whole context */
+         * output; a contiguous cache holds the whole context, and so
+         * does the batch an engine admits itself when its admission
+         * reserves it (kv_reserve_full: TensorRT-LLM's GUARANTEED_NO_EVICT,
+         * TGI's token budget; an explicit --batch-size is the requests
+         * measured in flight) */
+        bool reserve = eng->kv_reserve_full && !w->batch_explicit;
         double ctx = (double)w->input_tokens +
-                     w->output_tokens * (eng->paged_kv ? 0.5 : 1.0);
+                     w->output_tokens *
+                         (eng->paged_kv && !reserve ? 0.5 : 1.0);
         mem->kv_cache_gib = kv_bytes_per_token(m, kv_elem) * ctx * pl->batch /
                             kv_split / pl->pp / GIB;
         /* prefill workspace: hidden states and MLP intermediates of one

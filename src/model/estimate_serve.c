@@ -127,8 +127,19 @@ static void llm_times(infer_times *t,
                 (2.0 * matmul_params(m) +
                  4.0 * m->layers * ctx_avg * m->heads * m->head_dim) /
                 split;
-    dec_stage = roofline(weights_dev + kv_dev, bw, dec_flops, rate_dec,
-                         &t->mem_bound);
+    /* The step's GEMMs (weights read, 2 x params FLOPs per token) and
+     * its attention (every request's KV read, 4 x layers x context x
+     * heads x head_dim FLOPs) are separate kernels, one after the other
+     * in every layer: each has its own roofline and their times add
+     * (docs/estimation.md 5.4). */
+    {
+        bool mb_gemm, mb_attn;
+        double gemm_flops = b * 2.0 * matmul_params(m) / split;
+        dec_stage = roofline(weights_dev, bw, gemm_flops, rate_dec, &mb_gemm) +
+                    roofline(kv_dev, bw, dec_flops - gemm_flops, rate_dec,
+                             &mb_attn);
+        t->mem_bound = mb_gemm || mb_attn;
+    }
     t->weight_bytes = weights_dev;
     t->kv_bytes = kv_dev;
     t->bw = bw;
@@ -295,25 +306,36 @@ static void other_times(infer_times *t,
     *u_out = u;
 }
 
-/* Largest power-of-two batch <= cap whose plan fits. */
+/* Offline (--task batch) LLM: the requests the engine holds in flight
+ * when every request is queued at once. A continuous-batching engine
+ * admits requests one at a time while its KV pool holds them, so the
+ * batch is the largest whole number (not a power of two) whose plan
+ * fits, up to the engine's max_batch_requests (else `cap`); each
+ * request's KV is what the engine reserves for it (infer_memory: the
+ * whole context under kv_reserve_full). docs/estimation.md 5.4. */
 static int fill_batch(const ecf_model *m,
                       const ecf_workload *w,
                       ecf_precision p,
                       plan *pl,
                       const devinfo *d,
+                      const serve_engine *eng,
                       int cap)
 {
     ecf_memory mem;
-    int b = 1, best = 0;
-    while (b <= cap) {
-        pl->batch = b;
+    int lo = 0, hi;
+    if (eng->max_batch > 0)
+        cap = eng->max_batch;
+    hi = cap + 1; /* lo fits (0: nothing tried), hi does not */
+    while (hi - lo > 1) {
+        int mid = lo + (hi - lo) / 2;
+        pl->batch = mid;
         infer_memory(&mem, m, w, p, pl, d);
-        if (!fits_serving(&mem, w))
-            break;
-        best = b;
-        b *= 2;
+        if (fits_serving(&mem, w))
+            lo = mid;
+        else
+            hi = mid;
     }
-    return best;
+    return lo;
 }
 
 /* Times of one batch for either kind of model. */
@@ -485,11 +507,15 @@ static void explain_serve(ecf_estimate *e,
         x->limit = ECF_BATCH_LIMIT_MODEL;
         return;
     }
-    if (pl->batch >= MAX_AUTO_BATCH) {
+    /* offline LLM jobs admit whole requests up to the engine's limit
+     * (fill_batch); online serving doubles */
+    if (pl->batch >= (w->task != ECF_TASK_INFER && eng->max_batch > 0
+                          ? eng->max_batch
+                          : MAX_AUTO_BATCH)) {
         x->limit = ECF_BATCH_LIMIT_CAP;
         return;
     }
-    next.batch = pl->batch * 2;
+    next.batch = w->task != ECF_TASK_INFER ? pl->batch + 1 : pl->batch * 2;
     x->next_batch = next.batch;
     infer_memory(&mem, m, w, p, &next, d);
     x->next_gib = mem.total_per_device_gib * (1.0 + h);
@@ -568,7 +594,8 @@ void run_infer(ecf_estimate *e,
                 infer_memory(&mem, m, w, p, &trial, d);
                 ok = fits_serving(&mem, w);
                 if (ok && !w->batch_explicit && is_llm(m)) {
-                    int b = fill_batch(m, w, p, &trial, d, MAX_AUTO_BATCH);
+                    int b = fill_batch(m, w, p, &trial, d, eng,
+                                       MAX_AUTO_BATCH);
                     trial.batch = b > 0 ? b : 1;
                     infer_memory(&mem, m, w, p, &trial, d);
                 }
@@ -608,7 +635,7 @@ void run_infer(ecf_estimate *e,
         found = fits_serving(&e->memory, w);
         if (found && w->task == ECF_TASK_BATCH && !w->batch_explicit &&
             is_llm(m)) {
-            int b = fill_batch(m, w, p, &pl, d, MAX_AUTO_BATCH);
+            int b = fill_batch(m, w, p, &pl, d, eng, MAX_AUTO_BATCH);
             pl.batch = b > 0 ? b : 1;
             infer_memory(&e->memory, m, w, p, &pl, d);
         }

@@ -28,23 +28,25 @@ typedef struct {
     double fwd, conv;
     bool paged;
     bool fused;
+    bool reserve;  /* kv_reserve_full */
+    int max_batch; /* max_batch_requests */
 } doc_row;
 
 static const doc_row documented[] = {
     {ECF_ENGINE_VLLM, 0.5e-3, 0, 0, 0.70, 0.50, 0.75, 1.0, 8192, 4e-3, 1.0,
-     true, true},
+     true, true, false, 0},
     {ECF_ENGINE_TGI, 1.0e-3, 0.4e-3, 0, 0.70, 0.50, 0.75, 1.0, 4096, 4e-3,
-     1.0, true, false},
+     1.0, true, false, true, 0},
     {ECF_ENGINE_TRTLLM, 0.2e-3, 0, 0, 0.70, 0.50, 0.75, 1.0, 8192, 1e-3, 1.0,
-     true, true},
+     true, true, true, 2048},
     {ECF_ENGINE_HF, 2.0e-3, 0.9e-3, 37.7e-6, 0.70, 0.50, 0.75, 1.0, 0, 4e-3,
-     1.0, false, false},
+     1.0, false, false, false, 0},
     {ECF_ENGINE_TF_SERVING, 1.0e-3, 0, 0, 0.70, 0.50, 0.75, 1.0, 0, 4e-3, 1.0,
-     false, false},
+     false, false, false, 0},
     {ECF_ENGINE_TRITON, 1.0e-3, 0, 0, 0.70, 0.50, 0.75, 1.0, 0, 4e-3, 1.0,
-     false, false},
+     false, false, false, 0},
     {ECF_ENGINE_NEURON, 0, 0, 0, 0.70, 0.50, 1.0, 1.0, 8192, 0, 1.0,
-     false, true},
+     false, true, false, 0},
 };
 
 static void expect_row(const ecf_engine_perf *r, const doc_row *d)
@@ -62,6 +64,8 @@ static void expect_row(const ecf_engine_perf *r, const doc_row *d)
     assert_float_equal(r->conv_factor, d->conv, 1e-12);
     assert_int_equal(r->paged_kv, d->paged);
     assert_int_equal(r->prefill_fused, d->fused);
+    assert_int_equal(r->kv_reserve_full, d->reserve);
+    assert_int_equal(r->max_batch, d->max_batch);
 }
 
 static void test_engines__embedded_values_are_documented(void **state)
@@ -199,9 +203,11 @@ static void test_engines__loader_refuses(void **state)
     expect_refused("{\"name\": \"triton\",", "{\"name\": \"sglang\",",
                    "engines.json: engines[5]: name: unknown engine "
                    "\"sglang\"");
-    expect_refused("\"paged_kv\": false, \"prefill_fused\": false,\n   "
+    expect_refused("\"paged_kv\": false, \"prefill_fused\": false, "
+                   "\"kv_reserve_full\": false, \"max_batch_requests\": 0,\n   "
                    "\"source\": \"whole-graph",
-                   "\"paged_kv\": 0, \"prefill_fused\": false,\n   "
+                   "\"paged_kv\": 0, \"prefill_fused\": false, "
+                   "\"kv_reserve_full\": false, \"max_batch_requests\": 0,\n   "
                    "\"source\": \"whole-graph",
                    "engines.json: engines[4] (tf-serving): paged_kv: "
                    "expected true or false");
@@ -213,6 +219,18 @@ static void test_engines__loader_refuses(void **state)
                    "\"paged_kv\": true,",
                    "engines.json: engines[0] (vllm): missing "
                    "\"prefill_fused\"");
+    expect_refused("\"kv_reserve_full\": true, \"max_batch_requests\": 2048",
+                   "\"kv_reserve_full\": \"yes\", \"max_batch_requests\": 2048",
+                   "engines.json: engines[2] (trtllm): kv_reserve_full: "
+                   "expected true or false");
+    expect_refused("\"kv_reserve_full\": false, \"max_batch_requests\": 0,",
+                   "\"max_batch_requests\": 0,",
+                   "engines.json: engines[0] (vllm): missing "
+                   "\"kv_reserve_full\"");
+    expect_refused("\"max_batch_requests\": 2048",
+                   "\"max_batch_requests\": 2048.5",
+                   "engines.json: engines[2] (trtllm): max_batch_requests: "
+                   "expected a whole number");
     expect_refused("\"as_of\": \"2023-11-30\"", "\"as_of\": \"Nov 2023\"",
                    "engines.json: engines[3] (hf): as_of: expected a "
                    "YYYY-MM-DD date");

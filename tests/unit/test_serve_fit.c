@@ -167,6 +167,53 @@ static void test_serve_fit__vllm_kv_capacity_a100(void **state)
     assert_true(fabs(e.memory.kv_capacity_tokens / 117616.0 - 1.0) < 0.05);
 }
 
+/* Offline (--task batch) admission, docs/estimation.md 4.3 and 5.4:
+ * llama-2-70b fp16 TP4 on A100-80GB at 128/2048. The engine admits whole
+ * requests while its KV pool holds them: TensorRT-LLM's
+ * GUARANTEED_NO_EVICT reserves input + output = 2176 tokens each, vLLM
+ * holds the average 128 + 1024 = 1152. Past 64 requests the prefill
+ * workspace is the full 8192-token chunk, so the fit is exactly "the
+ * batch's KV <= the pool": batch = floor(pool / tokens per request). The
+ * TensorRT-LLM figure lands near the 240 that TensorRT-LLM v0.6.1
+ * published as its peak-throughput batch for this model, TP and lengths
+ * (NVIDIA/TensorRT-LLM@138f96d4:docs/source/performance.md). */
+static void test_serve_fit__offline_admission(void **state)
+{
+    fx *f = *state;
+    ecf_instance four = f->p4de; /* 4 of its A100s: TP4 is the only fit */
+    static const struct {
+        int engine;
+        double tokens;
+    } rows[] = {{ECF_ENGINE_TRTLLM, 2176}, {ECF_ENGINE_VLLM, 1152}};
+    int got[2];
+    size_t i;
+    for (i = 0; i < 2; i++) {
+        ecf_estimate e;
+        ecf_workload w = ECF_WORKLOAD_INIT;
+        ecf_err err = ECF_ERR_INIT;
+        w.task = ECF_TASK_BATCH;
+        w.precision = ECF_PREC_FP16;
+        w.engine = rows[i].engine;
+        w.input_tokens = 128;
+        w.output_tokens = 2048;
+        four.accel_count = 4;
+        if (ecf_estimate_run(&e, model(state, "llama-2-70b"), &w, &four, 1,
+                             &err) != 0)
+            fail_msg("estimate failed: %s", err.msg);
+        assert_true(e.fits);
+        assert_int_equal(e.tp_degree, 4);
+        got[i] = e.batch_size;
+        assert_int_equal(got[i],
+                         (int)floor(e.memory.kv_capacity_tokens /
+                                    rows[i].tokens));
+        /* 80 layers x 8 KV heads x 128 x K,V x 2 B over 4 ranks */
+        assert_float_equal(e.memory.kv_cache_gib,
+                           got[i] * rows[i].tokens * 81920.0 / GIB, 1e-9);
+    }
+    assert_true(fabs(got[0] / 240.0 - 1.0) < 0.10);
+    assert_true(got[1] > got[0] * 1.8);
+}
+
 /* The zoo's UNet shapes are the published configurations'
  * (data/sources/diffusion): SD 1.x model_channels 320 x channel_mult
  * 1,2,4,4 with 8 heads at attention_resolutions 4,2,1; SDXL 320 x 1,2,4
@@ -293,6 +340,7 @@ int main(void)
         cmocka_unit_test(test_serve_fit__trtllm_a100_peak_batches_fit),
         cmocka_unit_test(test_serve_fit__overhead_on_workspace_only),
         cmocka_unit_test(test_serve_fit__vllm_kv_capacity_a100),
+        cmocka_unit_test(test_serve_fit__offline_admission),
         cmocka_unit_test(test_serve_fit__zoo_unet_shapes),
         cmocka_unit_test(test_serve_fit__sd15_unet_by_hand),
         cmocka_unit_test(test_serve_fit__sdxl_vae_decode_peak),
