@@ -279,9 +279,17 @@ static void other_times(infer_times *t,
     t->mem_s = memt;
     t->compute_s = compute;
     /* convnets: add (see CNN_INFER_TRAFFIC); transformers: roofline */
-    if (ecf_model_kind_is_transformer(m->kind))
+    if (ecf_model_kind_is_transformer(m->kind)) {
         t->latency_s = compute > memt ? compute : memt;
-    else
+        /* Attention scores an unfused GPU forward writes and reads
+         * between its GEMMs (docs/estimation.md 5.4): not TensorRT's fused
+         * MHA, not a compiled Neuron graph (a layer's scores fit its
+         * 24 MiB SBUF), not a CPU (section 7). */
+        if (d->gen >= GEN_OLD && d->gen <= GEN_BLACKWELL && !d->cpu &&
+            strcmp(eng->name, "trtllm") != 0)
+            t->latency_s += b * attn_score_infer_bytes(m, w->seq_len, p) /
+                            pl->tp / bw;
+    } else
         t->latency_s = compute + memt;
     /* An eager engine launches every kernel from the host, asynchronously:
      * the device runs behind the launches, so the forward takes the

@@ -3,7 +3,8 @@
  * (src/model/estimate_gemm.c): A and C of every linear layer per token,
  * per tensor-parallel rank, checked against the zoo's real shapes and the
  * arithmetic intensity of NVIDIA's Matrix Multiplication Background guide,
- * 2MNK / 2(MK + NK + MN) (docs/estimation.md 5.3, "Tokens per GEMM").
+ * 2MNK / 2(MK + NK + MN) (docs/estimation.md 5.3, "Tokens per GEMM"),
+ * and the attention-score traffic of an unfused encoder forward (5.4).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -15,6 +16,7 @@
 
 #include "ec2fit/zoo.h"
 #include "estimate_gemm.h"
+#include "estimate_internal.h"
 
 static int setup(void **state)
 {
@@ -85,6 +87,24 @@ static void test_llama2_7b_intensity(void **state)
     assert_float_equal(f2048 / (w + 2048 * act), 1229.4, 0.05);
 }
 
+/* Attention scores of an unfused encoder forward (5.4): 8 bytes per score
+ * element (QK^T writes S 2, softmax reads S and writes P 4, PV reads P 2).
+ * BERT-large at 384 tokens: 8 x 16 heads x 384^2 x 24 layers =
+ * 452,984,832 bytes per sample, 0.42 ms at 70% of an A100-40GB's 1,555
+ * GB/s; twice that in fp32; none for a causal LM (FlashAttention). */
+static void test_attn_scores_infer(void **state)
+{
+    const ecf_model *m = model(state, "bert-large");
+    assert_float_equal(attn_score_infer_bytes(m, 384, ECF_PREC_FP16),
+                       452984832.0, 1e-3);
+    assert_float_equal(attn_score_infer_bytes(m, 384, ECF_PREC_FP32),
+                       905969664.0, 1e-3);
+    assert_float_equal(
+        attn_score_infer_bytes(model(state, "llama-2-7b"), 2048,
+                               ECF_PREC_BF16),
+        0, 0);
+}
+
 /* Models without layer shapes (CNNs, diffusion) have no term. */
 static void test_no_shapes(void **state)
 {
@@ -99,6 +119,7 @@ int main(void)
         cmocka_unit_test(test_bert_base),
         cmocka_unit_test(test_llama2_7b_tp),
         cmocka_unit_test(test_llama2_7b_intensity),
+        cmocka_unit_test(test_attn_scores_infer),
         cmocka_unit_test(test_no_shapes),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
