@@ -475,6 +475,19 @@ attn_score_train_bytes(const ecf_model *m, int seq, ecf_precision p, bool ckpt)
     return (p == ECF_PREC_FP32 || p == ECF_PREC_TF32) ? 2.0 * b : b;
 }
 
+/* Inference: 8 of the forward's 13 bytes per score element (no dropout:
+ * QK^T writes S, softmax reads S and writes P, P V reads P). */
+#define ATTN_SCORE_INFER_BYTES 8.0
+static inline double
+attn_score_infer_bytes(const ecf_model *m, int seq, ecf_precision p)
+{
+    double b;
+    if (is_llm(m) || !ecf_model_kind_is_transformer(m->kind) || seq <= 0)
+        return 0;
+    b = ATTN_SCORE_INFER_BYTES * m->heads * (double)seq * seq * m->layers;
+    return (p == ECF_PREC_FP32 || p == ECF_PREC_TF32) ? 2.0 * b : b;
+}
+
 /* Transformer training GEMMs: u_gemm at U_TRAIN, on tensor cores scaled
  * by the part's measured matmul ceiling (MAMF_*). */
 static inline double u_train_gemm(const devinfo *d, ecf_precision p,

@@ -13,6 +13,7 @@
 
 #include "ec2fit/stacks.h"
 #include "estimate_internal.h"
+#include "estimate_gemm.h"
 #include "estimate_neuron.h"
 #include "serve_engines.h"
 
@@ -69,7 +70,8 @@ static void llm_times(infer_times *t,
     double wq = 1.0; /* weight-only quantised kernels vs the roofline */
     double u_pf, rate_pf, rate_dec, weights_dev, kv_dev, comm_pf, comm_dec;
     double pf_stage, dec_stage, host, iter, lambda, rho, wait, dec_flops;
-    double ctx_avg = s_in + s_out / 2.0;
+    double ctx_avg = s_in + s_out / 2.0, act_tok;
+    double act_elem = p == ECF_PREC_FP8 ? 1.0 : p == ECF_PREC_FP32 ? 4.0 : 2.0;
 
     memset(t, 0, sizeof(*t));
     if (!d->cpu && p == ECF_PREC_INT4)
@@ -81,10 +83,15 @@ static void llm_times(infer_times *t,
     rate_dec = rate_pf;
     weights_dev = m->params * wb / split / wq;
 
-    /* One prompt on one stage: 2 x params x prompt tokens, GEMM-bound;
-     * the stage's weights are read once. */
-    pf_stage = roofline(weights_dev, bw, fwd_flops_sample(m, (int)s_in) / split,
-                        rate_pf, NULL);
+    /* One prompt on one stage: 2 x params x prompt tokens against the
+     * stage's weights, read once, plus the prompt's activations through
+     * every GEMM (A and C at M = prompt tokens: the per-GEMM roofline,
+     * docs/estimation.md 5.3 "Tokens per GEMM"). */
+    act_tok = d->cpu ? 0
+                     : ecf_est_gemm_act_bytes_per_token(m, pl->tp, act_elem) /
+                           pp;
+    pf_stage = roofline(weights_dev + s_in * act_tok, bw,
+                        fwd_flops_sample(m, (int)s_in) / split, rate_pf, NULL);
     comm_pf = 2.0 * m->layers *
               allreduce_s(s_in * m->hidden * 2.0, pl->tp, d->link_gbytes_s,
                           d->alpha_link, LINK_EFFICIENCY);
@@ -94,7 +101,7 @@ static void llm_times(infer_times *t,
                                                        (d->net_gbytes_s * 1e9));
     /* b prompts at once (a closed loop's first round): one roofline over
      * all their tokens; the last of them waits for the whole of it */
-    t->burst_s = pp * roofline(weights_dev, bw,
+    t->burst_s = pp * roofline(weights_dev + b * s_in * act_tok, bw,
                                b * fwd_flops_sample(m, (int)s_in) / split,
                                rate_pf, NULL) +
                  2.0 * m->layers *
@@ -270,6 +277,15 @@ static void other_times(infer_times *t,
         w->seq_len > 0 && b * w->seq_len < m->vocab)
         bytes -= ((double)m->vocab - b * w->seq_len) * m->hidden * wb /
                  pl->tp;
+    /* transformers: the per-GEMM roofline's activations at M = b x tokens
+     * per sample (encoders: the sequence; ViT and speech: the tokens their
+     * FLOP count implies), docs/estimation.md 5.3 "Tokens per GEMM" */
+    if (ecf_model_kind_is_transformer(m->kind) && matmul_params(m) > 0 &&
+        !d->cpu)
+        bytes += b * fwd_flops_sample(m, w->seq_len) /
+                 (2.0 * matmul_params(m)) *
+                 ecf_est_gemm_act_bytes_per_token(
+                     m, pl->tp, p == ECF_PREC_FP8 ? 1.0 : 2.0 * act_elem);
     if (!ecf_model_kind_is_transformer(m->kind))
         bytes +=
             b * m->act_mib_per_sample * 1048576.0 * act_elem *
@@ -284,9 +300,17 @@ static void other_times(infer_times *t,
     t->mem_s = memt;
     t->compute_s = compute;
     /* convnets: add (see CNN_INFER_TRAFFIC); transformers: roofline */
-    if (ecf_model_kind_is_transformer(m->kind))
+    if (ecf_model_kind_is_transformer(m->kind)) {
         t->latency_s = compute > memt ? compute : memt;
-    else
+        /* Attention scores an unfused GPU forward writes and reads
+         * between its GEMMs (docs/estimation.md 5.4): not TensorRT's fused
+         * MHA, not a compiled Neuron graph (a layer's scores fit its
+         * 24 MiB SBUF), not a CPU (section 7). */
+        if (d->gen >= GEN_OLD && d->gen <= GEN_BLACKWELL && !d->cpu &&
+            strcmp(eng->name, "trtllm") != 0)
+            t->latency_s += b * attn_score_infer_bytes(m, w->seq_len, p) /
+                            pl->tp / bw;
+    } else
         t->latency_s = compute + memt;
     /* An eager engine launches every kernel from the host, asynchronously:
      * the device runs behind the launches, so the forward takes the

@@ -1,0 +1,21 @@
+/*
+ * estimate_gemm.h - per-GEMM roofline terms of transformer inference,
+ * internal to src/model: the activation bytes (A read, C written) of a
+ * layer stack's GEMMs at M tokens (docs/estimation.md 5.3, 5.4).
+ */
+#ifndef EC2FIT_MODEL_ESTIMATE_GEMM_H
+#define EC2FIT_MODEL_ESTIMATE_GEMM_H
+
+#include "ec2fit/zoo.h"
+
+/* Bytes one token moves through the GEMMs of the whole layer stack on one
+ * of `tp` tensor-parallel ranks, elements of `elem` bytes: every linear
+ * layer reads its input row and writes its output row (the A and C of a
+ * GEMM; B, the weights, is counted once per pass by the caller).
+ * Column-parallel layers (QKV, MLP up/gate) read the full input and write
+ * 1/tp of the output; row-parallel ones (attention out, MLP down) read
+ * 1/tp and write the full width. 0 for models without layer shapes. */
+double ecf_est_gemm_act_bytes_per_token(const ecf_model *m, int tp,
+                                        double elem);
+
+#endif
