@@ -691,9 +691,23 @@ static void calib_print(const calib_set *set, FILE *f)
         else
             snprintf(tgt, sizeof(tgt), "<=%.0f%% %s", t,
                      all.n && all.abs_med <= t ? "PASS" : "MISS");
-        fprintf(f, "%-16s %5zu %7.1f%% %+7.1f%% %13s %5zu %7.1f%% %5zu %5zu\n",
-                calib_kinds[k], all.n, all.abs_med, all.bias_med, tgt, use.n,
-                use.abs_med, all.skipped, all.failed);
+        char med[16], bias[16], umed[16];
+        /* a kind with no evaluated row has no median: "-" */
+        if (all.n)
+            snprintf(med, sizeof(med), "%.1f%%", all.abs_med);
+        else
+            snprintf(med, sizeof(med), "-");
+        if (all.n)
+            snprintf(bias, sizeof(bias), "%+.1f%%", all.bias_med);
+        else
+            snprintf(bias, sizeof(bias), "-");
+        if (use.n)
+            snprintf(umed, sizeof(umed), "%.1f%%", use.abs_med);
+        else
+            snprintf(umed, sizeof(umed), "-");
+        fprintf(f, "%-16s %5zu %8s %8s %13s %5zu %8s %5zu %5zu\n",
+                calib_kinds[k], all.n, med, bias, tgt, use.n, umed,
+                all.skipped, all.failed);
     }
 }
 
