@@ -402,6 +402,7 @@ static int run_profile(char **json_out, rb_batch *b, rb_profile *p,
     view.top = b->top;
     view.explain = b->explain;
     view.images = b->images;
+    view.memo = memo;
     if (b->explain)
         ecf_recommend_sort_rejected(rec);
     if (b->light && p->wl.w.task == ECF_TASK_INFER)

@@ -332,9 +332,9 @@ static void json_plan(rj *o, const rr_view *v, const ecf_plan *p,
         }
     }
     /* the estimator's own warnings for this plan (re-run: plans keep no
-     * estimate to stay small) */
-    if (ecf_estimate_run(&e, v->model, v->w, p->inst, p->nodes_per_group,
-                         NULL) == 0) {
+     * estimate to stay small; a batch keeps them per model and workload) */
+    if (ecf_recommend_memo_warnings(v->memo, &e, v->model, v->w, p->inst,
+                                    p->nodes_per_group) == 0) {
         for (k = 0; k < e.n_warnings; k++) {
             rj h = rj_open(&warn, NULL, '{');
             rj_str(&h, "rule", "estimate");
