@@ -244,6 +244,26 @@ void ecf_jw_init(ecf_jw *w)
 
 void ecf_jw_key(ecf_jw *w, const char *key)
 {
+    if (key) { /* a key with nothing to escape: one reserve, one copy */
+        const unsigned char *q = (const unsigned char *)key;
+        size_t n = 0, i = 0;
+        char *d;
+        while (q[n] >= 32 && q[n] != '"' && q[n] != '\\')
+            n++;
+        if (q[n] == 0) {
+            d = jw_reserve(w, n + 4);
+            if (w->comma)
+                d[i++] = ',';
+            d[i++] = '"';
+            memcpy(d + i, key, n);
+            i += n;
+            d[i++] = '"';
+            d[i++] = ':';
+            w->len += i;
+            w->comma = true;
+            return;
+        }
+    }
     if (w->comma)
         jw_put(w, ",", 1);
     if (key) {
