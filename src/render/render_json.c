@@ -18,96 +18,10 @@
 
 #include "render_common.h"
 #include "recommend_render_internal.h"
+#include "render_sink.h"
 #include "ec2fit/textsafe.h"
 #include "render_explain.h"
 #include "ec2fit/light.h"
-
-/* ------------------------------------------------------------------ */
-/* The sink: a cJSON object/array (o) or the text writer (w)           */
-/* ------------------------------------------------------------------ */
-
-typedef struct {
-    cJSON *o;  /* tree: the object or array members go into */
-    ecf_jw *w; /* text: the writer (o unused) */
-} rj;
-
-/* A key of NULL adds an array element, as cJSON_AddItemToArray. */
-static void rj_item(rj *j, const char *key, cJSON *item)
-{
-    if (key)
-        cJSON_AddItemToObject(j->o, key, item);
-    else
-        cJSON_AddItemToArray(j->o, item);
-}
-
-static void rj_num(rj *j, const char *key, double v)
-{
-    if (j->w) {
-        ecf_jw_key(j->w, key);
-        ecf_jw_number(j->w, v);
-    } else {
-        rj_item(j, key, cJSON_CreateNumber(v));
-    }
-}
-
-/* cli_json_add_num */
-static void rj_numr(rj *j, const char *key, double v, int decimals)
-{
-    rj_num(j, key, cli_json_round(v, decimals));
-}
-
-/* A NULL string adds nothing, as cJSON_AddStringToObject. */
-static void rj_str(rj *j, const char *key, const char *s)
-{
-    if (!s)
-        return;
-    if (j->w) {
-        ecf_jw_key(j->w, key);
-        ecf_jw_string(j->w, s);
-    } else {
-        rj_item(j, key, cJSON_CreateString(s));
-    }
-}
-
-static void rj_null(rj *j, const char *key)
-{
-    if (j->w) {
-        ecf_jw_key(j->w, key);
-        ecf_jw_literal(j->w, "null");
-    } else {
-        rj_item(j, key, cJSON_CreateNull());
-    }
-}
-
-static void rj_bool(rj *j, const char *key, bool b)
-{
-    if (j->w) {
-        ecf_jw_key(j->w, key);
-        ecf_jw_literal(j->w, b ? "true" : "false");
-    } else {
-        rj_item(j, key, cJSON_CreateBool(b));
-    }
-}
-
-/* Opens an object ('{') or array ('[') member; rj_close ends it. */
-static rj rj_open(rj *j, const char *key, char open)
-{
-    rj c = {NULL, j->w};
-    if (j->w) {
-        ecf_jw_key(j->w, key);
-        ecf_jw_begin(j->w, open);
-    } else {
-        c.o = open == '{' ? cJSON_CreateObject() : cJSON_CreateArray();
-        rj_item(j, key, c.o);
-    }
-    return c;
-}
-
-static void rj_close(rj *c, char close)
-{
-    if (c->w)
-        ecf_jw_end(c->w, close);
-}
 
 /* The shared cJSON helpers (render_fleet.c, render_train_plans.c) add
  * members to an object: the tree sink gives its own, the text sink a
@@ -281,26 +195,20 @@ static void json_plan(rj *o, const rr_view *v, const ecf_plan *p,
     rj_str(&thr, "unit", p->throughput_unit ? p->throughput_unit : "");
     rj_close(&thr, '}');
     if (r->serving) {
-        cJSON *t;
         rj_numr(o, "latency_ms", p->latency_ms, 3);
         add_opt_num(o, "ttft_ms", p->ttft_ms, 3);
         add_opt_num(o, "per_token_ms", p->per_token_ms, 3);
         rj_numr(o, "capacity_qps", p->capacity_qps, 3);
-        t = rj_scratch(o);
-        rr_json_fleet_plan(t, p);
-        rj_merge(o, t);
+        rr_json_fleet_plan(o, p);
     }
     rj_str(o, "bottleneck", ecf_bottleneck_name(p->bottleneck));
     if (p->spot) {
-        cJSON *t;
         if (p->interruption_band >= 0)
             rj_num(o, "interruption_band", p->interruption_band);
         else
             rj_null(o, "interruption_band");
         rj_numr(o, "expected_interruptions", p->expected_interruptions, 3);
-        t = rj_scratch(o);
-        rr_json_spot_risk(t, v, p); /* render_fleet.c */
-        rj_merge(o, t);
+        rr_json_spot_risk(o, v, p); /* render_fleet.c */
         /* Spot Advisor's integer figure, as in list/show (schema 2); the
          * plan's own saving, rework included, is plan_savings_pct. */
         const ecf_price *pr = ecf_instance_price(p->inst, p->region);
