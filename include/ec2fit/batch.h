@@ -32,6 +32,9 @@ struct cJSON;
  *  "line"); the engine prints it compact, then deletes it. The `recommend
  *  --output json` object is ecf_render_json_tree (ec2fit/render.h). */
 typedef struct cJSON *(*ecf_batch_render_fn)(const ecf_result *r);
+/** The same object as compact text, malloc'd (ecf_render_json_text):
+ *  when set, the engine prints it instead of printing `render`'s tree. */
+typedef char *(*ecf_batch_render_text_fn)(const ecf_result *r);
 
 typedef struct {
     const ecf_catalog *cat;    /* required */
@@ -54,12 +57,14 @@ typedef struct {
                                   config file's), -1: pytorch */
     const struct ecf_storage_prices *storage_prices; /* NULL: storage is
                                   not costed */
+    ecf_batch_render_text_fn render_text; /* optional: NULL prints
+                                  render's tree */
 } ecf_batch_opts;
 
 #define ECF_BATCH_OPTS_INIT                                                    \
     {                                                                          \
         NULL, "embedded", NULL, NULL, NULL, 5, false, "us-east-1", NULL, 0,    \
-            NULL, NULL, NULL, NULL, -1, NULL                                   \
+            NULL, NULL, NULL, NULL, -1, NULL, NULL                             \
     }
 
 /** Reads profiles from `in` to its end; writes one line per non-blank input

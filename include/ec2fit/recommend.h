@@ -220,6 +220,15 @@ typedef struct ecf_recommend_memo ecf_recommend_memo;
 ecf_recommend_memo *ecf_recommend_memo_new(void);
 void ecf_recommend_memo_free(ecf_recommend_memo *memo);
 
+/** ecf_estimate_run(e, m, w, inst, nodes, NULL)'s status and warnings
+ *  (e->n_warnings, e->warnings: nothing else of *e is set), kept in
+ *  `memo` (NULL: run each time) for the last model and workload asked
+ *  about, compared byte for byte: the renderer's per-plan warnings, which
+ *  lines sharing a model and workload ask for again. */
+int ecf_recommend_memo_warnings(ecf_recommend_memo *memo, ecf_estimate *e,
+                                const ecf_model *m, const ecf_workload *w,
+                                const ecf_instance *inst, int nodes);
+
 /** As ecf_recommend_run, reading and filling `memo` (NULL: none). The
  *  result is identical to ecf_recommend_run's. */
 int ecf_recommend_run_memo(ecf_recommendation **out, const ecf_catalog *cat,

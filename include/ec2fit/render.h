@@ -37,5 +37,9 @@ int ecf_render(FILE *f, const ecf_result *r, ecf_render_format fmt,
 
 /** The `--output json` object (the caller's: cJSON_Delete). */
 struct cJSON *ecf_render_json_tree(const ecf_result *r);
+/** That object as compact one-line text (what ecf_json_print gives for
+ *  the tree), written without building it: malloc'd, the caller frees
+ *  it. A --batch line's document. */
+char *ecf_render_json_text(const ecf_result *r);
 
 #endif

@@ -37,6 +37,9 @@ typedef struct {
     const char *node_class_spec; /* karpenter: also an EC2NodeClass with this
                                     AMI alias family ("al2023",
                                     "bottlerocket"); NULL = none */
+    ecf_recommend_memo *memo; /* --batch: the thread's memo, which keeps
+                                 the shown plans' estimator warnings;
+                                 NULL = none */
 } ecf_result;
 
 #endif

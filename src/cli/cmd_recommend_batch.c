@@ -132,6 +132,7 @@ int cli_recommend_batch(int argc, char **argv)
     b.write_errno = &write_errno;
     b.default_framework = cli_config_get()->framework;
     b.render = ecf_render_json_tree;
+    b.render_text = ecf_render_json_text;
     status = ecf_recommend_batch(in, stdout, stderr, &b);
     if (write_errno) {
         errno = write_errno; /* the real cause: ENOSPC, EBADF, ... */

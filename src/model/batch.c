@@ -87,6 +87,7 @@ typedef struct {
     int default_framework;             /* config file's, -1 none */
     int write_errno;                   /* first failed write to `out` */
     ecf_batch_render_fn render;
+    ecf_batch_render_text_fn render_text; /* NULL: render + ecf_json_print */
     rb_cache cache;
     pthread_mutex_t lock; /* the cache and the chunk's next group */
 } rb_batch;
@@ -401,14 +402,19 @@ static int run_profile(char **json_out, rb_batch *b, rb_profile *p,
     view.top = b->top;
     view.explain = b->explain;
     view.images = b->images;
+    view.memo = memo;
     if (b->explain)
         ecf_recommend_sort_rejected(rec);
     if (b->light && p->wl.w.task == ECF_TASK_INFER)
         view.n_light = ecf_recommend_light(view.light, 2, b->light, &p->model,
                                            &p->wl.w, rec);
-    root = b->render(&view);
-    *json_out = ecf_json_print(root);
-    cJSON_Delete(root);
+    if (b->render_text) {
+        *json_out = b->render_text(&view);
+    } else {
+        root = b->render(&view);
+        *json_out = ecf_json_print(root);
+        cJSON_Delete(root);
+    }
     rc = rec->n_plans > 0 ? 0 : 3;
     ecf_recommendation_free(rec);
     if (!*json_out) {
@@ -776,6 +782,7 @@ int ecf_recommend_batch(FILE *in, FILE *out, FILE *diag,
     b.explain = opts->explain;
     b.default_region = opts->default_region;
     b.render = opts->render;
+    b.render_text = opts->render_text;
     b.stacks = opts->stacks;
     b.storage_prices = opts->storage_prices;
     b.images = opts->images;

@@ -1,6 +1,7 @@
 /*
  * recommend_internal.h - what the scorer's files share (recommend.c,
- * recommend_light.c, recommend_regions.c, recommend_memo.c). Internal to
+ * recommend_light.c, recommend_regions.c, recommend_memo.c,
+ * recommend_warn.c). Internal to
  * src/model.
  */
 #ifndef EC2FIT_MODEL_RECOMMEND_INTERNAL_H
@@ -47,6 +48,16 @@ const ecf_price *const *ecf_rec_memo_prices(ecf_recommend_memo *memo,
 /* The memo's per-region gap scans for ecf_rec_missing_prices (NULL for
  * no memo). */
 ecf_rec_gaps **ecf_rec_memo_gaps(ecf_recommend_memo *memo);
+
+/* recommend_warn.c: ecf_estimate_run's status and warnings for (m, w,
+ * inst, nodes), kept in *c (allocated on first use; NULL c: no cache)
+ * for one model and workload at a time. Sets only e->n_warnings and
+ * e->warnings. */
+typedef struct ecf_rec_warn_cache ecf_rec_warn_cache;
+int ecf_rec_warn_cache_get(ecf_rec_warn_cache **c, ecf_estimate *e,
+                           const ecf_model *m, const ecf_workload *w,
+                           const ecf_instance *inst, int nodes);
+void ecf_rec_warn_cache_free(ecf_rec_warn_cache *c);
 
 /* The price of `inst` in `region`, or with --estimate-missing-prices the
  * estimate written to *tmp (*estimated true); NULL when it has none. */

@@ -46,6 +46,7 @@ struct ecf_recommend_memo {
         char *region;
         const ecf_price **price; /* per instance; NULL: none */
     } price_regions[MEMO_PRICE_REGIONS];
+    ecf_rec_warn_cache *warn; /* the shown plans' warnings */
 };
 
 static void prices_clear(ecf_recommend_memo *memo)
@@ -73,7 +74,16 @@ void ecf_recommend_memo_free(ecf_recommend_memo *memo)
     free(memo->pool);
     ecf_rec_gaps_free(memo->gaps);
     prices_clear(memo);
+    ecf_rec_warn_cache_free(memo->warn);
     free(memo);
+}
+
+int ecf_recommend_memo_warnings(ecf_recommend_memo *memo, ecf_estimate *e,
+                                const ecf_model *m, const ecf_workload *w,
+                                const ecf_instance *inst, int nodes)
+{
+    return ecf_rec_warn_cache_get(memo ? &memo->warn : NULL, e, m, w, inst,
+                                  nodes);
 }
 
 /* Makes `memo` hold (cat, m, w): keeps it when they are the ones it

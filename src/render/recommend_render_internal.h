@@ -13,6 +13,7 @@
 
 #include <cjson/cJSON.h>
 #include "ec2fit/fleet.h"
+#include "render_sink.h"
 
 #define RR_SCHEMA_VERSION 2
 #define MAX_CLOSEST 5
@@ -58,12 +59,12 @@ void rr_purchase_rows(rr_purchase_row out[RR_PURCHASE_ROWS],
 /** The plan's monthly saving against all on-demand (0 when none). */
 double rr_purchase_saving(const ecf_plan *p);
 /** Adds a serving plan's purchase_options and auto_scaling objects. */
-void rr_json_fleet_plan(cJSON *o, const ecf_plan *p);
+void rr_json_fleet_plan(rj *o, const ecf_plan *p);
 /** Adds the rest of the top-level "autoscaling" object. */
 void rr_json_fleet_summary(cJSON *a, const rr_view *v);
 /** A spot plan's interruption probability (jobs) and, when several
  *  regions were compared, the capacity caveat. */
-void rr_json_spot_risk(cJSON *o, const rr_view *v, const ecf_plan *p);
+void rr_json_spot_risk(rj *o, const rr_view *v, const ecf_plan *p);
 /** The table/markdown note for the capacity caveat, when it applies. */
 void rr_print_spot_caveat(FILE *f, const rr_view *v);
 /** The purchase/fleet footer lines of the table and markdown outputs. */

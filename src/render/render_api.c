@@ -17,6 +17,11 @@ struct cJSON *ecf_render_json_tree(const ecf_result *r)
     return rr_json(r);
 }
 
+char *ecf_render_json_text(const ecf_result *r)
+{
+    return rr_json_text(r);
+}
+
 int ecf_render(FILE *f, const ecf_result *r, ecf_render_format fmt,
                ecf_err *err)
 {

@@ -7,13 +7,18 @@
 
 #include "ec2fit/textsafe.h"
 
-cJSON *cli_json_add_num(cJSON *obj, const char *key, double v, int decimals)
+double cli_json_round(double v, int decimals)
 {
     double scale = pow(10, decimals);
     double r = round(v * scale) / scale;
     if (r == 0)
         r = 0; /* no "-0" */
-    return cJSON_AddNumberToObject(obj, key, r);
+    return r;
+}
+
+cJSON *cli_json_add_num(cJSON *obj, const char *key, double v, int decimals)
+{
+    return cJSON_AddNumberToObject(obj, key, cli_json_round(v, decimals));
 }
 
 cJSON *cli_json_catalog_meta(const ecf_catalog *cat, const char *label)

@@ -20,6 +20,8 @@ void cli_json_print(FILE *f, cJSON *root);
 /** Adds a number rounded to `decimals` places (keeps JSON free of
  *  float noise such as 0.30000000000000004). */
 cJSON *cli_json_add_num(cJSON *obj, const char *key, double v, int decimals);
+/** The value cli_json_add_num stores. */
+double cli_json_round(double v, int decimals);
 /** "8x A100 SXM4 40GB", "-" for CPU-only. */
 void cli_accel_label(char *buf, size_t n, const ecf_instance *in);
 /** Writes a CSV field (quoted when needed). */

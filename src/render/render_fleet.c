@@ -117,38 +117,41 @@ void rr_print_fleet_text(FILE *f, const rr_view *v, bool markdown)
     }
 }
 
-void rr_json_fleet_plan(cJSON *o, const ecf_plan *p)
+void rr_json_fleet_plan(rj *o, const ecf_plan *p)
 {
     rr_purchase_row rows[RR_PURCHASE_ROWS];
-    cJSON *po, *a;
+    rj po, a;
     int i;
 
     rr_purchase_rows(rows, p);
-    po = cJSON_AddObjectToObject(o, "purchase_options");
+    po = rj_open(o, "purchase_options", '{');
     for (i = 0; i < RR_PURCHASE_ROWS; i++) {
-        cJSON *x = cJSON_AddObjectToObject(po, ecf_purchase_name(rows[i].option));
+        rj x = rj_open(&po, ecf_purchase_name(rows[i].option), '{');
         if (rows[i].usd_per_hour > 0)
-            cli_json_add_num(x, "usd_per_hour", rows[i].usd_per_hour, 6);
+            rj_numr(&x, "usd_per_hour", rows[i].usd_per_hour, 6);
         else
-            cJSON_AddNullToObject(x, "usd_per_hour");
+            rj_null(&x, "usd_per_hour");
         if (rows[i].monthly_usd > 0) {
-            cli_json_add_num(x, "monthly_usd", rows[i].monthly_usd, 2);
-            cli_json_add_num(x, "break_even_utilization_pct",
-                             rows[i].break_even_pct, 1);
+            rj_numr(&x, "monthly_usd", rows[i].monthly_usd, 2);
+            rj_numr(&x, "break_even_utilization_pct",
+                    rows[i].break_even_pct, 1);
         } else {
-            cJSON_AddNullToObject(x, "monthly_usd");
-            cJSON_AddNullToObject(x, "break_even_utilization_pct");
+            rj_null(&x, "monthly_usd");
+            rj_null(&x, "break_even_utilization_pct");
         }
-        cJSON_AddBoolToObject(x, "estimated", rows[i].estimated);
+        rj_bool(&x, "estimated", rows[i].estimated);
+        rj_close(&x, '}');
     }
-    cJSON_AddStringToObject(po, "chosen", purchase(p));
-    cli_json_add_num(po, "monthly_saving_usd", rr_purchase_saving(p), 2);
-    a = cJSON_AddObjectToObject(o, "auto_scaling");
-    cJSON_AddNumberToObject(a, "min_instances", p->asg_min);
-    cJSON_AddNumberToObject(a, "desired_instances", p->asg_min);
-    cJSON_AddNumberToObject(a, "max_instances", p->asg_max);
-    cli_json_add_num(a, "expected_instances", p->asg_expected, 3);
-    cJSON_AddNumberToObject(a, "warm_pool_size", p->asg_warm_pool);
+    rj_str(&po, "chosen", purchase(p));
+    rj_numr(&po, "monthly_saving_usd", rr_purchase_saving(p), 2);
+    rj_close(&po, '}');
+    a = rj_open(o, "auto_scaling", '{');
+    rj_num(&a, "min_instances", p->asg_min);
+    rj_num(&a, "desired_instances", p->asg_min);
+    rj_num(&a, "max_instances", p->asg_max);
+    rj_numr(&a, "expected_instances", p->asg_expected, 3);
+    rj_num(&a, "warm_pool_size", p->asg_warm_pool);
+    rj_close(&a, '}');
 }
 
 void rr_json_fleet_summary(cJSON *a, const rr_view *v)
@@ -243,13 +246,13 @@ static const char spot_caveat[] =
     "placement score (aws ec2 get-spot-placement-scores) or keep an "
     "on-demand fallback";
 
-void rr_json_spot_risk(cJSON *o, const rr_view *v, const ecf_plan *p)
+void rr_json_spot_risk(rj *o, const rr_view *v, const ecf_plan *p)
 {
     if (!v->rec->serving && p->expected_interruptions > 0)
-        cli_json_add_num(o, "interruption_probability",
-                         1 - exp(-p->expected_interruptions), 4);
+        rj_numr(o, "interruption_probability",
+                1 - exp(-p->expected_interruptions), 4);
     if (v->opts->n_regions > 1)
-        cJSON_AddStringToObject(o, "capacity_caveat", spot_caveat);
+        rj_str(o, "capacity_caveat", spot_caveat);
 }
 
 void rr_print_spot_caveat(FILE *f, const rr_view *v)

@@ -13,10 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct {
-    char *p;
-    size_t len, cap;
-} jw;
+typedef ecf_jw jw;
 
 static char *jw_reserve(jw *w, size_t n)
 {
@@ -221,7 +218,7 @@ static bool put_value(jw *w, const cJSON *it, char point)
 
 char *ecf_json_print(const cJSON *item)
 {
-    jw w = {NULL, 0, 0};
+    jw w = {NULL, 0, 0, '.', false};
     /* the locale's decimal point, read once per document */
     char point = localeconv()->decimal_point[0];
     if (!item || !put_value(&w, item, point)) {
@@ -231,4 +228,90 @@ char *ecf_json_print(const cJSON *item)
     jw_reserve(&w, 0);
     w.p[w.len] = '\0';
     return w.p;
+}
+
+/* ------------------------------------------------------------------ */
+/* Streaming: the same text written member by member, without a tree   */
+/* ------------------------------------------------------------------ */
+
+void ecf_jw_init(ecf_jw *w)
+{
+    w->p = NULL;
+    w->len = w->cap = 0;
+    w->point = localeconv()->decimal_point[0];
+    w->comma = false;
+}
+
+void ecf_jw_key(ecf_jw *w, const char *key)
+{
+    if (key) { /* a key with nothing to escape: one reserve, one copy */
+        const unsigned char *q = (const unsigned char *)key;
+        size_t n = 0, i = 0;
+        char *d;
+        while (q[n] >= 32 && q[n] != '"' && q[n] != '\\')
+            n++;
+        if (q[n] == 0) {
+            d = jw_reserve(w, n + 4);
+            if (w->comma)
+                d[i++] = ',';
+            d[i++] = '"';
+            memcpy(d + i, key, n);
+            i += n;
+            d[i++] = '"';
+            d[i++] = ':';
+            w->len += i;
+            w->comma = true;
+            return;
+        }
+    }
+    if (w->comma)
+        jw_put(w, ",", 1);
+    if (key) {
+        put_string(w, key);
+        jw_put(w, ":", 1);
+    }
+    w->comma = true;
+}
+
+void ecf_jw_begin(ecf_jw *w, char open)
+{
+    jw_put(w, &open, 1);
+    w->comma = false;
+}
+
+void ecf_jw_end(ecf_jw *w, char close)
+{
+    jw_put(w, &close, 1);
+    w->comma = true;
+}
+
+void ecf_jw_string(ecf_jw *w, const char *s)
+{
+    put_string(w, s);
+}
+
+void ecf_jw_number(ecf_jw *w, double d)
+{
+    put_number(w, d, w->point); /* at most 24 bytes: never false */
+}
+
+void ecf_jw_literal(ecf_jw *w, const char *text)
+{
+    jw_put(w, text, strlen(text));
+}
+
+bool ecf_jw_value(ecf_jw *w, const cJSON *item)
+{
+    return item && put_value(w, item, w->point);
+}
+
+char *ecf_jw_finish(ecf_jw *w)
+{
+    char *s;
+    jw_reserve(w, 0);
+    w->p[w->len] = '\0';
+    s = w->p;
+    w->p = NULL;
+    w->len = w->cap = 0;
+    return s;
 }
