@@ -267,23 +267,25 @@ static double sps_ceiling(const ecf_model *m,
                           ecf_precision p,
                           const devinfo *d,
                           int n,
-                          double peak)
+                          double peak,
+                          bool ckpt)
 {
     bool lora = w->task == ECF_TASK_LORA || w->task == ECF_TASK_QLORA;
     bool tf = ecf_model_kind_is_transformer(m->kind);
     double u = tf ? u_train_gemm(d, p, m->hidden) : u_conv(d, p), t;
+    double mult = lora ? (ckpt ? 3.0 : 2.0) : (ckpt ? 4.0 : 3.0);
     if (w->task == ECF_TASK_QLORA)
         u *= U_QLORA;
     if (peak <= 0 || u <= 0)
         return 0;
-    t = (lora ? 2.0 : 3.0) * train_flops_sample(m, w) / (peak * 1e12 * u);
+    t = mult * train_flops_sample(m, w) / (peak * 1e12 * u);
     if (tf)
-        t += attn_score_train_bytes(m, sample_seq(w), p, false) /
+        t += attn_score_train_bytes(m, sample_seq(w), p, ckpt) /
              (d->bw_gbytes_s * 1e9 * (d->cpu ? 1.0 : U_BW));
     if (!tf)
         t += m->act_mib_per_sample *
              ((p == ECF_PREC_FP32 || p == ECF_PREC_TF32) ? 2.0 : 1.0) *
-             1048576.0 * cnn_train_traffic(w) /
+             1048576.0 * cnn_train_traffic(w) * (ckpt ? 4.0 / 3.0 : 1.0) /
              (d->bw_gbytes_s * 1e9 * (d->cpu ? 1.0 : U_BW));
     return t > 0 ? n / t : 0;
 }
@@ -309,7 +311,8 @@ static void search_train(cand *best,
     bool have = false,
          lora = w->task == ECF_TASK_LORA || w->task == ECF_TASK_QLORA;
     int c, pp;
-    double ceiling = sps_ceiling(m, w, p, d, n, peak);
+    double ceiling = sps_ceiling(m, w, p, d, n, peak, false);
+    double ckpt_ceiling = -1; /* computed when first needed */
 
     memset(best, 0, sizeof(*best));
     /* When the leanest plan (TP in the node + FSDP, else FSDP; smallest
@@ -357,6 +360,17 @@ static void search_train(cand *best,
             /* recomputing at the same batch only ever costs time */
             if (ckpt && plain_fits)
                 break;
+            /* Quiet (no tried table): recomputation's plans all do the
+             * extra forward, so their samples/s is at most the ceiling
+             * with it; when the best so far is within PLAN_TIE of that
+             * (with a margin for rounding), none of them can replace it. */
+            if (ckpt && e->quiet && have && best->roomy) {
+                if (ckpt_ceiling < 0)
+                    ckpt_ceiling = sps_ceiling(m, w, p, d, n, peak, true);
+                if (best->sps * (1.0 + PLAN_TIE) >=
+                    ckpt_ceiling * (1.0 + 1e-9))
+                    continue;
+            }
             for (i = 0; i < 5; i++) {
                 cand x;
                 memset(&x, 0, sizeof(x));
