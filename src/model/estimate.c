@@ -436,14 +436,33 @@ int ecf_estimate_min_nodes(const ecf_model *m,
 {
     double need = ecf_estimate_min_total_gib(m, w);
     devinfo d;
+    ecf_workload tw = *w;
+    bool train = false;
     int n;
 
     describe(&d, inst);
+    /* Training: the estimate fits exactly when the plan search's leanest
+     * plan does (train_lean_fits), on the workload and precision estimate()
+     * hands run_train; the full estimate is not needed. */
+    if (ecf_workload_resolve(&tw, m, NULL) == 0 &&
+        ecf_task_is_training(tw.task)) {
+        ecf_precision ran = ECF_PREC_BF16,
+                      want = (ecf_precision)tw.precision;
+        ecf_estimate_peak_tflops(inst, want, &ran);
+        if (ran != want && want != ECF_PREC_INT4 && want != ECF_PREC_INT8)
+            tw.precision = ran;
+        train = true;
+    }
     for (n = 1; n <= max_nodes; n++) {
         ecf_estimate e;
         /* cheap reject before the full estimate */
         if (d.mem_gib * d.count * n < need)
             continue;
+        if (train) {
+            if (train_lean_fits(m, &tw, &d, n, (ecf_precision)tw.precision))
+                return n;
+            continue;
+        }
         if (ecf_estimate_run_quiet(&e, m, w, inst, n, NULL) == 0 && e.fits)
             return n;
     }

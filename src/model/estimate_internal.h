@@ -23,6 +23,7 @@
 #define infer_memory(...) ecf_est_infer_memory_(__VA_ARGS__)
 #define run_infer(...) ecf_est_run_infer_(__VA_ARGS__)
 #define run_train(...) ecf_est_run_train_(__VA_ARGS__)
+#define train_lean_fits(...) ecf_est_train_lean_fits_(__VA_ARGS__)
 #define train_memory(...) ecf_est_train_memory_(__VA_ARGS__)
 #define train_grad_bytes(...) ecf_est_train_grad_bytes_(__VA_ARGS__)
 #define train_opt_bytes(...) ecf_est_train_opt_bytes_(__VA_ARGS__)
@@ -321,6 +322,13 @@ void run_train(ecf_estimate *e,
                int nodes,
                ecf_precision p,
                double peak);
+/* Whether the plan search's leanest plan fits on `nodes` nodes: exactly
+ * when run_train's plan fits (estimate_train.c). */
+bool train_lean_fits(const ecf_model *m,
+                     const ecf_workload *w,
+                     const devinfo *d,
+                     int nodes,
+                     ecf_precision p);
 /* estimate_neuron.c: serving on Neuron, the device is the NeuronCore
  * (rewrites d and *peak; returns the cores per chip, 1 = unchanged). */
 int ecf_est_neuron_core_view(devinfo *d, const ecf_instance *inst,

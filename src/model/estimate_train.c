@@ -290,6 +290,48 @@ static double sps_ceiling(const ecf_model *m,
     return t > 0 ? n / t : 0;
 }
 
+/* The leanest plan: x->pl is the FSDP (1 node 1 device: DP) attempt the
+ * search reports when nothing fits; x->mem is that of TP in the node +
+ * FSDP when TP applies on more than one device, else of x->pl. It is one
+ * of the search's candidates, so the search finds a plan that fits
+ * exactly when it does. Returns whether it fits. */
+static bool lean_plan(cand *x,
+                      const ecf_model *m,
+                      const ecf_workload *w,
+                      ecf_precision p,
+                      const devinfo *d,
+                      int nodes)
+{
+    int n = d->count * nodes, tp = tp_in_node(m, d);
+    x->pl = (plan){n > 1 ? ECF_PAR_FSDP : ECF_PAR_DP,
+                   1,
+                   n,
+                   1,
+                   w->activation_checkpointing != ECF_CKPT_OFF,
+                   w->batch_explicit ? w->batch_size : 1};
+    if (tp && n > 1) {
+        plan lean = x->pl;
+        lean.par = ECF_PAR_TP_FSDP;
+        lean.tp = tp;
+        lean.dp = n / tp;
+        train_memory(&x->mem, m, w, p, &lean, d);
+    } else {
+        train_memory(&x->mem, m, w, p, &x->pl, d);
+    }
+    return fits(&x->mem);
+}
+
+bool train_lean_fits(const ecf_model *m,
+                     const ecf_workload *w,
+                     const devinfo *d,
+                     int nodes,
+                     ecf_precision p)
+{
+    cand x;
+    memset(&x, 0, sizeof(x));
+    return lean_plan(&x, m, w, p, d, nodes);
+}
+
 /* The plan search (docs/estimation.md, "Plan search"): for each
  * micro-batch (the given one, then halved while not pinned), each
  * checkpointing choice and each sharding that applies (DP, ZeRO-1/2, FSDP,
@@ -321,22 +363,7 @@ static void search_train(cand *best,
     {
         cand x;
         memset(&x, 0, sizeof(x));
-        x.pl = (plan){n > 1 ? ECF_PAR_FSDP : ECF_PAR_DP,
-                      1,
-                      n,
-                      1,
-                      w->activation_checkpointing != ECF_CKPT_OFF,
-                      w->batch_explicit ? w->batch_size : 1};
-        if (tp && n > 1) {
-            plan lean = x.pl;
-            lean.par = ECF_PAR_TP_FSDP;
-            lean.tp = tp;
-            lean.dp = n / tp;
-            train_memory(&x.mem, m, w, p, &lean, d);
-        } else {
-            train_memory(&x.mem, m, w, p, &x.pl, d);
-        }
-        if (!fits(&x.mem)) {
+        if (!lean_plan(&x, m, w, p, d, nodes)) {
             eval_cand(&x, m, w, p, d, nodes, peak, true);
             if (n == 1)
                 x.pl.par = ECF_PAR_SINGLE;
