@@ -80,7 +80,7 @@ static double burst_baseline(const ecf_instance *inst)
     bool t2;
     size_t i;
 
-    if (!inst->family)
+    if (!inst->family || inst->family[0] != 't') /* all of them: t... */
         return 0;
     if (strcmp(inst->family, "t1") == 0)
         return 0.05;
