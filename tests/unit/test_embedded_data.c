@@ -25,27 +25,7 @@
 #include "ec2fit/zoo.h"
 #include "json_check.h"
 
-static char *read_data(const char *file, size_t *len)
-{
-    char path[512];
-    FILE *f;
-    char *text;
-    long n;
-    snprintf(path, sizeof(path), "%s/../../data/%s", ECF_FIXTURES, file);
-    f = fopen(path, "rb");
-    assert_non_null(f);
-    assert_int_equal(fseek(f, 0, SEEK_END), 0);
-    n = ftell(f);
-    assert_true(n > 0);
-    rewind(f);
-    text = malloc((size_t)n + 1);
-    assert_non_null(text);
-    assert_int_equal(fread(text, 1, (size_t)n, f), (size_t)n);
-    text[n] = '\0';
-    fclose(f);
-    *len = (size_t)n;
-    return text;
-}
+#include "data_file.h"
 
 static void strict_ok(const char *file)
 {

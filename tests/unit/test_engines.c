@@ -20,6 +20,8 @@
 #include "ec2fit/zoo.h"
 #include "serve_engines.h"
 
+#include "data_file.h"
+
 /* One row of the documented table (docs/estimation.md 5.5). */
 typedef struct {
     int engine;
@@ -108,34 +110,11 @@ static void test_engines__estimator_reads_the_table(void **state)
     assert_int_equal(serve_engine_pick(&bert, &w, true), ECF_ENGINE_HF);
 }
 
-/* The shipped file with one edit; the loader must refuse it with `msg`. */
-static char *data_file(size_t *len)
-{
-    char path[512];
-    FILE *f;
-    char *text;
-    long n;
-    snprintf(path, sizeof(path), "%s/../../data/engines.json", ECF_FIXTURES);
-    f = fopen(path, "rb");
-    assert_non_null(f);
-    assert_int_equal(fseek(f, 0, SEEK_END), 0);
-    n = ftell(f);
-    assert_true(n > 0);
-    rewind(f);
-    text = malloc((size_t)n + 1);
-    assert_non_null(text);
-    assert_int_equal(fread(text, 1, (size_t)n, f), (size_t)n);
-    text[n] = '\0';
-    fclose(f);
-    *len = (size_t)n;
-    return text;
-}
-
 /* The file with the first `from` replaced by `to` (to may be ""). */
 static char *edited(const char *from, const char *to)
 {
     size_t len;
-    char *text = data_file(&len), *out, *at = strstr(text, from);
+    char *text = read_data("engines.json", &len), *out, *at = strstr(text, from);
     assert_non_null(at);
     out = malloc(len + strlen(to) + 1);
     assert_non_null(out);
@@ -162,7 +141,7 @@ static void expect_refused(const char *from, const char *to, const char *msg)
 static void test_engines__loader_accepts_the_file(void **state)
 {
     size_t len;
-    char *text = data_file(&len);
+    char *text = read_data("engines.json", &len);
     ecf_engines *t = NULL;
     ecf_err err = ECF_ERR_INIT;
     (void)state;
@@ -250,7 +229,7 @@ static void test_engines__loader_refuses(void **state)
 static void test_engines__loader_needs_every_engine(void **state)
 {
     size_t len;
-    char *text = data_file(&len), *cut, *end;
+    char *text = read_data("engines.json", &len), *cut, *end;
     ecf_engines *t = NULL;
     ecf_err err = ECF_ERR_INIT;
     (void)state;

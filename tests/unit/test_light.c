@@ -15,6 +15,8 @@
 
 #include "ec2fit/light.h"
 
+#include "data_file.h"
+
 static ecf_light *embedded(void)
 {
     ecf_light *light = NULL;
@@ -24,33 +26,12 @@ static ecf_light *embedded(void)
     return light;
 }
 
-/* data/light.json as a heap string: the file the build embeds (cmake
- * re-embeds it whenever it changes), read here because the header keeps
- * the .incbin symbols private. */
-static char *embedded_text(void)
-{
-    FILE *f = fopen(ECF_FIXTURES "/../../data/light.json", "rb");
-    char *text;
-    long n;
-    assert_non_null(f);
-    assert_int_equal(fseek(f, 0, SEEK_END), 0);
-    n = ftell(f);
-    assert_true(n > 0);
-    rewind(f);
-    text = malloc((size_t)n + 1);
-    assert_non_null(text);
-    assert_int_equal(fread(text, 1, (size_t)n, f), (size_t)n);
-    text[n] = '\0';
-    fclose(f);
-    return text;
-}
-
 /* Replaces the first `from` in the embedded document with `to`, loads the
  * result and checks it fails with `code` and exactly `msg`. */
 static void
 expect_error(const char *from, const char *to, ecf_code code, const char *msg)
 {
-    char *text = embedded_text();
+    char *text = read_data("light.json", NULL);
     char *at = strstr(text, from);
     char *doc;
     size_t head, len;
@@ -348,7 +329,7 @@ static void test_light__rejects_max_below_min_memory(void **state)
 
 static void test_light__rejects_bad_bundle_list(void **state)
 {
-    char *text = embedded_text();
+    char *text = read_data("light.json", NULL);
     char *cut = strstr(text, "\"bundles\": [");
     char doc[8192];
     (void)state;
