@@ -267,12 +267,11 @@ static void other_times(infer_times *t,
     u *= eng->conv_factor;
     compute = peak > 0 ? flops / pl->tp / (peak * 1e12 * u) : 0;
     bytes = m->params * wb / pl->tp;
-    /* CPU: an encoder's word-embedding lookup gathers the batch's token
-     * rows, not the vocab x hidden table (sequence classification has no
+    /* An encoder's word-embedding lookup gathers the batch's token rows,
+     * not the vocab x hidden table (sequence classification has no
      * vocabulary head); at batch 1 x 16 tokens the table is a fifth of
-     * BERT-base's DRAM reads (docs/estimation.md section 7; accelerators
-     * keep the whole-weights read, see there why). */
-    if (d->cpu && m->kind == ECF_KIND_ENCODER && m->vocab > 0 &&
+     * BERT-base's reads (docs/estimation.md section 7). */
+    if (m->kind == ECF_KIND_ENCODER && m->vocab > 0 &&
         m->hidden > 0 &&
         w->seq_len > 0 && b * w->seq_len < m->vocab)
         bytes -= ((double)m->vocab - b * w->seq_len) * m->hidden * wb /
