@@ -155,6 +155,17 @@ void train_memory(ecf_memory *mem,
     sum_memory(mem, d->mem_gib);
 }
 
+/* vLLM's pool (docs/estimation.md 4.4, "KV capacity"): since v0.6.4 the
+ * profiler (vllm/utils.py memory_profiling) sizes the KV cache as
+ * gpu_memory_utilization x total less the weights, the profile run's
+ * torch peak and the non-torch memory added *after* the baseline that
+ * Worker.init_device measures once the CUDA context exists, so the
+ * context lives in the 1 - utilisation margin, not in the pool's budget.
+ * The profile run prefills max_num_batched_tokens split over max_num_seqs
+ * dummy sequences (vLLM EngineArgs default 256), and the sampler holds
+ * each one's last-token logits in fp32. */
+#define VLLM_PROFILE_SEQS 256.0
+
 /* Overhead and KV capacity of a serving plan (docs/estimation.md 4.4).
  * The caching allocator's slack (FRAGMENTATION) is charged on what is
  * allocated and freed as requests come and go: the per-step workspace,
@@ -162,7 +173,9 @@ void train_memory(ecf_memory *mem,
  * Weights are allocated once at load, and a paged engine's KV pool is one
  * preallocated block (vLLM, TGI, TensorRT-LLM); neither fragments. The KV
  * capacity is the tokens the rest of the serving fit leaves room for,
- * beside the largest workspace `ws_max_gib` (a full prefill chunk). */
+ * beside the largest workspace `ws_max_gib` (a full prefill chunk) and
+ * the part `ctx_gib` of the runtime context the engine's pool budget
+ * holds (all of it, except vLLM's: VLLM_PROFILE_SEQS). */
 static void serve_sum_memory(ecf_memory *mem,
                              const ecf_model *m,
                              const ecf_workload *w,
@@ -171,6 +184,7 @@ static void serve_sum_memory(ecf_memory *mem,
                              int kv_split,
                              bool paged,
                              double ws_max_gib,
+                             double ctx_gib,
                              double avail)
 {
     double transient = mem->activations_gib + (paged ? 0 : mem->kv_cache_gib);
@@ -189,7 +203,7 @@ static void serve_sum_memory(ecf_memory *mem,
     per_tok = kv_bytes_per_token(m, kv_elem) / kv_split / pl->pp / GIB *
               (paged ? 1.0 : 1.0 + FRAGMENTATION);
     room = avail / (1.0 + h) -
-           (mem->weights_gib + mem->lora_gib + RUNTIME_OVERHEAD_GIB +
+           (mem->weights_gib + mem->lora_gib + ctx_gib +
             ws_max_gib * (1.0 + FRAGMENTATION));
     mem->kv_capacity_tokens = room > 0 && per_tok > 0 ? room / per_tok : 0;
 }
@@ -213,15 +227,16 @@ void infer_memory(ecf_memory *mem,
                                            : m->kv_heads;
 
     bool paged = false;
-    double ws_max = 0;
+    double ws_max = 0, ctx = RUNTIME_OVERHEAD_GIB;
 
     memset(mem, 0, sizeof(*mem));
     if (kv_split < 1)
         kv_split = 1;
     mem->weights_gib = m->params * wb / split / GIB;
     if (is_llm(m)) {
-        const serve_engine *eng =
-            serve_engine_get(serve_engine_pick(m, w, d->gen == GEN_NEURON));
+        int eid = serve_engine_pick(m, w, d->gen == GEN_NEURON);
+        const serve_engine *eng = serve_engine_get(eid);
+        bool vllm = eid == ECF_ENGINE_VLLM;
         paged = eng->paged_kv;
         /* paged KV: the average request holds its prompt and half its
          * output; a contiguous cache holds the whole context, and so
@@ -230,10 +245,10 @@ void infer_memory(ecf_memory *mem,
          * TGI's token budget; an explicit --batch-size is the requests
          * measured in flight) */
         bool reserve = eng->kv_reserve_full && !w->batch_explicit;
-        double ctx = (double)w->input_tokens +
-                     w->output_tokens *
-                         (eng->paged_kv && !reserve ? 0.5 : 1.0);
-        mem->kv_cache_gib = kv_bytes_per_token(m, kv_elem) * ctx * pl->batch /
+        double held = (double)w->input_tokens +
+                      w->output_tokens *
+                          (eng->paged_kv && !reserve ? 0.5 : 1.0);
+        mem->kv_cache_gib = kv_bytes_per_token(m, kv_elem) * held * pl->batch /
                             kv_split / pl->pp / GIB;
         /* prefill workspace: hidden states and MLP intermediates of one
          * layer for the tokens prefilled in one engine step (the engine's
@@ -248,6 +263,13 @@ void infer_memory(ecf_memory *mem,
             pf_tokens = chunk;
         mem->activations_gib = pf_tokens * per_pf_tok + logits;
         ws_max = (chunk > pf_tokens ? chunk : pf_tokens) * per_pf_tok + logits;
+        if (vllm) {
+            /* the pool is what vLLM's profiler leaves (VLLM_PROFILE_SEQS) */
+            if (pl->batch < VLLM_PROFILE_SEQS)
+                ws_max += (VLLM_PROFILE_SEQS - pl->batch) * (double)m->vocab *
+                          4.0 / GIB;
+            ctx = 0;
+        }
     } else if (ecf_model_kind_is_transformer(m->kind)) {
         /* two layers' activations live at a time */
         mem->activations_gib =
@@ -268,7 +290,7 @@ void infer_memory(ecf_memory *mem,
         mem->activations_gib =
             pl->batch * mult * m->act_mib_per_sample * 0.1 * act_elem / 1024.0;
     }
-    serve_sum_memory(mem, m, w, pl, kv_elem, kv_split, paged, ws_max,
+    serve_sum_memory(mem, m, w, pl, kv_elem, kv_split, paged, ws_max, ctx,
                      d->mem_gib);
 }
 
