@@ -74,6 +74,60 @@ double train_opt_bytes(const ecf_workload *w, double wb)
     return ADAM_MASTER_BYTES + states;
 }
 
+/* --offload optimizer (docs/estimation.md 4.1, "Optimizer offload"). The
+ * states leave the device with the step that reads them: DeepSpeed
+ * ZeRO-Offload keeps the fp32 master, m and v in host RAM, streams each
+ * 16-bit gradient bucket to the host as the backward pass produces it and
+ * runs CPU-Adam there on an fp32 copy of the gradient partition (Ren et
+ * al. 2021, "ZeRO-Offload", sec. 4.1; DeepSpeed's memory.rst charges
+ * ZeRO-2 with offload_optimizer=cpu 2 x params per GPU: the weights
+ * alone). Host bytes per parameter: the optimizer's, plus the gradient in
+ * fp32 where an fp32 master is kept (the precision the host step reads),
+ * else in its own precision (none when the step runs in the backward
+ * pass). LoRA moves the adapters' Adam m and v (LORA_ADAM_BYTES of
+ * LORA_BYTES_PER_PARAM). */
+#define LORA_ADAM_BYTES 8.0
+
+static bool offloaded(const ecf_workload *w, const devinfo *d)
+{
+    return w->offload == ECF_OFFLOAD_OPTIMIZER && !d->cpu;
+}
+
+static double offload_host_bytes(const ecf_workload *w, double wb)
+{
+    double g = train_grad_bytes(w, wb);
+    if (w->task == ECF_TASK_LORA || w->task == ECF_TASK_QLORA)
+        return LORA_ADAM_BYTES;
+    if (g > 0 && (wb == 4.0 || w->master_weights != ECF_MASTER_NONE))
+        g = 4.0;
+    return train_opt_bytes(w, wb) + g;
+}
+
+/* Seconds --offload optimizer adds to a training step (docs/estimation.md
+ * 5.x, "Optimizer offload"): the host-side Adam step reads and writes
+ * every state byte it holds once, at this device's share of the host's
+ * sustained DRAM bandwidth (all devices step at once), and the updated
+ * 16-bit weights return over PCIe (LINK_PCIE_GBYTES_S). The gradients'
+ * trip to the host overlaps the backward pass (ZeRO-Offload sec. 4.1);
+ * the update and the weights' return do not (without its optional
+ * one-step delayed update). 0 without offload. */
+double offload_step_s(const ecf_memory *mem,
+                      const ecf_workload *w,
+                      ecf_precision p,
+                      const devinfo *d)
+{
+    double wb = (p == ECF_PREC_FP32 || p == ECF_PREC_TF32) ? 4.0 : 2.0;
+    double bytes = mem->host_offload_gib * GIB, params, host_bw;
+    bool lora = w->task == ECF_TASK_LORA || w->task == ECF_TASK_QLORA;
+
+    if (bytes <= 0 || d->host_gbytes_s <= 0)
+        return 0;
+    params = bytes / offload_host_bytes(w, wb);
+    host_bw = d->host_gbytes_s * 1e9 / (d->count > 0 ? d->count : 1);
+    return 2.0 * bytes / host_bw +
+           params * (lora ? 4.0 : wb) / (LINK_PCIE_GBYTES_S * 1e9);
+}
+
 /* Bytes of the LM head's logits at the loss for `tokens` tokens
  * (LOGIT_FP32_BYTES, docs/estimation.md 4.1), vocabulary-parallel over
  * tp ranks (Megatron shards the head and its cross-entropy). */
@@ -130,10 +184,21 @@ void train_memory(ecf_memory *mem,
         mem->weights_gib = P * base / shard / GIB;
         mem->lora_gib =
             lora_params(m, w->lora_rank) * LORA_BYTES_PER_PARAM / shard / GIB;
+        if (offloaded(w, d)) {
+            mem->host_offload_gib = mem->lora_gib * LORA_ADAM_BYTES /
+                                    LORA_BYTES_PER_PARAM;
+            mem->lora_gib -= mem->host_offload_gib;
+        }
     } else {
         mem->weights_gib = P * wb / shard / GIB;
         mem->gradients_gib = P * train_grad_bytes(w, wb) / grad_shard / GIB;
         mem->optimizer_gib = P * train_opt_bytes(w, wb) / opt_shard / GIB;
+        if (offloaded(w, d)) {
+            mem->host_offload_gib =
+                P * offload_host_bytes(w, wb) / opt_shard / GIB;
+            mem->gradients_gib = 0;
+            mem->optimizer_gib = 0;
+        }
     }
     if (ecf_model_kind_is_transformer(m->kind)) {
         /* fp32 softmax under autocast, where the scores are materialised
@@ -324,6 +389,8 @@ double ecf_estimate_min_total_gib(const ecf_model *m, const ecf_workload *w)
             total = m->params * ecf_estimate_weight_bytes(ECF_PREC_INT4);
         else if (w->task == ECF_TASK_LORA)
             total = m->params * 2.0;
+        else if (w->offload == ECF_OFFLOAD_OPTIMIZER)
+            total = m->params * 2.0; /* the states are in host RAM */
         else
             total = m->params * (2.0 + train_grad_bytes(w, 2.0) +
                                  train_opt_bytes(w, 2.0));
