@@ -88,9 +88,12 @@ double train_opt_bytes(const ecf_workload *w, double wb)
  * LORA_BYTES_PER_PARAM). */
 #define LORA_ADAM_BYTES 8.0
 
+/* The stacks that offload (DeepSpeed, FSDP, bitsandbytes) are CUDA ones;
+ * a CPU plan's states are in host memory already. */
 static bool offloaded(const ecf_workload *w, const devinfo *d)
 {
-    return w->offload == ECF_OFFLOAD_OPTIMIZER && !d->cpu;
+    return w->offload == ECF_OFFLOAD_OPTIMIZER && !d->cpu &&
+           d->gen != GEN_NEURON;
 }
 
 static double offload_host_bytes(const ecf_workload *w, double wb)
@@ -104,7 +107,7 @@ static double offload_host_bytes(const ecf_workload *w, double wb)
 }
 
 /* Seconds --offload optimizer adds to a training step (docs/estimation.md
- * 5.x, "Optimizer offload"): the host-side Adam step reads and writes
+ * 8, "Optimizer offload time"): the host-side Adam step reads and writes
  * every state byte it holds once, at this device's share of the host's
  * sustained DRAM bandwidth (all devices step at once), and the updated
  * 16-bit weights return over PCIe (LINK_PCIE_GBYTES_S). The gradients'

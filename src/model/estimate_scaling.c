@@ -100,6 +100,11 @@ void data_and_host(ecf_estimate *e,
             HOST_RESERVE_GIB +
             e->memory.host_offload_gib * e->devices; /* --offload */
     }
+    if (w->offload == ECF_OFFLOAD_OPTIMIZER && e->memory.host_offload_gib <= 0 &&
+        ecf_task_is_training(w->task))
+        assume(e, "--offload optimizer: not applied on %s (DeepSpeed, FSDP "
+                  "and bitsandbytes offload from CUDA devices)",
+               d->label);
     if (e->memory.host_offload_gib > 0)
         assume(e,
                "--offload optimizer: %.1f GiB of optimizer state per device "

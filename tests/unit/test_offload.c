@@ -1,5 +1,5 @@
-/* test_offload.c - --offload optimizer (docs/estimation.md 4.1 and 5.4,
- * "Optimizer offload"): what leaves the device against DeepSpeed's
+/* test_offload.c - --offload optimizer (docs/estimation.md 4.1, "Optimizer
+ * offload", and 8, "Optimizer offload time"): what leaves the device against DeepSpeed's
  * published model-states figures, the host RAM it takes, and the step
  * time the host-side Adam step and the weights' return add, on the
  * embedded catalog and zoo. */
