@@ -231,9 +231,11 @@ typedef struct {
     double overhead_gib; /* CUDA/runtime context, allocator slack */
     double total_per_device_gib;
     double available_per_device_gib;
-    /* LLM serving: KV-cache tokens one replica has room for beside its
-     * weights, workspace and overhead within the serving fit (what vLLM
-     * logs as "GPU KV cache size: N tokens"); 0 for other plans. */
+    /* LLM serving: KV-cache tokens one replica's engine sizes its pool
+     * for beside its weights and workspace (what vLLM logs as "GPU KV
+     * cache size: N tokens"; vLLM leaves the CUDA context to its
+     * 1 - gpu_memory_utilization margin, docs/estimation.md 4.4); 0 for
+     * other plans. */
     double kv_capacity_tokens;
     /* Training with --offload optimizer: host RAM per device for what the
      * plan moved off it (optimizer states, fp32 master, the gradient the
