@@ -306,6 +306,7 @@ void infer_memory(ecf_memory *mem,
         const serve_engine *eng = serve_engine_get(eid);
         bool vllm = eid == ECF_ENGINE_VLLM;
         paged = eng->paged_kv;
+        kv_elem = serve_kv_elem_bytes(eng, p);
         /* paged KV: the average request holds its prompt and half its
          * output; a contiguous cache holds the whole context, and so
          * does the batch an engine admits itself when its admission

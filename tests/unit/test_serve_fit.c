@@ -217,6 +217,46 @@ static void test_serve_fit__vllm_kv_capacity_a10g(void **state)
     assert_true(fabs(e.memory.kv_capacity_tokens / 34160.0 - 1.0) < 0.10);
 }
 
+/* The KV-cache element of an fp8 plan (docs/estimation.md 4.3): vLLM keeps
+ * the model's 16-bit cache (--kv-cache-dtype auto), TensorRT-LLM an fp8
+ * one, so at the same requests in flight vLLM's cache is twice the bytes:
+ * llama-3.1-8b, 32 x 8 x 128 x K,V x 2 B = 131,072 B per token. */
+static void test_serve_fit__fp8_kv_element(void **state)
+{
+    fx *f = *state;
+    ecf_accel h100 = f->a100;
+    ecf_instance p5 = f->p4de;
+    ecf_estimate e[2];
+    static const int engines[2] = {ECF_ENGINE_VLLM, ECF_ENGINE_TRTLLM};
+    size_t i;
+
+    h100.id = h100.name = (char *)"h100";
+    h100.generation = (char *)"hopper";
+    h100.tflops[ECF_PREC_FP8] = 1979;
+    p5.accel = &h100;
+    for (i = 0; i < 2; i++) {
+        ecf_workload w = ECF_WORKLOAD_INIT;
+        ecf_err err = ECF_ERR_INIT;
+        w.task = ECF_TASK_INFER;
+        w.precision = ECF_PREC_FP8;
+        w.engine = engines[i];
+        w.batch_size = 8;
+        w.batch_explicit = true;
+        w.tensor_parallel = 1;
+        w.input_tokens = 1000;
+        w.output_tokens = 200;
+        if (ecf_estimate_run(&e[i], model(state, "llama-3.1-8b"), &w, &p5, 1,
+                             &err) != 0)
+            fail_msg("estimate failed: %s", err.msg);
+        assert_int_equal(e[i].precision, ECF_PREC_FP8);
+    }
+    /* 8 requests x (1000 + 200 / 2) tokens */
+    assert_float_equal(e[0].memory.kv_cache_gib, 8 * 1100 * 131072.0 / GIB,
+                       1e-9);
+    assert_float_equal(e[1].memory.kv_cache_gib, 8 * 1100 * 65536.0 / GIB,
+                       1e-9);
+}
+
 /* Offline (--task batch) admission, docs/estimation.md 4.3 and 5.4:
  * llama-2-70b fp16 TP4 on A100-80GB at 128/2048. The engine admits whole
  * requests while its KV pool holds them: TensorRT-LLM's
@@ -396,6 +436,7 @@ int main(void)
         cmocka_unit_test(test_serve_fit__overhead_on_workspace_only),
         cmocka_unit_test(test_serve_fit__vllm_kv_capacity_a100),
         cmocka_unit_test(test_serve_fit__vllm_kv_capacity_a10g),
+        cmocka_unit_test(test_serve_fit__fp8_kv_element),
         cmocka_unit_test(test_serve_fit__offline_admission),
         cmocka_unit_test(test_serve_fit__zoo_unet_shapes),
         cmocka_unit_test(test_serve_fit__sd15_unet_by_hand),
