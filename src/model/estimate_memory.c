@@ -306,7 +306,8 @@ void infer_memory(ecf_memory *mem,
         const serve_engine *eng = serve_engine_get(eid);
         bool vllm = eid == ECF_ENGINE_VLLM;
         paged = eng->paged_kv;
-        kv_elem = serve_kv_elem_bytes(eng, p);
+        if (p == ECF_PREC_FP8)
+            kv_elem = serve_kv_elem_bytes(eng, p);
         /* paged KV: the average request holds its prompt and half its
          * output; a contiguous cache holds the whole context, and so
          * does the batch an engine admits itself when its admission
