@@ -255,6 +255,8 @@ build_workload(ecf_workload *w, const cJSON *row, char *msg, size_t msg_len)
             w->cross_entropy = ECF_CE_FUSED;
         w->mean_seq_len = (int)jnum(row, "mean_seq_len", 0);
         w->packing = w->mean_seq_len > 0;
+        if (jstr(row, "offload") && strcmp(jstr(row, "offload"), "optimizer") == 0)
+            w->offload = ECF_OFFLOAD_OPTIMIZER; /* --offload optimizer */
     }
     if (jnum(row, "dataset_samples", 0) > 0) {
         w->dataset_amount = jnum(row, "dataset_samples", 0);

@@ -107,7 +107,18 @@ typedef struct {
      * over the activations (docs/estimation.md 5.4). No CLI flag; set by
      * the calibration harness for rows run with that code. */
     bool fused_conv_bn;
+    /* --offload (ECF_OFFLOAD_*; 0 = none; docs/estimation.md 4.1,
+     * "Optimizer offload"): the optimizer states (and the fp32 master
+     * and gradient the host-side step reads) live in host RAM and the
+     * Adam step runs on the host CPU. Last, so the initializer leaves it
+     * off. */
+    int offload;
 } ecf_workload;
+
+/** --offload none|optimizer: DeepSpeed ZeRO-Offload (offload_optimizer
+ *  device cpu), FSDP/torchtune optimizer CPU offload. */
+#define ECF_OFFLOAD_NONE      0
+#define ECF_OFFLOAD_OPTIMIZER 1
 
 /** --cross-entropy (docs/estimation.md 4.1): full = PyTorch's
  *  cross_entropy on fp32-upcast logits (Hugging Face default); chunked =
@@ -147,7 +158,8 @@ int ecf_storage_parse(const char *s);
         ECF_TASK_INFER, ECF_PREC_AUTO, 0, 0, 0, 0, 0.0, ECF_DATASET_NONE, 0.0, \
             ECF_CKPT_AUTO, false, 0, 0.0, 0.0, 0.0, 0, false, false, false,    \
             0.0, 0, 0, 0, 0.0, false, 0.0, 0.0, 0.0, false, 0.0,               \
-            ECF_MASTER_FP32, false, false, false, 0, 0, false                 \
+            ECF_MASTER_FP32, false, false, false, 0, 0, false,                \
+            ECF_OFFLOAD_NONE                                                   \
     }
 
 /** EC2 per-second billing charges each Linux instance at least 60 s
@@ -219,10 +231,16 @@ typedef struct {
     double overhead_gib; /* CUDA/runtime context, allocator slack */
     double total_per_device_gib;
     double available_per_device_gib;
-    /* LLM serving: KV-cache tokens one replica has room for beside its
-     * weights, workspace and overhead within the serving fit (what vLLM
-     * logs as "GPU KV cache size: N tokens"); 0 for other plans. */
+    /* LLM serving: KV-cache tokens one replica's engine sizes its pool
+     * for beside its weights and workspace (what vLLM logs as "GPU KV
+     * cache size: N tokens"; vLLM leaves the CUDA context to its
+     * 1 - gpu_memory_utilization margin, docs/estimation.md 4.4); 0 for
+     * other plans. */
     double kv_capacity_tokens;
+    /* Training with --offload optimizer: host RAM per device for what the
+     * plan moved off it (optimizer states, fp32 master, the gradient the
+     * host-side step reads), GiB; 0 otherwise. Not in the total. */
+    double host_offload_gib;
 } ecf_memory;
 
 /** One training plan the search evaluated (ecf_estimate.tried). */

@@ -101,6 +101,9 @@ static void describe(devinfo *d, const ecf_instance *inst)
 {
     memset(d, 0, sizeof(*d));
     d->gemm_scale = 1.0;
+    d->host_gbytes_s = inst->cpu_mem_gbytes_s > 0
+                           ? inst->cpu_mem_gbytes_s * CPU_STREAM_EFF
+                           : inst->vcpu * CPU_GBYTES_S_PER_VCPU;
     if (!inst->accel || inst->accel_count < 1) {
         d->cpu = true;
         d->burst_baseline = burst_baseline(inst);

@@ -27,6 +27,7 @@
 #define train_memory(...) ecf_est_train_memory_(__VA_ARGS__)
 #define train_grad_bytes(...) ecf_est_train_grad_bytes_(__VA_ARGS__)
 #define train_opt_bytes(...) ecf_est_train_opt_bytes_(__VA_ARGS__)
+#define offload_step_s(...) ecf_est_offload_step_s_(__VA_ARGS__)
 #define warn(...) ecf_est_warn_(__VA_ARGS__)
 
 #define GIB 1073741824.0
@@ -272,6 +273,8 @@ typedef struct {
     double burst_baseline; /* burstable (t3/t3a/t4g): the sustained share
                               of each vCPU; 0 = not burstable */
     double gemm_scale; /* MAMF of the part / MAMF_H100 (1 = unmeasured) */
+    double host_gbytes_s; /* host CPU's sustained DRAM bandwidth, whole
+                             node (as a CPU device's bw_gbytes_s) */
 } devinfo;
 
 void warn(ecf_estimate *e, const char *fmt, ...) ECF_PRINTF(2, 3);
@@ -334,6 +337,11 @@ bool train_lean_fits(const ecf_model *m,
 int ecf_est_neuron_core_view(devinfo *d, const ecf_instance *inst,
                              double *peak);
 double train_grad_bytes(const ecf_workload *w, double wb);
+/* Step seconds --offload optimizer adds (estimate_memory.c). */
+double offload_step_s(const ecf_memory *mem,
+                      const ecf_workload *w,
+                      ecf_precision p,
+                      const devinfo *d);
 double train_opt_bytes(const ecf_workload *w, double wb);
 void train_memory(ecf_memory *mem,
                   const ecf_model *m,

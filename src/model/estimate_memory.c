@@ -74,6 +74,63 @@ double train_opt_bytes(const ecf_workload *w, double wb)
     return ADAM_MASTER_BYTES + states;
 }
 
+/* --offload optimizer (docs/estimation.md 4.1, "Optimizer offload"). The
+ * states leave the device with the step that reads them: DeepSpeed
+ * ZeRO-Offload keeps the fp32 master, m and v in host RAM, streams each
+ * 16-bit gradient bucket to the host as the backward pass produces it and
+ * runs CPU-Adam there on an fp32 copy of the gradient partition (Ren et
+ * al. 2021, "ZeRO-Offload", sec. 4.1; DeepSpeed's memory.rst charges
+ * ZeRO-2 with offload_optimizer=cpu 2 x params per GPU: the weights
+ * alone). Host bytes per parameter: the optimizer's, plus the gradient in
+ * fp32 where an fp32 master is kept (the precision the host step reads),
+ * else in its own precision (none when the step runs in the backward
+ * pass). LoRA moves the adapters' Adam m and v (LORA_ADAM_BYTES of
+ * LORA_BYTES_PER_PARAM). */
+#define LORA_ADAM_BYTES 8.0
+
+/* The stacks that offload (DeepSpeed, FSDP, bitsandbytes) are CUDA ones;
+ * a CPU plan's states are in host memory already. */
+static bool offloaded(const ecf_workload *w, const devinfo *d)
+{
+    return w->offload == ECF_OFFLOAD_OPTIMIZER && !d->cpu &&
+           d->gen != GEN_NEURON;
+}
+
+static double offload_host_bytes(const ecf_workload *w, double wb)
+{
+    double g = train_grad_bytes(w, wb);
+    if (w->task == ECF_TASK_LORA || w->task == ECF_TASK_QLORA)
+        return LORA_ADAM_BYTES;
+    if (g > 0 && (wb == 4.0 || w->master_weights != ECF_MASTER_NONE))
+        g = 4.0;
+    return train_opt_bytes(w, wb) + g;
+}
+
+/* Seconds --offload optimizer adds to a training step (docs/estimation.md
+ * 8, "Optimizer offload time"): the host-side Adam step reads and writes
+ * every state byte it holds once, at this device's share of the host's
+ * sustained DRAM bandwidth (all devices step at once), and the updated
+ * 16-bit weights return over PCIe (LINK_PCIE_GBYTES_S). The gradients'
+ * trip to the host overlaps the backward pass (ZeRO-Offload sec. 4.1);
+ * the update and the weights' return do not (without its optional
+ * one-step delayed update). 0 without offload. */
+double offload_step_s(const ecf_memory *mem,
+                      const ecf_workload *w,
+                      ecf_precision p,
+                      const devinfo *d)
+{
+    double wb = (p == ECF_PREC_FP32 || p == ECF_PREC_TF32) ? 4.0 : 2.0;
+    double bytes = mem->host_offload_gib * GIB, params, host_bw;
+    bool lora = w->task == ECF_TASK_LORA || w->task == ECF_TASK_QLORA;
+
+    if (bytes <= 0 || d->host_gbytes_s <= 0)
+        return 0;
+    params = bytes / offload_host_bytes(w, wb);
+    host_bw = d->host_gbytes_s * 1e9 / (d->count > 0 ? d->count : 1);
+    return 2.0 * bytes / host_bw +
+           params * (lora ? 4.0 : wb) / (LINK_PCIE_GBYTES_S * 1e9);
+}
+
 /* Bytes of the LM head's logits at the loss for `tokens` tokens
  * (LOGIT_FP32_BYTES, docs/estimation.md 4.1), vocabulary-parallel over
  * tp ranks (Megatron shards the head and its cross-entropy). */
@@ -130,10 +187,21 @@ void train_memory(ecf_memory *mem,
         mem->weights_gib = P * base / shard / GIB;
         mem->lora_gib =
             lora_params(m, w->lora_rank) * LORA_BYTES_PER_PARAM / shard / GIB;
+        if (offloaded(w, d)) {
+            mem->host_offload_gib = mem->lora_gib * LORA_ADAM_BYTES /
+                                    LORA_BYTES_PER_PARAM;
+            mem->lora_gib -= mem->host_offload_gib;
+        }
     } else {
         mem->weights_gib = P * wb / shard / GIB;
         mem->gradients_gib = P * train_grad_bytes(w, wb) / grad_shard / GIB;
         mem->optimizer_gib = P * train_opt_bytes(w, wb) / opt_shard / GIB;
+        if (offloaded(w, d)) {
+            mem->host_offload_gib =
+                P * offload_host_bytes(w, wb) / opt_shard / GIB;
+            mem->gradients_gib = 0;
+            mem->optimizer_gib = 0;
+        }
     }
     if (ecf_model_kind_is_transformer(m->kind)) {
         /* fp32 softmax under autocast, where the scores are materialised
@@ -155,6 +223,17 @@ void train_memory(ecf_memory *mem,
     sum_memory(mem, d->mem_gib);
 }
 
+/* vLLM's pool (docs/estimation.md 4.4, "KV capacity"): since v0.6.4 the
+ * profiler (vllm/utils.py memory_profiling) sizes the KV cache as
+ * gpu_memory_utilization x total less the weights, the profile run's
+ * torch peak and the non-torch memory added *after* the baseline that
+ * Worker.init_device measures once the CUDA context exists, so the
+ * context lives in the 1 - utilisation margin, not in the pool's budget.
+ * The profile run prefills max_num_batched_tokens split over max_num_seqs
+ * dummy sequences (vLLM EngineArgs default 256), and the sampler holds
+ * each one's last-token logits in fp32. */
+#define VLLM_PROFILE_SEQS 256.0
+
 /* Overhead and KV capacity of a serving plan (docs/estimation.md 4.4).
  * The caching allocator's slack (FRAGMENTATION) is charged on what is
  * allocated and freed as requests come and go: the per-step workspace,
@@ -162,7 +241,9 @@ void train_memory(ecf_memory *mem,
  * Weights are allocated once at load, and a paged engine's KV pool is one
  * preallocated block (vLLM, TGI, TensorRT-LLM); neither fragments. The KV
  * capacity is the tokens the rest of the serving fit leaves room for,
- * beside the largest workspace `ws_max_gib` (a full prefill chunk). */
+ * beside the largest workspace `ws_max_gib` (a full prefill chunk) and
+ * the part `ctx_gib` of the runtime context the engine's pool budget
+ * holds (all of it, except vLLM's: VLLM_PROFILE_SEQS). */
 static void serve_sum_memory(ecf_memory *mem,
                              const ecf_model *m,
                              const ecf_workload *w,
@@ -171,6 +252,7 @@ static void serve_sum_memory(ecf_memory *mem,
                              int kv_split,
                              bool paged,
                              double ws_max_gib,
+                             double ctx_gib,
                              double avail)
 {
     double transient = mem->activations_gib + (paged ? 0 : mem->kv_cache_gib);
@@ -189,7 +271,7 @@ static void serve_sum_memory(ecf_memory *mem,
     per_tok = kv_bytes_per_token(m, kv_elem) / kv_split / pl->pp / GIB *
               (paged ? 1.0 : 1.0 + FRAGMENTATION);
     room = avail / (1.0 + h) -
-           (mem->weights_gib + mem->lora_gib + RUNTIME_OVERHEAD_GIB +
+           (mem->weights_gib + mem->lora_gib + ctx_gib +
             ws_max_gib * (1.0 + FRAGMENTATION));
     mem->kv_capacity_tokens = room > 0 && per_tok > 0 ? room / per_tok : 0;
 }
@@ -213,16 +295,19 @@ void infer_memory(ecf_memory *mem,
                                            : m->kv_heads;
 
     bool paged = false;
-    double ws_max = 0;
+    double ws_max = 0, ctx = RUNTIME_OVERHEAD_GIB;
 
     memset(mem, 0, sizeof(*mem));
     if (kv_split < 1)
         kv_split = 1;
     mem->weights_gib = m->params * wb / split / GIB;
     if (is_llm(m)) {
-        const serve_engine *eng =
-            serve_engine_get(serve_engine_pick(m, w, d->gen == GEN_NEURON));
+        int eid = serve_engine_pick(m, w, d->gen == GEN_NEURON);
+        const serve_engine *eng = serve_engine_get(eid);
+        bool vllm = eid == ECF_ENGINE_VLLM;
         paged = eng->paged_kv;
+        if (p == ECF_PREC_FP8)
+            kv_elem = serve_kv_elem_bytes(eng, p);
         /* paged KV: the average request holds its prompt and half its
          * output; a contiguous cache holds the whole context, and so
          * does the batch an engine admits itself when its admission
@@ -230,10 +315,10 @@ void infer_memory(ecf_memory *mem,
          * TGI's token budget; an explicit --batch-size is the requests
          * measured in flight) */
         bool reserve = eng->kv_reserve_full && !w->batch_explicit;
-        double ctx = (double)w->input_tokens +
-                     w->output_tokens *
-                         (eng->paged_kv && !reserve ? 0.5 : 1.0);
-        mem->kv_cache_gib = kv_bytes_per_token(m, kv_elem) * ctx * pl->batch /
+        double held = (double)w->input_tokens +
+                      w->output_tokens *
+                          (eng->paged_kv && !reserve ? 0.5 : 1.0);
+        mem->kv_cache_gib = kv_bytes_per_token(m, kv_elem) * held * pl->batch /
                             kv_split / pl->pp / GIB;
         /* prefill workspace: hidden states and MLP intermediates of one
          * layer for the tokens prefilled in one engine step (the engine's
@@ -248,6 +333,13 @@ void infer_memory(ecf_memory *mem,
             pf_tokens = chunk;
         mem->activations_gib = pf_tokens * per_pf_tok + logits;
         ws_max = (chunk > pf_tokens ? chunk : pf_tokens) * per_pf_tok + logits;
+        if (vllm) {
+            /* the pool is what vLLM's profiler leaves (VLLM_PROFILE_SEQS) */
+            if (pl->batch < VLLM_PROFILE_SEQS)
+                ws_max += (VLLM_PROFILE_SEQS - pl->batch) * (double)m->vocab *
+                          4.0 / GIB;
+            ctx = 0;
+        }
     } else if (ecf_model_kind_is_transformer(m->kind)) {
         /* two layers' activations live at a time */
         mem->activations_gib =
@@ -268,7 +360,7 @@ void infer_memory(ecf_memory *mem,
         mem->activations_gib =
             pl->batch * mult * m->act_mib_per_sample * 0.1 * act_elem / 1024.0;
     }
-    serve_sum_memory(mem, m, w, pl, kv_elem, kv_split, paged, ws_max,
+    serve_sum_memory(mem, m, w, pl, kv_elem, kv_split, paged, ws_max, ctx,
                      d->mem_gib);
 }
 
@@ -302,6 +394,8 @@ double ecf_estimate_min_total_gib(const ecf_model *m, const ecf_workload *w)
             total = m->params * ecf_estimate_weight_bytes(ECF_PREC_INT4);
         else if (w->task == ECF_TASK_LORA)
             total = m->params * 2.0;
+        else if (w->offload == ECF_OFFLOAD_OPTIMIZER)
+            total = m->params * 2.0; /* the states are in host RAM */
         else
             total = m->params * (2.0 + train_grad_bytes(w, 2.0) +
                                  train_opt_bytes(w, 2.0));

@@ -97,8 +97,22 @@ void data_and_host(ecf_estimate *e,
          * plan counts NeuronCores in e->devices) */
         e->host_ram_needed_gib =
             staged + HOST_PER_DEVICE_GIB * inst->accel_count +
-            HOST_RESERVE_GIB;
+            HOST_RESERVE_GIB +
+            e->memory.host_offload_gib * e->devices; /* --offload */
     }
+    if (w->offload == ECF_OFFLOAD_OPTIMIZER && e->memory.host_offload_gib <= 0 &&
+        ecf_task_is_training(w->task))
+        assume(e, "--offload optimizer: not applied on %s (DeepSpeed, FSDP "
+                  "and bitsandbytes offload from CUDA devices)",
+               d->label);
+    if (e->memory.host_offload_gib > 0)
+        assume(e,
+               "--offload optimizer: %.1f GiB of optimizer state per device "
+               "in host RAM (%.0f GiB on the node); the host-side Adam step "
+               "and the weights' return over PCIe add %.2f s per step",
+               e->memory.host_offload_gib,
+               e->memory.host_offload_gib * e->devices,
+               offload_step_s(&e->memory, w, e->precision, d));
     /* Below the need it is a warning (safetensors are memory-mapped, so
      * loading still works, slowly); below half of it, checkpoint loading
      * and pinned staging swap, and the host is the bottleneck. */

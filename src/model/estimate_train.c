@@ -208,6 +208,8 @@ static void eval_cand(cand *c,
     c->step_s = tf ? (c->compute_s > c->memory_s ? c->compute_s : c->memory_s)
                    : c->compute_s + c->memory_s;
     c->step_s += exposed;
+    if (c->mem.host_offload_gib > 0) /* --offload optimizer */
+        c->step_s += offload_step_s(&c->mem, w, p, d);
     c->sps = c->step_s > 0 ? c->samples_per_step / c->step_s : 0;
 }
 

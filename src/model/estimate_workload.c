@@ -146,6 +146,14 @@ int ecf_workload_resolve(ecf_workload *w, const ecf_model *m, ecf_err *err)
                                "length --seq-len %d",
                                w->mean_seq_len, w->seq_len);
     }
+    if (w->offload < ECF_OFFLOAD_NONE || w->offload > ECF_OFFLOAD_OPTIMIZER)
+        return ecf_err_set(err, ECF_EINVAL,
+                           "--offload: expected none or optimizer");
+    if (w->offload != ECF_OFFLOAD_NONE && !training)
+        return ecf_err_set(err, ECF_EINVAL,
+                           "--offload: moves the optimizer of a training run "
+                           "to host RAM; --task %s has none",
+                           ecf_task_name(w->task));
     if (w->cross_entropy < ECF_CE_FULL || w->cross_entropy > ECF_CE_FUSED)
         return ecf_err_set(err, ECF_EINVAL,
                            "--cross-entropy: expected full, chunked or fused");

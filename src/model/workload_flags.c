@@ -177,6 +177,17 @@ int cli_workload_option(cli_workload *wl, int c, const char *arg, ecf_err *err)
                                "fused, got '%s'",
                                arg);
         break;
+    case CLI_WL_OFFLOAD:
+        if (strcmp(arg, "none") == 0)
+            w->offload = ECF_OFFLOAD_NONE;
+        else if (strcmp(arg, "optimizer") == 0)
+            w->offload = ECF_OFFLOAD_OPTIMIZER;
+        else
+            return ecf_err_set(err, ECF_EINVAL,
+                               "--offload: expected none or optimizer, got "
+                               "'%s'",
+                               arg);
+        break;
     case CLI_WL_LORA_RANK:
         return cli_parse_int(&w->lora_rank, "--lora-rank", arg, 1, 4096, err) <
                        0
