@@ -731,6 +731,16 @@ void run_infer(ecf_estimate *e,
                eng->name, eng->bw_eff * 100, d->bw_gbytes_s,
                (eng->step_s + eng->layer_dispatch_s * m->layers) * 1e3,
                u * 100);
+        if (!d->cpu && p == ECF_PREC_INT4 && eng->int4_col_bytes > 0 &&
+            serve_int4_weight_bytes(m, eng, pl.batch) > 0)
+            assume(e,
+                   "%s int4 kernels: q/k/v, gate/up %.2f B/weight; "
+                   "output, down %.2f B/weight per row below %d rows, "
+                   "%.2f B from there (fp16 dequantise): %.1f GB per step "
+                   "per device",
+                   eng->name, eng->int4_col_bytes, eng->int4_row_bytes,
+                   eng->int4_recons_rows, eng->int4_recons_bytes,
+                   t.weight_bytes / 1e9);
         if (pl.batch > 1)
             assume(e,
                    "%d input + %d output tokens per request, %d in flight; "
