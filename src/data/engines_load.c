@@ -41,7 +41,7 @@ static const num_field num_fields[] = {
     NUM("bw_eff", bw_eff, 0.01, 1),
     NUM("int4_bw_eff", int4_bw_eff, 0.01, 1),
     NUM("int8_bw_eff", int8_bw_eff, 0.01, 1),
-    NUM("int4_col_bytes", int4_col_bytes, 0, 16),
+    NUM("int4_col_gweights_s", int4_col_gweights_s, 0, 100000),
     NUM("int4_row_bytes", int4_row_bytes, 0, 16),
     {"int4_recons_rows", offsetof(ecf_engine_perf, int4_recons_rows), 0,
      1048576, true},
@@ -146,11 +146,11 @@ static int load_entry(ecf_engines *t, bool *seen, const cJSON *it, int i,
     }
     /* an int4 kernel description is all four figures or none */
     {
-        int set = (row.int4_col_bytes > 0) + (row.int4_row_bytes > 0) +
+        int set = (row.int4_col_gweights_s > 0) + (row.int4_row_bytes > 0) +
                   (row.int4_recons_rows > 0) + (row.int4_recons_bytes > 0);
         if (set != 0 && set != 4)
             return ecf_err_set(err, ECF_EPARSE,
-                               "%s: %s: int4_col_bytes, int4_row_bytes, "
+                               "%s: %s: int4_col_gweights_s, int4_row_bytes, "
                                "int4_recons_rows, int4_recons_bytes: give "
                                "all four (a kernel description) or none",
                                name, where);

@@ -50,14 +50,14 @@ static double roofline(double bytes, double bw, double flops, double rate,
  * (s_in rows), the b-prompt burst (b x s_in) and the decode step (b).
  * False, wk untouched, when the engine or the model has no description. */
 static bool int4_kernel_bytes(const ecf_model *m, const serve_engine *eng,
-                              double b, double s_in, double split,
+                              double b, double s_in, double split, double bw,
                               double wk[3])
 {
-    double step = serve_int4_weight_bytes(m, eng, b);
+    double step = serve_int4_weight_bytes(m, eng, b, bw);
     if (step <= 0)
         return false;
-    wk[0] = serve_int4_weight_bytes(m, eng, s_in) / split;
-    wk[1] = serve_int4_weight_bytes(m, eng, b * s_in) / split;
+    wk[0] = serve_int4_weight_bytes(m, eng, s_in, bw) / split;
+    wk[1] = serve_int4_weight_bytes(m, eng, b * s_in, bw) / split;
     wk[2] = step / split;
     return true;
 }
@@ -103,8 +103,8 @@ static void llm_times(infer_times *t,
     rate_dec = rate_pf;
     weights_dev = m->params * wb / split / wq;
     wk[0] = wk[1] = weights_dev;
-    if (!d->cpu && p == ECF_PREC_INT4 && eng->int4_col_bytes > 0)
-        int4_kernel = int4_kernel_bytes(m, eng, b, s_in, split, wk);
+    if (!d->cpu && p == ECF_PREC_INT4 && eng->int4_col_gweights_s > 0)
+        int4_kernel = int4_kernel_bytes(m, eng, b, s_in, split, bw, wk);
 
     /* One prompt on one stage: 2 x params x prompt tokens against the
      * stage's weights, read once, plus the prompt's activations through
@@ -731,14 +731,14 @@ void run_infer(ecf_estimate *e,
                eng->name, eng->bw_eff * 100, d->bw_gbytes_s,
                (eng->step_s + eng->layer_dispatch_s * m->layers) * 1e3,
                u * 100);
-        if (!d->cpu && p == ECF_PREC_INT4 && eng->int4_col_bytes > 0 &&
-            serve_int4_weight_bytes(m, eng, pl.batch) > 0)
+        if (!d->cpu && p == ECF_PREC_INT4 && eng->int4_col_gweights_s > 0 &&
+            serve_int4_weight_bytes(m, eng, pl.batch, t.bw) > 0)
             assume(e,
-                   "%s int4 kernels: q/k/v, gate/up %.2f B/weight; "
+                   "%s int4 kernels: q/k/v, gate/up %.0f G weights/s; "
                    "output, down %.2f B/weight per row below %d rows, "
                    "%.2f B from there (fp16 dequantise): %.1f GB per step "
                    "per device",
-                   eng->name, eng->int4_col_bytes, eng->int4_row_bytes,
+                   eng->name, eng->int4_col_gweights_s, eng->int4_row_bytes,
                    eng->int4_recons_rows, eng->int4_recons_bytes,
                    t.weight_bytes / 1e9);
         if (pl.batch > 1)

@@ -37,11 +37,11 @@ const serve_engine *serve_engine_get(int engine)
 }
 
 double serve_int4_weight_bytes(const ecf_model *m, const serve_engine *eng,
-                               double rows)
+                               double rows, double bw)
 {
     double h, q, kv, inter, attn_col, attn_row, mlp, n_mlp, col, row, rest;
     double row_b;
-    if (eng->int4_col_bytes <= 0 || m->experts > 0 || m->layers <= 0 ||
+    if (eng->int4_col_gweights_s <= 0 || bw <= 0 || m->experts > 0 || m->layers <= 0 ||
         m->hidden <= 0 || m->intermediate <= 0 || m->heads <= 0 ||
         !ecf_model_kind_is_llm(m->kind))
         return 0;
@@ -70,5 +70,7 @@ double serve_int4_weight_bytes(const ecf_model *m, const serve_engine *eng,
     row_b = rows < eng->int4_recons_rows
                 ? eng->int4_row_bytes * (rows > 1 ? rows : 1)
                 : eng->int4_recons_bytes;
-    return col * eng->int4_col_bytes + row * row_b + rest * 2.0;
+    /* the column kernel's time, as the bytes `bw` would move in it */
+    return col / (eng->int4_col_gweights_s * 1e9) * bw + row * row_b +
+           rest * 2.0;
 }
