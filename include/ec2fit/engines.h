@@ -35,6 +35,18 @@ typedef struct {
     double int4_bw_eff;      /* weight-only int4 decode: fraction of the
                                 bandwidth roofline its kernels reach */
     double int8_bw_eff;      /* weight-only int8 decode, same */
+    /* The engine's own int4 (GPTQ) kernels, when documented (0 = not
+     * described: int4_bw_eff applies). Column-parallel projections
+     * (q/k/v, gate/up) run at int4_col_gweights_s billion weights per
+     * second per device, flat in the rows (a kernel bound by its own
+     * issue rate, not by memory); row-parallel ones (o, down) read
+     * int4_row_bytes per weight per row below int4_recons_rows rows, and
+     * int4_recons_bytes (dequantise to fp16, then a 16-bit GEMM) from
+     * there on, at bw_eff. docs/estimation.md 5.5, "Weight-only kernels". */
+    double int4_col_gweights_s;
+    double int4_row_bytes;
+    int int4_recons_rows;
+    double int4_recons_bytes;
     double gemm_factor;      /* prefill / encoder GEMM efficiency vs U_INFER */
     int chunk_tokens;        /* prefill_chunk_tokens: prefill tokens per
                                 engine step; 0 = the whole batch at once */

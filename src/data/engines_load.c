@@ -41,6 +41,11 @@ static const num_field num_fields[] = {
     NUM("bw_eff", bw_eff, 0.01, 1),
     NUM("int4_bw_eff", int4_bw_eff, 0.01, 1),
     NUM("int8_bw_eff", int8_bw_eff, 0.01, 1),
+    NUM("int4_col_gweights_s", int4_col_gweights_s, 0, 100000),
+    NUM("int4_row_bytes", int4_row_bytes, 0, 16),
+    {"int4_recons_rows", offsetof(ecf_engine_perf, int4_recons_rows), 0,
+     1048576, true},
+    NUM("int4_recons_bytes", int4_recons_bytes, 0, 16),
     NUM("gemm_factor", gemm_factor, 0.01, 4),
     {"prefill_chunk_tokens", offsetof(ecf_engine_perf, chunk_tokens), 0,
      1048576, true},
@@ -138,6 +143,17 @@ static int load_entry(ecf_engines *t, bool *seen, const cJSON *it, int i,
             double d = v->valuedouble;
             memcpy((char *)&row + nf->off, &d, sizeof(d));
         }
+    }
+    /* an int4 kernel description is all four figures or none */
+    {
+        int set = (row.int4_col_gweights_s > 0) + (row.int4_row_bytes > 0) +
+                  (row.int4_recons_rows > 0) + (row.int4_recons_bytes > 0);
+        if (set != 0 && set != 4)
+            return ecf_err_set(err, ECF_EPARSE,
+                               "%s: %s: int4_col_gweights_s, int4_row_bytes, "
+                               "int4_recons_rows, int4_recons_bytes: give "
+                               "all four (a kernel description) or none",
+                               name, where);
     }
     for (size_t b = 0; b < 3; b++) {
         static const char *const bools[] = {"paged_kv", "prefill_fused",

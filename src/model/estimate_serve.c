@@ -44,6 +44,24 @@ static double roofline(double bytes, double bw, double flops, double rate,
     return memt > compute ? memt : compute;
 }
 
+/* An engine's own int4 kernels (serve_int4_weight_bytes, docs/
+ * estimation.md 5.5 "Weight-only kernels"): what the weights cost per
+ * device depends on the rows of the pass, so wk gets the prompt's prefill
+ * (s_in rows), the b-prompt burst (b x s_in) and the decode step (b).
+ * False, wk untouched, when the engine or the model has no description. */
+static bool int4_kernel_bytes(const ecf_model *m, const serve_engine *eng,
+                              double b, double s_in, double split, double bw,
+                              double wk[3])
+{
+    double step = serve_int4_weight_bytes(m, eng, b, bw);
+    if (step <= 0)
+        return false;
+    wk[0] = serve_int4_weight_bytes(m, eng, s_in, bw) / split;
+    wk[1] = serve_int4_weight_bytes(m, eng, b * s_in, bw) / split;
+    wk[2] = step / split;
+    return true;
+}
+
 /* LLM serving with continuous batching (docs/estimation.md, "LLM
  * serving"): `pl->batch` requests in flight per replica; each decode step
  * reads the weights the batch touches and every request's KV cache; the
@@ -72,6 +90,8 @@ static void llm_times(infer_times *t,
     double pf_stage, dec_stage, host, iter, lambda, rho, wait, dec_flops;
     double ctx_avg = s_in + s_out / 2.0, act_tok, pf_tok;
     double act_elem = p == ECF_PREC_FP8 ? 1.0 : p == ECF_PREC_FP32 ? 4.0 : 2.0;
+    double wk[3]; /* weights per device: prefill, burst, step */
+    bool int4_kernel = false;
 
     memset(t, 0, sizeof(*t));
     if (!d->cpu && p == ECF_PREC_INT4)
@@ -82,6 +102,9 @@ static void llm_times(infer_times *t,
     rate_pf = peak * 1e12 * u_pf;
     rate_dec = rate_pf;
     weights_dev = m->params * wb / split / wq;
+    wk[0] = wk[1] = weights_dev;
+    if (!d->cpu && p == ECF_PREC_INT4 && eng->int4_col_gweights_s > 0)
+        int4_kernel = int4_kernel_bytes(m, eng, b, s_in, split, bw, wk);
 
     /* One prompt on one stage: 2 x params x prompt tokens against the
      * stage's weights, read once, plus the prompt's activations through
@@ -90,7 +113,7 @@ static void llm_times(infer_times *t,
     act_tok = d->cpu ? 0
                      : ecf_est_gemm_act_bytes_per_token(m, pl->tp, act_elem) /
                            pp;
-    pf_stage = roofline(weights_dev + s_in * act_tok, bw,
+    pf_stage = roofline(wk[0] + s_in * act_tok, bw,
                         fwd_flops_sample(m, (int)s_in) / split, rate_pf, NULL);
     comm_pf = 2.0 * m->layers *
               allreduce_s(s_in * m->hidden * 2.0, pl->tp, d->link_gbytes_s,
@@ -101,7 +124,7 @@ static void llm_times(infer_times *t,
                                                        (d->net_gbytes_s * 1e9));
     /* b prompts at once (a closed loop's first round): one roofline over
      * all their tokens; the last of them waits for the whole of it */
-    t->burst_s = pp * roofline(weights_dev + b * s_in * act_tok, bw,
+    t->burst_s = pp * roofline(wk[1] + b * s_in * act_tok, bw,
                                b * fwd_flops_sample(m, (int)s_in) / split,
                                rate_pf, NULL) +
                  2.0 * m->layers *
@@ -120,6 +143,8 @@ static void llm_times(infer_times *t,
             dense = m->active_params * 0.2;
         weights_dev = (dense + (m->params - dense) * frac) * wb / split / wq;
     }
+    if (int4_kernel)
+        weights_dev = wk[2];
     /* an MLA latent is read whole by every TP rank (see infer_memory) */
     kv_dev = kv_bytes_per_token(m, kv_elem) * ctx_avg * b /
              (m->kv_dim_per_layer > 0 ? pp : split);
@@ -711,6 +736,16 @@ void run_infer(ecf_estimate *e,
                eng->name, eng->bw_eff * 100, d->bw_gbytes_s,
                (eng->step_s + eng->layer_dispatch_s * m->layers) * 1e3,
                u * 100);
+        if (!d->cpu && p == ECF_PREC_INT4 && eng->int4_col_gweights_s > 0 &&
+            serve_int4_weight_bytes(m, eng, pl.batch, t.bw) > 0)
+            assume(e,
+                   "%s int4 kernels: q/k/v, gate/up %.0f G weights/s; "
+                   "output, down %.2f B/weight per row below %d rows, "
+                   "%.2f B from there (fp16 dequantise): %.1f GB per step "
+                   "per device",
+                   eng->name, eng->int4_col_gweights_s, eng->int4_row_bytes,
+                   eng->int4_recons_rows, eng->int4_recons_bytes,
+                   t.weight_bytes / 1e9);
         if (pl.batch > 1)
             assume(e,
                    "%d input + %d output tokens per request, %d in flight; "

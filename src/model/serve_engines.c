@@ -7,6 +7,7 @@
  */
 #include "serve_engines.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 #include "ec2fit/stacks.h"
@@ -50,4 +51,43 @@ const serve_engine *serve_engine_get(int engine)
     if (!t)
         abort();
     return ecf_engines_get(t, engine);
+}
+
+double serve_int4_weight_bytes(const ecf_model *m, const serve_engine *eng,
+                               double rows, double bw)
+{
+    double h, q, kv, inter, attn_col, attn_row, mlp, n_mlp, col, row, rest;
+    double row_b;
+    if (eng->int4_col_gweights_s <= 0 || bw <= 0 || m->experts > 0 || m->layers <= 0 ||
+        m->hidden <= 0 || m->intermediate <= 0 || m->heads <= 0 ||
+        !ecf_model_kind_is_llm(m->kind))
+        return 0;
+    h = m->hidden;
+    q = (double)m->heads * (m->head_dim > 0 ? m->head_dim : h / m->heads);
+    kv = (double)(m->kv_heads > 0 ? m->kv_heads : m->heads) *
+         (m->head_dim > 0 ? m->head_dim : h / m->heads);
+    inter = m->intermediate;
+    /* per layer: q/k/v (column) and o (row); the MLP's up (and gate, when
+     * the parameter count holds a third matrix) are column, down is row */
+    attn_col = h * (q + 2.0 * kv);
+    attn_row = q * h;
+    mlp = (m->params - (double)m->vocab * h * (m->tie_embeddings ? 1 : 2)) /
+              m->layers -
+          attn_col - attn_row;
+    n_mlp = floor(mlp / (inter * h) + 0.5);
+    if (n_mlp < 2)
+        n_mlp = 2;
+    if (n_mlp > 3)
+        n_mlp = 3;
+    col = m->layers * (attn_col + (n_mlp - 1) * inter * h);
+    row = m->layers * (attn_row + inter * h);
+    rest = m->params - col - row;
+    if (rest < 0)
+        rest = 0;
+    row_b = rows < eng->int4_recons_rows
+                ? eng->int4_row_bytes * (rows > 1 ? rows : 1)
+                : eng->int4_recons_bytes;
+    /* the column kernel's time, as the bytes `bw` would move in it */
+    return col / (eng->int4_col_gweights_s * 1e9) * bw + row * row_b +
+           rest * 2.0;
 }

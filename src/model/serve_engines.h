@@ -28,4 +28,18 @@ const serve_engine *serve_engine_get(int engine);
  * on an engine that stores its cache in fp8. */
 double serve_kv_elem_bytes(const serve_engine *eng, ecf_precision p);
 
+/* Bytes the whole model's weights cost one forward of `rows` tokens per
+ * step (a decode step: rows = the batch; a prefill pass: its tokens),
+ * as if read at `bw` (the device's bytes/s at the engine's bw_eff), under
+ * the engine's int4 kernel description (int4_col_gweights_s ...; docs/
+ * estimation.md 5.5, "Weight-only kernels"): column-parallel projections
+ * at int4_col_gweights_s (their time, as bytes at `bw`), row-parallel
+ * ones at int4_row_bytes x rows below int4_recons_rows and
+ * int4_recons_bytes from there, the embeddings and LM head at 2 bytes
+ * (kept 16-bit). 0 when the engine describes no int4 kernel or the model
+ * is not a dense transformer with the shapes to split: the caller keeps
+ * params x bytes / int4_bw_eff. */
+double serve_int4_weight_bytes(const ecf_model *m, const serve_engine *eng,
+                               double rows, double bw);
+
 #endif

@@ -32,23 +32,33 @@ typedef struct {
     bool fused;
     bool reserve;  /* kv_reserve_full */
     int max_batch; /* max_batch_requests */
+    /* int4 kernel description: col (G weights/s), row (B per weight per
+     * row), recons rows, recons (B per weight) */
+    double i4col, i4row;
+    int i4rows;
+    double i4recons;
 } doc_row;
 
 static const doc_row documented[] = {
     {ECF_ENGINE_VLLM, 0.5e-3, 0, 0, 0.70, 0.50, 0.75, 1.0, 8192, 4e-3, 1.0,
-     true, true, false, 0},
+     true, true, false, 0, 0, 0, 0, 0},
+    /* TGI 1.0.3's GPTQ path: Triton on the column-parallel projections
+     * (fxmarty/q4f16-gemm-gemv-benchmark, A10G: 8192^2 weights in 0.2963
+     * ms = 226 G weights/s), exllama on the row-parallel ones
+     * (0.5 B + g128 scale and zero per row below 8 rows, then dequantise
+     * to fp16 and cuBLAS: 0.53125 read + 2 written + 2 read) */
     {ECF_ENGINE_TGI, 1.0e-3, 0.4e-3, 0, 0.70, 0.50, 0.75, 1.0, 4096, 4e-3,
-     1.0, true, false, true, 0},
+     1.0, true, false, true, 0, 226, 0.53125, 8, 4.53125},
     {ECF_ENGINE_TRTLLM, 0.2e-3, 0, 0, 0.70, 0.50, 0.75, 1.0, 8192, 1e-3, 1.0,
-     true, true, true, 2048},
+     true, true, true, 2048, 0, 0, 0, 0},
     {ECF_ENGINE_HF, 2.0e-3, 0.9e-3, 37.7e-6, 0.70, 0.50, 0.75, 1.0, 0, 4e-3,
-     1.0, false, false, false, 0},
+     1.0, false, false, false, 0, 0, 0, 0, 0},
     {ECF_ENGINE_TF_SERVING, 1.0e-3, 0, 0, 0.70, 0.50, 0.75, 1.0, 0, 4e-3, 1.0,
-     false, false, false, 0},
+     false, false, false, 0, 0, 0, 0, 0},
     {ECF_ENGINE_TRITON, 1.0e-3, 0, 0, 0.70, 0.50, 0.75, 1.0, 0, 4e-3, 1.0,
-     false, false, false, 0},
+     false, false, false, 0, 0, 0, 0, 0},
     {ECF_ENGINE_NEURON, 0, 0, 0, 0.70, 0.50, 1.0, 1.0, 8192, 0, 1.0,
-     false, true, false, 0},
+     false, true, false, 0, 0, 0, 0, 0},
 };
 
 static void expect_row(const ecf_engine_perf *r, const doc_row *d)
@@ -68,6 +78,10 @@ static void expect_row(const ecf_engine_perf *r, const doc_row *d)
     assert_int_equal(r->prefill_fused, d->fused);
     assert_int_equal(r->kv_reserve_full, d->reserve);
     assert_int_equal(r->max_batch, d->max_batch);
+    assert_float_equal(r->int4_col_gweights_s, d->i4col, 1e-12);
+    assert_float_equal(r->int4_row_bytes, d->i4row, 1e-12);
+    assert_int_equal(r->int4_recons_rows, d->i4rows);
+    assert_float_equal(r->int4_recons_bytes, d->i4recons, 1e-12);
 }
 
 static void test_engines__embedded_values_are_documented(void **state)
@@ -221,6 +235,29 @@ static void test_engines__loader_refuses(void **state)
     expect_refused("\"host_step_s\": 0.0005,",
                    "\"host_step_s\": 0.0005, \"host_step_s\": 0.0005,",
                    "engines.json: engines[0]: duplicate key \"host_step_s\"");
+    /* the int4 kernel description: ranges, whole rows, all or none */
+    expect_refused("\"int4_col_gweights_s\": 226,",
+                   "\"int4_col_gweights_s\": -226,",
+                   "engines.json: engines[1] (tgi): int4_col_gweights_s: "
+                   "-226 is outside [0, 100000]");
+    expect_refused("\"int4_row_bytes\": 0.53125,", "\"int4_row_bytes\": 20,",
+                   "engines.json: engines[1] (tgi): int4_row_bytes: 20 is "
+                   "outside [0, 16]");
+    expect_refused("\"int4_recons_rows\": 8,", "\"int4_recons_rows\": 7.5,",
+                   "engines.json: engines[1] (tgi): int4_recons_rows: "
+                   "expected a whole number");
+    expect_refused("\"int4_recons_rows\": 8,", "\"int4_recons_rows\": 0,",
+                   "engines.json: engines[1] (tgi): int4_col_gweights_s, "
+                   "int4_row_bytes, int4_recons_rows, int4_recons_bytes: "
+                   "give all four (a kernel description) or none");
+    expect_refused("\"int4_row_bytes\": 0,", "\"int4_row_bytes\": 0.5,",
+                   "engines.json: engines[0] (vllm): int4_col_gweights_s, "
+                   "int4_row_bytes, int4_recons_rows, int4_recons_bytes: "
+                   "give all four (a kernel description) or none");
+    expect_refused("\"int4_recons_bytes\": 0, \"gemm_factor\"",
+                   "\"gemm_factor\"",
+                   "engines.json: engines[0] (vllm): missing "
+                   "\"int4_recons_bytes\"");
     expect_refused("\"schema_version\": 1", "\"schema_version\": 2",
                    "engines.json: schema_version: expected 1");
 }
@@ -292,6 +329,51 @@ static double latency_ms(const char *model, const char *type, int engine,
     return e.latency_ms;
 }
 
+/* TGI 1.0.3's GPTQ kernels (docs/estimation.md 5.5, "Weight-only
+ * kernels") on Llama-2-7B: 32 layers of q/k/v (4096 x 12288) and gate/up
+ * (4096 x 22016) on the Triton kernel at 226 G weights/s (as bytes at the
+ * A10G's 420 GB/s: 420/226 = 1.86 B per weight); output (4096 x 4096) and
+ * down (11008 x 4096) on exllama at 0.53125 B per weight per row below 8
+ * rows, 4.53125 B from 8 rows; the rest 16-bit. */
+static void test_engines__tgi_int4_kernel_bytes(void **state)
+{
+    const ecf_model *m = ecf_zoo_find(zoo, "llama-2-7b");
+    const serve_engine *tgi = serve_engine_get(ECF_ENGINE_TGI);
+    double col = 32.0 * (4096.0 * 12288 + 4096.0 * 22016);
+    double row = 32.0 * (4096.0 * 4096 + 11008.0 * 4096);
+    double bw = 600e9 * 0.70, colb = col / 226e9 * bw, rest;
+    (void)state;
+    assert_non_null(m);
+    rest = m->params - col - row;
+    assert_true(rest > 0.2e9 && rest < 0.3e9); /* embeddings + LM head */
+    assert_float_equal(colb / col, 1.8584, 1e-4);
+    assert_float_equal(serve_int4_weight_bytes(m, tgi, 1, bw),
+                       colb + row * 0.53125 + rest * 2, 1.0);
+    /* exllama re-reads the int4 weights for every row below 8 */
+    assert_float_equal(serve_int4_weight_bytes(m, tgi, 5, bw),
+                       colb + row * 0.53125 * 5 + rest * 2, 1.0);
+    /* from 8 rows: dequantise to fp16, then cuBLAS; flat after that */
+    assert_float_equal(serve_int4_weight_bytes(m, tgi, 8, bw),
+                       colb + row * 4.53125 + rest * 2, 1.0);
+    assert_float_equal(serve_int4_weight_bytes(m, tgi, 20, bw),
+                       serve_int4_weight_bytes(m, tgi, 8, bw), 1e-6);
+    /* the Triton kernel's time does not shrink with a faster memory: on
+     * an A100 (2039 GB/s x 0.70) it is the same time, 6.3 B per weight */
+    assert_float_equal(serve_int4_weight_bytes(m, tgi, 1, 2039e9 * 0.70) -
+                           serve_int4_weight_bytes(m, tgi, 1, bw),
+                       col / 226e9 * (2039e9 * 0.70 - bw), 1.0);
+    /* engines without a kernel description, and MoE models: 0 (the
+     * caller keeps int4_bw_eff) */
+    assert_float_equal(
+        serve_int4_weight_bytes(m, serve_engine_get(ECF_ENGINE_VLLM), 1, bw),
+        0, 0);
+    assert_non_null(ecf_zoo_find(zoo, "mixtral-8x7b"));
+    assert_float_equal(serve_int4_weight_bytes(ecf_zoo_find(zoo,
+                                                            "mixtral-8x7b"),
+                                               tgi, 1, bw),
+                       0, 0);
+}
+
 static void test_engines__eager_dispatch_per_kernel(void **state)
 {
     double base16, base128;
@@ -347,6 +429,7 @@ int main(void)
         cmocka_unit_test(test_engines__loader_refuses),
         cmocka_unit_test(test_engines__loader_needs_every_engine),
         cmocka_unit_test(test_engines__eager_dispatch_per_kernel),
+        cmocka_unit_test(test_engines__tgi_int4_kernel_bytes),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
