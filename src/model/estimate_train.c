@@ -46,6 +46,51 @@ static int sample_seq(const ecf_workload *w)
     return w->packing && w->mean_seq_len > 0 ? w->mean_seq_len : w->seq_len;
 }
 
+/* The attention-core share of train_flops_sample (QK^T and PV, 4 x L x s
+ * x heads x head_dim per token, halved causal): the part that runs in
+ * the attention kernel, not in the linear layers (docs/estimation.md 5.3,
+ * "Attention core"). 0 where the zoo gives the FLOPs whole. */
+static double train_attn_flops_sample(const ecf_model *m,
+                                      const ecf_workload *w)
+{
+    double s = sample_seq(w), a;
+    if (!ecf_model_kind_is_transformer(m->kind) || m->kind == ECF_KIND_VIT ||
+        m->kind == ECF_KIND_SPEECH || m->kind == ECF_KIND_DIFFUSION || s <= 0)
+        return 0;
+    a = 4.0 * m->layers * s * m->heads * m->head_dim * s;
+    return is_llm(m) ? 0.5 * a : a;
+}
+
+/* Seconds per FLOP of one training sample's forward-equivalent work
+ * (FLOPs / rate), with the attention core at its own rate: under fp8 the
+ * Transformer Engine runs only the linear layers (te.Linear,
+ * LayerNormLinear, LayerNormMLP) in fp8 and the dot-product attention in
+ * bf16, so on NVIDIA parts the attention core runs at the bf16 peak
+ * (the catalog's fp8 figure / 2 on every part that has one) and bf16
+ * efficiency (docs/estimation.md 5.3, "Attention core"). */
+static double train_compute_s_sample(const ecf_model *m,
+                                     const ecf_workload *w,
+                                     ecf_precision p,
+                                     const devinfo *d,
+                                     double peak,
+                                     double u)
+{
+    double f = train_flops_sample(m, w), fa = 0;
+    if (peak <= 0 || u <= 0)
+        return 0;
+    if (p == ECF_PREC_FP8 && !d->cpu && d->gen != GEN_NEURON &&
+        d->gen != GEN_OTHER)
+        fa = train_attn_flops_sample(m, w);
+    if (fa <= 0)
+        return f / (peak * 1e12 * u);
+    {
+        double ua = u_train_gemm(d, ECF_PREC_BF16, m->hidden);
+        if (w->task == ECF_TASK_QLORA)
+            ua *= U_QLORA;
+        return (f - fa) / (peak * 1e12 * u) + fa / (0.5 * peak * 1e12 * ua);
+    }
+}
+
 /* Samples per row of seq_len tokens: 1, or seq_len / mean_seq_len packed
  * (the packing leaves no padding: Krell et al. 2021). */
 static double samples_per_row(const ecf_workload *w)
@@ -111,8 +156,10 @@ static void eval_cand(cand *c,
     c->u = tf ? u_train_gemm(d, p, m->hidden) : u_conv(d, p);
     if (w->task == ECF_TASK_QLORA)
         c->u *= U_QLORA;
-    c->compute_s =
-        peak > 0 ? c->flops_per_step / n / (peak * 1e12 * c->u) : 0;
+    c->compute_s = c->mult * c->samples_per_step / n *
+                   (tf ? train_compute_s_sample(m, w, p, d, peak, c->u)
+                       : (peak > 0 ? flops_sample / (peak * 1e12 * c->u)
+                                   : 0));
     /* 1F1B pipeline: p - 1 idle micro-batch slots per step (Narayanan et
      * al. 2021, sec. 2.2): time x (m + p - 1) / m. */
     if (pl->pp > 1)
@@ -278,7 +325,7 @@ static double sps_ceiling(const ecf_model *m,
         u *= U_QLORA;
     if (peak <= 0 || u <= 0)
         return 0;
-    t = mult * train_flops_sample(m, w) / (peak * 1e12 * u);
+    t = mult * train_compute_s_sample(m, w, p, d, peak, u);
     if (tf)
         t += attn_score_train_bytes(m, sample_seq(w), p, ckpt) /
              (d->bw_gbytes_s * 1e9 * (d->cpu ? 1.0 : U_BW));
