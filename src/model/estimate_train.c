@@ -46,6 +46,49 @@ static int sample_seq(const ecf_workload *w)
     return w->packing && w->mean_seq_len > 0 ? w->mean_seq_len : w->seq_len;
 }
 
+/* H100 SXM's 16-bit ridge, FLOPs per byte: 989.5 TFLOPS dense bf16 over
+ * 3,350 GB/s (the catalog's figures); the part at which U_TRAIN and
+ * U_HIDDEN_HALF were checked (docs/estimation.md 5.3). */
+#define RIDGE_H100 (989.5e3 / 3350.0)
+
+/* Transformer training efficiency u_train_gemm, for LLM decoders with
+ * the width term's half-width scaled by the part's 16-bit FLOPS : bytes
+ * ratio over the H100's: the width term is the bandwidth-bound
+ * element-wise work between the GEMMs (norms, activations, residuals,
+ * rotary, casts: bytes per token and layer in proportion to h, against
+ * GEMM FLOPs in proportion to h^2), whose share of the step is (ridge /
+ * h) x a constant (docs/estimation.md 5.3, "Width term by part").
+ * peak16 = the part's bf16/fp16 TFLOPS. Encoders, Neuron and other
+ * accelerators keep U_HIDDEN_HALF. */
+static double u_train_tf(const ecf_model *m,
+                         const devinfo *d,
+                         ecf_precision p,
+                         double peak16)
+{
+    double u = u_train_gemm(d, p, m->hidden), h = m->hidden, half;
+    if (!is_llm(m) || d->cpu || !tensor_precision(p) || d->gen == GEN_OLD ||
+        d->gen == GEN_NEURON || d->gen == GEN_OTHER || h < 1 ||
+        peak16 <= 0 || d->bw_gbytes_s <= 0)
+        return u;
+    half = U_HIDDEN_HALF * peak16 * 1e3 / d->bw_gbytes_s / RIDGE_H100;
+    return u * (h + U_HIDDEN_HALF) / (h + half);
+}
+
+/* The 16-bit peak of a part running precision p at `peak` TFLOPS: fp8
+ * is twice it on every part with both in the catalog (H100/H200 1979 /
+ * 989.5, L40S 733 / 362, L4 242.5 / 121, B200 4500 / 2250), tf32 half
+ * of it (156 / 312 on A100, 494.5 / 989.5 on H100). */
+static double peak_16bit(const devinfo *d, ecf_precision p, double peak)
+{
+    if (d->gen == GEN_NEURON || d->gen == GEN_OTHER)
+        return peak;
+    if (p == ECF_PREC_FP8)
+        return 0.5 * peak;
+    if (p == ECF_PREC_TF32)
+        return 2.0 * peak;
+    return peak;
+}
+
 /* The attention-core share of train_flops_sample (QK^T and PV, 4 x L x s
  * x heads x head_dim per token, halved causal): the part that runs in
  * the attention kernel, not in the linear layers (docs/estimation.md 5.3,
@@ -84,10 +127,11 @@ static double train_compute_s_sample(const ecf_model *m,
     if (fa <= 0)
         return f / (peak * 1e12 * u);
     {
-        double ua = u_train_gemm(d, ECF_PREC_BF16, m->hidden);
+        double ua = u_train_tf(m, d, ECF_PREC_BF16, peak_16bit(d, p, peak));
         if (w->task == ECF_TASK_QLORA)
             ua *= U_QLORA;
-        return (f - fa) / (peak * 1e12 * u) + fa / (0.5 * peak * 1e12 * ua);
+        return (f - fa) / (peak * 1e12 * u) +
+               fa / (peak_16bit(d, p, peak) * 1e12 * ua);
     }
 }
 
@@ -153,7 +197,7 @@ static void eval_cand(cand *c,
     c->samples_per_step =
         (double)pl->batch * pl->dp * c->micro * samples_per_row(w);
     c->flops_per_step = c->mult * flops_sample * c->samples_per_step;
-    c->u = tf ? u_train_gemm(d, p, m->hidden) : u_conv(d, p);
+    c->u = tf ? u_train_tf(m, d, p, peak_16bit(d, p, peak)) : u_conv(d, p);
     if (w->task == ECF_TASK_QLORA)
         c->u *= U_QLORA;
     c->compute_s = c->mult * c->samples_per_step / n *
@@ -319,7 +363,8 @@ static double sps_ceiling(const ecf_model *m,
 {
     bool lora = w->task == ECF_TASK_LORA || w->task == ECF_TASK_QLORA;
     bool tf = ecf_model_kind_is_transformer(m->kind);
-    double u = tf ? u_train_gemm(d, p, m->hidden) : u_conv(d, p), t;
+    double u = tf ? u_train_tf(m, d, p, peak_16bit(d, p, peak)) : u_conv(d, p),
+           t;
     double mult = lora ? (ckpt ? 3.0 : 2.0) : (ckpt ? 4.0 : 3.0);
     if (w->task == ECF_TASK_QLORA)
         u *= U_QLORA;
