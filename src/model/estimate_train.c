@@ -46,6 +46,95 @@ static int sample_seq(const ecf_workload *w)
     return w->packing && w->mean_seq_len > 0 ? w->mean_seq_len : w->seq_len;
 }
 
+/* H100 SXM's 16-bit ridge, FLOPs per byte: 989.5 TFLOPS dense bf16 over
+ * 3,350 GB/s (the catalog's figures); the part at which U_TRAIN and
+ * U_HIDDEN_HALF were checked (docs/estimation.md 5.3). */
+#define RIDGE_H100 (989.5e3 / 3350.0)
+
+/* Transformer training efficiency u_train_gemm, for LLM decoders with
+ * the width term's half-width scaled by the part's 16-bit FLOPS : bytes
+ * ratio over the H100's: the width term is the bandwidth-bound
+ * element-wise work between the GEMMs (norms, activations, residuals,
+ * rotary, casts: bytes per token and layer in proportion to h, against
+ * GEMM FLOPs in proportion to h^2), whose share of the step is (ridge /
+ * h) x a constant (docs/estimation.md 5.3, "Width term by part").
+ * peak16 = the part's bf16/fp16 TFLOPS. Encoders, Neuron and other
+ * accelerators keep U_HIDDEN_HALF. */
+static double u_train_tf(const ecf_model *m,
+                         const devinfo *d,
+                         ecf_precision p,
+                         double peak16)
+{
+    double u = u_train_gemm(d, p, m->hidden), h = m->hidden, half;
+    if (!is_llm(m) || d->cpu || !tensor_precision(p) || d->gen == GEN_OLD ||
+        d->gen == GEN_NEURON || d->gen == GEN_OTHER || h < 1 ||
+        peak16 <= 0 || d->bw_gbytes_s <= 0)
+        return u;
+    half = U_HIDDEN_HALF * peak16 * 1e3 / d->bw_gbytes_s / RIDGE_H100;
+    return u * (h + U_HIDDEN_HALF) / (h + half);
+}
+
+/* The 16-bit peak of a part running precision p at `peak` TFLOPS: fp8
+ * is twice it on every part with both in the catalog (H100/H200 1979 /
+ * 989.5, L40S 733 / 362, L4 242.5 / 121, B200 4500 / 2250), tf32 half
+ * of it (156 / 312 on A100, 494.5 / 989.5 on H100). */
+static double peak_16bit(const devinfo *d, ecf_precision p, double peak)
+{
+    if (d->gen == GEN_NEURON || d->gen == GEN_OTHER)
+        return peak;
+    if (p == ECF_PREC_FP8)
+        return 0.5 * peak;
+    if (p == ECF_PREC_TF32)
+        return 2.0 * peak;
+    return peak;
+}
+
+/* The attention-core share of train_flops_sample (QK^T and PV, 4 x L x s
+ * x heads x head_dim per token, halved causal): the part that runs in
+ * the attention kernel, not in the linear layers (docs/estimation.md 5.3,
+ * "Attention core"). 0 where the zoo gives the FLOPs whole. */
+static double train_attn_flops_sample(const ecf_model *m,
+                                      const ecf_workload *w)
+{
+    double s = sample_seq(w), a;
+    if (!ecf_model_kind_is_transformer(m->kind) || m->kind == ECF_KIND_VIT ||
+        m->kind == ECF_KIND_SPEECH || m->kind == ECF_KIND_DIFFUSION || s <= 0)
+        return 0;
+    a = 4.0 * m->layers * s * m->heads * m->head_dim * s;
+    return is_llm(m) ? 0.5 * a : a;
+}
+
+/* Seconds per FLOP of one training sample's forward-equivalent work
+ * (FLOPs / rate), with the attention core at its own rate: under fp8 the
+ * Transformer Engine runs only the linear layers (te.Linear,
+ * LayerNormLinear, LayerNormMLP) in fp8 and the dot-product attention in
+ * bf16, so on NVIDIA parts the attention core runs at the bf16 peak
+ * (the catalog's fp8 figure / 2 on every part that has one) and bf16
+ * efficiency (docs/estimation.md 5.3, "Attention core"). */
+static double train_compute_s_sample(const ecf_model *m,
+                                     const ecf_workload *w,
+                                     ecf_precision p,
+                                     const devinfo *d,
+                                     double peak,
+                                     double u)
+{
+    double f = train_flops_sample(m, w), fa = 0;
+    if (peak <= 0 || u <= 0)
+        return 0;
+    if (p == ECF_PREC_FP8 && !d->cpu && d->gen != GEN_NEURON &&
+        d->gen != GEN_OTHER)
+        fa = train_attn_flops_sample(m, w);
+    if (fa <= 0)
+        return f / (peak * 1e12 * u);
+    {
+        double ua = u_train_tf(m, d, ECF_PREC_BF16, peak_16bit(d, p, peak));
+        if (w->task == ECF_TASK_QLORA)
+            ua *= U_QLORA;
+        return (f - fa) / (peak * 1e12 * u) +
+               fa / (peak_16bit(d, p, peak) * 1e12 * ua);
+    }
+}
+
 /* Samples per row of seq_len tokens: 1, or seq_len / mean_seq_len packed
  * (the packing leaves no padding: Krell et al. 2021). */
 static double samples_per_row(const ecf_workload *w)
@@ -108,11 +197,13 @@ static void eval_cand(cand *c,
     c->samples_per_step =
         (double)pl->batch * pl->dp * c->micro * samples_per_row(w);
     c->flops_per_step = c->mult * flops_sample * c->samples_per_step;
-    c->u = tf ? u_train_gemm(d, p, m->hidden) : u_conv(d, p);
+    c->u = tf ? u_train_tf(m, d, p, peak_16bit(d, p, peak)) : u_conv(d, p);
     if (w->task == ECF_TASK_QLORA)
         c->u *= U_QLORA;
-    c->compute_s =
-        peak > 0 ? c->flops_per_step / n / (peak * 1e12 * c->u) : 0;
+    c->compute_s = c->mult * c->samples_per_step / n *
+                   (tf ? train_compute_s_sample(m, w, p, d, peak, c->u)
+                       : (peak > 0 ? flops_sample / (peak * 1e12 * c->u)
+                                   : 0));
     /* 1F1B pipeline: p - 1 idle micro-batch slots per step (Narayanan et
      * al. 2021, sec. 2.2): time x (m + p - 1) / m. */
     if (pl->pp > 1)
@@ -274,13 +365,14 @@ static double sps_ceiling(const ecf_model *m,
 {
     bool lora = w->task == ECF_TASK_LORA || w->task == ECF_TASK_QLORA;
     bool tf = ecf_model_kind_is_transformer(m->kind);
-    double u = tf ? u_train_gemm(d, p, m->hidden) : u_conv(d, p), t;
+    double u = tf ? u_train_tf(m, d, p, peak_16bit(d, p, peak)) : u_conv(d, p),
+           t;
     double mult = lora ? (ckpt ? 3.0 : 2.0) : (ckpt ? 4.0 : 3.0);
     if (w->task == ECF_TASK_QLORA)
         u *= U_QLORA;
     if (peak <= 0 || u <= 0)
         return 0;
-    t = mult * train_flops_sample(m, w) / (peak * 1e12 * u);
+    t = mult * train_compute_s_sample(m, w, p, d, peak, u);
     if (tf)
         t += attn_score_train_bytes(m, sample_seq(w), p, ckpt) /
              (d->bw_gbytes_s * 1e9 * (d->cpu ? 1.0 : U_BW));

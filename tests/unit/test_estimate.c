@@ -517,7 +517,9 @@ static void test_estimate__a100_gemm_ceiling_and_attention_scores(void **state)
     assert_float_equal(e.compute_s, 0.0813673 + 0.0045137, 1e-6);
     assert_float_equal(e.step_time_s, 0.085881, 1e-6);
     /* a decoder (FlashAttention: no scores) pays the GEMMs only: gpt2 at
-     * 1024 tokens, batch 8, is FLOPs / (peak x u) exactly */
+     * 1024 tokens, batch 8, is FLOPs / (peak x u) exactly, its width term
+     * at the A100-80GB's half-width 1024 x (312 / 2039) / (989.5 / 3350)
+     * (docs/estimation.md 5.3, "Width term by part") */
     w.task = ECF_TASK_TRAIN;
     w.batch_size = 8;
     w.seq_len = 1024;
@@ -525,7 +527,8 @@ static void test_estimate__a100_gemm_ceiling_and_attention_scores(void **state)
     assert_float_equal(e.compute_s,
                        e.flops_per_step /
                            (312e12 * 0.56 * 0.859 / 0.801 * 768.0 /
-                            (768.0 + 1024.0)),
+                            (768.0 + 1024.0 * (312.0 / 2039.0) /
+                                         (989.5 / 3350.0))),
                        1e-9);
 }
 
