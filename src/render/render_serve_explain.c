@@ -7,9 +7,11 @@
  */
 #include "render_explain.h"
 
+#include <math.h>
 #include <stdio.h>
 
 #include "render_common.h"
+#include "render_report.h"
 
 /* JSON names of ecf_batch_limit (NULL: not computed). */
 static const char *const limit_names[ECF_BATCH_LIMIT_COUNT] = {
@@ -72,6 +74,24 @@ limit_text(char *buf, size_t n, const ecf_estimate *e, const ecf_serve_terms *x)
     }
 }
 
+void rr_print_kv_capacity(FILE *f, const ecf_estimate *e, const char *indent)
+{
+    char kv[32];
+
+    if (e->memory.kv_capacity_tokens < 1) {
+        fprintf(f,
+                "%sKV capacity      none: the weights and workspace leave "
+                "no room\n",
+                indent);
+        return;
+    }
+    rr_fmt_num(kv, sizeof(kv), floor(e->memory.kv_capacity_tokens), 0);
+    fprintf(f,
+            "%sKV capacity      %s tokens per replica beside the weights "
+            "and workspace\n",
+            indent, kv);
+}
+
 void rr_print_serve_terms(FILE *f,
                           const ecf_estimate *e,
                           const char *type,
@@ -122,6 +142,8 @@ void rr_print_serve_terms(FILE *f,
                 "%.1f + queueing %.1f\n",
                 e->ttft_ms, x->prefill_ms, x->join_ms, x->queue_ms);
     }
+    if (x->llm)
+        rr_print_kv_capacity(f, e, "  ");
     limit_text(lim, sizeof(lim), e, x);
     fprintf(f, "  batch            %d %s: %s\n", e->batch_size,
             !x->llm              ? "per forward"
@@ -171,6 +193,11 @@ void rr_json_serve_terms(cJSON *o, const ecf_estimate *e)
     } else {
         cJSON_AddNullToObject(s, "ttft");
     }
+    if (x->llm)
+        cJSON_AddNumberToObject(s, "kv_capacity_tokens",
+                                floor(e->memory.kv_capacity_tokens));
+    else
+        cJSON_AddNullToObject(s, "kv_capacity_tokens");
     cJSON_AddNumberToObject(s, "batch", e->batch_size);
     if (lim)
         cJSON_AddStringToObject(s, "batch_limited_by", lim);
