@@ -87,11 +87,12 @@ typedef struct {
     int master_weights; /* ECF_MASTER_*: --master-weights, 0 = fp32 */
     /* Diffusion serving: attention scores materialised (diffusers'
      * pre-2.0 default attention processor) instead of PyTorch 2 SDPA /
-     * xFormers. No CLI flag (ec2fit assumes SDPA, diffusers' default);
-     * set by the calibration harness for rows measured without it. */
+     * xFormers (the default, diffusers' with PyTorch 2). --attention
+     * eager; the calibration harness sets it for rows measured so. */
     bool naive_attention;
     /* Images are decoded on the accelerators (NVIDIA DALI / nvJPEG), not
-     * on host cores: no JPEG-decode vCPU cap (docs/estimation.md 8). */
+     * on host cores: no JPEG-decode vCPU cap (docs/estimation.md 8).
+     * --data-loader dali. */
     bool gpu_decode;
     /* Training variants (docs/estimation.md 4.1 and 5.1); last, so the
      * initializer leaves them off. --packing: variable-length samples are
@@ -104,8 +105,9 @@ typedef struct {
     int cross_entropy;
     /* Convnet training with cuDNN's fused convolution + BatchNorm + ReLU
      * kernels (NVIDIA's MLPerf ResNet code): fewer element-wise passes
-     * over the activations (docs/estimation.md 5.4). No CLI flag; set by
-     * the calibration harness for rows run with that code. */
+     * over the activations (docs/estimation.md 5.4). --conv-kernels
+     * fused; the calibration harness sets it for rows run with that
+     * code. */
     bool fused_conv_bn;
 } ecf_workload;
 
