@@ -168,6 +168,11 @@ SERVING_BREAKDOWN = obj({
     "read_gb": dict(NONNEG, description="bytes read per step per device, 10^9 (LLM: weights)"),
     "kv_read_gb": NNONNEG, "bandwidth_gbytes_s": NONNEG,
     "memory_ms": NONNEG, "compute_ms": NONNEG, "allreduce_ms": NONNEG,
+    "gemm_ms": NNONNEG, "attention_ms": NNONNEG,
+    "gemm_bound": {"oneOf": [{"type": "null"}, enum("memory", "compute")]},
+    "attention_bound": {"oneOf": [{"type": "null"}, enum("memory", "compute")]},
+    "launch_bound": {"type": ["boolean", "null"]},
+    "pipeline_hops_ms": NNONNEG,
     "prefill_interleave_ms": NNONNEG, "tpot_ms": NNONNEG,
     "ttft": {"oneOf": [{"type": "null"}, obj({
         "prefill_ms": NONNEG, "join_ms": NONNEG, "queue_ms": NONNEG,

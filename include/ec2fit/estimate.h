@@ -284,6 +284,17 @@ typedef struct {
     int next_batch;         /* the batch that failed (0 = none tried) */
     double next_gib;        /* its memory per device (with headroom) */
     double next_ms;         /* its value of the missed target */
+    /* LLM decode, the terms TPOT sums (docs/estimation.md 5.4): the GEMM
+     * and attention rooflines (each the slower of its reads and its
+     * FLOPs, over the pipeline stages), or dispatch_ms when the host's
+     * launches are slower (launch_bound); then allreduce_ms,
+     * step_host_ms, hop_ms (pipeline hops) and interleave_ms. */
+    double gemm_ms;
+    double attn_ms;
+    double hop_ms;
+    bool gemm_mem_bound; /* the GEMMs' reads outlast their FLOPs */
+    bool attn_mem_bound; /* the KV reads outlast attention's FLOPs */
+    bool launch_bound;   /* dispatch_ms > gemm_ms + attn_ms */
 } ecf_serve_terms;
 
 #define ECF_EST_MAX_NOTES 12

@@ -31,6 +31,10 @@ typedef struct {
     /* the step's terms, for --explain (ecf_serve_terms) */
     double weight_bytes, kv_bytes, bw, mem_s, compute_s, host_s;
     double interleave_s, join_s;
+    /* LLM decode: the GEMM and attention rooflines over the stages, the
+     * pipeline hops, and whether the host's launches set the pace */
+    double gemm_s, attn_s, hop_s;
+    bool gemm_mem_bound, attn_mem_bound, launch_bound;
 } infer_times;
 
 /* Time of one decode step (or one prompt's prefill) on one pipeline stage:
@@ -142,9 +146,14 @@ static void llm_times(infer_times *t,
     {
         bool mb_gemm, mb_attn;
         double gemm_flops = b * 2.0 * matmul_params(m) / split;
-        dec_stage = roofline(weights_dev, bw, gemm_flops, rate_dec, &mb_gemm) +
-                    roofline(kv_dev, bw, dec_flops - gemm_flops, rate_dec,
+        t->gemm_s = roofline(weights_dev, bw, gemm_flops, rate_dec, &mb_gemm);
+        t->attn_s = roofline(kv_dev, bw, dec_flops - gemm_flops, rate_dec,
                              &mb_attn);
+        dec_stage = t->gemm_s + t->attn_s;
+        t->gemm_s *= pp;
+        t->attn_s *= pp;
+        t->gemm_mem_bound = mb_gemm;
+        t->attn_mem_bound = mb_attn;
         t->mem_bound = mb_gemm || mb_attn;
     }
     t->weight_bytes = weights_dev;
@@ -163,6 +172,8 @@ static void llm_times(infer_times *t,
      * stages run one after the other for a token, a network hop apart. */
     host = eng->layer_dispatch_s * m->layers;
     t->host_s = host;
+    t->launch_bound = host > pp * dec_stage;
+    t->hop_s = (pp - 1) * d->alpha_net;
     iter = (pp * dec_stage > host ? pp * dec_stage : host) + comm_dec +
            eng->step_s + (pp - 1) * d->alpha_net;
     /* continuous batching: (b - 1) / s_out of the other requests start
@@ -506,6 +517,12 @@ static void explain_serve(ecf_estimate *e,
     x->compute_ms = t->compute_s * 1e3;
     x->allreduce_ms = t->comm_s * 1e3;
     x->interleave_ms = t->interleave_s * 1e3;
+    x->gemm_ms = t->gemm_s * 1e3;
+    x->attn_ms = t->attn_s * 1e3;
+    x->hop_ms = t->hop_s * 1e3;
+    x->gemm_mem_bound = t->gemm_mem_bound;
+    x->attn_mem_bound = t->attn_mem_bound;
+    x->launch_bound = t->launch_bound;
     x->prefill_ms = t->prefill_s * 1e3;
     x->join_ms = t->join_s * 1e3;
     x->queue_ms = (t->ttft_s - t->prefill_s - t->join_s) * 1e3;
