@@ -31,10 +31,9 @@ typedef struct {
     /* the step's terms, for --explain (ecf_serve_terms) */
     double weight_bytes, kv_bytes, bw, mem_s, compute_s, host_s;
     double interleave_s, join_s;
-    /* LLM decode: the GEMM and attention rooflines over the stages, the
-     * pipeline hops, and whether the host's launches set the pace */
-    double gemm_s, attn_s, hop_s;
-    bool gemm_mem_bound, attn_mem_bound, launch_bound;
+    /* LLM decode: the GEMM and attention rooflines of one stage */
+    double gemm_s, attn_s;
+    bool gemm_mem_bound, attn_mem_bound;
 } infer_times;
 
 /* Time of one decode step (or one prompt's prefill) on one pipeline stage:
@@ -150,8 +149,6 @@ static void llm_times(infer_times *t,
         t->attn_s = roofline(kv_dev, bw, dec_flops - gemm_flops, rate_dec,
                              &mb_attn);
         dec_stage = t->gemm_s + t->attn_s;
-        t->gemm_s *= pp;
-        t->attn_s *= pp;
         t->gemm_mem_bound = mb_gemm;
         t->attn_mem_bound = mb_attn;
         t->mem_bound = mb_gemm || mb_attn;
@@ -172,8 +169,6 @@ static void llm_times(infer_times *t,
      * stages run one after the other for a token, a network hop apart. */
     host = eng->layer_dispatch_s * m->layers;
     t->host_s = host;
-    t->launch_bound = host > pp * dec_stage;
-    t->hop_s = (pp - 1) * d->alpha_net;
     iter = (pp * dec_stage > host ? pp * dec_stage : host) + comm_dec +
            eng->step_s + (pp - 1) * d->alpha_net;
     /* continuous batching: (b - 1) / s_out of the other requests start
@@ -517,12 +512,13 @@ static void explain_serve(ecf_estimate *e,
     x->compute_ms = t->compute_s * 1e3;
     x->allreduce_ms = t->comm_s * 1e3;
     x->interleave_ms = t->interleave_s * 1e3;
-    x->gemm_ms = t->gemm_s * 1e3;
-    x->attn_ms = t->attn_s * 1e3;
-    x->hop_ms = t->hop_s * 1e3;
+    /* the terms llm_times adds for TPOT, over the pipeline stages */
+    x->gemm_ms = t->gemm_s * pl->pp * 1e3;
+    x->attn_ms = t->attn_s * pl->pp * 1e3;
+    x->hop_ms = (pl->pp - 1) * d->alpha_net * 1e3;
     x->gemm_mem_bound = t->gemm_mem_bound;
     x->attn_mem_bound = t->attn_mem_bound;
-    x->launch_bound = t->launch_bound;
+    x->launch_bound = t->host_s > (t->gemm_s + t->attn_s) * pl->pp;
     x->prefill_ms = t->prefill_s * 1e3;
     x->join_ms = t->join_s * 1e3;
     x->queue_ms = (t->ttft_s - t->prefill_s - t->join_s) * 1e3;
