@@ -165,6 +165,14 @@ double ecf_estimate_startup_s(const ecf_instance *inst, double weight_bytes);
  *  mostly that way (p5, p5e, p5en, p6-*, trn2); NULL otherwise. */
 const char *ecf_estimate_capacity_note(const ecf_instance *inst);
 
+/** NeuronCores one Neuron device (chip) of `inst` exposes to the runtime:
+ *  the unit of Neuron tensor parallelism, of vLLM's
+ *  --tensor-parallel-size and of the Kubernetes device plugin's
+ *  aws.amazon.com/neuroncore. Trainium2: 4 logical cores (8 physical, LNC=2
+ *  by default); Inferentia2 and Trainium 2; Inferentia 4; 1 for any other
+ *  accelerator or none (docs/estimation.md 7, "AWS Neuron"). */
+int ecf_estimate_neuron_cores(const ecf_instance *inst);
+
 /** Fills defaults from the model (batch, sequence length, serving lengths,
  *  precision, LoRA rank, epochs), converts the dataset to samples, and
  *  validates the combination. Idempotent.
