@@ -73,7 +73,7 @@ static void llm_times(infer_times *t,
     double wq = 1.0; /* weight-only quantised kernels vs the roofline */
     double u_pf, rate_pf, rate_dec, weights_dev, kv_dev, comm_pf, comm_dec;
     double pf_stage, dec_stage, host, iter, lambda, rho, wait, dec_flops;
-    double ctx_avg = s_in + s_out / 2.0, act_tok;
+    double ctx_avg = s_in + s_out / 2.0, act_tok, pf_tok;
     double act_elem = p == ECF_PREC_FP8 ? 1.0 : p == ECF_PREC_FP32 ? 4.0 : 2.0;
 
     memset(t, 0, sizeof(*t));
@@ -158,9 +158,14 @@ static void llm_times(infer_times *t,
     t->bw = bw;
     t->mem_s = (weights_dev + kv_dev) / bw;
     t->compute_s = rate_dec > 0 ? dec_flops / rate_dec : 0;
+    /* The step's all-reduces carry every token it runs: the b decode
+     * tokens and, on an engine that fuses arriving prompts into the step
+     * (prefill_fused), their (b - 1) / s_out x s_in prompt tokens, which
+     * go through the same two all-reduces per layer (one call each). */
+    pf_tok = eng->prefill_fused && s_out > 0 ? (b - 1) / s_out * s_in : 0;
     comm_dec = 2.0 * m->layers *
-               allreduce_s(b * m->hidden * 2.0, pl->tp, d->link_gbytes_s,
-                           d->alpha_link, LINK_EFFICIENCY);
+               allreduce_s((b + pf_tok) * m->hidden * 2.0, pl->tp,
+                           d->link_gbytes_s, d->alpha_link, LINK_EFFICIENCY);
     /* Host time per step: fixed, plus eager kernel launches per layer.
      * The launches run ahead of the GPU's kernels (the slower of the two
      * sets the pace). An all-reduce completes only when every rank has

@@ -3,7 +3,9 @@
  * batches TensorRT-LLM publishes as its A100-80GB peak-throughput runs
  * must fit, vLLM's logged KV-cache size on one A100-80GB, the zoo's UNet
  * shapes from the published configurations, and the UNet/VAE inference
- * activations written out by hand (docs/estimation.md 4.3 and 4.4).
+ * activations written out by hand (docs/estimation.md 4.3 and 4.4); and
+ * the tensor-parallel all-reduces of a decode step that carries fused
+ * prompts (docs/estimation.md 5.4, "fused").
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -307,6 +309,26 @@ static void test_serve_fit__zoo_unet_errors(void **state)
     }
 }
 
+/* A decode step of an engine that fuses arriving prompts into it carries
+ * their tokens through the step's all-reduces (docs/estimation.md 5.4,
+ * "fused"). llama-2-70b (80 layers, h 8192) fp16 TP4 on p4de (NVSwitch
+ * 600 GB/s x 0.7, 2 us per hop), batch 240 at 128/2048:
+ *   TensorRT-LLM (fused): 240 + 239 / 2048 x 128 = 254.9375 tokens x
+ *   8192 x 2 B = 4,176,896 B per all-reduce; 2 x 3/4 x 4,176,896 /
+ *   4.2e11 + 6 x 2 us = 26.9175 us; x 2 x 80 = 4.30680 ms.
+ *   TGI (a prefill pass of its own, which pays its own all-reduces): 240
+ *   tokens = 3,932,160 B: 14.0434 + 12 us = 26.0434 us; x 160 = 4.16695
+ *   ms. */
+static void test_serve_fit__fused_prompts_in_allreduce(void **state)
+{
+    ecf_estimate e;
+    serve(&e, state, "llama-2-70b", ECF_ENGINE_TRTLLM, 240, 4, 128, 2048);
+    assert_int_equal(e.tp_degree, 4);
+    assert_float_equal(e.comm_s, 4.30680e-3, 1e-8);
+    serve(&e, state, "llama-2-70b", ECF_ENGINE_TGI, 240, 4, 128, 2048);
+    assert_float_equal(e.comm_s, 4.16695e-3, 1e-8);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -318,6 +340,7 @@ int main(void)
         cmocka_unit_test(test_serve_fit__sd15_unet_by_hand),
         cmocka_unit_test(test_serve_fit__sdxl_vae_decode_peak),
         cmocka_unit_test(test_serve_fit__zoo_unet_errors),
+        cmocka_unit_test(test_serve_fit__fused_prompts_in_allreduce),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
