@@ -153,6 +153,11 @@ PLAN_TRIED = obj({
     "fits": dict(BOOL, description="fits with the search's headroom"),
     "gib_per_device": NONNEG, "step_s": NONNEG, "samples_per_s": NONNEG,
     "chosen": BOOL})
+# LLM serving: the KV-cache tokens one replica has room for beside its
+# weights and workspace (vLLM's '# GPU blocks' x 16; docs/estimation.md
+# "KV capacity"); null for training and non-LLM models
+KV_CAPACITY = {"type": ["integer", "null"], "minimum": 0,
+               "description": "LLM serving: KV-cache tokens one replica has room for (vLLM's '# GPU blocks' x block size); null otherwise"}
 SERVING_BREAKDOWN = obj({
     "engine": enum("vllm", "tgi", "trtllm", "hf", "tf-serving", "triton",
                    "neuron"),
@@ -163,10 +168,16 @@ SERVING_BREAKDOWN = obj({
     "read_gb": dict(NONNEG, description="bytes read per step per device, 10^9 (LLM: weights)"),
     "kv_read_gb": NNONNEG, "bandwidth_gbytes_s": NONNEG,
     "memory_ms": NONNEG, "compute_ms": NONNEG, "allreduce_ms": NONNEG,
+    "gemm_ms": NNONNEG, "attention_ms": NNONNEG,
+    "gemm_bound": {"oneOf": [{"type": "null"}, enum("memory", "compute")]},
+    "attention_bound": {"oneOf": [{"type": "null"}, enum("memory", "compute")]},
+    "launch_bound": {"type": ["boolean", "null"]},
+    "pipeline_hops_ms": NNONNEG,
     "prefill_interleave_ms": NNONNEG, "tpot_ms": NNONNEG,
     "ttft": {"oneOf": [{"type": "null"}, obj({
         "prefill_ms": NONNEG, "join_ms": NONNEG, "queue_ms": NONNEG,
         "total_ms": NONNEG})]},
+    "kv_capacity_tokens": KV_CAPACITY,
     "batch": POSINT,
     "batch_limited_by": {"oneOf": [{"type": "null"}, enum(
         "batch-size", "model-default", "memory", "latency-ms", "ttft-ms",
@@ -186,10 +197,10 @@ ESTIMATE = doc("estimate.schema.json", "ec2fit estimate --output json", obj({
     "tp_degree": POSINT, "dp_degree": POSINT, "pp_degree": POSINT,
     "batch_size": POSINT, "seq_len": NPOS_OR_NULL,
     "activation_checkpointing": BOOL,
-    "memory": obj({k: NONNEG for k in (
+    "memory": obj(dict({k: NONNEG for k in (
         "weights_gib", "gradients_gib", "optimizer_gib", "activations_gib",
         "kv_cache_gib", "lora_gib", "overhead_gib", "total_per_device_gib",
-        "available_per_device_gib")}),
+        "available_per_device_gib")}, kv_capacity_tokens=KV_CAPACITY)),
     "peak_tflops": NONNEG, "utilization": NONNEG, "step_time_s": NONNEG,
     "compute_s": NONNEG, "memory_s": NONNEG, "communication_s": NONNEG,
     "throughput": obj({"value": NONNEG, "unit": THROUGHPUT_UNIT}),

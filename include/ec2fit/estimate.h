@@ -87,11 +87,12 @@ typedef struct {
     int master_weights; /* ECF_MASTER_*: --master-weights, 0 = fp32 */
     /* Diffusion serving: attention scores materialised (diffusers'
      * pre-2.0 default attention processor) instead of PyTorch 2 SDPA /
-     * xFormers. No CLI flag (ec2fit assumes SDPA, diffusers' default);
-     * set by the calibration harness for rows measured without it. */
+     * xFormers (the default, diffusers' with PyTorch 2). --attention
+     * eager; the calibration harness sets it for rows measured so. */
     bool naive_attention;
     /* Images are decoded on the accelerators (NVIDIA DALI / nvJPEG), not
-     * on host cores: no JPEG-decode vCPU cap (docs/estimation.md 8). */
+     * on host cores: no JPEG-decode vCPU cap (docs/estimation.md 8).
+     * --data-loader dali. */
     bool gpu_decode;
     /* Training variants (docs/estimation.md 4.1 and 5.1); last, so the
      * initializer leaves them off. --packing: variable-length samples are
@@ -104,8 +105,9 @@ typedef struct {
     int cross_entropy;
     /* Convnet training with cuDNN's fused convolution + BatchNorm + ReLU
      * kernels (NVIDIA's MLPerf ResNet code): fewer element-wise passes
-     * over the activations (docs/estimation.md 5.4). No CLI flag; set by
-     * the calibration harness for rows run with that code. */
+     * over the activations (docs/estimation.md 5.4). --conv-kernels
+     * fused; the calibration harness sets it for rows run with that
+     * code. */
     bool fused_conv_bn;
     /* --offload (ECF_OFFLOAD_*; 0 = none; docs/estimation.md 4.1,
      * "Optimizer offload"): the optimizer states (and the fp32 master
@@ -174,6 +176,14 @@ double ecf_estimate_startup_s(const ecf_instance *inst, double weight_bytes);
 /** "EC2 Capacity Blocks for ML or a reservation" for the families AWS sells
  *  mostly that way (p5, p5e, p5en, p6-*, trn2); NULL otherwise. */
 const char *ecf_estimate_capacity_note(const ecf_instance *inst);
+
+/** NeuronCores one Neuron device (chip) of `inst` exposes to the runtime:
+ *  the unit of Neuron tensor parallelism, of vLLM's
+ *  --tensor-parallel-size and of the Kubernetes device plugin's
+ *  aws.amazon.com/neuroncore. Trainium2: 4 logical cores (8 physical, LNC=2
+ *  by default); Inferentia2 and Trainium 2; Inferentia 4; 1 for any other
+ *  accelerator or none (docs/estimation.md 7, "AWS Neuron"). */
+int ecf_estimate_neuron_cores(const ecf_instance *inst);
 
 /** Fills defaults from the model (batch, sequence length, serving lengths,
  *  precision, LoRA rank, epochs), converts the dataset to samples, and
@@ -300,6 +310,17 @@ typedef struct {
     int next_batch;         /* the batch that failed (0 = none tried) */
     double next_gib;        /* its memory per device (with headroom) */
     double next_ms;         /* its value of the missed target */
+    /* LLM decode, the terms TPOT sums (docs/estimation.md 5.4): the GEMM
+     * and attention rooflines (each the slower of its reads and its
+     * FLOPs, over the pipeline stages), or dispatch_ms when the host's
+     * launches are slower (launch_bound); then allreduce_ms,
+     * step_host_ms, hop_ms (pipeline hops) and interleave_ms. */
+    double gemm_ms;
+    double attn_ms;
+    double hop_ms;
+    bool gemm_mem_bound; /* the GEMMs' reads outlast their FLOPs */
+    bool attn_mem_bound; /* the KV reads outlast attention's FLOPs */
+    bool launch_bound;   /* dispatch_ms > gemm_ms + attn_ms */
 } ecf_serve_terms;
 
 #define ECF_EST_MAX_NOTES 12

@@ -418,6 +418,13 @@ int cmd_completion(int argc, char **argv)
             {"arch", warch.data},
             {"framework", wfw.data},  {"engine", weng.data},
             {"storage", wsto.data},
+            /* the parser's words (workload_flags.c; test_completion.sh
+             * checks them against its error messages) */
+            {"master-weights", "fp32 amp none"},
+            {"cross-entropy", "full chunked fused"},
+            {"data-loader", "cpu dali"},
+            {"conv-kernels", "framework fused"},
+            {"attention", "sdpa eager"},
         };
         const size_t nv = sizeof(vl) / sizeof(vl[0]);
 

@@ -8,6 +8,7 @@
  * errors, 1 for runtime errors.
  */
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -134,6 +135,10 @@ static void print_table(const ecf_estimate *e,
                "replica%s\n",
                e->max_qps_per_replica, e->replicas,
                e->replicas == 1 ? "" : "s");
+        /* the room the fit leaves the KV cache: vLLM's '# GPU blocks' x
+         * 16 (docs/estimation.md, "KV capacity") */
+        if (ecf_model_kind_is_llm(m->kind))
+            rr_print_kv_capacity(stdout, e, "");
     }
     printf("Throughput       %.4g %s\n", e->throughput, e->throughput_unit);
     fmt_time(t, sizeof(t), e->time_hours);
@@ -243,6 +248,11 @@ static void print_json(const ecf_estimate *e,
                      3);
     cli_json_add_num(o, "available_per_device_gib",
                      e->memory.available_per_device_gib, 3);
+    if (llm_serving)
+        cJSON_AddNumberToObject(o, "kv_capacity_tokens",
+                                floor(e->memory.kv_capacity_tokens));
+    else
+        cJSON_AddNullToObject(o, "kv_capacity_tokens");
     cli_json_add_num(root, "peak_tflops", e->peak_tflops, 2);
     cli_json_add_num(root, "utilization", e->utilization, 3);
     cli_json_add_num(root, "step_time_s", e->step_time_s, 6);

@@ -21,6 +21,13 @@ int ecf_est_neuron_cores_per_chip(const char *generation)
     return 1;
 }
 
+int ecf_estimate_neuron_cores(const ecf_instance *inst)
+{
+    return inst && inst->accel
+               ? ecf_est_neuron_cores_per_chip(inst->accel->generation)
+               : 1;
+}
+
 int ecf_est_neuron_core_view(devinfo *d, const ecf_instance *inst,
                              double *peak)
 {

@@ -31,6 +31,9 @@ typedef struct {
     /* the step's terms, for --explain (ecf_serve_terms) */
     double weight_bytes, kv_bytes, bw, mem_s, compute_s, host_s;
     double interleave_s, join_s;
+    /* LLM decode: the GEMM and attention rooflines of one stage */
+    double gemm_s, attn_s;
+    bool gemm_mem_bound, attn_mem_bound;
 } infer_times;
 
 /* Time of one decode step (or one prompt's prefill) on one pipeline stage:
@@ -167,9 +170,12 @@ static void llm_times(infer_times *t,
     {
         bool mb_gemm, mb_attn;
         double gemm_flops = b * 2.0 * matmul_params(m) / split;
-        dec_stage = roofline(weights_dev, bw, gemm_flops, rate_dec, &mb_gemm) +
-                    roofline(kv_dev, bw, dec_flops - gemm_flops, rate_dec,
+        t->gemm_s = roofline(weights_dev, bw, gemm_flops, rate_dec, &mb_gemm);
+        t->attn_s = roofline(kv_dev, bw, dec_flops - gemm_flops, rate_dec,
                              &mb_attn);
+        dec_stage = t->gemm_s + t->attn_s;
+        t->gemm_mem_bound = mb_gemm;
+        t->attn_mem_bound = mb_attn;
         t->mem_bound = mb_gemm || mb_attn;
     }
     t->weight_bytes = weights_dev;
@@ -536,6 +542,13 @@ static void explain_serve(ecf_estimate *e,
     x->compute_ms = t->compute_s * 1e3;
     x->allreduce_ms = t->comm_s * 1e3;
     x->interleave_ms = t->interleave_s * 1e3;
+    /* the terms llm_times adds for TPOT, over the pipeline stages */
+    x->gemm_ms = t->gemm_s * pl->pp * 1e3;
+    x->attn_ms = t->attn_s * pl->pp * 1e3;
+    x->hop_ms = (pl->pp - 1) * d->alpha_net * 1e3;
+    x->gemm_mem_bound = t->gemm_mem_bound;
+    x->attn_mem_bound = t->attn_mem_bound;
+    x->launch_bound = t->host_s > (t->gemm_s + t->attn_s) * pl->pp;
     x->prefill_ms = t->prefill_s * 1e3;
     x->join_ms = t->join_s * 1e3;
     x->queue_ms = (t->ttft_s - t->prefill_s - t->join_s) * 1e3;

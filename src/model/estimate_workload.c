@@ -167,6 +167,42 @@ int ecf_workload_resolve(ecf_workload *w, const ecf_model *m, ecf_err *err)
                            "--cross-entropy: the LM-head loss is modelled "
                            "for decoder language models, not %s (%s)",
                            m->name, ecf_model_kind_name(m->kind));
+    /* --data-loader dali, --attention eager, --conv-kernels fused: each
+     * changes one term, for the models and tasks that have it */
+    if (w->gpu_decode && !((m->kind == ECF_KIND_CNN ||
+                            m->kind == ECF_KIND_VIT) &&
+                           w->task != ECF_TASK_INFER))
+        return ecf_err_set(err, ECF_EINVAL,
+                           m->kind == ECF_KIND_CNN || m->kind == ECF_KIND_VIT
+                               ? "--data-loader: the JPEG-decode limit is "
+                                 "modelled for training and --task batch, "
+                                 "not --task %s"
+                               : "--data-loader: the JPEG-decode limit is "
+                                 "modelled for image models (cnn, vit), "
+                                 "not %s",
+                           m->kind == ECF_KIND_CNN || m->kind == ECF_KIND_VIT
+                               ? ecf_task_name(w->task)
+                               : m->name);
+    if (w->naive_attention && !(m->unet_levels > 0 && !training))
+        return ecf_err_set(err, ECF_EINVAL,
+                           m->unet_levels > 0
+                               ? "--attention: eager attention memory is "
+                                 "modelled for serving (--task infer or "
+                                 "batch), not --task %s"
+                               : "--attention: eager attention memory is "
+                                 "modelled for UNet diffusion models "
+                                 "(stable-diffusion-1.5, sdxl), not %s",
+                           m->unet_levels > 0 ? ecf_task_name(w->task)
+                                              : m->name);
+    if (w->fused_conv_bn && !(m->kind == ECF_KIND_CNN && training))
+        return ecf_err_set(err, ECF_EINVAL,
+                           m->kind == ECF_KIND_CNN
+                               ? "--conv-kernels: fused kernels are modelled "
+                                 "for training, not --task %s"
+                               : "--conv-kernels: fused kernels are modelled "
+                                 "for convnets (cnn), not %s",
+                           m->kind == ECF_KIND_CNN ? ecf_task_name(w->task)
+                                                   : m->name);
     if (is_llm(m) && !training) {
         if (w->input_tokens == 0)
             w->input_tokens = DEFAULT_INPUT_TOKENS;

@@ -188,6 +188,42 @@ int cli_workload_option(cli_workload *wl, int c, const char *arg, ecf_err *err)
                                "'%s'",
                                arg);
         break;
+    /* the three implementation choices the estimator models
+     * (docs/estimation.md 5.4 and 8; checked against the model and task
+     * by ecf_workload_resolve) */
+    case CLI_WL_DATA_LOADER:
+        if (strcmp(arg, "cpu") == 0)
+            w->gpu_decode = false;
+        else if (strcmp(arg, "dali") == 0)
+            w->gpu_decode = true;
+        else
+            return ecf_err_set(err, ECF_EINVAL,
+                               "--data-loader: expected cpu or dali, got "
+                               "'%s'",
+                               arg);
+        break;
+    case CLI_WL_ATTENTION:
+        if (strcmp(arg, "sdpa") == 0)
+            w->naive_attention = false;
+        else if (strcmp(arg, "eager") == 0)
+            w->naive_attention = true;
+        else
+            return ecf_err_set(err, ECF_EINVAL,
+                               "--attention: expected sdpa or eager, got "
+                               "'%s'",
+                               arg);
+        break;
+    case CLI_WL_CONV_KERNELS:
+        if (strcmp(arg, "framework") == 0)
+            w->fused_conv_bn = false;
+        else if (strcmp(arg, "fused") == 0)
+            w->fused_conv_bn = true;
+        else
+            return ecf_err_set(err, ECF_EINVAL,
+                               "--conv-kernels: expected framework or fused, "
+                               "got '%s'",
+                               arg);
+        break;
     case CLI_WL_LORA_RANK:
         return cli_parse_int(&w->lora_rank, "--lora-rank", arg, 1, 4096, err) <
                        0

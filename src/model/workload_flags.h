@@ -69,6 +69,9 @@ enum {
     CLI_WL_MEAN_SEQ_LEN,
     CLI_WL_CROSS_ENTROPY,
     CLI_WL_OFFLOAD,
+    CLI_WL_DATA_LOADER,
+    CLI_WL_ATTENTION,
+    CLI_WL_CONV_KERNELS,
     CLI_WL_END
 };
 
@@ -107,7 +110,10 @@ enum {
         {"packing", no_argument, NULL, CLI_WL_PACKING},                        \
         {"mean-seq-len", required_argument, NULL, CLI_WL_MEAN_SEQ_LEN},        \
         {"cross-entropy", required_argument, NULL, CLI_WL_CROSS_ENTROPY},      \
-        {"offload", required_argument, NULL, CLI_WL_OFFLOAD}
+        {"offload", required_argument, NULL, CLI_WL_OFFLOAD},                  \
+        {"data-loader", required_argument, NULL, CLI_WL_DATA_LOADER},          \
+        {"attention", required_argument, NULL, CLI_WL_ATTENTION},              \
+        {"conv-kernels", required_argument, NULL, CLI_WL_CONV_KERNELS}
 
 typedef struct {
     const char *model;        /* --model NAME */

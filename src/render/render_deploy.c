@@ -8,7 +8,6 @@
 
 #include <ctype.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 /* "meta-llama/Llama-3.1-8B" from a zoo source that cites
@@ -32,19 +31,6 @@ static bool hf_repo(char *out, size_t n, const char *source)
     memcpy(out, p, len);
     out[len] = '\0';
     return true;
-}
-
-int rd_neuron_cores_per_device(const ecf_instance *inst)
-{
-    const char *p;
-    int k;
-    if (!inst->accel || !inst->accel->name)
-        return 1;
-    p = strstr(inst->accel->name, "NeuronCore");
-    if (!p || !(p = strstr(p, " x")))
-        return 1;
-    k = atoi(p + 2);
-    return k > 0 ? k : 1;
 }
 
 void rd_names_init(rd_names *out, const rr_view *v)
@@ -78,5 +64,6 @@ void rd_names_init(rd_names *out, const rr_view *v)
                                              : 0;
     out->tensor_parallel = p->devices_per_node > 0 ? p->devices_per_node : 1;
     if (ecf_images_stack(p->inst) == ECF_STACK_NEURON)
-        out->tensor_parallel *= rd_neuron_cores_per_device(p->inst);
+        /* the estimator's cores per chip, logical on Trainium2 (LNC=2) */
+        out->tensor_parallel *= ecf_estimate_neuron_cores(p->inst);
 }

@@ -19,14 +19,12 @@ typedef struct {
     double per_instance_qps;   /* rank 1 capacity / instances */
     double target_fraction;    /* Auto Scaling target / per-instance capacity */
     double expected_fraction;  /* --qps / fleet capacity (0 without --qps) */
-    int tensor_parallel;       /* devices (NeuronCores on Neuron) per node */
+    int tensor_parallel;       /* devices per node; on Neuron the NeuronCores
+                                  the runtime exposes
+                                  (ecf_estimate_neuron_cores) */
 } rd_names;
 
 /** Fills `out` for the rank-1 plan (the view must hold one). */
 void rd_names_init(rd_names *out, const rr_view *v);
-
-/** NeuronCores per Neuron device, from the catalog's accelerator name
- *  ("Inferentia2 (NeuronCore-v2 x2)"); 1 when the name does not say. */
-int rd_neuron_cores_per_device(const ecf_instance *inst);
 
 #endif

@@ -21,6 +21,10 @@ void rr_print_plans_tried(FILE *f,
                           const ecf_estimate *e,
                           const char *type,
                           int nodes);
+/** The "KV capacity" line (LLM serving): `indent`, the label padded to 17
+ *  columns, then the tokens one replica's KV pool holds with thousands
+ *  separators (docs/estimation.md, "KV capacity"). */
+void rr_print_kv_capacity(FILE *f, const ecf_estimate *e, const char *indent);
 /** The "Serving terms for TYPE x NODES" block; nothing for training or a
  *  quiet estimate. */
 void rr_print_serve_terms(FILE *f,

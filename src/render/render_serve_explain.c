@@ -7,9 +7,11 @@
  */
 #include "render_explain.h"
 
+#include <math.h>
 #include <stdio.h>
 
 #include "render_common.h"
+#include "render_report.h"
 
 /* JSON names of ecf_batch_limit (NULL: not computed). */
 static const char *const limit_names[ECF_BATCH_LIMIT_COUNT] = {
@@ -72,6 +74,86 @@ limit_text(char *buf, size_t n, const ecf_estimate *e, const ecf_serve_terms *x)
     }
 }
 
+void rr_print_kv_capacity(FILE *f, const ecf_estimate *e, const char *indent)
+{
+    char kv[32];
+
+    if (e->memory.kv_capacity_tokens < 1) {
+        fprintf(f,
+                "%sKV capacity      none: the weights and workspace leave "
+                "no room\n",
+                indent);
+        return;
+    }
+    rr_fmt_num(kv, sizeof(kv), floor(e->memory.kv_capacity_tokens), 0);
+    fprintf(f,
+            "%sKV capacity      %s tokens per replica beside the weights "
+            "and workspace\n",
+            indent, kv);
+}
+
+/* One roofline line of a decode step: its time, the bytes it reads, and
+ * which side bounds it. */
+static void roofline_line(FILE *f,
+                          const char *label,
+                          double ms,
+                          double bytes,
+                          const char *what,
+                          double bw,
+                          bool mem_bound,
+                          int pp)
+{
+    fprintf(f, "  %-16s %.3f ms: %.2f GB of %s per device at %.0f GB/s, %s",
+            label, ms, bytes / 1e9, what, bw,
+            mem_bound ? "the reads outlast the FLOPs"
+                      : "the FLOPs outlast the reads");
+    if (pp > 1)
+        fprintf(f, ", over %d stages", pp);
+    fputc('\n', f);
+}
+
+/* LLM decode: the terms TPOT adds, one line each, then TPOT as their sum
+ * (docs/estimation.md 5.4: GEMMs and attention are separate kernels with
+ * their own rooflines; the host's launches replace them when slower). */
+static void
+print_decode_terms(FILE *f, const ecf_estimate *e, const ecf_serve_terms *x)
+{
+    double device = x->gemm_ms + x->attn_ms;
+
+    roofline_line(f, "GEMMs", x->gemm_ms, x->weight_bytes, "weights",
+                  x->bw_gbytes_s, x->gemm_mem_bound, e->pp_degree);
+    roofline_line(f, "attention", x->attn_ms, x->kv_bytes, "KV cache",
+                  x->bw_gbytes_s, x->attn_mem_bound, e->pp_degree);
+    if (x->layer_dispatch_ms > 0)
+        fprintf(f,
+                "  launches         %.3f ms (%.2f ms per layer), %s the "
+                "kernels' %.3f ms\n",
+                x->dispatch_ms, x->layer_dispatch_ms,
+                x->launch_bound ? "set the pace: slower than"
+                                : "hidden behind",
+                device);
+    else
+        fprintf(f, "  launches         none per layer (graph replay)\n");
+    fprintf(f, "  all-reduce       %.3f ms\n", x->allreduce_ms);
+    fprintf(f, "  host time        %.3f ms per step\n", x->step_host_ms);
+    if (e->pp_degree > 1)
+        fprintf(f, "  pipeline hops    %.3f ms (%d between stages)\n",
+                x->hop_ms, e->pp_degree - 1);
+    fprintf(f,
+            "  others' prefill  %.3f ms per step (continuous batching)\n",
+            x->interleave_ms);
+    fprintf(f, "  TPOT             %.3f ms per output token = ",
+            e->per_token_ms);
+    if (x->launch_bound)
+        fprintf(f, "%.3f", x->dispatch_ms);
+    else
+        fprintf(f, "%.3f + %.3f", x->gemm_ms, x->attn_ms);
+    fprintf(f, " + %.3f + %.3f", x->allreduce_ms, x->step_host_ms);
+    if (e->pp_degree > 1)
+        fprintf(f, " + %.3f", x->hop_ms);
+    fprintf(f, " + %.3f\n", x->interleave_ms);
+}
+
 void rr_print_serve_terms(FILE *f,
                           const ecf_estimate *e,
                           const char *type,
@@ -88,39 +170,24 @@ void rr_print_serve_terms(FILE *f,
             type, nodes, e->tp_degree, e->pp_degree, e->batch_size,
             x->llm ? "decode step" : "forward of the batch");
     fprintf(f, "  engine           %s: %s\n", e->engine, x->engine_why);
-    if (x->llm) {
-        fprintf(f, "  host time        %.2f ms per step", x->step_host_ms);
-        if (x->layer_dispatch_ms > 0)
-            fprintf(f, " + dispatch %.2f ms per layer = %.2f ms\n",
-                    x->layer_dispatch_ms, x->dispatch_ms);
-        else
-            fprintf(f, ", no per-layer dispatch (graph replay)\n");
-        fprintf(f,
-                "  decode reads     %.2f GB weights + %.2f GB KV cache per "
-                "device at %.0f GB/s = %.3f ms\n",
-                x->weight_bytes / 1e9, x->kv_bytes / 1e9, x->bw_gbytes_s,
-                x->memory_ms);
-    } else {
+    if (x->llm)
+        print_decode_terms(f, e, x);
+    else {
         fprintf(f, "  dispatch         %.2f ms per forward call\n",
                 x->fwd_overhead_ms);
         fprintf(f,
                 "  reads            %.3f GB per device at %.0f GB/s = "
                 "%.3f ms\n",
                 x->weight_bytes / 1e9, x->bw_gbytes_s, x->memory_ms);
+        fprintf(f, "  compute          %.3f ms\n", x->compute_ms);
+        fprintf(f, "  all-reduce       %.3f ms\n", x->allreduce_ms);
     }
-    fprintf(f, "  compute          %.3f ms\n", x->compute_ms);
-    fprintf(f, "  all-reduce       %.3f ms\n", x->allreduce_ms);
     if (x->llm) {
-        fprintf(f,
-                "  others' prefill  %.3f ms per step (continuous "
-                "batching)\n",
-                x->interleave_ms);
-        fprintf(f, "  TPOT             %.3f ms per output token\n",
-                e->per_token_ms);
         fprintf(f,
                 "  TTFT             %.1f ms = own prefill %.1f + join "
                 "%.1f + queueing %.1f\n",
                 e->ttft_ms, x->prefill_ms, x->join_ms, x->queue_ms);
+        rr_print_kv_capacity(f, e, "  ");
     }
     limit_text(lim, sizeof(lim), e, x);
     fprintf(f, "  batch            %d %s: %s\n", e->batch_size,
@@ -160,6 +227,20 @@ void rr_json_serve_terms(cJSON *o, const ecf_estimate *e)
     cli_json_add_num(s, "memory_ms", x->memory_ms, 4);
     cli_json_add_num(s, "compute_ms", x->compute_ms, 4);
     cli_json_add_num(s, "allreduce_ms", x->allreduce_ms, 4);
+    num_or_null(s, "gemm_ms", x->gemm_ms, 4, x->llm);
+    num_or_null(s, "attention_ms", x->attn_ms, 4, x->llm);
+    if (x->llm) {
+        cJSON_AddStringToObject(s, "gemm_bound",
+                                x->gemm_mem_bound ? "memory" : "compute");
+        cJSON_AddStringToObject(s, "attention_bound",
+                                x->attn_mem_bound ? "memory" : "compute");
+        cJSON_AddBoolToObject(s, "launch_bound", x->launch_bound);
+    } else {
+        cJSON_AddNullToObject(s, "gemm_bound");
+        cJSON_AddNullToObject(s, "attention_bound");
+        cJSON_AddNullToObject(s, "launch_bound");
+    }
+    num_or_null(s, "pipeline_hops_ms", x->hop_ms, 4, x->llm);
     num_or_null(s, "prefill_interleave_ms", x->interleave_ms, 4, x->llm);
     num_or_null(s, "tpot_ms", e->per_token_ms, 4, x->llm);
     if (x->llm) {
@@ -171,6 +252,11 @@ void rr_json_serve_terms(cJSON *o, const ecf_estimate *e)
     } else {
         cJSON_AddNullToObject(s, "ttft");
     }
+    if (x->llm)
+        cJSON_AddNumberToObject(s, "kv_capacity_tokens",
+                                floor(e->memory.kv_capacity_tokens));
+    else
+        cJSON_AddNullToObject(s, "kv_capacity_tokens");
     cJSON_AddNumberToObject(s, "batch", e->batch_size);
     if (lim)
         cJSON_AddStringToObject(s, "batch_limited_by", lim);

@@ -68,6 +68,13 @@ check "bash: instance types for show" test "$(complete_bash "$X" show p4d.24x)" 
 check "bash: --instance types" test "$(complete_bash "$X" estimate --instance g6e.x)" = g6e.xlarge
 check "bash: -i types" test "$(complete_bash "$X" estimate --model resnet50 -i p5.4x)" = p5.4xlarge
 check "bash: accelerators after list --accelerator" test "$(complete_bash "$X" list --accelerator a10 | sort | tr '\n' ' ')" = "a100-40gb a100-80gb a10g "
+# fixed-value workload flags complete to exactly the words their parser
+# accepts (read from its "expected a, b or c" error)
+for f in master-weights cross-entropy data-loader conv-kernels attention; do
+  want=$("$X" estimate --model resnet50 --task train --$f bogus 2>&1 >/dev/null | sed -E 's/.*expected (.*), got.*/\1/; s/,| or / /g' | tr -s ' ' '\n' | sort | tr '\n' ' ')
+  got=$(complete_bash "$X" estimate --$f "" | sort | tr '\n' ' ')
+  check "bash: --$f values = the parser's ($want)" test -n "$want" -a "$got" = "$want"
+done
 check "bash: regions" bash -c 'complete_bash "$0" list --region us-we | grep -qx us-west-2' "$X"
 check "bash: list --region offers all" bash -c 'complete_bash "$0" list --region a | grep -qx all' "$X"
 check "bash: families" bash -c 'complete_bash "$0" list --family g6 | grep -qx g6e' "$X"

@@ -151,6 +151,62 @@ check "70b on g5.48xlarge: memory set the batch (next one over the 10% headroom)
 "$E" estimate --model llama-3.1-70b --task infer --instance g5.48xlarge --input-tokens 2048 --output-tokens 2048 --explain > "$WORK/mem.txt"
 check "table: 'memory limits it'" grep -qE '^  batch +16 requests in flight: memory limits it: batch 32 needs ' "$WORK/mem.txt"
 
+# ---- LLM decode: the lines TPOT adds sum to it (text and JSON) ----------
+# docs/estimation.md 5.4: GEMMs and attention are separate kernels with
+# their own rooflines (times add), the launches replace them when slower,
+# then all-reduce, host time, pipeline hops and others' prefills. Cases:
+# every term kind (a launch-bound eager engine, three pipeline stages,
+# compute-bound GEMMs beside memory-bound attention, Neuron).
+tpot_case() { # name args...
+  local name=$1; shift
+  "$E" estimate "$@" --explain --output json > "$WORK/sum_$name.json"
+  "$E" estimate "$@" --explain > "$WORK/sum_$name.txt"
+  py "$WORK/sum_$name.json" "$WORK/sum_$name.txt" > "$WORK/sum_$name.out" <<'PY'
+import json, re, sys
+d = json.load(open(sys.argv[1])); s = d["serving_breakdown"]
+txt = open(sys.argv[2]).read()
+pp = d["pp_degree"]
+device = s["dispatch_ms"] if s["launch_bound"] else s["gemm_ms"] + s["attention_ms"]
+assert s["launch_bound"] == (s["dispatch_ms"] > s["gemm_ms"] + s["attention_ms"]), s
+total = device + s["allreduce_ms"] + s["host_ms_per_step"] + s["pipeline_hops_ms"] \
+    + s["prefill_interleave_ms"]
+assert abs(total - s["tpot_ms"]) < 3e-3, (total, s["tpot_ms"])
+assert abs(s["tpot_ms"] - d["per_token_ms"]) < 1e-3
+# a memory-bound roofline is its reads at the bandwidth, over the stages
+for k, gb, bound in (("gemm_ms", "read_gb", "gemm_bound"),
+                     ("attention_ms", "kv_read_gb", "attention_bound")):
+    reads = pp * s[gb] / s["bandwidth_gbytes_s"] * 1e3
+    if s[bound] == "memory":
+        assert abs(s[k] - reads) < 2e-3 * pp, (k, s[k], reads)
+    else:
+        assert s[k] > reads - 2e-3 * pp, (k, s[k], reads)
+assert (s["pipeline_hops_ms"] > 0) == (pp > 1), s
+# the text: "TPOT  X ms per output token = a + b + ...", the terms adding up
+m = re.search(r"^  TPOT +([0-9.]+) ms per output token = ([0-9. +]+)$", txt, re.M)
+assert m, txt
+terms = [float(x) for x in m.group(2).split("+")]
+assert abs(sum(terms) - float(m.group(1))) < 1e-3 * (len(terms) + 1), (terms, m.group(1))
+assert abs(float(m.group(1)) - s["tpot_ms"]) < 1e-3
+# and each term is printed on its own line above
+lines = {l[2:18].strip(): l for l in txt.splitlines() if l.startswith("  ")}
+summed = (["launches"] if s["launch_bound"] else ["GEMMs", "attention"]) + \
+    ["all-reduce", "host time"] + (["pipeline hops"] if pp > 1 else []) + ["others' prefill"]
+assert len(summed) == len(terms), (summed, terms)
+for name, v in zip(summed, terms):
+    assert re.match(r"^  %s +%.3f ms" % (re.escape(name), v), lines[name]), (name, v, lines[name])
+print("ok", len(terms), pp, s["launch_bound"], s["gemm_bound"], s["attention_bound"])
+PY
+  check "$name: the TPOT terms add up, text and JSON ($(cat "$WORK/sum_$name.out"))" grep -q '^ok' "$WORK/sum_$name.out"
+}
+tpot_case vllm_g6e --model llama-3.1-8b --task infer --instance g6e.xlarge --qps 1
+tpot_case tgi_launch --model llama-2-13b --task infer --instance p4d.24xlarge --engine tgi --tensor-parallel 8
+tpot_case pp3 --model llama-3.1-70b --task infer --instance p5.4xlarge --nodes 3 --batch-size 1
+tpot_case batch_p5 --model llama-3.1-8b --task batch --instance p5.48xlarge
+tpot_case inf2 --model llama-3.1-8b --task infer --instance inf2.xlarge
+check "tgi TP8 on p4d: launch-bound" grep -q '^ok 4 1 True' "$WORK/sum_tgi_launch.out"
+check "three stages: hops summed" grep -q '^ok 6 3 ' "$WORK/sum_pp3.out"
+check "offline batch 512 on H100: compute-bound GEMMs beside memory-bound attention" grep -q '^ok 5 1 False compute memory' "$WORK/sum_batch_p5.out"
+
 # ---- non-LLM: ResNet-50 on g5.xlarge with --latency-ms -----------------
 "$E" estimate --model resnet50 --task infer --instance g5.xlarge --latency-ms 10 --explain --output json > "$WORK/cnn.json"
 py "$WORK/cnn.json" > "$WORK/cnn.out" <<'PY'

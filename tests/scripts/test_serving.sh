@@ -84,4 +84,33 @@ check "tpot rule named" grep -q "(tpot): .* ms per output token, target 0.01 ms"
 check "every plan meets --tpot-ms 20" jq -e 'all(.recommendations[]; .per_token_ms <= 20) and .workload.tpot_ms == 20' "$R"
 "$EC2FIT" estimate --model llama-3.1-8b --task infer --ttft-ms abc > /dev/null 2> "$WORK/err"
 check "bad --ttft-ms exits 2" test $? -eq 2
+# KV capacity (docs/estimation.md "KV capacity"), shown by estimate: the
+# pool vLLM logs as '# GPU blocks' x 16. Each calibration row with a
+# vLLM KV log is run on its hardware and checked within the row's own
+# tolerance; table and JSON print the same integer.
+CAL="$FIXTURES/calibration.json"
+kv_row() { # id -> "expect tolerance_pct"
+  jq -r --arg id "$1" '.rows[] | select(.id == $id) | "\(.expect) \(.tolerance_pct)"' "$CAL"
+}
+read -r want tol <<< "$(kv_row vllm-pr2031-kvcap-llama-2-7b-a100-80gb-tp1)"
+check "calibration row vllm-pr2031 7B: 117616 tokens" test "$want" = 117616
+"$EC2FIT" estimate --model llama-2-7b --task infer --precision fp16 --instance p4de.24xlarge --tensor-parallel 1 --batch-size 1 --output json > "$E"
+got=$(jq '.memory.kv_capacity_tokens' "$E")
+check "llama-2-7b fp16 on one A100-80GB: KV capacity $got within $tol% of vLLM's $want" awk -v g="$got" -v w="$want" -v t="$tol" 'BEGIN{d = g / w - 1; exit !(g > 0 && d < t / 100 && d > -t / 100)}'
+check "KV capacity is an integer" jq -e '.memory.kv_capacity_tokens | . == floor' "$E"
+"$EC2FIT" estimate --model llama-2-7b --task infer --precision fp16 --instance p4de.24xlarge --tensor-parallel 1 --batch-size 1 > "$WORK/table"
+commas=$(echo "$got" | sed -E ':a;s/^([0-9]+)([0-9]{3})/\1,\2/;ta')
+check "table prints the same figure ($commas)" grep -qE "^KV capacity +$commas tokens per replica" "$WORK/table"
+read -r want tol <<< "$(kv_row dataoneks-vllm-r1-distill-8b-g5.4xlarge-kvcap)"
+"$EC2FIT" estimate --model llama-3.1-8b --task infer --precision bf16 --instance g5.4xlarge --batch-size 1 --output json > "$E"
+got=$(jq '.memory.kv_capacity_tokens' "$E")
+check "llama-3.1-8b bf16 on g5.4xlarge: KV capacity $got within $tol% of vLLM's $want" awk -v g="$got" -v w="$want" -v t="$tol" 'BEGIN{d = g / w - 1; exit !(g > 0 && d < t / 100 && d > -t / 100)}'
+"$EC2FIT" estimate --model llama-3.1-8b --task infer --instance g5.4xlarge --explain --output json > "$E"
+check "serving_breakdown carries the same KV capacity" jq -e '.serving_breakdown.kv_capacity_tokens == .memory.kv_capacity_tokens and .memory.kv_capacity_tokens > 0' "$E"
+"$EC2FIT" estimate --model llama-3.1-8b --task train --instance p4d.24xlarge --output json > "$E"
+check "training: kv_capacity_tokens is null" jq -e '.memory.kv_capacity_tokens == null' "$E"
+"$EC2FIT" estimate --model resnet50 --task infer --instance g5.xlarge --output json > "$E"
+check "non-LLM serving: kv_capacity_tokens is null" jq -e '.memory.kv_capacity_tokens == null' "$E"
+"$EC2FIT" estimate --model resnet50 --task infer --instance g5.xlarge > "$WORK/table"
+check "non-LLM serving: no KV capacity line" bash -c "! grep -q '^KV capacity' '$WORK/table'"
 finish

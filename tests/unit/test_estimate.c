@@ -19,68 +19,13 @@
 #include "ec2fit/estimate.h"
 #include "ec2fit/stacks.h"
 #include "ec2fit/zoo.h"
-
-#define GIB 1073741824.0
+#include "estimate_fx.h"
 
 typedef struct {
     ecf_zoo *zoo;
     ecf_accel a100, v100, t4, h100;
     ecf_instance p4de, p4de_1, p3_2x, p3_16x, g4dn, p5, c7i, cpu_small;
 } fx;
-
-static void gpu(ecf_accel *a,
-                const char *id,
-                const char *gen,
-                double bw,
-                double fp32,
-                double tf32,
-                double fp16,
-                double bf16,
-                double fp8,
-                double tdp)
-{
-    memset(a, 0, sizeof(*a));
-    a->id = (char *)id;
-    a->name = (char *)id;
-    a->generation = (char *)gen;
-    a->kind = ECF_ACCEL_GPU;
-    a->memory_bw_gbytes_s = bw;
-    a->tflops[ECF_PREC_FP32] = fp32;
-    a->tflops[ECF_PREC_TF32] = tf32;
-    a->tflops[ECF_PREC_FP16] = fp16;
-    a->tflops[ECF_PREC_BF16] = bf16;
-    a->tflops[ECF_PREC_FP8] = fp8;
-    a->tdp_w = tdp;
-}
-
-static void host(ecf_instance *in,
-                 const char *type,
-                 const ecf_accel *a,
-                 int n,
-                 double mem_gib,
-                 ecf_link link,
-                 double link_gbs,
-                 int vcpu,
-                 double ram,
-                 double net,
-                 double efa)
-{
-    memset(in, 0, sizeof(*in));
-    in->type = (char *)type;
-    in->family = (char *)type;
-    in->accel = a;
-    in->accel_count = a ? n : 0;
-    in->accel_memory_gib = mem_gib;
-    in->link = link;
-    in->link_gbytes_s = link_gbs;
-    in->vcpu = vcpu;
-    in->memory_gib = ram;
-    in->network_gbps = net;
-    in->efa = efa > 0;
-    in->efa_gbps = efa;
-    in->ebs_gbps = 19;
-    in->nvme_gb = 8000;
-}
 
 static int setup(void **state)
 {
@@ -89,12 +34,11 @@ static int setup(void **state)
     if (!f || ecf_zoo_embedded(&f->zoo, &err) != 0)
         return -1;
     /* datasheet figures (dense): A100 80GB, V100, T4, H100 SXM */
-    gpu(&f->a100, "a100-80gb", "ampere", 2039, 19.5, 156, 312, 312, 0, 400);
+    a100_80gb(&f->a100);
     gpu(&f->v100, "V100", "volta", 900, 15.7, 0, 125, 0, 0, 300);
     gpu(&f->t4, "T4", "turing", 320, 8.1, 0, 65, 0, 0, 70);
     gpu(&f->h100, "h100", "hopper", 3350, 67, 494.5, 989.5, 989.5, 1979, 700);
-    host(&f->p4de, "p4de.24xlarge", &f->a100, 8, 80, ECF_LINK_NVSWITCH, 600, 96,
-         1152, 400, 400);
+    p4de(&f->p4de, &f->a100);
     host(&f->p4de_1, "a100x1", &f->a100, 1, 80, ECF_LINK_NONE, 0, 12, 144, 50,
          0);
     host(&f->p3_2x, "p3.2xlarge", &f->v100, 1, 16, ECF_LINK_NONE, 0, 8, 61, 10,
@@ -122,20 +66,7 @@ static int teardown(void **state)
 
 static const ecf_model *model(void **state, const char *name)
 {
-    const ecf_model *m = ecf_zoo_find(((fx *)*state)->zoo, name);
-    assert_non_null(m);
-    return m;
-}
-
-static void run_ok(ecf_estimate *e,
-                   const ecf_model *m,
-                   ecf_workload *w,
-                   const ecf_instance *in,
-                   int nodes)
-{
-    ecf_err err = ECF_ERR_INIT;
-    if (ecf_estimate_run(e, m, w, in, nodes, &err) != 0)
-        fail_msg("estimate failed: %s", err.msg);
+    return zoo_model(((fx *)*state)->zoo, name);
 }
 
 /* ---------------------------------------------------------------- */

@@ -17,6 +17,7 @@
 #include "ec2fit/zoo.h"
 #include "estimate_gemm.h"
 #include "estimate_internal.h"
+#include "estimate_fx.h"
 
 static int setup(void **state)
 {
@@ -36,9 +37,7 @@ static int teardown(void **state)
 
 static const ecf_model *model(void **state, const char *name)
 {
-    const ecf_model *m = ecf_zoo_find(*state, name);
-    assert_non_null(m);
-    return m;
+    return zoo_model(*state, name);
 }
 
 /* BERT-base (h 768, 12 heads x 64, MLP 3072, 12 layers, GELU MLP), bf16:

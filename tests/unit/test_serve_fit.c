@@ -21,8 +21,7 @@
 #include "ec2fit/estimate.h"
 #include "ec2fit/stacks.h"
 #include "ec2fit/zoo.h"
-
-#define GIB 1073741824.0
+#include "estimate_fx.h"
 
 typedef struct {
     ecf_zoo *zoo;
@@ -37,30 +36,8 @@ static int setup(void **state)
     if (!f || ecf_zoo_embedded(&f->zoo, &err) != 0)
         return -1;
     /* A100 SXM4 80GB datasheet (dense), 8 per p4de.24xlarge */
-    f->a100.id = (char *)"a100-80gb";
-    f->a100.name = (char *)"a100-80gb";
-    f->a100.generation = (char *)"ampere";
-    f->a100.kind = ECF_ACCEL_GPU;
-    f->a100.memory_bw_gbytes_s = 2039;
-    f->a100.tflops[ECF_PREC_FP32] = 19.5;
-    f->a100.tflops[ECF_PREC_TF32] = 156;
-    f->a100.tflops[ECF_PREC_FP16] = 312;
-    f->a100.tflops[ECF_PREC_BF16] = 312;
-    f->a100.tdp_w = 400;
-    f->p4de.type = (char *)"p4de.24xlarge";
-    f->p4de.family = (char *)"p4de";
-    f->p4de.accel = &f->a100;
-    f->p4de.accel_count = 8;
-    f->p4de.accel_memory_gib = 80;
-    f->p4de.link = ECF_LINK_NVSWITCH;
-    f->p4de.link_gbytes_s = 600;
-    f->p4de.vcpu = 96;
-    f->p4de.memory_gib = 1152;
-    f->p4de.network_gbps = 400;
-    f->p4de.efa = true;
-    f->p4de.efa_gbps = 400;
-    f->p4de.ebs_gbps = 19;
-    f->p4de.nvme_gb = 8000;
+    a100_80gb(&f->a100);
+    p4de(&f->p4de, &f->a100);
     *state = f;
     return 0;
 }
@@ -75,9 +52,7 @@ static int teardown(void **state)
 
 static const ecf_model *model(void **state, const char *name)
 {
-    const ecf_model *m = ecf_zoo_find(((fx *)*state)->zoo, name);
-    assert_non_null(m);
-    return m;
+    return zoo_model(((fx *)*state)->zoo, name);
 }
 
 static void serve(ecf_estimate *e,
@@ -91,7 +66,6 @@ static void serve(ecf_estimate *e,
 {
     fx *f = *state;
     ecf_workload w = ECF_WORKLOAD_INIT;
-    ecf_err err = ECF_ERR_INIT;
 
     w.task = ECF_TASK_INFER;
     w.precision = ECF_PREC_FP16;
@@ -100,8 +74,7 @@ static void serve(ecf_estimate *e,
     w.tensor_parallel = tp;
     w.input_tokens = in;
     w.output_tokens = out;
-    if (ecf_estimate_run(e, model(state, name), &w, &f->p4de, 1, &err) != 0)
-        fail_msg("estimate failed: %s", err.msg);
+    run_ok(e, model(state, name), &w, &f->p4de, 1);
 }
 
 /* NVIDIA/TensorRT-LLM@138f96d4:docs/source/performance.md, "Peak
