@@ -72,9 +72,11 @@ double ecf_est_neuron_pad_factor(const ecf_model *m, const devinfo *d,
 
     if (kv_factor)
         *kv_factor = 1.0;
-    if (d->gen != GEN_NEURON || tp <= 1 || heads <= 0 || m->head_dim <= 0 ||
+    if (d->gen != GEN_NEURON || heads <= 0 || m->head_dim <= 0 ||
         m->params <= 0 || m->kv_dim_per_layer > 0)
         return 1.0;
+    if (tp < 1)
+        tp = 1;
     /* query heads rounded up to a multiple of tp; KV heads replicated so
      * that every core holds at least one */
     qh_core = (heads + tp - 1) / tp;
@@ -84,8 +86,14 @@ double ecf_est_neuron_pad_factor(const ecf_model *m, const devinfo *d,
     qo = 2.0 * m->hidden * (double)heads * m->head_dim;
     kv = 2.0 * m->hidden * (double)kvh * m->head_dim;
     extra = m->layers * (qo * (fq - 1.0) + kv * (fkv - 1.0));
+    /* decode attention reads K and V once per query head: both NeuronX
+     * libraries broadcast the cache to the rank's query heads before the
+     * score and context matmuls (transformers-neuronx hlo.repeat_kv in
+     * layers/attention.py score / context; NxD Inference
+     * attention_base.py compute_for_token_gen, repeat_kv by
+     * num_key_value_groups) */
     if (kv_factor)
-        *kv_factor = fkv;
+        *kv_factor = (double)qh_core * tp / kvh;
     return 1.0 + extra / m->params;
 }
 

@@ -47,9 +47,12 @@ static inline bool serve_tp_ok(const ecf_model *m, const devinfo *d, int tp)
     return m->heads > 0 && m->heads % tp == 0;
 }
 
-/* Weights (and KV cache) per core after head padding, relative to an even
- * split: query/output projections padded to ceil(heads / tp) heads per
- * core, KV heads replicated up to one per core. 1 off Neuron. */
+/* Weights per core after head padding, relative to an even split:
+ * query/output projections padded to ceil(heads / tp) heads per core, KV
+ * heads replicated up to one per core. *kv_factor: the KV cache a decode
+ * step reads per core relative to an even split, once per query head
+ * (the NeuronX attention broadcasts K and V to the query heads, repeat_kv,
+ * before both matmuls). 1 off Neuron. */
 double ecf_est_neuron_pad_factor(const ecf_model *m, const devinfo *d,
                                  int tp, double *kv_factor);
 

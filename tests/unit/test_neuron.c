@@ -282,6 +282,37 @@ static void test_neuron__buckets(void **state)
                        0);
 }
 
+/* The KV cache a decode step reads is read once per query head (the
+ * NeuronX attention broadcasts K and V to the query heads, repeat_kv):
+ * Llama 3.1 8B (32 query, 8 KV heads) at TP 24 pads to 48 query heads, 2
+ * per core, so the cores read 48 heads' worth of KV, 6x the 8 KV heads;
+ * at TP 32, 1 query head per core: 4x; at TP 1 the 4 query heads of each
+ * group: 4x. Llama 2 7B (MHA, 32 + 32) at TP 24: 48 / 32 = 1.5x. Weights:
+ * q and o padded to 48 heads (+50%), k and v replicated to 24 (x3). */
+static void test_neuron__kv_read_per_query_head(void **state)
+{
+    const ecf_model *m8 = model(state, "llama-3.1-8b");
+    const ecf_model *m7 = model(state, "llama-2-7b");
+    devinfo d = trn1_core(), gpu = trn1_core();
+    double kv, w, qo, kvw;
+    gpu.gen = GEN_HOPPER;
+    w = ecf_est_neuron_pad_factor(m8, &d, 24, &kv);
+    assert_float_equal(kv, 6.0, 1e-12);
+    qo = 2.0 * m8->hidden * 32 * m8->head_dim;
+    kvw = 2.0 * m8->hidden * 8 * m8->head_dim;
+    assert_float_equal(w, 1.0 + m8->layers * (qo * 0.5 + kvw * 2.0) /
+                                     m8->params,
+                       1e-12);
+    ecf_est_neuron_pad_factor(m8, &d, 32, &kv);
+    assert_float_equal(kv, 4.0, 1e-12);
+    assert_float_equal(ecf_est_neuron_pad_factor(m8, &d, 1, &kv), 1.0, 0);
+    assert_float_equal(kv, 4.0, 1e-12);
+    ecf_est_neuron_pad_factor(m7, &d, 24, &kv);
+    assert_float_equal(kv, 1.5, 1e-12);
+    assert_float_equal(ecf_est_neuron_pad_factor(m8, &gpu, 24, &kv), 1.0, 0);
+    assert_float_equal(kv, 1.0, 0);
+}
+
 /* Llama 3 8B, int8 weights, batch 1, 128 + 3968 tokens, TP 32 on
  * trn1.32xlarge: the Neuron performance page measures 5.86 ms per output
  * token (transformers-neuronx, Neuron 2.18.1). 64 Mesh all-reduces of
@@ -313,6 +344,7 @@ int main(void)
         cmocka_unit_test(test_neuron__training_keeps_chips),
         cmocka_unit_test(test_neuron__allreduce_by_message_size),
         cmocka_unit_test(test_neuron__buckets),
+        cmocka_unit_test(test_neuron__kv_read_per_query_head),
         cmocka_unit_test(test_neuron__trn1_tp32_decode),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
