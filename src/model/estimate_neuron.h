@@ -1,8 +1,9 @@
 /*
  * estimate_neuron.h - Neuron (Inferentia / Trainium) serving topology,
  * internal to src/model: the NeuronCore as the serving device, the
- * tensor-parallel group sizes NeuronX libraries form, and the cost of the
- * attention heads they pad (docs/estimation.md 7, "AWS Neuron").
+ * tensor-parallel group sizes NeuronX libraries form, the cost of the
+ * attention heads they pad and of the runtime's collectives between cores
+ * (docs/estimation.md 7, "AWS Neuron").
  */
 #ifndef EC2FIT_MODEL_ESTIMATE_NEURON_H
 #define EC2FIT_MODEL_ESTIMATE_NEURON_H
@@ -46,10 +47,63 @@ static inline bool serve_tp_ok(const ecf_model *m, const devinfo *d, int tp)
     return m->heads > 0 && m->heads % tp == 0;
 }
 
-/* Weights (and KV cache) per core after head padding, relative to an even
- * split: query/output projections padded to ceil(heads / tp) heads per
- * core, KV heads replicated up to one per core. 1 off Neuron. */
+/* Weights per core after head padding, relative to an even split:
+ * query/output projections padded to ceil(heads / tp) heads per core, KV
+ * heads replicated up to one per core. *kv_factor: the KV cache a decode
+ * step reads per core relative to an even split, once per query head
+ * (the NeuronX attention broadcasts K and V to the query heads, repeat_kv,
+ * before both matmuls). 1 off Neuron. */
 double ecf_est_neuron_pad_factor(const ecf_model *m, const devinfo *d,
                                  int tp, double *kv_factor);
+
+/* All-reduce of `bytes` over `n` NeuronCores with the algorithm the Neuron
+ * runtime picks by message size (docs/estimation.md 7, "Collectives
+ * between cores"): Mesh under 1 MB (two routed hops whatever n), RDH to
+ * 56 MB (2 log2 n hops), KangaRing above (n - 1 hops); each pays the
+ * measured time of a small two-hop all-reduce, hops beyond two d's
+ * per-hop latency, and the ring's bytes at d's link bandwidth. */
+double ecf_est_neuron_allreduce_s(const devinfo *d, double bytes, int n);
+
+/* Compiled-shape buckets (transformers-neuronx / NxD Inference default
+ * bucketing: powers of two from 128, the last one the compiled sequence
+ * length): a prompt of `s_in` tokens runs the context-encoding graph of the
+ * smallest bucket that holds it, and a decode step attends over the whole
+ * token-generation bucket of its position. */
+double ecf_est_neuron_bucket(double tokens, double max_tokens);
+
+/* Tokens the prefill of an `s_in`-token prompt computes: on Neuron its
+ * context-encoding bucket (within the compiled s_in + s_out), else s_in. */
+static inline double
+ecf_est_neuron_prompt_tokens(const devinfo *d, double s_in, double s_out)
+{
+    if (d->gen != GEN_NEURON || s_in <= 0)
+        return s_in;
+    return ecf_est_neuron_bucket(s_in, s_in + (s_out > 0 ? s_out : 0));
+}
+
+/* Mean KV-cache context a decode step reads over `s_out` steps after an
+ * `s_in`-token prompt when each step reads its whole token-generation
+ * bucket, over the mean actual context s_in + s_out / 2. */
+double ecf_est_neuron_kv_bucket_ratio(double s_in, double s_out);
+
+/* The KV read of a decode step relative to the actual context: the
+ * bucket ratio on Neuron, 1 elsewhere. */
+static inline double
+ecf_est_neuron_kv_bucket_factor(const devinfo *d, double s_in, double s_out)
+{
+    if (d->gen != GEN_NEURON || s_out < 1 || s_in < 0)
+        return 1.0;
+    return ecf_est_neuron_kv_bucket_ratio(s_in, s_out);
+}
+
+/* The tensor-parallel all-reduce of a serving step: the Neuron runtime's
+ * algorithms on Neuron, the ring (allreduce_s) elsewhere. */
+static inline double serve_allreduce_s(const devinfo *d, double bytes, int n)
+{
+    if (d->gen == GEN_NEURON)
+        return ecf_est_neuron_allreduce_s(d, bytes, n);
+    return allreduce_s(bytes, n, d->link_gbytes_s, d->alpha_link,
+                       LINK_EFFICIENCY);
+}
 
 #endif

@@ -92,6 +92,8 @@ static void llm_times(infer_times *t,
     double u_pf, rate_pf, rate_dec, weights_dev, kv_dev, comm_pf, comm_dec;
     double pf_stage, dec_stage, host, iter, lambda, rho, wait, dec_flops;
     double ctx_avg = s_in + s_out / 2.0, act_tok, pf_tok;
+    /* the prompt as the prefill runs it (Neuron: padded to its bucket) */
+    double s_pf = ecf_est_neuron_prompt_tokens(d, s_in, s_out);
     double act_elem = p == ECF_PREC_FP8 ? 1.0 : p == ECF_PREC_FP32 ? 4.0 : 2.0;
     double wk[3]; /* weights per device: prefill, burst, step */
     bool int4_kernel = false;
@@ -107,7 +109,7 @@ static void llm_times(infer_times *t,
     weights_dev = m->params * wb / split / wq;
     wk[0] = wk[1] = weights_dev;
     if (!d->cpu && p == ECF_PREC_INT4 && eng->int4_col_gweights_s > 0)
-        int4_kernel = int4_kernel_bytes(m, eng, b, s_in, split, bw, wk);
+        int4_kernel = int4_kernel_bytes(m, eng, b, s_pf, split, bw, wk);
 
     /* One prompt on one stage: 2 x params x prompt tokens against the
      * stage's weights, read once, plus the prompt's activations through
@@ -116,24 +118,21 @@ static void llm_times(infer_times *t,
     act_tok = d->cpu ? 0
                      : ecf_est_gemm_act_bytes_per_token(m, pl->tp, act_elem) /
                            pp;
-    pf_stage = roofline(wk[0] + s_in * act_tok, bw,
-                        fwd_flops_sample(m, (int)s_in) / split, rate_pf, NULL);
+    pf_stage = roofline(wk[0] + s_pf * act_tok, bw,
+                        fwd_flops_sample(m, (int)s_pf) / split, rate_pf, NULL);
     comm_pf = 2.0 * m->layers *
-              allreduce_s(s_in * m->hidden * 2.0, pl->tp, d->link_gbytes_s,
-                          d->alpha_link, LINK_EFFICIENCY);
+              serve_allreduce_s(d, s_pf * m->hidden * 2.0, pl->tp);
     t->prefill_s = pp * pf_stage + comm_pf;
     if (pl->pp > 1)
-        t->prefill_s += (pp - 1) * (d->alpha_net + s_in * m->hidden * 2.0 /
+        t->prefill_s += (pp - 1) * (d->alpha_net + s_pf * m->hidden * 2.0 /
                                                        (d->net_gbytes_s * 1e9));
     /* b prompts at once (a closed loop's first round): one roofline over
      * all their tokens; the last of them waits for the whole of it */
-    t->burst_s = pp * roofline(wk[1] + b * s_in * act_tok, bw,
-                               b * fwd_flops_sample(m, (int)s_in) / split,
+    t->burst_s = pp * roofline(wk[1] + b * s_pf * act_tok, bw,
+                               b * fwd_flops_sample(m, (int)s_pf) / split,
                                rate_pf, NULL) +
                  2.0 * m->layers *
-                     allreduce_s(b * s_in * m->hidden * 2.0, pl->tp,
-                                 d->link_gbytes_s, d->alpha_link,
-                                 LINK_EFFICIENCY);
+                     serve_allreduce_s(d, b * s_pf * m->hidden * 2.0, pl->tp);
 
     /* Decode step at batch b: the weights touched this step (MoE: the
      * experts any of the b tokens routes to, E x (1 - (1 - k/E)^b) per
@@ -152,11 +151,11 @@ static void llm_times(infer_times *t,
     kv_dev = kv_bytes_per_token(m, kv_elem) * ctx_avg * b /
              (m->kv_dim_per_layer > 0 ? pp : split);
     /* Neuron hook (estimate_neuron.c): padded query heads and replicated
-     * KV heads per core; 1 elsewhere */
+     * KV heads per core, the KV read over the decode bucket; 1 elsewhere */
     {
         double kv_pad, pad = ecf_est_neuron_pad_factor(m, d, pl->tp, &kv_pad);
         weights_dev *= pad;
-        kv_dev *= kv_pad;
+        kv_dev *= kv_pad * ecf_est_neuron_kv_bucket_factor(d, s_in, s_out);
     }
     dec_flops = b *
                 (2.0 * matmul_params(m) +
@@ -187,10 +186,9 @@ static void llm_times(infer_times *t,
      * tokens and, on an engine that fuses arriving prompts into the step
      * (prefill_fused), their (b - 1) / s_out x s_in prompt tokens, which
      * go through the same two all-reduces per layer (one call each). */
-    pf_tok = eng->prefill_fused && s_out > 0 ? (b - 1) / s_out * s_in : 0;
+    pf_tok = eng->prefill_fused && s_out > 0 ? (b - 1) / s_out * s_pf : 0;
     comm_dec = 2.0 * m->layers *
-               allreduce_s((b + pf_tok) * m->hidden * 2.0, pl->tp,
-                           d->link_gbytes_s, d->alpha_link, LINK_EFFICIENCY);
+               serve_allreduce_s(d, (b + pf_tok) * m->hidden * 2.0, pl->tp);
     /* Host time per step: fixed, plus eager kernel launches per layer.
      * The launches run ahead of the GPU's kernels (the slower of the two
      * sets the pace). An all-reduce completes only when every rank has
@@ -211,7 +209,7 @@ static void llm_times(infer_times *t,
     t->interleave_s = iter;
     if (s_out > 0 && eng->prefill_fused)
         iter += (b - 1) / s_out * pp *
-                (rate_pf > 0 ? fwd_flops_sample(m, (int)s_in) / split /
+                (rate_pf > 0 ? fwd_flops_sample(m, (int)s_pf) / split /
                                    rate_pf
                              : 0);
     else if (s_out > 0)

@@ -19,10 +19,11 @@ ECS_GPU=/aws/service/ecs/optimized-ami/amazon-linux-2023/gpu/recommended/image_i
 ECS_INF=/aws/service/ecs/optimized-ami/amazon-linux-2023/inf/recommended/image_id
 
 # ---- image per stack: NVIDIA and Neuron plans differ, Graviton is arm64 ----
-# (rank 1 of the unfiltered command is inf2.xlarge since 16 GiB hosts serve
-# 8B from memory-mapped shards; the NVIDIA checks pin NVIDIA families and
-# keep Trainium in the list)
-"$EC2FIT" recommend --model llama-3.1-8b --task infer --qps 50 --families 'g6e,g6,g5,trn1' --output json > gpu.json
+# (16 GiB inf2 hosts serve 8B from memory-mapped shards, so the unfiltered
+# list mixes both stacks; the NVIDIA checks pin NVIDIA families and
+# keep Trainium in the list: --top 20, trn1 ranks below the five L40S/A10G
+# types)
+"$EC2FIT" recommend --model llama-3.1-8b --task infer --qps 50 --families 'g6e,g6,g5,trn1' --top 20 --output json > gpu.json
 "$EC2FIT" recommend --model llama-3.1-8b --task infer --qps 50 --families inf2 --output json > inf2.json
 "$EC2FIT" recommend --model llama-3.1-8b --task infer --qps 50 --families 'g6e,g6,g5,trn1' --output tfvars > gpu.tfvars.json
 "$EC2FIT" recommend --model llama-3.1-8b --task infer --qps 50 --families inf2 --output tfvars > inf2.tfvars.json

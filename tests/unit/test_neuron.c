@@ -2,9 +2,11 @@
  * test_neuron.c - Neuron serving topology (src/model/estimate_neuron.c):
  * the NeuronCore as the serving device (per-core peak, HBM and bandwidth,
  * one replica per core), tensor parallelism over NeuronCore counts that are
- * not powers of two, no per-forward dispatch, and the chip view kept for
- * training. Instances are built from the Inferentia2 / Trainium datasheet
- * (Neuron docs: 2 NeuronCore-v2, 190 bf16 TFLOPS, 32 GiB, 820 GB/s each).
+ * not powers of two, no per-forward dispatch, the chip view kept for
+ * training, the runtime's all-reduce algorithms by message size and the
+ * default compiled-shape buckets. Instances are built from the
+ * Inferentia2 / Trainium datasheet (Neuron docs: 2 NeuronCore-v2, 190 bf16
+ * TFLOPS, 32 GiB, 820 GB/s each).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -18,6 +20,7 @@
 
 #include "ec2fit/estimate.h"
 #include "ec2fit/zoo.h"
+#include "estimate_neuron.h"
 
 typedef struct {
     ecf_zoo *zoo;
@@ -204,12 +207,145 @@ static void test_neuron__training_keeps_chips(void **state)
     assert_int_equal(e.devices, 16);
 }
 
+/* A NeuronCore of trn1.32xlarge as serving sees it: 384 GB/s of
+ * NeuronLink per chip shared by its 2 cores, 2 us per core hop. */
+static devinfo trn1_core(void)
+{
+    devinfo d;
+    memset(&d, 0, sizeof(d));
+    d.gen = GEN_NEURON;
+    d.count = 32;
+    d.link_gbytes_s = 192.0;
+    d.alpha_link = 2e-6;
+    return d;
+}
+
+/* The runtime's algorithm by size (intra-node collective communication:
+ * Mesh < 1 MB, RDH 1-56 MB, KangaRing above), each paying the 58 us the
+ * nccom-test guide measured for a small all-reduce on one Trn1 instance,
+ * extra hops at 2 us, and the ring's bytes at 70% of the link. */
+static void test_neuron__allreduce_by_message_size(void **state)
+{
+    devinfo d = trn1_core(), gpu = trn1_core();
+    double bytes_s = 192e9 * 0.7, b;
+    (void)state;
+    /* Mesh: a decode step's 8 KiB (batch 1 x h 4096 x 2 bytes) costs
+     * the measured small all-reduce at any rank count: O(1) steps */
+    b = 8192;
+    assert_float_equal(ecf_est_neuron_allreduce_s(&d, b, 32),
+                       58e-6 + 2.0 * 31 / 32 * b / bytes_s, 1e-12);
+    assert_float_equal(ecf_est_neuron_allreduce_s(&d, b, 2),
+                       58e-6 + b / bytes_s, 1e-12);
+    assert_true(ecf_est_neuron_allreduce_s(&d, b, 32) -
+                    ecf_est_neuron_allreduce_s(&d, b, 2) <
+                1e-7);
+    /* RDH: 4 MiB over 32 ranks, log2 32 = 5 hops each way */
+    b = 4194304;
+    assert_float_equal(ecf_est_neuron_allreduce_s(&d, b, 32),
+                       58e-6 + 8 * 2e-6 + 2.0 * 31 / 32 * b / bytes_s,
+                       1e-12);
+    /* KangaRing: 64 MiB, the ring's 62 hops halved to 31 */
+    b = 67108864;
+    assert_float_equal(ecf_est_neuron_allreduce_s(&d, b, 32),
+                       58e-6 + 29 * 2e-6 + 2.0 * 31 / 32 * b / bytes_s,
+                       1e-12);
+    /* one rank, nothing to reduce */
+    assert_float_equal(ecf_est_neuron_allreduce_s(&d, b, 1), 0, 0);
+    /* off Neuron the serving step keeps the ring: 2(n - 1) hops */
+    gpu.gen = GEN_HOPPER;
+    b = 8192;
+    assert_float_equal(serve_allreduce_s(&gpu, b, 8),
+                       2.0 * 7 / 8 * b / bytes_s + 14 * 2e-6, 1e-12);
+}
+
+/* Default buckets (transformers-neuronx / NxD Inference: powers of two
+ * from 128, the last the compiled sequence length). */
+static void test_neuron__buckets(void **state)
+{
+    devinfo d = trn1_core(), gpu = trn1_core();
+    (void)state;
+    gpu.gen = GEN_AMPERE;
+    assert_float_equal(ecf_est_neuron_bucket(100, 4096), 128, 0);
+    assert_float_equal(ecf_est_neuron_bucket(128, 4096), 128, 0);
+    assert_float_equal(ecf_est_neuron_bucket(129, 4096), 256, 0);
+    assert_float_equal(ecf_est_neuron_bucket(3000, 4000), 4000, 0);
+    /* a prompt runs the context-encoding graph of its bucket */
+    assert_float_equal(ecf_est_neuron_prompt_tokens(&d, 1000, 24), 1024, 0);
+    assert_float_equal(ecf_est_neuron_prompt_tokens(&d, 4096, 4096), 4096, 0);
+    assert_float_equal(ecf_est_neuron_prompt_tokens(&gpu, 1000, 24), 1000, 0);
+    /* 128 in + 3968 out: decode positions 129..4096 read buckets 256..4096,
+     * sum 128 x 256 + 256 x 512 + 512 x 1024 + 1024 x 2048 + 2048 x 4096 =
+     * 11,173,888 = 3968 x 2816 tokens, over the mean context 2112 */
+    assert_float_equal(ecf_est_neuron_kv_bucket_factor(&d, 128, 3968),
+                       2816.0 / 2112.0, 1e-12);
+    assert_float_equal(ecf_est_neuron_kv_bucket_factor(&gpu, 128, 3968), 1.0,
+                       0);
+}
+
+/* The KV cache a decode step reads is read once per query head (the
+ * NeuronX attention broadcasts K and V to the query heads, repeat_kv):
+ * Llama 3.1 8B (32 query, 8 KV heads) at TP 24 pads to 48 query heads, 2
+ * per core, so the cores read 48 heads' worth of KV, 6x the 8 KV heads;
+ * at TP 32, 1 query head per core: 4x; at TP 1 the 4 query heads of each
+ * group: 4x. Llama 2 7B (MHA, 32 + 32) at TP 24: 48 / 32 = 1.5x. Weights:
+ * q and o padded to 48 heads (+50%), k and v replicated to 24 (x3). */
+static void test_neuron__kv_read_per_query_head(void **state)
+{
+    const ecf_model *m8 = model(state, "llama-3.1-8b");
+    const ecf_model *m7 = model(state, "llama-2-7b");
+    devinfo d = trn1_core(), gpu = trn1_core();
+    double kv, w, qo, kvw;
+    gpu.gen = GEN_HOPPER;
+    w = ecf_est_neuron_pad_factor(m8, &d, 24, &kv);
+    assert_float_equal(kv, 6.0, 1e-12);
+    qo = 2.0 * m8->hidden * 32 * m8->head_dim;
+    kvw = 2.0 * m8->hidden * 8 * m8->head_dim;
+    assert_float_equal(w, 1.0 + m8->layers * (qo * 0.5 + kvw * 2.0) /
+                                     m8->params,
+                       1e-12);
+    ecf_est_neuron_pad_factor(m8, &d, 32, &kv);
+    assert_float_equal(kv, 4.0, 1e-12);
+    assert_float_equal(ecf_est_neuron_pad_factor(m8, &d, 1, &kv), 1.0, 0);
+    assert_float_equal(kv, 4.0, 1e-12);
+    ecf_est_neuron_pad_factor(m7, &d, 24, &kv);
+    assert_float_equal(kv, 1.5, 1e-12);
+    assert_float_equal(ecf_est_neuron_pad_factor(m8, &gpu, 24, &kv), 1.0, 0);
+    assert_float_equal(kv, 1.0, 0);
+}
+
+/* Llama 3 8B, int8 weights, batch 1, 128 + 3968 tokens, TP 32 on
+ * trn1.32xlarge: the Neuron performance page measures 5.86 ms per output
+ * token (transformers-neuronx, Neuron 2.18.1). 64 Mesh all-reduces of
+ * 58 us each are 3.7 ms of it; the ring (62 hops x 2 us) charged 7.9 ms. */
+static void test_neuron__trn1_tp32_decode(void **state)
+{
+    fx *f = *state;
+    ecf_workload w = ECF_WORKLOAD_INIT;
+    ecf_estimate e;
+
+    w.task = ECF_TASK_INFER;
+    w.precision = ECF_PREC_INT8;
+    w.batch_size = 1;
+    w.input_tokens = 128;
+    w.output_tokens = 3968;
+    w.tensor_parallel = 32;
+    run_ok(&e, model(state, "llama-3.1-8b"), &w, &f->trn1_32xl);
+    assert_int_equal(e.tp_degree, 32);
+    assert_float_equal(e.serve.allreduce_ms,
+                       64 * (58e-3 + 2.0 * 31 / 32 * 8192 / 134.4e6), 1e-9);
+    assert_true(e.per_token_ms > 5.86 * 0.8 && e.per_token_ms < 5.86 * 1.2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_neuron__encoder_runs_on_one_core),
         cmocka_unit_test(test_neuron__tensor_parallel_over_24_cores),
         cmocka_unit_test(test_neuron__training_keeps_chips),
+        cmocka_unit_test(test_neuron__allreduce_by_message_size),
+        cmocka_unit_test(test_neuron__buckets),
+        cmocka_unit_test(test_neuron__kv_read_per_query_head),
+        cmocka_unit_test(test_neuron__trn1_tp32_decode),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
