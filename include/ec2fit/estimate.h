@@ -115,6 +115,12 @@ typedef struct {
      * Adam step runs on the host CPU. Last, so the initializer leaves it
      * off. */
     int offload;
+    /* Training: the attention kernel the stack runs (ecf_attn_kernel,
+     * ec2fit/attn_kernels.h; --attention flash2|cudnn|flash3; 0 = auto:
+     * the linear layers' rate). On Hopper the attention core is timed at
+     * the kernel's measured rate (docs/estimation.md 5.3, "Attention
+     * kernel"). Last, so the initializer leaves it auto. */
+    int attn_kernel;
 } ecf_workload;
 
 /** --offload none|optimizer: DeepSpeed ZeRO-Offload (offload_optimizer
@@ -161,7 +167,7 @@ int ecf_storage_parse(const char *s);
             ECF_CKPT_AUTO, false, 0, 0.0, 0.0, 0.0, 0, false, false, false,    \
             0.0, 0, 0, 0, 0.0, false, 0.0, 0.0, 0.0, false, 0.0,               \
             ECF_MASTER_FP32, false, false, false, 0, 0, false,                \
-            ECF_OFFLOAD_NONE                                                   \
+            ECF_OFFLOAD_NONE, 0 /* attn_kernel: auto */                        \
     }
 
 /** EC2 per-second billing charges each Linux instance at least 60 s

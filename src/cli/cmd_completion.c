@@ -424,7 +424,7 @@ int cmd_completion(int argc, char **argv)
             {"cross-entropy", "full chunked fused"},
             {"data-loader", "cpu dali"},
             {"conv-kernels", "framework fused"},
-            {"attention", "sdpa eager"},
+            {"attention", "sdpa eager flash2 cudnn flash3"},
         };
         const size_t nv = sizeof(vl) / sizeof(vl[0]);
 

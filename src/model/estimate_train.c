@@ -4,6 +4,7 @@
  * and the dataset's time (docs/estimation.md, "Training").
  */
 #include "ec2fit/estimate.h"
+#include "ec2fit/attn_kernels.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -110,7 +111,11 @@ static double train_attn_flops_sample(const ecf_model *m,
  * LayerNormLinear, LayerNormMLP) in fp8 and the dot-product attention in
  * bf16, so on NVIDIA parts the attention core runs at the bf16 peak
  * (the catalog's fp8 figure / 2 on every part that has one) and bf16
- * efficiency (docs/estimation.md 5.3, "Attention core"). */
+ * efficiency (docs/estimation.md 5.3, "Attention core"). With a named
+ * attention kernel (--attention flash2|cudnn|flash3) on Hopper, in 16-bit
+ * or fp8 training, the core runs at that kernel's measured forward +
+ * backward rate at the sample's sequence instead (5.3, "Attention
+ * kernel"; ec2fit/attn_kernels.h). */
 static double train_compute_s_sample(const ecf_model *m,
                                      const ecf_workload *w,
                                      ecf_precision p,
@@ -118,18 +123,24 @@ static double train_compute_s_sample(const ecf_model *m,
                                      double peak,
                                      double u)
 {
-    double f = train_flops_sample(m, w), fa = 0;
+    double f = train_flops_sample(m, w), fa = 0, ek = 0;
     if (peak <= 0 || u <= 0)
         return 0;
-    if (p == ECF_PREC_FP8 && !d->cpu && d->gen != GEN_NEURON &&
-        d->gen != GEN_OTHER)
+    if (d->gen == GEN_HOPPER && !d->cpu &&
+        (p == ECF_PREC_BF16 || p == ECF_PREC_FP16 || p == ECF_PREC_FP8))
+        ek = ecf_attn_kernel_hopper_eff(w->attn_kernel, sample_seq(w));
+    if (ek > 0 || (p == ECF_PREC_FP8 && !d->cpu && d->gen != GEN_NEURON &&
+                   d->gen != GEN_OTHER))
         fa = train_attn_flops_sample(m, w);
     if (fa <= 0)
         return f / (peak * 1e12 * u);
     {
-        double ua = u_train_tf(m, d, ECF_PREC_BF16, peak_16bit(d, p, peak));
-        if (w->task == ECF_TASK_QLORA)
-            ua *= U_QLORA;
+        double ua = ek;
+        if (ua <= 0) {
+            ua = u_train_tf(m, d, ECF_PREC_BF16, peak_16bit(d, p, peak));
+            if (w->task == ECF_TASK_QLORA)
+                ua *= U_QLORA;
+        }
         return (f - fa) / (peak * 1e12 * u) +
                fa / (peak_16bit(d, p, peak) * 1e12 * ua);
     }

@@ -4,6 +4,7 @@
  * training, a sequence beyond the context) before anything is estimated.
  */
 #include "ec2fit/estimate.h"
+#include "ec2fit/attn_kernels.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -194,6 +195,18 @@ int ecf_workload_resolve(ecf_workload *w, const ecf_model *m, ecf_err *err)
                                  "(stable-diffusion-1.5, sdxl), not %s",
                            m->unet_levels > 0 ? ecf_task_name(w->task)
                                               : m->name);
+    /* --attention flash2|cudnn|flash3: the causal attention core of
+     * decoder training (docs/estimation.md 5.3, "Attention kernel") */
+    if (w->attn_kernel != ECF_ATTN_AUTO && !(is_llm(m) && training))
+        return ecf_err_set(err, ECF_EINVAL,
+                           is_llm(m) ? "--attention %s: the attention "
+                                       "kernel is modelled for training, "
+                                       "not --task %s"
+                                     : "--attention %s: the attention "
+                                       "kernel is modelled for decoder "
+                                       "language models, not %s",
+                           ecf_attn_kernel_name(w->attn_kernel),
+                           is_llm(m) ? ecf_task_name(w->task) : m->name);
     if (w->fused_conv_bn && !(m->kind == ECF_KIND_CNN && training))
         return ecf_err_set(err, ECF_EINVAL,
                            m->kind == ECF_KIND_CNN

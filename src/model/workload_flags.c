@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "parse.h"
+#include "ec2fit/attn_kernels.h"
 #include "ec2fit/buf.h"
 #include "ec2fit/stacks.h"
 #include "ec2fit/units.h"
@@ -207,10 +208,12 @@ int cli_workload_option(cli_workload *wl, int c, const char *arg, ecf_err *err)
             w->naive_attention = false;
         else if (strcmp(arg, "eager") == 0)
             w->naive_attention = true;
+        else if (ecf_attn_kernel_parse(arg) > ECF_ATTN_AUTO)
+            w->attn_kernel = ecf_attn_kernel_parse(arg);
         else
             return ecf_err_set(err, ECF_EINVAL,
-                               "--attention: expected sdpa or eager, got "
-                               "'%s'",
+                               "--attention: expected sdpa, eager, flash2, "
+                               "cudnn or flash3, got '%s'",
                                arg);
         break;
     case CLI_WL_CONV_KERNELS:

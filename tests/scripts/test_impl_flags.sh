@@ -79,7 +79,7 @@ err() { # expected-message args...
 }
 err "ec2fit: estimate: --data-loader: expected cpu or dali, got 'gpu'" estimate --model resnet50 --task train --instance p5.48xlarge --data-loader gpu
 err "ec2fit: estimate: --conv-kernels: expected framework or fused, got 'cudnn'" estimate --model resnet50 --task train --instance p5.48xlarge --conv-kernels cudnn
-err "ec2fit: estimate: --attention: expected sdpa or eager, got 'flash'" estimate --model sdxl --task infer --instance p4d.24xlarge --attention flash
+err "ec2fit: estimate: --attention: expected sdpa, eager, flash2, cudnn or flash3, got 'flash'" estimate --model sdxl --task infer --instance p4d.24xlarge --attention flash
 err "ec2fit: recommend: --data-loader: expected cpu or dali, got ''" recommend --model resnet50 --task train --data-loader ""
 err "ec2fit: estimate: --data-loader: the JPEG-decode limit is modelled for image models (cnn, vit), not llama-3.1-8b" estimate --model llama-3.1-8b --task train --instance p5.48xlarge --data-loader dali
 err "ec2fit: estimate: --data-loader: the JPEG-decode limit is modelled for training and --task batch, not --task infer" estimate --model resnet50 --task infer --instance g5.xlarge --data-loader dali
@@ -87,6 +87,8 @@ err "ec2fit: estimate: --conv-kernels: fused kernels are modelled for convnets (
 err "ec2fit: estimate: --conv-kernels: fused kernels are modelled for training, not --task infer" estimate --model resnet50 --task infer --instance g5.xlarge --conv-kernels fused
 err "ec2fit: recommend: --attention: eager attention memory is modelled for UNet diffusion models (stable-diffusion-1.5, sdxl), not llama-3.1-8b" recommend --model llama-3.1-8b --task infer --attention eager
 err "ec2fit: estimate: --attention: eager attention memory is modelled for serving (--task infer or batch), not --task lora" estimate --model sdxl --task lora --instance p4d.24xlarge --attention eager
+err "ec2fit: estimate: --attention flash2: the attention kernel is modelled for training, not --task infer" estimate --model llama-3.1-8b --task infer --instance p5.48xlarge --attention flash2
+err "ec2fit: estimate: --attention cudnn: the attention kernel is modelled for decoder language models, not bert-large" estimate --model bert-large --task train --instance p5.48xlarge --attention cudnn
 # the defaults are accepted everywhere (they change nothing)
 "$EC2FIT" estimate --model llama-3.1-8b --task infer --instance g5.xlarge --data-loader cpu --conv-kernels framework --attention sdpa > /dev/null
 check "default values accepted on any model" test $? -eq 0
