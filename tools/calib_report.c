@@ -256,6 +256,17 @@ build_workload(ecf_workload *w, const cJSON *row, char *msg, size_t msg_len)
         w->mean_seq_len = (int)jnum(row, "mean_seq_len", 0);
         w->packing = w->mean_seq_len > 0;
     }
+    /* the KV cache's element type, as --kv-cache-dtype would give it;
+     * set only where the row's source states it (docs/calibration.md) */
+    {
+        const char *kv = jstr(row, "kv_cache_dtype");
+        int k = kv ? ecf_kv_dtype_parse(kv) : ECF_KV_AUTO;
+        if (k < 0) {
+            snprintf(msg, msg_len, "bad kv_cache_dtype '%s'", kv);
+            return -1;
+        }
+        w->kv_cache_dtype = k;
+    }
     if (jnum(row, "dataset_samples", 0) > 0) {
         w->dataset_amount = jnum(row, "dataset_samples", 0);
         w->dataset_unit = ECF_DATASET_SAMPLES;

@@ -107,7 +107,35 @@ typedef struct {
      * over the activations (docs/estimation.md 5.4). No CLI flag; set by
      * the calibration harness for rows run with that code. */
     bool fused_conv_bn;
+    /* --kv-cache-dtype (ECF_KV_*; 0 = auto: the engine's default, the
+     * activations' 16-bit type whatever the weights; docs/estimation.md
+     * 4.4 "KV cache precision"). Last, so the initializer leaves it 0. */
+    int kv_cache_dtype;
 } ecf_workload;
+
+/** --kv-cache-dtype: the KV cache's element type, chosen apart from the
+ *  weights' precision as vLLM --kv-cache-dtype, TensorRT-LLM
+ *  kv_cache_config.dtype and TGI --kv-cache-dtype do. ECF_KV_FP32 is only
+ *  a resolved value (auto over fp32/tf32 weights). */
+#define ECF_KV_AUTO 0
+#define ECF_KV_BF16 1
+#define ECF_KV_FP16 2
+#define ECF_KV_FP8  3
+#define ECF_KV_FP32 4
+
+/** "auto", "bf16", "fp16", "fp8", "fp32". */
+const char *ecf_kv_dtype_name(int kv);
+/** The ECF_KV_* named `s` ("auto", "bf16", "fp16", "fp8"; vLLM's
+ *  "fp8_e4m3" and "fp8_e5m2" are fp8), or -1. */
+int ecf_kv_dtype_parse(const char *s);
+/** The KV cache's element type for `w` served at weight precision
+ *  `precision` (an ecf_precision): w->kv_cache_dtype when set, else the
+ *  engines' auto (docs/estimation.md 4.4): the activations' type, fp16
+ *  for fp16 weights, fp32 for fp32/tf32, bf16 otherwise (fp8, int8 and
+ *  int4 weights included). Never ECF_KV_AUTO. */
+int ecf_kv_dtype_resolve(const ecf_workload *w, int precision);
+/** Bytes per KV element of ecf_kv_dtype_resolve(w, precision): 1, 2 or 4. */
+double ecf_kv_bytes_per_elem(const ecf_workload *w, int precision);
 
 /** --cross-entropy (docs/estimation.md 4.1): full = PyTorch's
  *  cross_entropy on fp32-upcast logits (Hugging Face default); chunked =
@@ -147,7 +175,7 @@ int ecf_storage_parse(const char *s);
         ECF_TASK_INFER, ECF_PREC_AUTO, 0, 0, 0, 0, 0.0, ECF_DATASET_NONE, 0.0, \
             ECF_CKPT_AUTO, false, 0, 0.0, 0.0, 0.0, 0, false, false, false,    \
             0.0, 0, 0, 0, 0.0, false, 0.0, 0.0, 0.0, false, 0.0,               \
-            ECF_MASTER_FP32, false, false, false, 0, 0, false                 \
+            ECF_MASTER_FP32, false, false, false, 0, 0, false, ECF_KV_AUTO    \
     }
 
 /** EC2 per-second billing charges each Linux instance at least 60 s

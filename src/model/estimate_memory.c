@@ -204,7 +204,7 @@ void infer_memory(ecf_memory *mem,
                          const devinfo *d)
 {
     double wb = ecf_estimate_weight_bytes(p);
-    double kv_elem = p == ECF_PREC_FP8 ? 1.0 : 2.0;
+    double kv_elem = ecf_kv_bytes_per_elem(w, p); /* --kv-cache-dtype */
     double split = (double)pl->tp * pl->pp;
     double act_elem = (p == ECF_PREC_FP32 || p == ECF_PREC_TF32) ? 2.0 : 1.0;
     /* an MLA latent is not split by heads: each TP rank holds all of it */
@@ -306,12 +306,12 @@ double ecf_estimate_min_total_gib(const ecf_model *m, const ecf_workload *w)
             total = m->params * (2.0 + train_grad_bytes(w, 2.0) +
                                  train_opt_bytes(w, 2.0));
     } else {
-        total = m->params * ecf_estimate_weight_bytes(
-                                (ecf_precision)(w->precision == ECF_PREC_AUTO
-                                                    ? ECF_PREC_BF16
-                                                    : w->precision));
+        ecf_precision p = (ecf_precision)(w->precision == ECF_PREC_AUTO
+                                              ? ECF_PREC_BF16
+                                              : w->precision);
+        total = m->params * ecf_estimate_weight_bytes(p);
         if (is_llm(m))
-            total += kv_bytes_per_token(m, 2.0) *
+            total += kv_bytes_per_token(m, ecf_kv_bytes_per_elem(w, p)) *
                      ((double)w->input_tokens + w->output_tokens);
     }
     return total / GIB;

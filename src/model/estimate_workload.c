@@ -33,6 +33,51 @@ const char *ecf_bottleneck_name(ecf_bottleneck b)
     return (unsigned)b < ECF_BN_COUNT ? names[b] : "unknown";
 }
 
+const char *ecf_kv_dtype_name(int kv)
+{
+    static const char *const names[] = {"auto", "bf16", "fp16", "fp8",
+                                        "fp32"};
+    return kv >= ECF_KV_AUTO && kv <= ECF_KV_FP32 ? names[kv] : "unknown";
+}
+
+int ecf_kv_dtype_parse(const char *s)
+{
+    if (strcmp(s, "auto") == 0)
+        return ECF_KV_AUTO;
+    if (strcmp(s, "bf16") == 0)
+        return ECF_KV_BF16;
+    if (strcmp(s, "fp16") == 0)
+        return ECF_KV_FP16;
+    if (strcmp(s, "fp8") == 0 || strcmp(s, "fp8_e4m3") == 0 ||
+        strcmp(s, "fp8_e5m2") == 0)
+        return ECF_KV_FP8;
+    return -1;
+}
+
+/* auto: every engine keeps the KV cache in the activations' type unless
+ * the checkpoint or the user names another (docs/estimation.md 4.4, "KV
+ * cache precision", with each engine's source). */
+int ecf_kv_dtype_resolve(const ecf_workload *w, int precision)
+{
+    if (w->kv_cache_dtype > ECF_KV_AUTO && w->kv_cache_dtype <= ECF_KV_FP32)
+        return w->kv_cache_dtype;
+    if (precision == ECF_PREC_FP32 || precision == ECF_PREC_TF32)
+        return ECF_KV_FP32;
+    return precision == ECF_PREC_FP16 ? ECF_KV_FP16 : ECF_KV_BF16;
+}
+
+double ecf_kv_bytes_per_elem(const ecf_workload *w, int precision)
+{
+    switch (ecf_kv_dtype_resolve(w, precision)) {
+    case ECF_KV_FP8:
+        return 1.0;
+    case ECF_KV_FP32:
+        return 4.0;
+    default:
+        return 2.0;
+    }
+}
+
 /* ================================================================ */
 /* Workload resolution                                               */
 /* ================================================================ */
@@ -146,6 +191,19 @@ int ecf_workload_resolve(ecf_workload *w, const ecf_model *m, ecf_err *err)
                                "length --seq-len %d",
                                w->mean_seq_len, w->seq_len);
     }
+    if (w->kv_cache_dtype < ECF_KV_AUTO || w->kv_cache_dtype > ECF_KV_FP8)
+        return ecf_err_set(err, ECF_EINVAL, "--kv-cache-dtype: expected "
+                           "auto, bf16, fp16 or fp8");
+    if (w->kv_cache_dtype != ECF_KV_AUTO && training)
+        return ecf_err_set(err, ECF_EINVAL,
+                           "--kv-cache-dtype: applies to serving (--task "
+                           "infer or batch), not --task %s",
+                           ecf_task_name(w->task));
+    if (w->kv_cache_dtype != ECF_KV_AUTO && !is_llm(m))
+        return ecf_err_set(err, ECF_EINVAL,
+                           "--kv-cache-dtype: only decoder language models "
+                           "keep a KV cache, not %s (%s)",
+                           m->name, ecf_model_kind_name(m->kind));
     if (w->cross_entropy < ECF_CE_FULL || w->cross_entropy > ECF_CE_FUSED)
         return ecf_err_set(err, ECF_EINVAL,
                            "--cross-entropy: expected full, chunked or fused");

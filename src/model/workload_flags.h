@@ -68,6 +68,7 @@ enum {
     CLI_WL_PACKING,
     CLI_WL_MEAN_SEQ_LEN,
     CLI_WL_CROSS_ENTROPY,
+    CLI_WL_KV_CACHE_DTYPE,
     CLI_WL_END
 };
 
@@ -105,7 +106,8 @@ enum {
         {"startup", required_argument, NULL, CLI_WL_STARTUP},                  \
         {"packing", no_argument, NULL, CLI_WL_PACKING},                        \
         {"mean-seq-len", required_argument, NULL, CLI_WL_MEAN_SEQ_LEN},        \
-        {"cross-entropy", required_argument, NULL, CLI_WL_CROSS_ENTROPY}
+        {"cross-entropy", required_argument, NULL, CLI_WL_CROSS_ENTROPY},      \
+        {"kv-cache-dtype", required_argument, NULL, CLI_WL_KV_CACHE_DTYPE}
 
 typedef struct {
     const char *model;        /* --model NAME */
