@@ -107,9 +107,9 @@ typedef struct {
      * over the activations (docs/estimation.md 5.4). No CLI flag; set by
      * the calibration harness for rows run with that code. */
     bool fused_conv_bn;
-    /* --kv-cache-dtype (ECF_KV_*; 0 = auto: the engine's default, the
-     * activations' 16-bit type whatever the weights; docs/estimation.md
-     * 4.4 "KV cache precision"). Last, so the initializer leaves it 0. */
+    /* --kv-cache-dtype (ECF_KV_*; 0 = auto: the engine's default;
+     * docs/estimation.md 4.3 "KV cache precision"). Last, so the
+     * initializer leaves it 0. */
     int kv_cache_dtype;
 } ecf_workload;
 
@@ -129,13 +129,16 @@ const char *ecf_kv_dtype_name(int kv);
  *  "fp8_e4m3" and "fp8_e5m2" are fp8), or -1. */
 int ecf_kv_dtype_parse(const char *s);
 /** The KV cache's element type for `w` served at weight precision
- *  `precision` (an ecf_precision): w->kv_cache_dtype when set, else the
- *  engines' auto (docs/estimation.md 4.4): the activations' type, fp16
- *  for fp16 weights, fp32 for fp32/tf32, bf16 otherwise (fp8, int8 and
- *  int4 weights included). Never ECF_KV_AUTO. */
-int ecf_kv_dtype_resolve(const ecf_workload *w, int precision);
-/** Bytes per KV element of ecf_kv_dtype_resolve(w, precision): 1, 2 or 4. */
-double ecf_kv_bytes_per_elem(const ecf_workload *w, int precision);
+ *  `precision` (an ecf_precision) by engine `engine` (an ecf_engine;
+ *  ECF_ENGINE_AUTO = none chosen): w->kv_cache_dtype when set, else the
+ *  engine's auto (docs/estimation.md 4.3, "KV cache precision"): fp8 over
+ *  fp8 weights where data/engines.json says fp8_kv_auto (TensorRT-LLM),
+ *  else the activations' type: fp16 for fp16 weights, fp32 for fp32/tf32,
+ *  bf16 otherwise (fp8, int8, int4 weights included). Never ECF_KV_AUTO. */
+int ecf_kv_dtype_resolve(const ecf_workload *w, int precision, int engine);
+/** Bytes per KV element of ecf_kv_dtype_resolve(): 1, 2 or 4. */
+double ecf_kv_bytes_per_elem(const ecf_workload *w, int precision,
+                             int engine);
 
 /** --cross-entropy (docs/estimation.md 4.1): full = PyTorch's
  *  cross_entropy on fp32-upcast logits (Hugging Face default); chunked =

@@ -109,7 +109,8 @@ static void print_table(const ecf_estimate *e,
     if (!ecf_task_is_training(w->task) && ecf_model_kind_is_llm(m->kind))
         printf("  kv cache       %9.2f  %s, room for %.0f tokens\n",
                e->memory.kv_cache_gib,
-               ecf_kv_dtype_name(ecf_kv_dtype_resolve(w, e->precision)),
+               ecf_kv_dtype_name(ecf_kv_dtype_resolve(
+                   w, e->precision, e->engine ? ecf_engine_parse(e->engine) : 0)),
                e->memory.kv_capacity_tokens);
     else
         printf("  kv cache       %9.2f\n", e->memory.kv_cache_gib);
@@ -252,7 +253,8 @@ static void print_json(const ecf_estimate *e,
     if (!ecf_task_is_training(w->task) && ecf_model_kind_is_llm(m->kind)) {
         cJSON_AddStringToObject(
             o, "kv_cache_dtype",
-            ecf_kv_dtype_name(ecf_kv_dtype_resolve(w, e->precision)));
+            ecf_kv_dtype_name(ecf_kv_dtype_resolve(
+                w, e->precision, e->engine ? ecf_engine_parse(e->engine) : 0)));
         cJSON_AddNumberToObject(o, "kv_capacity_tokens",
                                 (double)(long long)e->memory.kv_capacity_tokens);
     } else {

@@ -12,6 +12,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 
+#include "ec2fit/engines.h"
 #include "ec2fit/estimate.h"
 #include "ec2fit/stacks.h"
 
@@ -422,6 +423,13 @@ tf_act_bytes(const ecf_model *m, int seq, bool ckpt, double act_scale, int tp)
         return m->layers * 2.0 * s * h * act_scale / tp + per_layer;
     return m->layers * per_layer;
 }
+
+/* ecf_kv_dtype_resolve / ecf_kv_bytes_per_elem with the engine's row
+ * in hand (NULL = no engine): estimate_workload.c. */
+int kv_dtype_resolve_row(const ecf_workload *w, int precision,
+                         const ecf_engine_perf *eng);
+double kv_bytes_per_elem_row(const ecf_workload *w, int precision,
+                             const ecf_engine_perf *eng);
 
 /* Bytes of K and V per token of context, whole model. */
 static inline double kv_bytes_per_token(const ecf_model *m, double kv_elem)

@@ -204,7 +204,11 @@ void infer_memory(ecf_memory *mem,
                          const devinfo *d)
 {
     double wb = ecf_estimate_weight_bytes(p);
-    double kv_elem = ecf_kv_bytes_per_elem(w, p); /* --kv-cache-dtype */
+    /* --kv-cache-dtype, auto resolved by the serving engine */
+    double kv_elem = kv_bytes_per_elem_row(
+        w, p,
+        is_llm(m) ? serve_engine_get(serve_engine_pick(m, w, d->gen == GEN_NEURON))
+                  : NULL);
     double split = (double)pl->tp * pl->pp;
     double act_elem = (p == ECF_PREC_FP32 || p == ECF_PREC_TF32) ? 2.0 : 1.0;
     /* an MLA latent is not split by heads: each TP rank holds all of it */
@@ -311,7 +315,11 @@ double ecf_estimate_min_total_gib(const ecf_model *m, const ecf_workload *w)
                                               : w->precision);
         total = m->params * ecf_estimate_weight_bytes(p);
         if (is_llm(m))
-            total += kv_bytes_per_token(m, ecf_kv_bytes_per_elem(w, p)) *
+            total += kv_bytes_per_token(
+                         m, kv_bytes_per_elem_row(
+                                w, p,
+                                serve_engine_get(
+                                    serve_engine_pick(m, w, false)))) *
                      ((double)w->input_tokens + w->output_tokens);
     }
     return total / GIB;

@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ec2fit/engines.h"
+#include "ec2fit/stacks.h"
 #include "estimate_internal.h"
 
 /* ================================================================ */
@@ -54,21 +56,24 @@ int ecf_kv_dtype_parse(const char *s)
     return -1;
 }
 
-/* auto: every engine keeps the KV cache in the activations' type unless
- * the checkpoint or the user names another (docs/estimation.md 4.4, "KV
- * cache precision", with each engine's source). */
-int ecf_kv_dtype_resolve(const ecf_workload *w, int precision)
+/* auto: the engine's default (docs/estimation.md 4.3, "KV cache
+ * precision", with each engine's source) */
+int kv_dtype_resolve_row(const ecf_workload *w, int precision,
+                         const ecf_engine_perf *eng)
 {
     if (w->kv_cache_dtype > ECF_KV_AUTO && w->kv_cache_dtype <= ECF_KV_FP32)
         return w->kv_cache_dtype;
     if (precision == ECF_PREC_FP32 || precision == ECF_PREC_TF32)
         return ECF_KV_FP32;
+    if (precision == ECF_PREC_FP8 && eng && eng->fp8_kv_auto)
+        return ECF_KV_FP8;
     return precision == ECF_PREC_FP16 ? ECF_KV_FP16 : ECF_KV_BF16;
 }
 
-double ecf_kv_bytes_per_elem(const ecf_workload *w, int precision)
+double kv_bytes_per_elem_row(const ecf_workload *w, int precision,
+                             const ecf_engine_perf *eng)
 {
-    switch (ecf_kv_dtype_resolve(w, precision)) {
+    switch (kv_dtype_resolve_row(w, precision, eng)) {
     case ECF_KV_FP8:
         return 1.0;
     case ECF_KV_FP32:
@@ -76,6 +81,23 @@ double ecf_kv_bytes_per_elem(const ecf_workload *w, int precision)
     default:
         return 2.0;
     }
+}
+
+static const ecf_engine_perf *engine_row(int engine)
+{
+    const ecf_engines *t = ecf_engines_builtin();
+    return engine > ECF_ENGINE_AUTO && t ? ecf_engines_get(t, engine) : NULL;
+}
+
+int ecf_kv_dtype_resolve(const ecf_workload *w, int precision, int engine)
+{
+    return kv_dtype_resolve_row(w, precision, engine_row(engine));
+}
+
+double ecf_kv_bytes_per_elem(const ecf_workload *w, int precision,
+                             int engine)
+{
+    return kv_bytes_per_elem_row(w, precision, engine_row(engine));
 }
 
 /* ================================================================ */
