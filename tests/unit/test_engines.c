@@ -32,23 +32,24 @@ typedef struct {
     bool fused;
     bool reserve;  /* kv_reserve_full */
     int max_batch; /* max_batch_requests */
+    bool fp8_kv;   /* fp8_kv_auto */
 } doc_row;
 
 static const doc_row documented[] = {
     {ECF_ENGINE_VLLM, 0.5e-3, 0, 0, 0.70, 0.50, 0.75, 1.0, 8192, 4e-3, 1.0,
-     true, true, false, 0},
+     true, true, false, 0, false},
     {ECF_ENGINE_TGI, 1.0e-3, 0.4e-3, 0, 0.70, 0.50, 0.75, 1.0, 4096, 4e-3,
-     1.0, true, false, true, 0},
+     1.0, true, false, true, 0, false},
     {ECF_ENGINE_TRTLLM, 0.2e-3, 0, 0, 0.70, 0.50, 0.75, 1.0, 8192, 1e-3, 1.0,
-     true, true, true, 2048},
+     true, true, true, 2048, true},
     {ECF_ENGINE_HF, 2.0e-3, 0.9e-3, 37.7e-6, 0.70, 0.50, 0.75, 1.0, 0, 4e-3,
-     1.0, false, false, false, 0},
+     1.0, false, false, false, 0, false},
     {ECF_ENGINE_TF_SERVING, 1.0e-3, 0, 0, 0.70, 0.50, 0.75, 1.0, 0, 4e-3, 1.0,
-     false, false, false, 0},
+     false, false, false, 0, false},
     {ECF_ENGINE_TRITON, 1.0e-3, 0, 0, 0.70, 0.50, 0.75, 1.0, 0, 4e-3, 1.0,
-     false, false, false, 0},
+     false, false, false, 0, false},
     {ECF_ENGINE_NEURON, 0, 0, 0, 0.70, 0.50, 1.0, 1.0, 8192, 0, 1.0,
-     false, true, false, 0},
+     false, true, false, 0, false},
 };
 
 static void expect_row(const ecf_engine_perf *r, const doc_row *d)
@@ -68,6 +69,7 @@ static void expect_row(const ecf_engine_perf *r, const doc_row *d)
     assert_int_equal(r->prefill_fused, d->fused);
     assert_int_equal(r->kv_reserve_full, d->reserve);
     assert_int_equal(r->max_batch, d->max_batch);
+    assert_int_equal(r->fp8_kv_auto, d->fp8_kv);
 }
 
 static void test_engines__embedded_values_are_documented(void **state)
@@ -206,6 +208,13 @@ static void test_engines__loader_refuses(void **state)
                    "\"max_batch_requests\": 0,",
                    "engines.json: engines[0] (vllm): missing "
                    "\"kv_reserve_full\"");
+    expect_refused("\"fp8_kv_auto\": true}", "\"fp8_kv_auto\": \"fp8\"}",
+                   "engines.json: engines[2] (trtllm): fp8_kv_auto: "
+                   "expected true or false");
+    expect_refused("\"as_of\": \"2024-09-05\", \"fp8_kv_auto\": false}",
+                   "\"as_of\": \"2024-09-05\"}",
+                   "engines.json: engines[0] (vllm): missing "
+                   "\"fp8_kv_auto\"");
     expect_refused("\"max_batch_requests\": 2048",
                    "\"max_batch_requests\": 2048.5",
                    "engines.json: engines[2] (trtllm): max_batch_requests: "
