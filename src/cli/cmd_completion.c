@@ -418,6 +418,7 @@ int cmd_completion(int argc, char **argv)
             {"arch", warch.data},
             {"framework", wfw.data},  {"engine", weng.data},
             {"storage", wsto.data},
+            {"kv-cache-dtype", "auto bf16 fp16 fp8"},
         };
         const size_t nv = sizeof(vl) / sizeof(vl[0]);
 

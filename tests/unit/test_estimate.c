@@ -329,7 +329,8 @@ static void test_estimate__kv_cache_is_the_mla_latent(void **state)
      * qk_rope_head_dim 64) x 2 bytes = 70,272 B/token at bf16 (DeepSeek-V2
      * paper 2.1.2), not 2 x 61 x 128 heads x 192. Every tensor-parallel
      * rank holds the whole latent (it has no heads to split).
-     * fp8 (1 byte), 1024 + 1024 tokens, batch 64, one p5 (tp 8), a
+     * fp8 (1 byte: --kv-cache-dtype fp8; HF's auto would keep bf16 over
+     * fp8 weights), 1024 + 1024 tokens, batch 64, one p5 (tp 8), a
      * contiguous cache (HF):
      *   35,136 x 2048 x 64 = 4,605,345,792 B = 4.2890625 GiB per device. */
     fx *f = *state;
@@ -340,6 +341,7 @@ static void test_estimate__kv_cache_is_the_mla_latent(void **state)
     w.task = ECF_TASK_INFER;
     w.engine = ECF_ENGINE_HF;
     w.precision = ECF_PREC_FP8;
+    w.kv_cache_dtype = ECF_KV_FP8;
     w.input_tokens = 1024;
     w.output_tokens = 1024;
     w.batch_size = 64;
