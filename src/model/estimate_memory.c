@@ -204,11 +204,11 @@ void infer_memory(ecf_memory *mem,
                          const devinfo *d)
 {
     double wb = ecf_estimate_weight_bytes(p);
-    /* --kv-cache-dtype, auto resolved by the serving engine */
-    double kv_elem = kv_bytes_per_elem_row(
-        w, p,
+    /* the serving engine (LLMs); --kv-cache-dtype's auto is its choice */
+    const serve_engine *llm_eng =
         is_llm(m) ? serve_engine_get(serve_engine_pick(m, w, d->gen == GEN_NEURON))
-                  : NULL);
+                  : NULL;
+    double kv_elem = kv_bytes_per_elem_row(w, p, llm_eng);
     double split = (double)pl->tp * pl->pp;
     double act_elem = (p == ECF_PREC_FP32 || p == ECF_PREC_TF32) ? 2.0 : 1.0;
     /* an MLA latent is not split by heads: each TP rank holds all of it */
@@ -224,8 +224,7 @@ void infer_memory(ecf_memory *mem,
         kv_split = 1;
     mem->weights_gib = m->params * wb / split / GIB;
     if (is_llm(m)) {
-        const serve_engine *eng =
-            serve_engine_get(serve_engine_pick(m, w, d->gen == GEN_NEURON));
+        const serve_engine *eng = llm_eng;
         paged = eng->paged_kv;
         /* paged KV: the average request holds its prompt and half its
          * output; a contiguous cache holds the whole context, and so

@@ -58,31 +58,6 @@ int ecf_kv_dtype_parse(const char *s)
 
 /* auto: the engine's default (docs/estimation.md 4.3, "KV cache
  * precision", with each engine's source) */
-int kv_dtype_resolve_row(const ecf_workload *w, int precision,
-                         const ecf_engine_perf *eng)
-{
-    if (w->kv_cache_dtype > ECF_KV_AUTO && w->kv_cache_dtype <= ECF_KV_FP32)
-        return w->kv_cache_dtype;
-    if (precision == ECF_PREC_FP32 || precision == ECF_PREC_TF32)
-        return ECF_KV_FP32;
-    if (precision == ECF_PREC_FP8 && eng && eng->fp8_kv_auto)
-        return ECF_KV_FP8;
-    return precision == ECF_PREC_FP16 ? ECF_KV_FP16 : ECF_KV_BF16;
-}
-
-double kv_bytes_per_elem_row(const ecf_workload *w, int precision,
-                             const ecf_engine_perf *eng)
-{
-    switch (kv_dtype_resolve_row(w, precision, eng)) {
-    case ECF_KV_FP8:
-        return 1.0;
-    case ECF_KV_FP32:
-        return 4.0;
-    default:
-        return 2.0;
-    }
-}
-
 static const ecf_engine_perf *engine_row(int engine)
 {
     const ecf_engines *t = ecf_engines_builtin();
