@@ -258,6 +258,17 @@ build_workload(ecf_workload *w, const cJSON *row, char *msg, size_t msg_len)
         if (jstr(row, "offload") && strcmp(jstr(row, "offload"), "optimizer") == 0)
             w->offload = ECF_OFFLOAD_OPTIMIZER; /* --offload optimizer */
     }
+    /* the KV cache's element type, as --kv-cache-dtype would give it;
+     * set only where the row's source states it (docs/calibration.md) */
+    {
+        const char *kv = jstr(row, "kv_cache_dtype");
+        int k = kv ? ecf_kv_dtype_parse(kv) : ECF_KV_AUTO;
+        if (k < 0) {
+            snprintf(msg, msg_len, "bad kv_cache_dtype '%s'", kv);
+            return -1;
+        }
+        w->kv_cache_dtype = k;
+    }
     if (jnum(row, "dataset_samples", 0) > 0) {
         w->dataset_amount = jnum(row, "dataset_samples", 0);
         w->dataset_unit = ECF_DATASET_SAMPLES;

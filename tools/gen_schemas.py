@@ -200,7 +200,11 @@ ESTIMATE = doc("estimate.schema.json", "ec2fit estimate --output json", obj({
     "memory": obj(dict({k: NONNEG for k in (
         "weights_gib", "gradients_gib", "optimizer_gib", "activations_gib",
         "kv_cache_gib", "lora_gib", "overhead_gib", "total_per_device_gib",
-        "available_per_device_gib")}, kv_capacity_tokens=KV_CAPACITY)),
+        "available_per_device_gib")},
+        kv_cache_dtype={"oneOf": [{"type": "null"}, enum("bf16", "fp16", "fp8", "fp32")],
+                        "description": "LLM serving: the KV cache's element type (--kv-cache-dtype, auto resolved); null otherwise"},
+        kv_capacity_tokens={"type": ["integer", "null"], "minimum": 0,
+                            "description": "LLM serving: KV-cache tokens one replica has room for within the serving fit; null otherwise"})),
     "peak_tflops": NONNEG, "utilization": NONNEG, "step_time_s": NONNEG,
     "compute_s": NONNEG, "memory_s": NONNEG, "communication_s": NONNEG,
     "throughput": obj({"value": NONNEG, "unit": THROUGHPUT_UNIT}),

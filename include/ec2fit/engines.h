@@ -67,6 +67,10 @@ typedef struct {
                                 arrive, preempting when they run out
                                 (vLLM). A contiguous cache always holds
                                 the whole context. */
+    bool fp8_kv_auto;        /* --kv-cache-dtype auto over fp8 weights
+                                gives an fp8 KV cache (trtllm-bench's
+                                mapping for FP8 checkpoints); false: the
+                                activations' 16-bit type (vLLM, TGI, ...) */
     int max_batch;           /* max_batch_requests: the engine's default
                                 limit on requests in flight; 0 = none
                                 documented (the estimator's own cap) */

@@ -112,9 +112,12 @@ typedef struct {
     /* --offload (ECF_OFFLOAD_*; 0 = none; docs/estimation.md 4.1,
      * "Optimizer offload"): the optimizer states (and the fp32 master
      * and gradient the host-side step reads) live in host RAM and the
-     * Adam step runs on the host CPU. Last, so the initializer leaves it
-     * off. */
+     * Adam step runs on the host CPU. The initializer leaves it off. */
     int offload;
+    /* --kv-cache-dtype (ECF_KV_*; 0 = auto: the engine's default;
+     * docs/estimation.md 4.3 "KV cache precision"). The initializer
+     * leaves it 0. */
+    int kv_cache_dtype;
     /* Training: the attention kernel the stack runs (ecf_attn_kernel,
      * ec2fit/attn_kernels.h; --attention flash2|cudnn|flash3; 0 = auto:
      * the linear layers' rate). On Hopper the attention core is timed at
@@ -127,6 +130,33 @@ typedef struct {
  *  device cpu), FSDP/torchtune optimizer CPU offload. */
 #define ECF_OFFLOAD_NONE      0
 #define ECF_OFFLOAD_OPTIMIZER 1
+
+/** --kv-cache-dtype: the KV cache's element type, chosen apart from the
+ *  weights' precision as vLLM --kv-cache-dtype, TensorRT-LLM
+ *  kv_cache_config.dtype and TGI --kv-cache-dtype do. ECF_KV_FP32 is only
+ *  a resolved value (auto over fp32/tf32 weights). */
+#define ECF_KV_AUTO 0
+#define ECF_KV_BF16 1
+#define ECF_KV_FP16 2
+#define ECF_KV_FP8  3
+#define ECF_KV_FP32 4
+
+/** "auto", "bf16", "fp16", "fp8", "fp32". */
+const char *ecf_kv_dtype_name(int kv);
+/** The ECF_KV_* named `s` ("auto", "bf16", "fp16", "fp8"; vLLM's
+ *  "fp8_e4m3" and "fp8_e5m2" are fp8), or -1. */
+int ecf_kv_dtype_parse(const char *s);
+/** The KV cache's element type for `w` served at weight precision
+ *  `precision` (an ecf_precision) by engine `engine` (an ecf_engine;
+ *  ECF_ENGINE_AUTO = none chosen): w->kv_cache_dtype when set, else the
+ *  engine's auto (docs/estimation.md 4.3, "KV cache precision"): fp8 over
+ *  fp8 weights where data/engines.json says fp8_kv_auto (TensorRT-LLM),
+ *  else the activations' type: fp16 for fp16 weights, fp32 for fp32/tf32,
+ *  bf16 otherwise (fp8, int8, int4 weights included). Never ECF_KV_AUTO. */
+int ecf_kv_dtype_resolve(const ecf_workload *w, int precision, int engine);
+/** Bytes per KV element of ecf_kv_dtype_resolve(): 1, 2 or 4. */
+double ecf_kv_bytes_per_elem(const ecf_workload *w, int precision,
+                             int engine);
 
 /** --cross-entropy (docs/estimation.md 4.1): full = PyTorch's
  *  cross_entropy on fp32-upcast logits (Hugging Face default); chunked =
@@ -167,7 +197,7 @@ int ecf_storage_parse(const char *s);
             ECF_CKPT_AUTO, false, 0, 0.0, 0.0, 0.0, 0, false, false, false,    \
             0.0, 0, 0, 0, 0.0, false, 0.0, 0.0, 0.0, false, 0.0,               \
             ECF_MASTER_FP32, false, false, false, 0, 0, false,                \
-            ECF_OFFLOAD_NONE, 0 /* attn_kernel: auto */                        \
+            ECF_OFFLOAD_NONE, ECF_KV_AUTO, 0 /* attn_kernel: auto */           \
     }
 
 /** EC2 per-second billing charges each Linux instance at least 60 s

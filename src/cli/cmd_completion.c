@@ -425,6 +425,7 @@ int cmd_completion(int argc, char **argv)
             {"data-loader", "cpu dali"},
             {"conv-kernels", "framework fused"},
             {"attention", "sdpa eager flash2 cudnn flash3"},
+            {"kv-cache-dtype", "auto bf16 fp16 fp8"},
         };
         const size_t nv = sizeof(vl) / sizeof(vl[0]);
 

@@ -107,7 +107,13 @@ static void print_table(const ecf_estimate *e,
     printf("  gradients      %9.2f\n", e->memory.gradients_gib);
     printf("  optimizer      %9.2f\n", e->memory.optimizer_gib);
     printf("  activations    %9.2f\n", e->memory.activations_gib);
-    printf("  kv cache       %9.2f\n", e->memory.kv_cache_gib);
+    if (!ecf_task_is_training(w->task) && ecf_model_kind_is_llm(m->kind))
+        /* the element type; the capacity has its own line below */
+        printf("  kv cache       %9.2f  %s\n", e->memory.kv_cache_gib,
+               ecf_kv_dtype_name(ecf_kv_dtype_resolve(
+                   w, e->precision, e->engine ? ecf_engine_parse(e->engine) : 0)));
+    else
+        printf("  kv cache       %9.2f\n", e->memory.kv_cache_gib);
     printf("  lora adapters  %9.2f\n", e->memory.lora_gib);
     printf("  overhead       %9.2f\n", e->memory.overhead_gib);
     printf("  total          %9.2f of %.2f available: %s\n",
@@ -248,11 +254,17 @@ static void print_json(const ecf_estimate *e,
                      3);
     cli_json_add_num(o, "available_per_device_gib",
                      e->memory.available_per_device_gib, 3);
-    if (llm_serving)
+    if (!ecf_task_is_training(w->task) && ecf_model_kind_is_llm(m->kind)) {
+        cJSON_AddStringToObject(
+            o, "kv_cache_dtype",
+            ecf_kv_dtype_name(ecf_kv_dtype_resolve(
+                w, e->precision, e->engine ? ecf_engine_parse(e->engine) : 0)));
         cJSON_AddNumberToObject(o, "kv_capacity_tokens",
-                                floor(e->memory.kv_capacity_tokens));
-    else
+                                (double)(long long)e->memory.kv_capacity_tokens);
+    } else {
+        cJSON_AddNullToObject(o, "kv_cache_dtype");
         cJSON_AddNullToObject(o, "kv_capacity_tokens");
+    }
     cli_json_add_num(root, "peak_tflops", e->peak_tflops, 2);
     cli_json_add_num(root, "utilization", e->utilization, 3);
     cli_json_add_num(root, "step_time_s", e->step_time_s, 6);

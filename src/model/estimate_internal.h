@@ -12,6 +12,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 
+#include "ec2fit/engines.h"
 #include "ec2fit/estimate.h"
 #include "ec2fit/stacks.h"
 
@@ -429,6 +430,30 @@ tf_act_bytes(const ecf_model *m, int seq, bool ckpt, double act_scale, int tp)
     if (ckpt)
         return m->layers * 2.0 * s * h * act_scale / tp + per_layer;
     return m->layers * per_layer;
+}
+
+/* ecf_kv_dtype_resolve / ecf_kv_bytes_per_elem with the engine's row
+ * in hand (NULL = no engine); inline: the serving fit and the decode step
+ * ask for it on every candidate plan. docs/estimation.md 4.3, "KV cache
+ * precision". */
+static inline int kv_dtype_resolve_row(const ecf_workload *w, int precision,
+                                       const ecf_engine_perf *eng)
+{
+    if (w->kv_cache_dtype > ECF_KV_AUTO && w->kv_cache_dtype <= ECF_KV_FP32)
+        return w->kv_cache_dtype;
+    if (precision == ECF_PREC_FP32 || precision == ECF_PREC_TF32)
+        return ECF_KV_FP32;
+    if (precision == ECF_PREC_FP8 && eng && eng->fp8_kv_auto)
+        return ECF_KV_FP8;
+    return precision == ECF_PREC_FP16 ? ECF_KV_FP16 : ECF_KV_BF16;
+}
+
+static inline double kv_bytes_per_elem_row(const ecf_workload *w,
+                                           int precision,
+                                           const ecf_engine_perf *eng)
+{
+    int kv = kv_dtype_resolve_row(w, precision, eng);
+    return kv == ECF_KV_FP8 ? 1.0 : kv == ECF_KV_FP32 ? 4.0 : 2.0;
 }
 
 /* Bytes of K and V per token of context, whole model. */

@@ -286,7 +286,11 @@ void infer_memory(ecf_memory *mem,
                          const devinfo *d)
 {
     double wb = ecf_estimate_weight_bytes(p);
-    double kv_elem = p == ECF_PREC_FP8 ? 1.0 : 2.0;
+    /* the serving engine (LLMs); --kv-cache-dtype's auto is its choice */
+    const serve_engine *llm_eng =
+        is_llm(m) ? serve_engine_get(serve_engine_pick(m, w, d->gen == GEN_NEURON))
+                  : NULL;
+    double kv_elem = kv_bytes_per_elem_row(w, p, llm_eng);
     double split = (double)pl->tp * pl->pp;
     double act_elem = (p == ECF_PREC_FP32 || p == ECF_PREC_TF32) ? 2.0 : 1.0;
     /* an MLA latent is not split by heads: each TP rank holds all of it */
@@ -303,11 +307,9 @@ void infer_memory(ecf_memory *mem,
     mem->weights_gib = m->params * wb / split / GIB;
     if (is_llm(m)) {
         int eid = serve_engine_pick(m, w, d->gen == GEN_NEURON);
-        const serve_engine *eng = serve_engine_get(eid);
+        const serve_engine *eng = llm_eng;
         bool vllm = eid == ECF_ENGINE_VLLM;
         paged = eng->paged_kv;
-        if (p == ECF_PREC_FP8)
-            kv_elem = serve_kv_elem_bytes(eng, p);
         /* paged KV: the average request holds its prompt and half its
          * output; a contiguous cache holds the whole context, and so
          * does the batch an engine admits itself when its admission
@@ -400,12 +402,16 @@ double ecf_estimate_min_total_gib(const ecf_model *m, const ecf_workload *w)
             total = m->params * (2.0 + train_grad_bytes(w, 2.0) +
                                  train_opt_bytes(w, 2.0));
     } else {
-        total = m->params * ecf_estimate_weight_bytes(
-                                (ecf_precision)(w->precision == ECF_PREC_AUTO
-                                                    ? ECF_PREC_BF16
-                                                    : w->precision));
+        ecf_precision p = (ecf_precision)(w->precision == ECF_PREC_AUTO
+                                              ? ECF_PREC_BF16
+                                              : w->precision);
+        total = m->params * ecf_estimate_weight_bytes(p);
         if (is_llm(m))
-            total += kv_bytes_per_token(m, 2.0) *
+            total += kv_bytes_per_token(
+                         m, kv_bytes_per_elem_row(
+                                w, p,
+                                serve_engine_get(
+                                    serve_engine_pick(m, w, false)))) *
                      ((double)w->input_tokens + w->output_tokens);
     }
     return total / GIB;

@@ -84,7 +84,8 @@ static void llm_times(infer_times *t,
                       double *u_out)
 {
     double wb = ecf_estimate_weight_bytes(p);
-    double kv_elem = p == ECF_PREC_FP8 ? serve_kv_elem_bytes(eng, p) : 2.0;
+    /* --kv-cache-dtype, auto resolved by this engine */
+    double kv_elem = kv_bytes_per_elem_row(w, p, eng);
     double split = (double)pl->tp * pl->pp, pp = pl->pp;
     double b = pl->batch, s_in = w->input_tokens, s_out = w->output_tokens;
     double bw = d->bw_gbytes_s * 1e9 * (d->cpu ? 1.0 : eng->bw_eff);

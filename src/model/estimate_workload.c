@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ec2fit/engines.h"
+#include "ec2fit/stacks.h"
 #include "estimate_internal.h"
 
 /* ================================================================ */
@@ -32,6 +34,46 @@ const char *ecf_bottleneck_name(ecf_bottleneck b)
         "compute", "memory-bandwidth", "communication",
         "data",    "host-memory",      "device-memory"};
     return (unsigned)b < ECF_BN_COUNT ? names[b] : "unknown";
+}
+
+const char *ecf_kv_dtype_name(int kv)
+{
+    static const char *const names[] = {"auto", "bf16", "fp16", "fp8",
+                                        "fp32"};
+    return kv >= ECF_KV_AUTO && kv <= ECF_KV_FP32 ? names[kv] : "unknown";
+}
+
+int ecf_kv_dtype_parse(const char *s)
+{
+    if (strcmp(s, "auto") == 0)
+        return ECF_KV_AUTO;
+    if (strcmp(s, "bf16") == 0)
+        return ECF_KV_BF16;
+    if (strcmp(s, "fp16") == 0)
+        return ECF_KV_FP16;
+    if (strcmp(s, "fp8") == 0 || strcmp(s, "fp8_e4m3") == 0 ||
+        strcmp(s, "fp8_e5m2") == 0)
+        return ECF_KV_FP8;
+    return -1;
+}
+
+/* auto: the engine's default (docs/estimation.md 4.3, "KV cache
+ * precision", with each engine's source) */
+static const ecf_engine_perf *engine_row(int engine)
+{
+    const ecf_engines *t = ecf_engines_builtin();
+    return engine > ECF_ENGINE_AUTO && t ? ecf_engines_get(t, engine) : NULL;
+}
+
+int ecf_kv_dtype_resolve(const ecf_workload *w, int precision, int engine)
+{
+    return kv_dtype_resolve_row(w, precision, engine_row(engine));
+}
+
+double ecf_kv_bytes_per_elem(const ecf_workload *w, int precision,
+                             int engine)
+{
+    return kv_bytes_per_elem_row(w, precision, engine_row(engine));
 }
 
 /* ================================================================ */
@@ -155,6 +197,19 @@ int ecf_workload_resolve(ecf_workload *w, const ecf_model *m, ecf_err *err)
                            "--offload: moves the optimizer of a training run "
                            "to host RAM; --task %s has none",
                            ecf_task_name(w->task));
+    if (w->kv_cache_dtype < ECF_KV_AUTO || w->kv_cache_dtype > ECF_KV_FP8)
+        return ecf_err_set(err, ECF_EINVAL, "--kv-cache-dtype: expected "
+                           "auto, bf16, fp16 or fp8");
+    if (w->kv_cache_dtype != ECF_KV_AUTO && training)
+        return ecf_err_set(err, ECF_EINVAL,
+                           "--kv-cache-dtype: applies to serving (--task "
+                           "infer or batch), not --task %s",
+                           ecf_task_name(w->task));
+    if (w->kv_cache_dtype != ECF_KV_AUTO && !is_llm(m))
+        return ecf_err_set(err, ECF_EINVAL,
+                           "--kv-cache-dtype: only decoder language models "
+                           "keep a KV cache, not %s (%s)",
+                           m->name, ecf_model_kind_name(m->kind));
     if (w->cross_entropy < ECF_CE_FULL || w->cross_entropy > ECF_CE_FUSED)
         return ecf_err_set(err, ECF_EINVAL,
                            "--cross-entropy: expected full, chunked or fused");

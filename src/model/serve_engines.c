@@ -25,23 +25,6 @@ int serve_engine_pick(const ecf_model *m, const ecf_workload *w, bool neuron)
     return ECF_ENGINE_TRITON;
 }
 
-/* vLLM, TGI and Transformers keep the KV cache in the model's activation
- * dtype unless told otherwise (vLLM --kv-cache-dtype "auto": "will use
- * model data type"; TGI --kv-cache-dtype unset: the model's dtype; a
- * Transformers cache holds the attention's key/value tensors), so an
- * fp8-weight plan keeps a 16-bit cache there; the other engines' fp8
- * plans keep an fp8 cache. */
-double serve_kv_elem_bytes(const serve_engine *eng, ecf_precision p)
-{
-    if (p != ECF_PREC_FP8)
-        return 2.0;
-    if (eng == serve_engine_get(ECF_ENGINE_VLLM) ||
-        eng == serve_engine_get(ECF_ENGINE_TGI) ||
-        eng == serve_engine_get(ECF_ENGINE_HF))
-        return 2.0;
-    return 1.0;
-}
-
 const serve_engine *serve_engine_get(int engine)
 {
     const ecf_engines *t = ecf_engines_builtin();

@@ -23,10 +23,6 @@ typedef ecf_engine_perf serve_engine;
 int serve_engine_pick(const ecf_model *m, const ecf_workload *w, bool neuron);
 /* The table row of `engine` (an ecf_engine); never NULL. */
 const serve_engine *serve_engine_get(int engine);
-/* Bytes per KV-cache element of a plan at precision `p` on `eng`
- * (docs/estimation.md 4.3, "KV-cache element"): 2, or 1 for an fp8 plan
- * on an engine that stores its cache in fp8. */
-double serve_kv_elem_bytes(const serve_engine *eng, ecf_precision p);
 
 /* Bytes the whole model's weights cost one forward of `rows` tokens per
  * step (a decode step: rows = the batch; a prefill pass: its tokens),

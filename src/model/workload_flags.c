@@ -165,6 +165,15 @@ int cli_workload_option(cli_workload *wl, int c, const char *arg, ecf_err *err)
                                arg);
         w->mean_seq_len = (int)d;
         break;
+    case CLI_WL_KV_CACHE_DTYPE:
+        rc = ecf_kv_dtype_parse(arg);
+        if (rc < 0)
+            return ecf_err_set(err, ECF_EINVAL,
+                               "--kv-cache-dtype: expected auto, bf16, fp16 "
+                               "or fp8, got '%s'",
+                               arg);
+        w->kv_cache_dtype = rc;
+        break;
     case CLI_WL_CROSS_ENTROPY:
         if (strcmp(arg, "full") == 0)
             w->cross_entropy = ECF_CE_FULL;

@@ -72,6 +72,7 @@ enum {
     CLI_WL_DATA_LOADER,
     CLI_WL_ATTENTION,
     CLI_WL_CONV_KERNELS,
+    CLI_WL_KV_CACHE_DTYPE,
     CLI_WL_END
 };
 
@@ -113,7 +114,8 @@ enum {
         {"offload", required_argument, NULL, CLI_WL_OFFLOAD},                  \
         {"data-loader", required_argument, NULL, CLI_WL_DATA_LOADER},          \
         {"attention", required_argument, NULL, CLI_WL_ATTENTION},              \
-        {"conv-kernels", required_argument, NULL, CLI_WL_CONV_KERNELS}
+        {"conv-kernels", required_argument, NULL, CLI_WL_CONV_KERNELS},        \
+        {"kv-cache-dtype", required_argument, NULL, CLI_WL_KV_CACHE_DTYPE}
 
 typedef struct {
     const char *model;        /* --model NAME */

@@ -37,28 +37,29 @@ typedef struct {
     double i4col, i4row;
     int i4rows;
     double i4recons;
+    bool fp8_kv;   /* fp8_kv_auto */
 } doc_row;
 
 static const doc_row documented[] = {
     {ECF_ENGINE_VLLM, 0.5e-3, 0, 0, 0.70, 0.50, 0.75, 1.0, 8192, 4e-3, 1.0,
-     true, true, false, 0, 0, 0, 0, 0},
+     true, true, false, 0, 0, 0, 0, 0, false},
     /* TGI 1.0.3's GPTQ path: Triton on the column-parallel projections
      * (fxmarty/q4f16-gemm-gemv-benchmark, A10G: 8192^2 weights in 0.2963
      * ms = 226 G weights/s), exllama on the row-parallel ones
      * (0.5 B + g128 scale and zero per row below 8 rows, then dequantise
      * to fp16 and cuBLAS: 0.53125 read + 2 written + 2 read) */
     {ECF_ENGINE_TGI, 1.0e-3, 0.4e-3, 0, 0.70, 0.50, 0.75, 1.0, 4096, 4e-3,
-     1.0, true, false, true, 0, 226, 0.53125, 8, 4.53125},
+     1.0, true, false, true, 0, 226, 0.53125, 8, 4.53125, false},
     {ECF_ENGINE_TRTLLM, 0.2e-3, 0, 0, 0.70, 0.50, 0.75, 1.0, 8192, 1e-3, 1.0,
-     true, true, true, 2048, 0, 0, 0, 0},
+     true, true, true, 2048, 0, 0, 0, 0, true},
     {ECF_ENGINE_HF, 2.0e-3, 0.9e-3, 37.7e-6, 0.70, 0.50, 0.75, 1.0, 0, 4e-3,
-     1.0, false, false, false, 0, 0, 0, 0, 0},
+     1.0, false, false, false, 0, 0, 0, 0, 0, false},
     {ECF_ENGINE_TF_SERVING, 1.0e-3, 0, 0, 0.70, 0.50, 0.75, 1.0, 0, 4e-3, 1.0,
-     false, false, false, 0, 0, 0, 0, 0},
+     false, false, false, 0, 0, 0, 0, 0, false},
     {ECF_ENGINE_TRITON, 1.0e-3, 0, 0, 0.70, 0.50, 0.75, 1.0, 0, 4e-3, 1.0,
-     false, false, false, 0, 0, 0, 0, 0},
+     false, false, false, 0, 0, 0, 0, 0, false},
     {ECF_ENGINE_NEURON, 0, 0, 0, 0.70, 0.50, 1.0, 1.0, 8192, 0, 1.0,
-     false, true, false, 0, 0, 0, 0, 0},
+     false, true, false, 0, 0, 0, 0, 0, false},
 };
 
 static void expect_row(const ecf_engine_perf *r, const doc_row *d)
@@ -82,6 +83,7 @@ static void expect_row(const ecf_engine_perf *r, const doc_row *d)
     assert_float_equal(r->int4_row_bytes, d->i4row, 1e-12);
     assert_int_equal(r->int4_recons_rows, d->i4rows);
     assert_float_equal(r->int4_recons_bytes, d->i4recons, 1e-12);
+    assert_int_equal(r->fp8_kv_auto, d->fp8_kv);
 }
 
 static void test_engines__embedded_values_are_documented(void **state)
@@ -220,6 +222,13 @@ static void test_engines__loader_refuses(void **state)
                    "\"max_batch_requests\": 0,",
                    "engines.json: engines[0] (vllm): missing "
                    "\"kv_reserve_full\"");
+    expect_refused("\"fp8_kv_auto\": true}", "\"fp8_kv_auto\": \"fp8\"}",
+                   "engines.json: engines[2] (trtllm): fp8_kv_auto: "
+                   "expected true or false");
+    expect_refused("\"as_of\": \"2024-09-05\", \"fp8_kv_auto\": false}",
+                   "\"as_of\": \"2024-09-05\"}",
+                   "engines.json: engines[0] (vllm): missing "
+                   "\"fp8_kv_auto\"");
     expect_refused("\"max_batch_requests\": 2048",
                    "\"max_batch_requests\": 2048.5",
                    "engines.json: engines[2] (trtllm): max_batch_requests: "

@@ -261,9 +261,11 @@ static void test_estimate__kv_cache_is_the_mla_latent(void **state)
      * paper 2.1.2), not 2 x 61 x 128 heads x 192. Every tensor-parallel
      * rank holds the whole latent (it has no heads to split).
      * fp8 weights, 1024 + 1024 tokens, batch 64, one p5 (tp 8), a
-     * contiguous cache (HF), which holds the attention's 16-bit tensors
-     * under fp8 weights (docs/estimation.md 4.3, "KV-cache element"):
-     *   70,272 x 2048 x 64 = 9,210,691,584 B = 8.578125 GiB per device. */
+     * contiguous cache (HF). HF's auto keeps the attention's bf16 tensors
+     * over fp8 weights (docs/estimation.md 4.3):
+     *   70,272 x 2048 x 64 = 9,210,691,584 B = 8.578125 GiB per device;
+     * with --kv-cache-dtype fp8 (1 byte):
+     *   35,136 x 2048 x 64 = 4,605,345,792 B = 4.2890625 GiB per device. */
     fx *f = *state;
     ecf_workload w = ECF_WORKLOAD_INIT;
     ecf_estimate e;
@@ -279,6 +281,9 @@ static void test_estimate__kv_cache_is_the_mla_latent(void **state)
     assert_float_equal(e.memory.kv_cache_gib, 70272.0 * 2048 * 64 / GIB,
                        1e-9);
     assert_float_equal(e.memory.kv_cache_gib, 8.578125, 1e-9);
+    w.kv_cache_dtype = ECF_KV_FP8;
+    run_ok(&e, m, &w, &f->p5, 1);
+    assert_float_equal(e.memory.kv_cache_gib, 4.2890625, 1e-9);
 }
 
 static void test_estimate__decode_and_prefill_roofline(void **state)
