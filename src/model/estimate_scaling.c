@@ -5,6 +5,7 @@
  * estimate_internal.h.
  */
 #include "ec2fit/estimate.h"
+#include "ec2fit/attn_kernels.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -105,6 +106,31 @@ void data_and_host(ecf_estimate *e,
         assume(e, "--offload optimizer: not applied on %s (DeepSpeed, FSDP "
                   "and bitsandbytes offload from CUDA devices)",
                d->label);
+    /* --attention flash2|cudnn|flash3 (docs/estimation.md 5.3, "Attention
+     * kernel"): say where the kernel's measured rate was used, and where it
+     * was not, so the flag is never silently ignored */
+    if (w->attn_kernel != ECF_ATTN_AUTO && ecf_task_is_training(w->task)) {
+        int s = w->packing && w->mean_seq_len > 0 ? w->mean_seq_len
+                                                  : w->seq_len;
+        bool used = d->gen == GEN_HOPPER && !d->cpu &&
+                    (e->precision == ECF_PREC_BF16 ||
+                     e->precision == ECF_PREC_FP16 ||
+                     e->precision == ECF_PREC_FP8);
+        if (used)
+            assume(e,
+                   "--attention %s: the attention core at the kernel's "
+                   "measured H100 rate, %.0f%% of the 16-bit peak at %d "
+                   "tokens (FlashAttention-3 paper, figs. 4-5)",
+                   ecf_attn_kernel_name(w->attn_kernel),
+                   100.0 * ecf_attn_kernel_hopper_eff(w->attn_kernel, s), s);
+        else
+            assume(e,
+                   "--attention %s: not applied on %s in %s (the kernel "
+                   "figures are H100 measurements); the attention core "
+                   "keeps the GEMM rate",
+                   ecf_attn_kernel_name(w->attn_kernel), d->label,
+                   ecf_precision_name(e->precision));
+    }
     if (e->memory.host_offload_gib > 0)
         assume(e,
                "--offload optimizer: %.1f GiB of optimizer state per device "

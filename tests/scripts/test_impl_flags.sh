@@ -89,6 +89,17 @@ err "ec2fit: recommend: --attention: eager attention memory is modelled for UNet
 err "ec2fit: estimate: --attention: eager attention memory is modelled for serving (--task infer or batch), not --task lora" estimate --model sdxl --task lora --instance p4d.24xlarge --attention eager
 err "ec2fit: estimate: --attention flash2: the attention kernel is modelled for training, not --task infer" estimate --model llama-3.1-8b --task infer --instance p5.48xlarge --attention flash2
 err "ec2fit: estimate: --attention cudnn: the attention kernel is modelled for decoder language models, not bert-large" estimate --model bert-large --task train --instance p5.48xlarge --attention cudnn
+# --attention flash2 on training: the kernel's H100 figure where it applies
+# (0.279 of the bf16 peak at 8k tokens: FlashAttention-3 paper figs. 4-5,
+# 3 / (1/333 + 2.5/318) / 989.5), an assumption saying so where it does not
+"$EC2FIT" estimate --model llama-3.1-8b --task train --instance p5.48xlarge --seq-len 8192 --attention flash2 --output json > "$WORK/fa2_p5.json"
+check "flash2 on p5: the assumption gives 28% at 8192 tokens" jq -e '[.assumptions[] | select(test("^--attention flash2: the attention core at the kernel.s measured H100 rate, 28% of the 16-bit peak at 8192 tokens"))] | length == 1' "$WORK/fa2_p5.json"
+"$EC2FIT" estimate --model llama-3.1-8b --task train --instance p5.48xlarge --seq-len 8192 --output json > "$WORK/auto_p5.json"
+check "flash2 on p5: slower than the default (0.28 < the GEMM rate 0.448)" jq -e --slurpfile a "$WORK/auto_p5.json" '.step_time_s > $a[0].step_time_s' "$WORK/fa2_p5.json"
+"$EC2FIT" estimate --model llama-3.1-8b --task train --instance p4d.24xlarge --seq-len 8192 --attention flash2 --output json > "$WORK/fa2_p4d.json"
+check "flash2 on p4d: not applied, and said so" jq -e '[.assumptions[] | select(test("^--attention flash2: not applied on A100 SXM4 40GB in bf16"))] | length == 1' "$WORK/fa2_p4d.json"
+"$EC2FIT" estimate --model llama-3.1-8b --task train --instance p4d.24xlarge --seq-len 8192 --output json > "$WORK/auto_p4d.json"
+check "flash2 on p4d: the step is the default's" jq -e --slurpfile a "$WORK/auto_p4d.json" '.step_time_s == $a[0].step_time_s' "$WORK/fa2_p4d.json"
 # the defaults are accepted everywhere (they change nothing)
 "$EC2FIT" estimate --model llama-3.1-8b --task infer --instance g5.xlarge --data-loader cpu --conv-kernels framework --attention sdpa > /dev/null
 check "default values accepted on any model" test $? -eq 0
