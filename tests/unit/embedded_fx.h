@@ -1,5 +1,6 @@
 /* embedded_fx.h - the group fixture of the end-to-end unit tests
- * (test_recommend, test_devices, test_storage): the embedded catalog, zoo,
+ * (test_recommend, test_devices, test_storage, test_train_variants, test_offload,
+ * test_attn_kernels, test_kv_dtype, test_neuron_cores): the embedded catalog, zoo,
  * rules, light data, stack table and storage prices, loaded once per test
  * executable. Included by one .c file each, so its functions are static. */
 #ifndef EC2FIT_TESTS_EMBEDDED_FX_H

@@ -20,30 +20,7 @@
 #include "ec2fit/zoo.h"
 #include "workload_flags.h"
 
-typedef struct {
-    ecf_zoo *zoo;
-    ecf_catalog *cat;
-} fx;
-
-static int setup(void **state)
-{
-    ecf_err err = ECF_ERR_INIT;
-    fx *f = calloc(1, sizeof(*f));
-    if (!f || ecf_zoo_embedded(&f->zoo, &err) != 0 ||
-        ecf_catalog_load_embedded(&f->cat, &err) != 0)
-        return -1;
-    *state = f;
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    fx *f = *state;
-    ecf_zoo_free(f->zoo);
-    ecf_catalog_free(f->cat);
-    free(f);
-    return 0;
-}
+#include "embedded_fx.h"
 
 /* auto: vLLM, TGI, HF and Neuron keep the activations' type over fp8
  * weights (vLLM "auto" = the model dtype unless the checkpoint names a

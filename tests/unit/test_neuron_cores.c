@@ -21,30 +21,7 @@
 #include "ec2fit/ec2fit.h"
 #include "render_deploy.h"
 
-typedef struct {
-    ecf_catalog *cat;
-    ecf_zoo *zoo;
-} fx;
-
-static int setup(void **state)
-{
-    ecf_err err = ECF_ERR_INIT;
-    fx *f = calloc(1, sizeof(*f));
-    if (!f || ecf_catalog_load_embedded(&f->cat, &err) != 0 ||
-        ecf_zoo_embedded(&f->zoo, &err) != 0)
-        return -1;
-    *state = f;
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    fx *f = *state;
-    ecf_zoo_free(f->zoo);
-    ecf_catalog_free(f->cat);
-    free(f);
-    return 0;
-}
+#include "embedded_fx.h"
 
 static const ecf_instance *type(void **state, const char *name)
 {
