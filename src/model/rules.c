@@ -456,3 +456,105 @@ void ecf_rules_eval_quiet_past_plan_free(ecf_rule_result *out,
 {
     eval(out, rules, in, false, ECF_RULE_VCPUS_PER_ACCEL + 1);
 }
+
+/* ---- prepared for one run's targets ---- */
+
+/* True when check() of `id` returns false for every input with these
+ * targets: each condition is the first test of the rule's case above. */
+static bool never_fires(ecf_rule_id id, const ecf_rule_input *t)
+{
+    switch (id) {
+    case ECF_RULE_VCPUS_PER_ACCEL:
+    case ECF_RULE_PCIE_MULTI_GPU:
+        return !ecf_task_is_training(t->w->task);
+    case ECF_RULE_DEADLINE:
+        return t->deadline_hours <= 0;
+    case ECF_RULE_BUDGET:
+        return t->budget_usd <= 0;
+    case ECF_RULE_BUDGET_HOURLY:
+        return t->budget_hourly_usd <= 0;
+    case ECF_RULE_LATENCY:
+        return t->latency_ms <= 0 || ecf_task_is_training(t->w->task) ||
+               t->w->task == ECF_TASK_BATCH;
+    case ECF_RULE_TTFT:
+        return t->w->ttft_target_ms <= 0 || t->w->task != ECF_TASK_INFER;
+    case ECF_RULE_TPOT:
+        return t->w->tpot_target_ms <= 0 || t->w->task != ECF_TASK_INFER;
+    case ECF_RULE_THROUGHPUT:
+        return t->qps <= 0;
+    case ECF_RULE_NO_PRICE:
+    case ECF_RULE_COUNT:
+        return true; /* check() never fires them */
+    default:
+        return false;
+    }
+}
+
+void ecf_rules_prepare(ecf_rules_prepared *p, const ecf_rules *rules,
+                       const ecf_rule_input *targets)
+{
+    int id;
+
+    memset(p, 0, sizeof(*p));
+    p->rules = rules;
+    for (id = ECF_RULE_ACCEL_SUPPORT; id < ECF_RULE_COUNT; id++) {
+        if (!rules->rules[id].enabled ||
+            never_fires((ecf_rule_id)id, targets))
+            continue;
+        if (rules->rules[id].kind == ECF_RULE_PENALTY)
+            p->pen[p->n_pen++] = (unsigned char)id;
+        else if (rules->rules[id].kind != ECF_RULE_CONSTRAINT)
+            continue;
+        else if (id <= ECF_RULE_VCPUS_PER_ACCEL)
+            p->free_ids[p->n_free++] = (unsigned char)id;
+        else
+            p->cons[p->n_cons++] = (unsigned char)id;
+    }
+}
+
+ecf_rule_id ecf_rules_plan_free_fail_prepared(const ecf_rules_prepared *p,
+                                              const ecf_rule_input *in,
+                                              double *ratio)
+{
+    int i;
+    *ratio = 1;
+    for (i = 0; i < p->n_free; i++)
+        if (check(p->rules, (ecf_rule_id)p->free_ids[i], in, NULL, ratio))
+            return (ecf_rule_id)p->free_ids[i];
+    *ratio = 1;
+    return ECF_RULE_NO_PRICE;
+}
+
+void ecf_rules_eval_quiet_past_plan_free_prepared(
+    ecf_rule_result *out, const ecf_rules_prepared *p,
+    const ecf_rule_input *in)
+{
+    int i;
+    double ratio;
+
+    out->pass = true;
+    out->failed = ECF_RULE_NO_PRICE;
+    out->miss_ratio = 1;
+    out->reason[0] = '\0';
+    out->penalty = 0;
+    out->n_penalties = 0;
+    for (i = 0; i < p->n_cons; i++) {
+        ecf_rule_id id = (ecf_rule_id)p->cons[i];
+        if (check(p->rules, id, in, NULL, &ratio)) {
+            out->pass = false;
+            out->failed = id;
+            out->miss_ratio = ratio;
+            return;
+        }
+    }
+    for (i = 0; i < p->n_pen; i++) {
+        ecf_rule_id id = (ecf_rule_id)p->pen[i];
+        ecf_rule_hit *hit = &out->penalties[out->n_penalties];
+        if (check(p->rules, id, in, NULL, &ratio)) {
+            hit->reason[0] = '\0';
+            hit->id = id;
+            out->penalty += p->rules->rules[id].weight;
+            out->n_penalties++;
+        }
+    }
+}
