@@ -37,6 +37,11 @@ int ecf_rec_memo_estimate(ecf_recommend_memo *mm, ecf_estimate *e,
                           const ecf_model *m, const ecf_workload *w,
                           const ecf_instance *inst, size_t inst_index, int n,
                           ecf_err *err);
+/* Sets e->time_hours for w's epochs on an estimate computed with other
+ * epochs (and otherwise the same model, workload, instance and nodes):
+ * true when the result is exactly what the estimator gives, false when
+ * the estimate must be computed afresh (an input-pipeline slowdown). */
+bool ecf_rec_memo_rescale_epochs(ecf_estimate *e, const ecf_workload *w);
 int ecf_rec_memo_min_nodes(ecf_recommend_memo *mm, const ecf_model *m,
                            const ecf_workload *w, const ecf_instance *inst,
                            size_t inst_index, int limit);

@@ -123,6 +123,37 @@ void ecf_rec_memo_bind(ecf_recommend_memo *memo, const ecf_catalog *cat,
     memo->valid = true;
 }
 
+/* time_hours is the one figure of an estimate that depends on the epochs:
+ * the training and batch-inference phases set it to
+ *   dataset_samples x epochs / time_samples_per_s / 3600
+ * (time_samples_per_s: the samples/s at that point), data_and_host
+ * multiplies it and divides time_samples_per_s by the input-pipeline
+ * slowdown when there is one, and startup_apply adds startup_s / 3600
+ * when it is positive. Without a slowdown (neither data-bound, the test
+ * data_and_host makes, nor decode-bound) the same operations on the same
+ * operands give the estimator's bits for other epochs; with one, the
+ * samples/s before it is not kept, so false: compute afresh. */
+bool ecf_rec_memo_rescale_epochs(ecf_estimate *e, const ecf_workload *w)
+{
+    double need = e->data_rate_required_mbytes_s,
+           best = e->data_rate_available_mbytes_s;
+    double t;
+
+    if ((need > best && best > 0 && w->task != ECF_TASK_INFER) ||
+        e->decode_slowdown != 1)
+        return false;
+    if (e->time_samples_per_s <= 0) {
+        if (e->time_hours != 0)
+            return false; /* not the estimator's formula: recompute */
+        return true; /* no dataset time at any epochs */
+    }
+    t = w->dataset_samples * w->epochs / e->time_samples_per_s / 3600.0;
+    if (t > 0)
+        t += e->startup_s / 3600.0;
+    e->time_hours = t;
+    return true;
+}
+
 int ecf_rec_memo_estimate(ecf_recommend_memo *mm, ecf_estimate *e,
                           const ecf_model *m, const ecf_workload *w,
                           const ecf_instance *inst, size_t inst_index, int n,
@@ -141,6 +172,13 @@ int ecf_rec_memo_estimate(ecf_recommend_memo *mm, ecf_estimate *e,
              * a tie (the "fastest" mark) between batch and single runs. */
             if (mm->pool[j].epochs != w->epochs &&
                 w->dataset_samples > 0) {
+                memcpy(e, mm->pool[j].est, MEMO_EST_BYTES);
+                if (ecf_rec_memo_rescale_epochs(e, w)) {
+                    e->quiet = true;
+                    e->n_warnings = 0;
+                    e->n_assumptions = 0;
+                    return 0;
+                }
                 if (ecf_estimate_run_quiet(e, m, w, inst, n, err) != 0)
                     return -1;
                 mm->pool[j].epochs = w->epochs;
