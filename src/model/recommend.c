@@ -348,6 +348,23 @@ static int memo_min_nodes(run_ctx *c, const ecf_instance *inst, int limit)
                                   limit);
 }
 
+/* True when the memo keeps a failing plan-free verdict for the current
+ * instance at `n` nodes, decided with this run's rules and stack table
+ * (*pf, *ratio set): every purchase option fails on it, so the estimate
+ * itself is not needed. */
+static bool kept_plan_free_fail(run_ctx *c, int n, ecf_rule_id *pf,
+                                double *ratio)
+{
+    const ecf_rec_pf *kept = ecf_rec_memo_pf(c->memo, c->inst_index, n);
+    if (!kept || !kept->valid || kept->rule == ECF_RULE_NO_PRICE ||
+        kept->rules != (const void *)c->rules ||
+        kept->stacks != (const void *)c->o->stacks)
+        return false;
+    *pf = (ecf_rule_id)kept->rule;
+    *ratio = kept->ratio;
+    return true;
+}
+
 static double cost_metric(const ecf_recommendation *r, const ecf_plan *p);
 static void spot_savings(const ecf_recommendation *r, ecf_plan *s,
                          const ecf_plan *o);
@@ -359,10 +376,8 @@ static int consider(run_ctx *c, const ecf_instance *inst, const char *region,
 {
     ecf_price est_price;
     bool estimated = false;
-    const ecf_price *price = ecf_rec_price_known(
-        c->r, inst, region,
-        c->prices ? c->prices[c->inst_index] : ecf_instance_price(inst, region),
-        &est_price, &estimated);
+    const ecf_price *price =
+        c->prices ? c->prices[c->inst_index] : ecf_instance_price(inst, region);
     bool want[2], placed[2] = {false, false},
                   scale = !c->serving && c->o->optimize == ECF_OPT_TIME;
     size_t at[2] = {0, 0};
@@ -375,6 +390,10 @@ static int consider(run_ctx *c, const ecf_instance *inst, const char *region,
     int n, start = 1, limit = c->max_nodes, k;
     ecf_estimate e;
 
+    /* a price the catalog has is the price (ecf_rec_price_known) */
+    if (!price && c->o->estimate_missing_prices)
+        price = ecf_rec_price_known(c->r, inst, region, price, &est_price,
+                                    &estimated);
     if (!price) {
         push_reject(c->r, &c->rej_cap, inst, region, false, 0,
                     ECF_RULE_NO_PRICE, 1e9);
@@ -407,9 +426,28 @@ static int consider(run_ctx *c, const ecf_instance *inst, const char *region,
         bool any_fixable = false, memory_short = false;
         ecf_rule_id pf;
         double pf_ratio;
-        if (memo_estimate(c, &e, inst, n, err) != 0)
-            return -1;
-        pf = plan_free_fail(c, inst, &e, n, &pf_ratio);
+        if (!kept_plan_free_fail(c, n, &pf, &pf_ratio)) {
+            /* the estimate is needed (unless a kept verdict passes, it is
+             * decided here) */
+            ecf_rec_pf *kept;
+            if (memo_estimate(c, &e, inst, n, err) != 0)
+                return -1;
+            kept = ecf_rec_memo_pf(c->memo, c->inst_index, n);
+            if (kept && kept->valid && kept->rules == (const void *)c->rules &&
+                kept->stacks == (const void *)c->o->stacks) {
+                pf = (ecf_rule_id)kept->rule;
+                pf_ratio = kept->ratio;
+            } else {
+                pf = plan_free_fail(c, inst, &e, n, &pf_ratio);
+                if (kept) {
+                    kept->valid = true;
+                    kept->rules = c->rules;
+                    kept->stacks = c->o->stacks;
+                    kept->rule = (int)pf;
+                    kept->ratio = pf_ratio;
+                }
+            }
+        }
         for (k = 0; k < 2; k++) {
             ecf_plan tmp;
             ecf_rule_result res;

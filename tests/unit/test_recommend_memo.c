@@ -98,13 +98,91 @@ static void test_recommend_memo__rescale_is_the_estimators(void **state)
     assert_true(refused > 0); /* the data- and decode-bound ones */
 }
 
+static void same_recommendation(const ecf_recommendation *got,
+                                const ecf_recommendation *want,
+                                const char *what)
+{
+    size_t i;
+    assert_true(want->n_plans > 0);
+    assert_int_equal(got->n_plans, want->n_plans);
+    for (i = 0; i < want->n_plans; i++) {
+        const ecf_plan *g = &got->plans[i], *x = &want->plans[i];
+        assert_ptr_equal(g->inst, x->inst);
+        assert_int_equal(g->spot, x->spot);
+        assert_int_equal(g->nodes, x->nodes);
+        if (g->time_hours != x->time_hours || g->total_usd != x->total_usd ||
+            g->score != x->score)
+            fail_msg("%s: plan %zu (%s) differs: %.17g h vs %.17g h", what,
+                     i, x->inst->type, g->time_hours, x->time_hours);
+    }
+    assert_int_equal(got->n_rejected, want->n_rejected);
+    for (i = 0; i < want->n_rejected; i++) {
+        assert_ptr_equal(got->rejected[i].inst, want->rejected[i].inst);
+        assert_int_equal(got->rejected[i].rule, want->rejected[i].rule);
+        assert_int_equal(got->rejected[i].nodes, want->rejected[i].nodes);
+        assert_true(got->rejected[i].miss_ratio ==
+                    want->rejected[i].miss_ratio);
+    }
+}
+
+/* The memo keeps each estimate's plan-free verdict (ecf_rec_memo_pf) and
+ * skips the estimate when it fails; a run with another rule set or stack
+ * table on the same memo (same model and workload) must decide afresh,
+ * not reuse it. */
+static void test_recommend_memo__plan_free_verdict_follows_rules(void **state)
+{
+    fx *f = *state;
+    ecf_recommend_memo *memo = ecf_recommend_memo_new();
+    ecf_rules other = f->rules;
+    const ecf_rules *sets[3];
+    const ecf_stacks *stacks[3];
+    ecf_workload w;
+    const ecf_model *m;
+    int i;
+    static const job lora = {"llama-2-7b", ECF_TASK_LORA, 100e6,
+                             ECF_DATASET_TOKENS, 0};
+
+    /* the accelerator and host-RAM checks off, the stack rule a penalty */
+    other.rules[ECF_RULE_ACCEL_SUPPORT].enabled = false;
+    other.rules[ECF_RULE_HOST_RAM].enabled = false;
+    other.rules[ECF_RULE_STACK].kind = ECF_RULE_PENALTY;
+    sets[0] = &f->rules, stacks[0] = f->stacks;
+    sets[1] = &other, stacks[1] = f->stacks;
+    sets[2] = &f->rules, stacks[2] = NULL;
+    workload(f, &lora, 1, &w, &m);
+    for (i = 0; i < 3; i++) {
+        ecf_recommend_opts o = ECF_RECOMMEND_OPTS_INIT;
+        ecf_recommendation *warm = NULL, *got = NULL, *want = NULL;
+        ecf_err err = ECF_ERR_INIT;
+        o.regions[o.n_regions++] = "us-east-1";
+        o.storage_prices = f->sp;
+        /* warm the memo with the previous set (or this one, first) */
+        o.stacks = stacks[i > 0 ? i - 1 : 0];
+        assert_int_equal(ecf_recommend_run_memo(&warm, f->cat, m, &w,
+                                                sets[i > 0 ? i - 1 : 0], &o,
+                                                memo, &err),
+                         0);
+        o.stacks = stacks[i];
+        assert_int_equal(ecf_recommend_run_memo(&got, f->cat, m, &w, sets[i],
+                                                &o, memo, &err),
+                         0);
+        assert_int_equal(
+            ecf_recommend_run(&want, f->cat, m, &w, sets[i], &o, &err), 0);
+        same_recommendation(got, want, "rules/stacks changed");
+        ecf_recommendation_free(warm);
+        ecf_recommendation_free(got);
+        ecf_recommendation_free(want);
+    }
+    ecf_recommend_memo_free(memo);
+}
+
 /* A recommendation through a memo warmed on other epochs is the one run
  * without a memo: every plan and rejection, in order, bit for bit. */
 static void test_recommend_memo__warm_memo_same_plans(void **state)
 {
     fx *f = *state;
     ecf_recommend_memo *memo = ecf_recommend_memo_new();
-    size_t ji, i;
+    size_t ji;
 
     for (ji = 0; ji < sizeof(jobs) / sizeof(jobs[0]); ji++) {
         ecf_workload w1, w3;
@@ -127,26 +205,7 @@ static void test_recommend_memo__warm_memo_same_plans(void **state)
         assert_int_equal(ecf_recommend_run(&want, f->cat, m, &w3, &f->rules,
                                            &o, &err),
                          0);
-        assert_true(want->n_plans > 0);
-        assert_int_equal(got->n_plans, want->n_plans);
-        for (i = 0; i < want->n_plans; i++) {
-            const ecf_plan *g = &got->plans[i], *x = &want->plans[i];
-            assert_ptr_equal(g->inst, x->inst);
-            assert_int_equal(g->spot, x->spot);
-            assert_int_equal(g->nodes, x->nodes);
-            if (g->time_hours != x->time_hours ||
-                g->total_usd != x->total_usd || g->score != x->score)
-                fail_msg("%s: plan %zu (%s) differs: %.17g h vs %.17g h",
-                         jobs[ji].model, i, x->inst->type, g->time_hours,
-                         x->time_hours);
-        }
-        assert_int_equal(got->n_rejected, want->n_rejected);
-        for (i = 0; i < want->n_rejected; i++) {
-            assert_ptr_equal(got->rejected[i].inst, want->rejected[i].inst);
-            assert_int_equal(got->rejected[i].rule, want->rejected[i].rule);
-            assert_true(got->rejected[i].miss_ratio ==
-                        want->rejected[i].miss_ratio);
-        }
+        same_recommendation(got, want, jobs[ji].model);
         ecf_recommendation_free(warm);
         ecf_recommendation_free(got);
         ecf_recommendation_free(want);
@@ -159,6 +218,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_recommend_memo__rescale_is_the_estimators),
         cmocka_unit_test(test_recommend_memo__warm_memo_same_plans),
+        cmocka_unit_test(test_recommend_memo__plan_free_verdict_follows_rules),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
