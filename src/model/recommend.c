@@ -791,7 +791,8 @@ int ecf_recommend_run_memo(ecf_recommendation **out, const ecf_catalog *cat,
 {
     run_ctx c;
     ecf_workload ww = *w;
-    size_t ri, i;
+    size_t ri, i, n_cat;
+    bool filtered; /* --families or --exclude-families given */
     int rc = 0;
 
     *out = NULL;
@@ -868,13 +869,15 @@ int ecf_recommend_run_memo(ecf_recommendation **out, const ecf_catalog *cat,
     }
 
     ecf_rec_missing_prices(c.r, cat, o, ecf_rec_memo_gaps(memo));
+    n_cat = ecf_catalog_count(cat);
+    filtered = o->families || o->exclude_families;
     for (ri = 0; ri < o->n_regions && rc == 0; ri++) {
         const char *region = o->regions[ri];
         c.region = region;
         c.prices = ecf_rec_memo_prices(memo, cat, region);
-        for (i = 0; i < ecf_catalog_count(cat) && rc == 0; i++) {
+        for (i = 0; i < n_cat && rc == 0; i++) {
             const ecf_instance *inst = ecf_catalog_at(cat, i);
-            if (!ecf_rec_family_selected(o, inst->family))
+            if (filtered && !ecf_rec_family_selected(o, inst->family))
                 continue;
             c.r->n_candidates++;
             c.inst_index = i;
