@@ -299,6 +299,11 @@ void ecf_recommend_missing_note(char *out, size_t n,
  *  `hours`, from the Spot Advisor band (docs/rules.md). */
 double ecf_spot_expected_interruptions(int band, int nodes, double hours);
 
+/** The per node-hour interruption rate of `band` (0..4; others: 4):
+ *  ecf_spot_expected_interruptions is ecf_spot_lambda(band) * nodes *
+ *  hours, bit for bit. */
+double ecf_spot_lambda(int band);
+
 /** "cost", "time", "balanced"; -1 when unknown. */
 int ecf_optimize_parse(const char *s);
 const char *ecf_optimize_name(ecf_optimize o);

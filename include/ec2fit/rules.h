@@ -104,6 +104,37 @@ void ecf_rules_eval_quiet_past_plan_free(ecf_rule_result *out,
                                          const ecf_rules *rules,
                                          const ecf_rule_input *in);
 
+/** A rule set prepared for one run (ecf_rules_prepare): the enabled
+ *  plan-free constraints, the enabled constraints past them and the
+ *  enabled penalties, each in id order, less the rules whose check is
+ *  false for every input with these targets (a --deadline, --budget,
+ *  --budget-hourly, --latency-ms, --ttft-ms, --tpot-ms or --qps that is
+ *  not set; a task the rule does not apply to). The scorer evaluates
+ *  thousands of plans per run with the same targets: looking up each
+ *  rule's kind and switch was most of the rules' instructions. */
+typedef struct {
+    const ecf_rules *rules;
+    int n_free, n_cons, n_pen;
+    unsigned char free_ids[ECF_RULE_COUNT]; /* plan-free constraints */
+    unsigned char cons[ECF_RULE_COUNT];     /* constraints past them */
+    unsigned char pen[ECF_RULE_COUNT];      /* penalties */
+} ecf_rules_prepared;
+
+/** Prepares `rules` for inputs whose targets (w, deadline_hours,
+ *  budget_usd, budget_hourly_usd, latency_ms, qps) are `targets`'; the
+ *  other fields of `targets` are not read. `rules` must outlive `p`. */
+void ecf_rules_prepare(ecf_rules_prepared *p, const ecf_rules *rules,
+                       const ecf_rule_input *targets);
+
+/** ecf_rules_plan_free_fail and ecf_rules_eval_quiet_past_plan_free for
+ *  an input with the targets `p` was prepared for: the same results. */
+ecf_rule_id ecf_rules_plan_free_fail_prepared(const ecf_rules_prepared *p,
+                                              const ecf_rule_input *in,
+                                              double *ratio);
+void ecf_rules_eval_quiet_past_plan_free_prepared(
+    ecf_rule_result *out, const ecf_rules_prepared *p,
+    const ecf_rule_input *in);
+
 /** Fills a message template: {name} is replaced by the matching value;
  *  numbers are printed with %g-like short forms. Used by ecf_rules_eval
  *  and by tests. */

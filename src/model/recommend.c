@@ -113,11 +113,22 @@ typedef struct {
         ecf_stack_verdict v;
     } stacks[STACK_CACHE];
     ecf_stack_verdict stack_spill; /* past STACK_CACHE accelerators */
+    /* the instance stack_of() answered last, and its answer: consider()
+     * asks for one instance once per node count and purchase option */
+    const ecf_instance *stack_inst;
+    const ecf_stack_verdict *stack_last;
+    /* the rules prepared for this run's targets (ecf_rules_prepare);
+     * `prepared` false: not (a context rebuilt by ctx_from) */
+    bool prepared;
+    ecf_rules_prepared prep;
+    /* ecf_spot_lambda per interruption band, 0..4 */
+    double spot_lambda[5];
 } run_ctx;
 
 /* The stack verdict of `inst` for this run's model and workload; NULL
  * when the run has no stack table. */
-static const ecf_stack_verdict *stack_of(run_ctx *c, const ecf_instance *inst)
+static const ecf_stack_verdict *stack_lookup(run_ctx *c,
+                                             const ecf_instance *inst)
 {
     const ecf_stacks *st = c->o->stacks;
     const ecf_accel *a = inst->accel_count > 0 ? inst->accel : NULL;
@@ -138,6 +149,27 @@ static const ecf_stack_verdict *stack_of(run_ctx *c, const ecf_instance *inst)
     }
     ecf_stacks_resolve(v, st, ecf_stacks_platform(st, inst), c->m, c->w);
     return v;
+}
+
+/* stack_lookup, remembering the last instance: the spill slot is only
+ * rewritten by a lookup of another instance, which replaces the memory. */
+static const ecf_stack_verdict *stack_of(run_ctx *c, const ecf_instance *inst)
+{
+    if (c->stack_inst != inst) {
+        c->stack_last = stack_lookup(c, inst);
+        c->stack_inst = inst;
+    }
+    return c->stack_last;
+}
+
+/* ecf_spot_expected_interruptions(band, nodes, hours) with the run's
+ * lambdas: the same product, without a log() per plan. */
+static double spot_expected(const run_ctx *c, int band, int nodes,
+                            double hours)
+{
+    if (band < 0 || band > 4)
+        band = 4; /* unknown: assume the worst range */
+    return c->spot_lambda[band] * nodes * hours;
 }
 
 /* Fills the plan and rule input for one purchase option at `nodes`. */
@@ -166,12 +198,12 @@ static void cost_job(run_ctx *c, ecf_plan *p, ecf_rule_input *in,
     p->startup_s = e->startup_s;
     p->interruption_band = spot ? price->interruption_band : -1;
     if (spot && e->time_hours > 0) {
-        double rework = ecf_spot_expected_interruptions(
-                            price->interruption_band, nodes, 1.0) *
+        double rework = spot_expected(c, price->interruption_band, nodes,
+                                      1.0) *
                         (c->o->checkpoint_hours / 2 + c->restart_hours);
         p->time_hours = e->time_hours * (1 + rework);
-        p->expected_interruptions = ecf_spot_expected_interruptions(
-            price->interruption_band, nodes, p->time_hours);
+        p->expected_interruptions = spot_expected(
+            c, price->interruption_band, nodes, p->time_hours);
     }
     /* EC2 bills each node at least ECF_MIN_BILLED_S (per-second billing). */
     p->total_usd = p->hourly_usd * (p->time_hours > ECF_MIN_BILLED_S / 3600.0
@@ -185,8 +217,8 @@ static void cost_job(run_ctx *c, ecf_plan *p, ecf_rule_input *in,
         per_s > 0 ? p->hourly_usd / (per_s * 3600.0) * 1e6 : 0;
     if (spot && e->time_hours <= 0 && per_s > 0) {
         /* no dataset: rework still costs a fraction of every hour */
-        double rework = ecf_spot_expected_interruptions(
-                            price->interruption_band, nodes, 1.0) *
+        double rework = spot_expected(c, price->interruption_band, nodes,
+                                      1.0) *
                         (c->o->checkpoint_hours / 2 + c->restart_hours);
         p->usd_per_million *= 1 + rework;
     }
@@ -269,6 +301,8 @@ static void evaluate_(run_ctx *c, ecf_plan *p, ecf_rule_result *res,
     fill_targets(c, &in, inst, e);
     if (fmt)
         ecf_rules_eval(res, c->rules, &in);
+    else if (past_plan_free && c->prepared)
+        ecf_rules_eval_quiet_past_plan_free_prepared(res, &c->prep, &in);
     else if (past_plan_free)
         ecf_rules_eval_quiet_past_plan_free(res, c->rules, &in);
     else
@@ -294,6 +328,8 @@ static ecf_rule_id plan_free_fail(run_ctx *c, const ecf_instance *inst,
     in.nodes = n;
     in.nodes_per_group = n;
     fill_targets(c, &in, inst, e);
+    if (c->prepared)
+        return ecf_rules_plan_free_fail_prepared(&c->prep, &in, ratio);
     return ecf_rules_plan_free_fail(c->rules, &in, ratio);
 }
 
@@ -312,6 +348,23 @@ static int memo_min_nodes(run_ctx *c, const ecf_instance *inst, int limit)
                                   limit);
 }
 
+/* True when the memo keeps a failing plan-free verdict for the current
+ * instance at `n` nodes, decided with this run's rules and stack table
+ * (*pf, *ratio set): every purchase option fails on it, so the estimate
+ * itself is not needed. */
+static bool kept_plan_free_fail(run_ctx *c, int n, ecf_rule_id *pf,
+                                double *ratio)
+{
+    const ecf_rec_pf *kept = ecf_rec_memo_pf(c->memo, c->inst_index, n);
+    if (!kept || !kept->valid || kept->rule == ECF_RULE_NO_PRICE ||
+        kept->rules != (const void *)c->rules ||
+        kept->stacks != (const void *)c->o->stacks)
+        return false;
+    *pf = (ecf_rule_id)kept->rule;
+    *ratio = kept->ratio;
+    return true;
+}
+
 static double cost_metric(const ecf_recommendation *r, const ecf_plan *p);
 static void spot_savings(const ecf_recommendation *r, ecf_plan *s,
                          const ecf_plan *o);
@@ -323,10 +376,8 @@ static int consider(run_ctx *c, const ecf_instance *inst, const char *region,
 {
     ecf_price est_price;
     bool estimated = false;
-    const ecf_price *price = ecf_rec_price_known(
-        c->r, inst, region,
-        c->prices ? c->prices[c->inst_index] : ecf_instance_price(inst, region),
-        &est_price, &estimated);
+    const ecf_price *price =
+        c->prices ? c->prices[c->inst_index] : ecf_instance_price(inst, region);
     bool want[2], placed[2] = {false, false},
                   scale = !c->serving && c->o->optimize == ECF_OPT_TIME;
     size_t at[2] = {0, 0};
@@ -339,6 +390,10 @@ static int consider(run_ctx *c, const ecf_instance *inst, const char *region,
     int n, start = 1, limit = c->max_nodes, k;
     ecf_estimate e;
 
+    /* a price the catalog has is the price (ecf_rec_price_known) */
+    if (!price && c->o->estimate_missing_prices)
+        price = ecf_rec_price_known(c->r, inst, region, price, &est_price,
+                                    &estimated);
     if (!price) {
         push_reject(c->r, &c->rej_cap, inst, region, false, 0,
                     ECF_RULE_NO_PRICE, 1e9);
@@ -371,9 +426,28 @@ static int consider(run_ctx *c, const ecf_instance *inst, const char *region,
         bool any_fixable = false, memory_short = false;
         ecf_rule_id pf;
         double pf_ratio;
-        if (memo_estimate(c, &e, inst, n, err) != 0)
-            return -1;
-        pf = plan_free_fail(c, inst, &e, n, &pf_ratio);
+        if (!kept_plan_free_fail(c, n, &pf, &pf_ratio)) {
+            /* the estimate is needed (unless a kept verdict passes, it is
+             * decided here) */
+            ecf_rec_pf *kept;
+            if (memo_estimate(c, &e, inst, n, err) != 0)
+                return -1;
+            kept = ecf_rec_memo_pf(c->memo, c->inst_index, n);
+            if (kept && kept->valid && kept->rules == (const void *)c->rules &&
+                kept->stacks == (const void *)c->o->stacks) {
+                pf = (ecf_rule_id)kept->rule;
+                pf_ratio = kept->ratio;
+            } else {
+                pf = plan_free_fail(c, inst, &e, n, &pf_ratio);
+                if (kept) {
+                    kept->valid = true;
+                    kept->rules = c->rules;
+                    kept->stacks = c->o->stacks;
+                    kept->rule = (int)pf;
+                    kept->ratio = pf_ratio;
+                }
+            }
+        }
         for (k = 0; k < 2; k++) {
             ecf_plan tmp;
             ecf_rule_result res;
@@ -435,6 +509,31 @@ static int consider(run_ctx *c, const ecf_instance *inst, const char *region,
     return 0;
 }
 
+static void spot_lambdas(run_ctx *c)
+{
+    int b;
+    for (b = 0; b < 5; b++)
+        c->spot_lambda[b] = ecf_spot_lambda(b);
+}
+
+/* The run's targets, as fill_targets() sets them on every rule input, for
+ * ecf_rules_prepare. */
+static void prepare_rules(run_ctx *c)
+{
+    ecf_rule_input t;
+    memset(&t, 0, sizeof(t));
+    t.model = c->m;
+    t.w = c->w;
+    t.deadline_hours = c->o->deadline_hours;
+    t.budget_usd = c->o->budget_usd;
+    t.budget_hourly_usd = c->o->budget_hourly_usd;
+    t.latency_ms = c->w->latency_target_ms;
+    t.qps = c->w->qps;
+    t.max_nodes = c->max_nodes;
+    ecf_rules_prepare(&c->prep, c->rules, &t);
+    c->prepared = true;
+}
+
 /* Rebuilds the evaluation context of a finished run. */
 static void ctx_from(run_ctx *c, const ecf_recommendation *r)
 {
@@ -450,6 +549,7 @@ static void ctx_from(run_ctx *c, const ecf_recommendation *r)
         ecf_rule_param_get(&r->rules->rules[ECF_RULE_SPOT_INTERRUPTION],
                            "restart_overhead_min", 10) /
         60.0;
+    spot_lambdas(c);
 }
 
 void ecf_recommend_rejection_reason(char *out, size_t n,
@@ -691,7 +791,8 @@ int ecf_recommend_run_memo(ecf_recommendation **out, const ecf_catalog *cat,
 {
     run_ctx c;
     ecf_workload ww = *w;
-    size_t ri, i;
+    size_t ri, i, n_cat;
+    bool filtered; /* --families or --exclude-families given */
     int rc = 0;
 
     *out = NULL;
@@ -735,6 +836,8 @@ int ecf_recommend_run_memo(ecf_recommendation **out, const ecf_catalog *cat,
         ecf_rule_param_get(&rules->rules[ECF_RULE_SPOT_INTERRUPTION],
                            "restart_overhead_min", 10) /
         60.0;
+    spot_lambdas(&c);
+    prepare_rules(&c);
     c.r = ecf_xcalloc(1, sizeof(ecf_recommendation));
     /* one plan per purchase option and one rejection per candidate at
      * most: reserve once instead of growing */
@@ -766,13 +869,15 @@ int ecf_recommend_run_memo(ecf_recommendation **out, const ecf_catalog *cat,
     }
 
     ecf_rec_missing_prices(c.r, cat, o, ecf_rec_memo_gaps(memo));
+    n_cat = ecf_catalog_count(cat);
+    filtered = o->families || o->exclude_families;
     for (ri = 0; ri < o->n_regions && rc == 0; ri++) {
         const char *region = o->regions[ri];
         c.region = region;
         c.prices = ecf_rec_memo_prices(memo, cat, region);
-        for (i = 0; i < ecf_catalog_count(cat) && rc == 0; i++) {
+        for (i = 0; i < n_cat && rc == 0; i++) {
             const ecf_instance *inst = ecf_catalog_at(cat, i);
-            if (!ecf_rec_family_selected(o, inst->family))
+            if (filtered && !ecf_rec_family_selected(o, inst->family))
                 continue;
             c.r->n_candidates++;
             c.inst_index = i;

@@ -37,6 +37,28 @@ int ecf_rec_memo_estimate(ecf_recommend_memo *mm, ecf_estimate *e,
                           const ecf_model *m, const ecf_workload *w,
                           const ecf_instance *inst, size_t inst_index, int n,
                           ecf_err *err);
+/* The plan-free verdict (ecf_rules_plan_free_fail) on a kept estimate:
+ * it reads the instance, model, task, stack verdict and the estimate's
+ * fit, host RAM, vCPU and peak figures, none of which depend on qps or
+ * epochs, so it holds for every run the memo is bound to with the same
+ * rule set and stack table (`rules`, `stacks`: checked by the caller).
+ * Cleared whenever the estimate is computed afresh. */
+typedef struct {
+    bool valid;
+    const void *rules, *stacks; /* what it was decided with */
+    int rule;                   /* ecf_rule_id; ECF_RULE_NO_PRICE: passes */
+    double ratio;
+} ecf_rec_pf;
+/* The verdict slot of the kept estimate of (inst_index, n); NULL when the
+ * memo keeps none (or memo is NULL). Valid until the next estimate call. */
+ecf_rec_pf *ecf_rec_memo_pf(ecf_recommend_memo *mm, size_t inst_index,
+                            int n);
+
+/* Sets e->time_hours for w's epochs on an estimate computed with other
+ * epochs (and otherwise the same model, workload, instance and nodes):
+ * true when the result is exactly what the estimator gives, false when
+ * the estimate must be computed afresh (an input-pipeline slowdown). */
+bool ecf_rec_memo_rescale_epochs(ecf_estimate *e, const ecf_workload *w);
 int ecf_rec_memo_min_nodes(ecf_recommend_memo *mm, const ecf_model *m,
                            const ecf_workload *w, const ecf_instance *inst,
                            size_t inst_index, int limit);

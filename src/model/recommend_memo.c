@@ -22,6 +22,7 @@ typedef struct {
     int nodes;
     int next;      /* next entry of the same instance; -1 ends */
     double epochs; /* the workload's when `est` was computed */
+    ecf_rec_pf pf; /* the plan-free verdict on `est` */
     unsigned char est[MEMO_EST_BYTES];
 } memo_entry;
 
@@ -36,6 +37,11 @@ struct ecf_recommend_memo {
     int *minn;
     memo_entry *pool;
     size_t n, cap;
+    /* the entry found or made last, of (last_inst, last_n); -1: none. A
+     * candidate asks for its verdict, then its estimate, then the verdict
+     * slot again: one walk of the instance's entries instead of three. */
+    int last_j, last_n;
+    size_t last_inst;
     ecf_rec_gaps *gaps; /* per region, kept while the catalog is */
     /* Each instance's price in a region (ecf_instance_price), per region
      * seen, kept while the catalog is: a binary search of region names
@@ -120,7 +126,56 @@ void ecf_rec_memo_bind(ecf_recommend_memo *memo, const ecf_catalog *cat,
     memcpy(&memo->model, m, sizeof(*m));
     memcpy(&memo->wkey, &k, sizeof(k));
     memo->n = 0;
+    memo->last_j = -1;
     memo->valid = true;
+}
+
+/* The entry of (inst_index, n), -1 when there is none. */
+static int find(ecf_recommend_memo *mm, size_t inst_index, int n)
+{
+    int j;
+    if (mm->last_j >= 0 && mm->last_inst == inst_index && mm->last_n == n)
+        return mm->last_j;
+    for (j = mm->head[inst_index]; j >= 0; j = mm->pool[j].next)
+        if (mm->pool[j].nodes == n)
+            break;
+    if (j >= 0) {
+        mm->last_j = j;
+        mm->last_inst = inst_index;
+        mm->last_n = n;
+    }
+    return j;
+}
+
+/* time_hours is the one figure of an estimate that depends on the epochs:
+ * the training and batch-inference phases set it to
+ *   dataset_samples x epochs / time_samples_per_s / 3600
+ * (time_samples_per_s: the samples/s at that point), data_and_host
+ * multiplies it and divides time_samples_per_s by the input-pipeline
+ * slowdown when there is one, and startup_apply adds startup_s / 3600
+ * when it is positive. Without a slowdown (neither data-bound, the test
+ * data_and_host makes, nor decode-bound) the same operations on the same
+ * operands give the estimator's bits for other epochs; with one, the
+ * samples/s before it is not kept, so false: compute afresh. */
+bool ecf_rec_memo_rescale_epochs(ecf_estimate *e, const ecf_workload *w)
+{
+    double need = e->data_rate_required_mbytes_s,
+           best = e->data_rate_available_mbytes_s;
+    double t;
+
+    if ((need > best && best > 0 && w->task != ECF_TASK_INFER) ||
+        e->decode_slowdown != 1)
+        return false;
+    if (e->time_samples_per_s <= 0) {
+        if (e->time_hours != 0)
+            return false; /* not the estimator's formula: recompute */
+        return true; /* no dataset time at any epochs */
+    }
+    t = w->dataset_samples * w->epochs / e->time_samples_per_s / 3600.0;
+    if (t > 0)
+        t += e->startup_s / 3600.0;
+    e->time_hours = t;
+    return true;
 }
 
 int ecf_rec_memo_estimate(ecf_recommend_memo *mm, ecf_estimate *e,
@@ -131,9 +186,8 @@ int ecf_rec_memo_estimate(ecf_recommend_memo *mm, ecf_estimate *e,
     int j;
 
     if (mm) {
-        for (j = mm->head[inst_index]; j >= 0; j = mm->pool[j].next) {
-            if (mm->pool[j].nodes != n)
-                continue;
+        j = find(mm, inst_index, n);
+        if (j >= 0) {
             /* Other epochs: computed afresh and kept instead. Rescaling
              * time_hours from time_samples_per_s does not give the
              * estimator's bits when an input-pipeline slowdown multiplied
@@ -141,9 +195,17 @@ int ecf_rec_memo_estimate(ecf_recommend_memo *mm, ecf_estimate *e,
              * a tie (the "fastest" mark) between batch and single runs. */
             if (mm->pool[j].epochs != w->epochs &&
                 w->dataset_samples > 0) {
+                memcpy(e, mm->pool[j].est, MEMO_EST_BYTES);
+                if (ecf_rec_memo_rescale_epochs(e, w)) {
+                    e->quiet = true;
+                    e->n_warnings = 0;
+                    e->n_assumptions = 0;
+                    return 0;
+                }
                 if (ecf_estimate_run_quiet(e, m, w, inst, n, err) != 0)
                     return -1;
                 mm->pool[j].epochs = w->epochs;
+                mm->pool[j].pf.valid = false;
                 memcpy(mm->pool[j].est, e, MEMO_EST_BYTES);
                 return 0;
             }
@@ -168,11 +230,24 @@ int ecf_rec_memo_estimate(ecf_recommend_memo *mm, ecf_estimate *e,
         x = &mm->pool[mm->n];
         x->nodes = n;
         x->epochs = w->epochs;
+        x->pf.valid = false;
         x->next = mm->head[inst_index];
         memcpy(x->est, e, MEMO_EST_BYTES);
         mm->head[inst_index] = (int)mm->n++;
+        mm->last_j = mm->head[inst_index];
+        mm->last_inst = inst_index;
+        mm->last_n = n;
     }
     return 0;
+}
+
+ecf_rec_pf *ecf_rec_memo_pf(ecf_recommend_memo *mm, size_t inst_index, int n)
+{
+    int j;
+    if (!mm)
+        return NULL;
+    j = find(mm, inst_index, n);
+    return j >= 0 ? &mm->pool[j].pf : NULL;
 }
 
 int ecf_rec_memo_min_nodes(ecf_recommend_memo *mm, const ecf_model *m,

@@ -16,14 +16,17 @@
 static const double band_month_fraction[5] = {0.025, 0.075, 0.125, 0.175,
                                               0.25};
 
-double ecf_spot_expected_interruptions(int band, int nodes, double hours)
+double ecf_spot_lambda(int band)
 {
-    double lambda;
     if (band < 0 || band > 4)
         band = 4; /* unknown: assume the worst range */
     /* per node-hour rate of a Poisson process with P(>=1 in a month) = p */
-    lambda = -log(1 - band_month_fraction[band]) / HOURS_PER_MONTH;
-    return lambda * nodes * hours;
+    return -log(1 - band_month_fraction[band]) / HOURS_PER_MONTH;
+}
+
+double ecf_spot_expected_interruptions(int band, int nodes, double hours)
+{
+    return ecf_spot_lambda(band) * nodes * hours;
 }
 
 int ecf_optimize_parse(const char *s)

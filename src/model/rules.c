@@ -120,10 +120,136 @@ static const char *band_label(int band)
 #define RULES_INLINE inline
 #endif
 
-/* Checks (or, for a penalty, measures) one rule. Returns true when the
- * rule fires, with the reason formatted and *ratio set (>= 1). */
-static RULES_INLINE bool check(const ecf_rules *rules, ecf_rule_id id,
-                  const ecf_rule_input *in, char *reason, double *ratio)
+/* Decides one rule: true when it fires, with *ratio set (>= 1; left at
+ * 1 by the rules that do not measure one). No formatting: the scorer
+ * decides thousands of plans per run and formats only what it shows. */
+static RULES_INLINE bool decide(const ecf_rules *rules, ecf_rule_id id,
+                                const ecf_rule_input *in, double *ratio)
+{
+    const ecf_rule *r = &rules->rules[id];
+    const ecf_estimate *e = in->est;
+
+    *ratio = 1;
+    switch (id) {
+    case ECF_RULE_NO_PRICE:
+        return false; /* decided by the caller, which formats it */
+    case ECF_RULE_ACCEL_SUPPORT: {
+        const ecf_accel *a = in->inst->accel;
+        if (!a || e->cpu_only)
+            return false;
+        /* AWS positions Inferentia and Qualcomm AI 100 for inference only:
+         * the Neuron SDK trains on Trainium, not Inferentia. */
+        if (!(ecf_task_is_training(in->w->task) &&
+              (strncmp(a->id, "inferentia", 10) == 0 ||
+               strncmp(a->id, "qualcomm", 8) == 0)) &&
+            !(e->peak_tflops <= 0))
+            return false;
+        *ratio = 1e9; /* no amount of anything fixes it */
+        return true;
+    }
+    case ECF_RULE_STACK:
+        if (!in->stack || in->stack->status != ECF_STACK_UNSUPPORTED)
+            return false;
+        *ratio = 1e9; /* no amount of anything fixes it */
+        return true;
+    case ECF_RULE_MEMORY_FIT: {
+        double h = param_at(r, 0, 10); /* headroom_pct */
+        double need = e->memory.total_per_device_gib;
+        double req = need * (1 + h / 100);
+        double have = e->memory.available_per_device_gib;
+        if (e->fits && req <= have)
+            return false;
+        *ratio = have > 0 ? req / have : 1e9;
+        return true;
+    }
+    case ECF_RULE_HOST_RAM:
+        if (e->host_ram_needed_gib <= e->host_ram_available_gib)
+            return false;
+        *ratio = e->host_ram_needed_gib /
+                 (e->host_ram_available_gib > 0 ? e->host_ram_available_gib
+                                                : 1e-9);
+        return true;
+    case ECF_RULE_VCPUS_PER_ACCEL: {
+        double need = param_at(r, 0, 4); /* min_per_accelerator */
+        if (e->vcpus_per_accel_needed > need)
+            need = e->vcpus_per_accel_needed;
+        return !(e->cpu_only || !ecf_task_is_training(in->w->task) ||
+                 e->vcpus_per_accel >= need);
+    }
+    case ECF_RULE_DEADLINE:
+        if (in->deadline_hours <= 0 || in->time_hours <= in->deadline_hours)
+            return false;
+        *ratio = in->time_hours / in->deadline_hours;
+        return true;
+    case ECF_RULE_BUDGET:
+        if (in->budget_usd <= 0 || in->total_usd <= in->budget_usd)
+            return false;
+        *ratio = in->total_usd / in->budget_usd;
+        return true;
+    case ECF_RULE_BUDGET_HOURLY:
+        if (in->budget_hourly_usd <= 0 ||
+            in->hourly_usd <= in->budget_hourly_usd)
+            return false;
+        *ratio = in->hourly_usd / in->budget_hourly_usd;
+        return true;
+    case ECF_RULE_LATENCY:
+        if (in->latency_ms <= 0 || ecf_task_is_training(in->w->task) ||
+            in->w->task == ECF_TASK_BATCH ||
+            e->latency_ms <= in->latency_ms)
+            return false;
+        *ratio = e->latency_ms / in->latency_ms;
+        return true;
+    case ECF_RULE_TTFT:
+    case ECF_RULE_TPOT: {
+        bool ttft = id == ECF_RULE_TTFT;
+        double target = ttft ? in->w->ttft_target_ms : in->w->tpot_target_ms;
+        double got = ttft ? e->ttft_ms : e->per_token_ms;
+        if (target <= 0 || in->w->task != ECF_TASK_INFER || got <= target)
+            return false;
+        *ratio = got / target;
+        return true;
+    }
+    case ECF_RULE_THROUGHPUT:
+        if (in->qps <= 0 || in->instances_needed <= in->max_nodes)
+            return false;
+        *ratio = (double)in->instances_needed / in->max_nodes;
+        return true;
+    case ECF_RULE_MULTI_NODE_NO_EFA:
+        if (in->nodes_per_group <= 1 || in->inst->efa)
+            return false;
+        *ratio = in->nodes_per_group;
+        return true;
+    case ECF_RULE_PCIE_MULTI_GPU:
+        return !(!ecf_task_is_training(in->w->task) || e->devices <= 1 ||
+                 in->inst->link != ECF_LINK_PCIE);
+    case ECF_RULE_DATA_BOUND: {
+        double pct = param_at(r, 0, 80); /* max_utilization_pct */
+        double need = e->data_rate_required_mbytes_s;
+        double have = e->data_rate_available_mbytes_s;
+        if (need <= 0 || (have > 0 && need <= have * pct / 100))
+            return false;
+        *ratio = have > 0 ? need / (have * pct / 100) : 1e9;
+        return true;
+    }
+    case ECF_RULE_SPOT_INTERRUPTION: {
+        double max = param_at(r, 1, 1); /* max_expected_interruptions */
+        return !(!in->spot || in->expected_interruptions <= max);
+    }
+    case ECF_RULE_NEURON_SUPPORT:
+        /* With a stack verdict: the stack runs but its source does not
+         * list this model kind as tested. Without: any Neuron device. */
+        return !(in->stack ? in->stack->status != ECF_STACK_UNVERIFIED
+                           : (!in->inst->accel ||
+                              in->inst->accel->kind != ECF_ACCEL_NEURON));
+    case ECF_RULE_COUNT:
+        return false;
+    }
+    return false;
+}
+
+/* Formats the reason of rule `id`, which decide() says fires. */
+static void format_reason(const ecf_rules *rules, ecf_rule_id id,
+                          const ecf_rule_input *in, char *reason)
 {
     const ecf_rule *r = &rules->rules[id];
     const ecf_estimate *e = in->est;
@@ -131,40 +257,25 @@ static RULES_INLINE bool check(const ecf_rules *rules, ecf_rule_id id,
     vars v;
 
     v.n = 0;
-    *ratio = 1;
     switch (id) {
     case ECF_RULE_NO_PRICE:
-        return false; /* decided by the caller, which formats it */
+    case ECF_RULE_COUNT:
+        return;
     case ECF_RULE_ACCEL_SUPPORT: {
         const ecf_accel *a = in->inst->accel;
-        const char *why = NULL;
-        if (!a || e->cpu_only)
-            return false;
-        /* AWS positions Inferentia and Qualcomm AI 100 for inference only:
-         * the Neuron SDK trains on Trainium, not Inferentia. */
-        if (ecf_task_is_training(in->w->task) &&
-            (strncmp(a->id, "inferentia", 10) == 0 ||
-             strncmp(a->id, "qualcomm", 8) == 0))
-            why = "an inference accelerator, it cannot train";
-        else if (e->peak_tflops <= 0)
-            why = "no published compute figure for this precision, so no "
+        const char *why =
+            ecf_task_is_training(in->w->task) &&
+                    (strncmp(a->id, "inferentia", 10) == 0 ||
+                     strncmp(a->id, "qualcomm", 8) == 0)
+                ? "an inference accelerator, it cannot train"
+                : "no published compute figure for this precision, so no "
                   "time can be estimated";
-        if (!why)
-            return false;
-        *ratio = 1e9; /* no amount of anything fixes it */
-        if (!reason)
-            return true; /* quiet: no formatting */
         var_s(&v, "instance", type);
         var_s(&v, "accelerator", a->name);
         var_s(&v, "why", why);
         break;
     }
     case ECF_RULE_STACK:
-        if (!in->stack || in->stack->status != ECF_STACK_UNSUPPORTED)
-            return false;
-        *ratio = 1e9; /* no amount of anything fixes it */
-        if (!reason)
-            return true; /* quiet: no formatting */
         var_s(&v, "instance", type);
         var_s(&v, "platform", in->stack->platform);
         var_s(&v, "stack", in->stack->stack);
@@ -177,11 +288,6 @@ static RULES_INLINE bool check(const ecf_rules *rules, ecf_rule_id id,
         double need = e->memory.total_per_device_gib;
         double req = need * (1 + h / 100);
         double have = e->memory.available_per_device_gib;
-        if (e->fits && req <= have)
-            return false;
-        *ratio = have > 0 ? req / have : 1e9;
-        if (!reason)
-            return true; /* quiet: no formatting */
         var_s(&v, "instance", type);
         var_num(&v, "required_gib", req, 1);
         var_num(&v, "need_gib", need, 1);
@@ -193,13 +299,6 @@ static RULES_INLINE bool check(const ecf_rules *rules, ecf_rule_id id,
         break;
     }
     case ECF_RULE_HOST_RAM:
-        if (e->host_ram_needed_gib <= e->host_ram_available_gib)
-            return false;
-        *ratio = e->host_ram_needed_gib /
-                 (e->host_ram_available_gib > 0 ? e->host_ram_available_gib
-                                                : 1e-9);
-        if (!reason)
-            return true; /* quiet: no formatting */
         var_s(&v, "instance", type);
         var_num(&v, "needed_gib", e->host_ram_needed_gib, 1);
         var_num(&v, "available_gib", e->host_ram_available_gib, 1);
@@ -208,58 +307,30 @@ static RULES_INLINE bool check(const ecf_rules *rules, ecf_rule_id id,
         double need = param_at(r, 0, 4); /* min_per_accelerator */
         if (e->vcpus_per_accel_needed > need)
             need = e->vcpus_per_accel_needed;
-        if (e->cpu_only || !ecf_task_is_training(in->w->task) ||
-            e->vcpus_per_accel >= need)
-            return false;
-        if (!reason)
-            return true; /* quiet: no formatting */
         var_s(&v, "instance", type);
         var_num(&v, "have", e->vcpus_per_accel, -1);
         var_num(&v, "needed", need, -1);
         break;
     }
     case ECF_RULE_DEADLINE:
-        if (in->deadline_hours <= 0 || in->time_hours <= in->deadline_hours)
-            return false;
-        *ratio = in->time_hours / in->deadline_hours;
-        if (!reason)
-            return true; /* quiet: no formatting */
         var_s(&v, "instance", type);
         var_num(&v, "time_h", in->time_hours, -1);
         var_num(&v, "deadline_h", in->deadline_hours, -1);
         var_num(&v, "nodes", in->nodes, 0);
         break;
     case ECF_RULE_BUDGET:
-        if (in->budget_usd <= 0 || in->total_usd <= in->budget_usd)
-            return false;
-        *ratio = in->total_usd / in->budget_usd;
-        if (!reason)
-            return true; /* quiet: no formatting */
         var_s(&v, "instance", type);
         var_num(&v, "total_usd", in->total_usd, 2);
         var_num(&v, "budget_usd", in->budget_usd, 2);
         var_num(&v, "nodes", in->nodes, 0);
         break;
     case ECF_RULE_BUDGET_HOURLY:
-        if (in->budget_hourly_usd <= 0 ||
-            in->hourly_usd <= in->budget_hourly_usd)
-            return false;
-        *ratio = in->hourly_usd / in->budget_hourly_usd;
-        if (!reason)
-            return true; /* quiet: no formatting */
         var_s(&v, "instance", type);
         var_num(&v, "hourly_usd", in->hourly_usd, 4);
         var_num(&v, "budget_hourly_usd", in->budget_hourly_usd, 4);
         var_num(&v, "nodes", in->nodes, 0);
         break;
     case ECF_RULE_LATENCY:
-        if (in->latency_ms <= 0 || ecf_task_is_training(in->w->task) ||
-            in->w->task == ECF_TASK_BATCH ||
-            e->latency_ms <= in->latency_ms)
-            return false;
-        *ratio = e->latency_ms / in->latency_ms;
-        if (!reason)
-            return true; /* quiet: no formatting */
         var_s(&v, "instance", type);
         var_num(&v, "latency_ms", e->latency_ms, -1);
         var_num(&v, "target_ms", in->latency_ms, -1);
@@ -269,25 +340,15 @@ static RULES_INLINE bool check(const ecf_rules *rules, ecf_rule_id id,
         bool ttft = id == ECF_RULE_TTFT;
         double target = ttft ? in->w->ttft_target_ms : in->w->tpot_target_ms;
         double got = ttft ? e->ttft_ms : e->per_token_ms;
-        if (target <= 0 || in->w->task != ECF_TASK_INFER || got <= target)
-            return false;
-        *ratio = got / target;
-        if (!reason)
-            return true; /* quiet: no formatting */
         var_s(&v, "instance", type);
         var_num(&v, ttft ? "ttft_ms" : "tpot_ms", got, -1);
         var_num(&v, "target_ms", target, -1);
         break;
     }
     case ECF_RULE_THROUGHPUT: {
-        double per;
-        if (in->qps <= 0 || in->instances_needed <= in->max_nodes)
-            return false;
-        *ratio = (double)in->instances_needed / in->max_nodes;
-        per = e->max_qps_per_replica * (e->replicas > 0 ? e->replicas : 1) /
-              (in->nodes_per_group > 0 ? in->nodes_per_group : 1);
-        if (!reason)
-            return true; /* quiet: no formatting */
+        double per = e->max_qps_per_replica *
+                     (e->replicas > 0 ? e->replicas : 1) /
+                     (in->nodes_per_group > 0 ? in->nodes_per_group : 1);
         var_s(&v, "instance", type);
         var_num(&v, "instances", in->instances_needed, 0);
         var_num(&v, "qps", in->qps, -1);
@@ -296,45 +357,22 @@ static RULES_INLINE bool check(const ecf_rules *rules, ecf_rule_id id,
         break;
     }
     case ECF_RULE_MULTI_NODE_NO_EFA:
-        if (in->nodes_per_group <= 1 || in->inst->efa)
-            return false;
-        *ratio = in->nodes_per_group;
-        if (!reason)
-            return true; /* quiet: no formatting */
         var_s(&v, "instance", type);
         var_num(&v, "nodes", in->nodes_per_group, 0);
         var_num(&v, "network_gbps", in->inst->network_gbps, -1);
         break;
     case ECF_RULE_PCIE_MULTI_GPU:
-        if (!ecf_task_is_training(in->w->task) || e->devices <= 1 ||
-            in->inst->link != ECF_LINK_PCIE)
-            return false;
-        if (!reason)
-            return true; /* quiet: no formatting */
         var_s(&v, "instance", type);
         var_num(&v, "devices", e->devices, 0);
         break;
-    case ECF_RULE_DATA_BOUND: {
-        double pct = param_at(r, 0, 80); /* max_utilization_pct */
-        double need = e->data_rate_required_mbytes_s;
-        double have = e->data_rate_available_mbytes_s;
-        if (need <= 0 || (have > 0 && need <= have * pct / 100))
-            return false;
-        *ratio = have > 0 ? need / (have * pct / 100) : 1e9;
-        if (!reason)
-            return true; /* quiet: no formatting */
+    case ECF_RULE_DATA_BOUND:
         var_s(&v, "instance", type);
-        var_num(&v, "required_mbytes_s", need, 0);
-        var_num(&v, "available_mbytes_s", have, 0);
+        var_num(&v, "required_mbytes_s", e->data_rate_required_mbytes_s, 0);
+        var_num(&v, "available_mbytes_s", e->data_rate_available_mbytes_s,
+                0);
         var_s(&v, "source", e->data_source ? e->data_source : "storage");
         break;
-    }
-    case ECF_RULE_SPOT_INTERRUPTION: {
-        double max = param_at(r, 1, 1); /* max_expected_interruptions */
-        if (!in->spot || in->expected_interruptions <= max)
-            return false;
-        if (!reason)
-            return true; /* quiet: no formatting */
+    case ECF_RULE_SPOT_INTERRUPTION:
         var_s(&v, "instance", type);
         var_num(&v, "band", in->interruption_band, 0);
         var_s(&v, "band_label", band_label(in->interruption_band));
@@ -343,16 +381,7 @@ static RULES_INLINE bool check(const ecf_rules *rules, ecf_rule_id id,
         var_num(&v, "nodes", in->nodes, 0);
         var_num(&v, "checkpoint_h", in->checkpoint_hours, -1);
         break;
-    }
     case ECF_RULE_NEURON_SUPPORT:
-        /* With a stack verdict: the stack runs but its source does not
-         * list this model kind as tested. Without: any Neuron device. */
-        if (in->stack ? in->stack->status != ECF_STACK_UNVERIFIED
-                      : (!in->inst->accel ||
-                         in->inst->accel->kind != ECF_ACCEL_NEURON))
-            return false;
-        if (!reason)
-            return true; /* quiet: no formatting */
         var_s(&v, "instance", type);
         var_s(&v, "accelerator",
               in->inst->accel ? in->inst->accel->name : "host CPU");
@@ -371,10 +400,21 @@ static RULES_INLINE bool check(const ecf_rules *rules, ecf_rule_id id,
                                 "model-architecture-fit.html");
         }
         break;
-    case ECF_RULE_COUNT:
-        return false;
     }
     fire(reason, r, &v);
+}
+
+/* Checks (or, for a penalty, measures) one rule. Returns true when the
+ * rule fires, with the reason formatted (when `reason`) and *ratio set
+ * (>= 1). */
+static RULES_INLINE bool check(const ecf_rules *rules, ecf_rule_id id,
+                               const ecf_rule_input *in, char *reason,
+                               double *ratio)
+{
+    if (!decide(rules, id, in, ratio))
+        return false;
+    if (reason)
+        format_reason(rules, id, in, reason);
     return true;
 }
 
@@ -455,4 +495,106 @@ void ecf_rules_eval_quiet_past_plan_free(ecf_rule_result *out,
                                          const ecf_rule_input *in)
 {
     eval(out, rules, in, false, ECF_RULE_VCPUS_PER_ACCEL + 1);
+}
+
+/* ---- prepared for one run's targets ---- */
+
+/* True when check() of `id` returns false for every input with these
+ * targets: each condition is the first test of the rule's case above. */
+static bool never_fires(ecf_rule_id id, const ecf_rule_input *t)
+{
+    switch (id) {
+    case ECF_RULE_VCPUS_PER_ACCEL:
+    case ECF_RULE_PCIE_MULTI_GPU:
+        return !ecf_task_is_training(t->w->task);
+    case ECF_RULE_DEADLINE:
+        return t->deadline_hours <= 0;
+    case ECF_RULE_BUDGET:
+        return t->budget_usd <= 0;
+    case ECF_RULE_BUDGET_HOURLY:
+        return t->budget_hourly_usd <= 0;
+    case ECF_RULE_LATENCY:
+        return t->latency_ms <= 0 || ecf_task_is_training(t->w->task) ||
+               t->w->task == ECF_TASK_BATCH;
+    case ECF_RULE_TTFT:
+        return t->w->ttft_target_ms <= 0 || t->w->task != ECF_TASK_INFER;
+    case ECF_RULE_TPOT:
+        return t->w->tpot_target_ms <= 0 || t->w->task != ECF_TASK_INFER;
+    case ECF_RULE_THROUGHPUT:
+        return t->qps <= 0;
+    case ECF_RULE_NO_PRICE:
+    case ECF_RULE_COUNT:
+        return true; /* check() never fires them */
+    default:
+        return false;
+    }
+}
+
+void ecf_rules_prepare(ecf_rules_prepared *p, const ecf_rules *rules,
+                       const ecf_rule_input *targets)
+{
+    int id;
+
+    memset(p, 0, sizeof(*p));
+    p->rules = rules;
+    for (id = ECF_RULE_ACCEL_SUPPORT; id < ECF_RULE_COUNT; id++) {
+        if (!rules->rules[id].enabled ||
+            never_fires((ecf_rule_id)id, targets))
+            continue;
+        if (rules->rules[id].kind == ECF_RULE_PENALTY)
+            p->pen[p->n_pen++] = (unsigned char)id;
+        else if (rules->rules[id].kind != ECF_RULE_CONSTRAINT)
+            continue;
+        else if (id <= ECF_RULE_VCPUS_PER_ACCEL)
+            p->free_ids[p->n_free++] = (unsigned char)id;
+        else
+            p->cons[p->n_cons++] = (unsigned char)id;
+    }
+}
+
+ecf_rule_id ecf_rules_plan_free_fail_prepared(const ecf_rules_prepared *p,
+                                              const ecf_rule_input *in,
+                                              double *ratio)
+{
+    int i;
+    *ratio = 1;
+    for (i = 0; i < p->n_free; i++)
+        if (check(p->rules, (ecf_rule_id)p->free_ids[i], in, NULL, ratio))
+            return (ecf_rule_id)p->free_ids[i];
+    *ratio = 1;
+    return ECF_RULE_NO_PRICE;
+}
+
+void ecf_rules_eval_quiet_past_plan_free_prepared(
+    ecf_rule_result *out, const ecf_rules_prepared *p,
+    const ecf_rule_input *in)
+{
+    int i;
+    double ratio;
+
+    out->pass = true;
+    out->failed = ECF_RULE_NO_PRICE;
+    out->miss_ratio = 1;
+    out->reason[0] = '\0';
+    out->penalty = 0;
+    out->n_penalties = 0;
+    for (i = 0; i < p->n_cons; i++) {
+        ecf_rule_id id = (ecf_rule_id)p->cons[i];
+        if (check(p->rules, id, in, NULL, &ratio)) {
+            out->pass = false;
+            out->failed = id;
+            out->miss_ratio = ratio;
+            return;
+        }
+    }
+    for (i = 0; i < p->n_pen; i++) {
+        ecf_rule_id id = (ecf_rule_id)p->pen[i];
+        ecf_rule_hit *hit = &out->penalties[out->n_penalties];
+        if (check(p->rules, id, in, NULL, &ratio)) {
+            hit->reason[0] = '\0';
+            hit->id = id;
+            out->penalty += p->rules->rules[id].weight;
+            out->n_penalties++;
+        }
+    }
 }

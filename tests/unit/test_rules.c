@@ -215,6 +215,115 @@ static void test_rules__plan_free(void **state)
     assert_true(full.penalty == past.penalty);
 }
 
+/* The rules prepared for a run's targets (ecf_rules_prepare) decide every
+ * input with those targets as the unprepared calls do: a prepared set
+ * built for other targets (a deadline, budget, latency or qps that is not
+ * set) would skip a rule that fires here. Every combination of targets,
+ * tasks and plan figures around each threshold, on the embedded rules and
+ * on a rules file that turns kinds around. */
+static void expect_prepared_same(const ecf_rules *rs, const fixture *f)
+{
+    ecf_rules_prepared prep;
+    ecf_rule_result full, past;
+    double r1 = 0, r2 = 0;
+    ecf_rule_id a, b;
+    int i;
+
+    ecf_rules_prepare(&prep, rs, &f->in);
+    a = ecf_rules_plan_free_fail(rs, &f->in, &r1);
+    b = ecf_rules_plan_free_fail_prepared(&prep, &f->in, &r2);
+    assert_int_equal(a, b);
+    assert_true(r1 == r2);
+    if (a != ECF_RULE_NO_PRICE)
+        return;
+    ecf_rules_eval_quiet_past_plan_free(&full, rs, &f->in);
+    ecf_rules_eval_quiet_past_plan_free_prepared(&past, &prep, &f->in);
+    assert_int_equal(full.pass, past.pass);
+    assert_int_equal(full.failed, past.failed);
+    assert_true(full.miss_ratio == past.miss_ratio);
+    assert_true(full.penalty == past.penalty);
+    assert_int_equal(full.n_penalties, past.n_penalties);
+    for (i = 0; i < full.n_penalties; i++)
+        assert_int_equal(full.penalties[i].id, past.penalties[i].id);
+}
+
+static void test_rules__prepared(void **state)
+{
+    static const ecf_task tasks[] = {ECF_TASK_TRAIN, ECF_TASK_LORA,
+                                     ECF_TASK_INFER, ECF_TASK_BATCH};
+    ecf_rules turned = rules;
+    const ecf_rules *sets[2];
+    fixture f;
+    unsigned t, bits, lo, s;
+    int fired[ECF_RULE_COUNT] = {0};
+    (void)state;
+
+    /* a --rules file may make any rule either kind or disable it */
+    turned.rules[ECF_RULE_DEADLINE].kind = ECF_RULE_PENALTY;
+    turned.rules[ECF_RULE_VCPUS_PER_ACCEL].kind = ECF_RULE_CONSTRAINT;
+    turned.rules[ECF_RULE_DATA_BOUND].kind = ECF_RULE_CONSTRAINT;
+    turned.rules[ECF_RULE_BUDGET].enabled = false;
+    sets[0] = &rules;
+    sets[1] = &turned;
+    for (s = 0; s < 2; s++)
+        for (t = 0; t < sizeof(tasks) / sizeof(tasks[0]); t++)
+            for (bits = 0; bits < 256; bits++)
+                for (lo = 0; lo < 4; lo++) {
+                    /* lo & 1: every plan figure under its target, else
+                     * over; lo & 2: the model fits in memory */
+                    unsigned under = lo & 1, fit = lo & 2;
+                    double k = under ? 0.5 : 2;
+                    /* g4dn.12xlarge: four T4s on PCIe */
+                    base(&f, bits & 128 ? "g4dn.12xlarge" : "p4d.24xlarge",
+                         tasks[t]);
+                    f.in.deadline_hours = bits & 1 ? 24 : 0;
+                    f.in.budget_usd = bits & 2 ? 500 : 0;
+                    f.in.budget_hourly_usd = bits & 4 ? 10 : 0;
+                    f.in.latency_ms = bits & 8 ? 100 : 0;
+                    f.in.qps = bits & 16 ? 50 : 0;
+                    f.w.ttft_target_ms = bits & 32 ? 200 : 0;
+                    f.w.tpot_target_ms = bits & 64 ? 20 : 0;
+                    f.in.spot = bits & 128;
+                    f.in.max_nodes = 4;
+                    f.in.time_hours = 24 * k;
+                    f.in.total_usd = 500 * k;
+                    f.in.hourly_usd = 10 * k;
+                    f.e.latency_ms = 100 * k;
+                    f.e.ttft_ms = 200 * k;
+                    f.e.per_token_ms = 20 * k;
+                    f.in.instances_needed = under ? 2 : 8;
+                    f.in.nodes = f.in.nodes_per_group = under ? 1 : 2;
+                    f.e.devices = under ? 1 : 4;
+                    f.e.vcpus_per_accel_needed = under ? 0 : 12;
+                    f.e.data_rate_required_mbytes_s = 1000 * k;
+                    f.e.data_rate_available_mbytes_s = 1250;
+                    f.in.expected_interruptions = under ? 0 : 3;
+                    f.e.memory.total_per_device_gib = fit ? 10 : 40;
+                    expect_prepared_same(sets[s], &f);
+                    {
+                        ecf_rule_result r;
+                        ecf_rules_eval_quiet(&r, sets[s], &f.in);
+                        fired[r.pass ? ECF_RULE_NO_PRICE : r.failed]++;
+                        for (int i = 0; i < r.n_penalties; i++)
+                            fired[r.penalties[i].id]++;
+                    }
+                }
+    /* the grid reaches every rule the fixture can trip */
+    assert_true(fired[ECF_RULE_NO_PRICE] > 0);
+    assert_true(fired[ECF_RULE_MEMORY_FIT] > 0);
+    assert_true(fired[ECF_RULE_DEADLINE] > 0);
+    assert_true(fired[ECF_RULE_BUDGET] > 0);
+    assert_true(fired[ECF_RULE_BUDGET_HOURLY] > 0);
+    assert_true(fired[ECF_RULE_LATENCY] > 0);
+    assert_true(fired[ECF_RULE_THROUGHPUT] > 0);
+    assert_true(fired[ECF_RULE_TTFT] > 0);
+    assert_true(fired[ECF_RULE_TPOT] > 0);
+    assert_true(fired[ECF_RULE_VCPUS_PER_ACCEL] > 0);
+    assert_true(fired[ECF_RULE_PCIE_MULTI_GPU] > 0);
+    assert_true(fired[ECF_RULE_DATA_BOUND] > 0);
+    assert_true(fired[ECF_RULE_SPOT_INTERRUPTION] > 0);
+}
+
 static void test_rules__budget(void **state)
 {
     fixture f;
@@ -537,6 +646,7 @@ int main(void)
         cmocka_unit_test(test_rules__disabled_rule_and_threshold),
         cmocka_unit_test(test_rules__rejects_bad_files),
         cmocka_unit_test(test_rules__format),
+        cmocka_unit_test(test_rules__prepared),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
