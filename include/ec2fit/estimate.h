@@ -496,6 +496,17 @@ int ecf_estimate_min_nodes(const ecf_model *m,
                            const ecf_instance *inst,
                            int max_nodes);
 
+/** ecf_estimate_min_nodes, also handing back the last full estimate it
+ *  computed: `*last_n` its node count (0: none, e.g. training, decided
+ *  without one), `*last` the quiet estimate of `w` on `inst` at that
+ *  count, as ecf_estimate_run_quiet gives it. Either may be NULL. */
+int ecf_estimate_min_nodes_keep(const ecf_model *m,
+                                const ecf_workload *w,
+                                const ecf_instance *inst,
+                                int max_nodes,
+                                ecf_estimate *last,
+                                int *last_n);
+
 /** Peak dense TFLOPS of one device of `inst` at precision `p`, after the
  *  fallbacks (bf16 -> fp16 on Volta/Turing, fp8 -> fp16/bf16 where the
  *  hardware has no fp8, tf32 -> fp32). For CPU-only instances, the host's

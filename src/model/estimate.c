@@ -437,12 +437,24 @@ int ecf_estimate_min_nodes(const ecf_model *m,
                            const ecf_instance *inst,
                            int max_nodes)
 {
+    return ecf_estimate_min_nodes_keep(m, w, inst, max_nodes, NULL, NULL);
+}
+
+int ecf_estimate_min_nodes_keep(const ecf_model *m,
+                                const ecf_workload *w,
+                                const ecf_instance *inst,
+                                int max_nodes,
+                                ecf_estimate *last,
+                                int *last_n)
+{
     double need = ecf_estimate_min_total_gib(m, w);
     devinfo d;
     ecf_workload tw = *w;
     bool train = false;
     int n;
 
+    if (last_n)
+        *last_n = 0;
     describe(&d, inst);
     /* Training: the estimate fits exactly when the plan search's leanest
      * plan does (train_lean_fits), on the workload and precision estimate()
@@ -466,7 +478,15 @@ int ecf_estimate_min_nodes(const ecf_model *m,
                 return n;
             continue;
         }
-        if (ecf_estimate_run_quiet(&e, m, w, inst, n, NULL) == 0 && e.fits)
+        if (ecf_estimate_run_quiet(last ? last : &e, m, w, inst, n,
+                                   NULL) != 0) {
+            if (last_n)
+                *last_n = 0; /* `last` may hold part of it: not kept */
+            continue;
+        }
+        if (last_n)
+            *last_n = n;
+        if ((last ? last : &e)->fits)
             return n;
     }
     return 0;

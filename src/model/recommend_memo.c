@@ -178,6 +178,9 @@ bool ecf_rec_memo_rescale_epochs(ecf_estimate *e, const ecf_workload *w)
     return true;
 }
 
+static void keep(ecf_recommend_memo *mm, const ecf_estimate *e,
+                 const ecf_workload *w, size_t inst_index, int n);
+
 int ecf_rec_memo_estimate(ecf_recommend_memo *mm, ecf_estimate *e,
                           const ecf_model *m, const ecf_workload *w,
                           const ecf_instance *inst, size_t inst_index, int n,
@@ -218,8 +221,17 @@ int ecf_rec_memo_estimate(ecf_recommend_memo *mm, ecf_estimate *e,
     }
     if (ecf_estimate_run_quiet(e, m, w, inst, n, err) != 0)
         return -1;
-    if (mm && (mm->n + 1) * sizeof(memo_entry) <=
-                  ECF_RECOMMEND_MEMO_MAX_BYTES) {
+    if (mm)
+        keep(mm, e, w, inst_index, n);
+    return 0;
+}
+
+/* Adds `e`, the quiet estimate of `w` at `n` nodes on the instance at
+ * `inst_index`, as a new entry (within ECF_RECOMMEND_MEMO_MAX_BYTES). */
+static void keep(ecf_recommend_memo *mm, const ecf_estimate *e,
+                 const ecf_workload *w, size_t inst_index, int n)
+{
+    if ((mm->n + 1) * sizeof(memo_entry) <= ECF_RECOMMEND_MEMO_MAX_BYTES) {
         memo_entry *x;
         if (mm->n == mm->cap) {
             mm->cap = mm->cap ? mm->cap * 2 : 1024;
@@ -238,7 +250,6 @@ int ecf_rec_memo_estimate(ecf_recommend_memo *mm, ecf_estimate *e,
         mm->last_inst = inst_index;
         mm->last_n = n;
     }
-    return 0;
 }
 
 ecf_rec_pf *ecf_rec_memo_pf(ecf_recommend_memo *mm, size_t inst_index, int n)
@@ -257,8 +268,18 @@ int ecf_rec_memo_min_nodes(ecf_recommend_memo *mm, const ecf_model *m,
     int fit;
     if (mm && mm->minn_limit[inst_index] == limit)
         return mm->minn[inst_index];
-    fit = ecf_estimate_min_nodes(m, w, inst, limit);
-    if (mm) {
+    if (!mm)
+        return ecf_estimate_min_nodes(m, w, inst, limit);
+    {
+        /* serving decides with full estimates: the last one (the fit, or
+         * the `limit` attempt consider() reports) is kept, not redone */
+        ecf_estimate last;
+        int last_n;
+        fit = ecf_estimate_min_nodes_keep(m, w, inst, limit, &last, &last_n);
+        if (last_n > 0 && find(mm, inst_index, last_n) < 0)
+            keep(mm, &last, w, inst_index, last_n);
+    }
+    {
         mm->minn_limit[inst_index] = limit;
         mm->minn[inst_index] = fit;
     }

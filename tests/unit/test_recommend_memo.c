@@ -213,12 +213,71 @@ static void test_recommend_memo__warm_memo_same_plans(void **state)
     ecf_recommend_memo_free(memo);
 }
 
+/* Serving's fewest-node search (ecf_rec_memo_min_nodes) decides with full
+ * estimates and keeps the last one it computed, so that consider() does
+ * not compute it again. Its failure mode is stale data: an estimate kept
+ * under another node count than its own. On every instance, the
+ * estimate at the count the search stopped on (the fit, or the limit) is
+ * kept (found before any estimate call), at one node and at several, and
+ * every estimate the memo holds for the instance is the fresh one of its
+ * node count, byte for byte. */
+static void test_recommend_memo__min_nodes_keeps_its_estimate(void **state)
+{
+    fx *f = *state;
+    static const char *const models[] = {"llama-2-7b", "llama-2-70b"};
+    size_t mi, i;
+    int kept_one = 0, kept_more = 0;
+
+    for (mi = 0; mi < sizeof(models) / sizeof(models[0]); mi++) {
+        ecf_workload w0 = ECF_WORKLOAD_INIT, w;
+        ecf_err err = ECF_ERR_INIT;
+        const ecf_model *m = ecf_zoo_find(f->zoo, models[mi]);
+        ecf_recommend_memo *memo = ecf_recommend_memo_new();
+        assert_non_null(m);
+        w = w0;
+        w.task = ECF_TASK_INFER;
+        assert_int_equal(ecf_workload_resolve(&w, m, &err), 0);
+        ecf_rec_memo_bind(memo, f->cat, m, &w);
+        for (i = 0; i < ecf_catalog_count(f->cat); i++) {
+            const ecf_instance *inst = ecf_catalog_at(f->cat, i);
+            static ecf_estimate got, want;
+            int fit = ecf_rec_memo_min_nodes(memo, m, &w, inst, i, 8);
+            int n;
+            assert_int_equal(fit, ecf_estimate_min_nodes(m, &w, inst, 8));
+            if (ecf_rec_memo_pf(memo, i, fit > 0 ? fit : 8)) {
+                if (fit == 1)
+                    kept_one++;
+                else
+                    kept_more++;
+            }
+            for (n = 1; n <= 8; n++) {
+                if (!ecf_rec_memo_pf(memo, i, n))
+                    continue; /* not kept */
+                assert_int_equal(ecf_rec_memo_estimate(memo, &got, m, &w,
+                                                       inst, i, n, &err),
+                                 0);
+                assert_int_equal(
+                    ecf_estimate_run_quiet(&want, m, &w, inst, n, NULL), 0);
+                if (memcmp(&got, &want, offsetof(ecf_estimate, quiet)) != 0)
+                    fail_msg("%s on %s x%d: kept estimate differs (fits "
+                             "%d, throughput %.17g, fresh %d, %.17g)",
+                             models[mi], inst->type, n, got.fits,
+                             got.throughput, want.fits, want.throughput);
+            }
+        }
+        ecf_recommend_memo_free(memo);
+    }
+    assert_true(kept_one > 10);
+    assert_true(kept_more > 10);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_recommend_memo__rescale_is_the_estimators),
         cmocka_unit_test(test_recommend_memo__warm_memo_same_plans),
         cmocka_unit_test(test_recommend_memo__plan_free_verdict_follows_rules),
+        cmocka_unit_test(test_recommend_memo__min_nodes_keeps_its_estimate),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
