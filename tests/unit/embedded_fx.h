@@ -7,6 +7,7 @@
 #define EC2FIT_TESTS_EMBEDDED_FX_H
 
 #include "ec2fit/catalog.h"
+#include "ec2fit/estimate.h"
 #include "ec2fit/light.h"
 #include "ec2fit/rules.h"
 #include "ec2fit/stacks.h"
@@ -45,6 +46,34 @@ static int teardown(void **state)
     ecf_stacks_free(f->stacks);
     ecf_storage_prices_free(f->sp);
     return 0;
+}
+
+/* The embedded catalog's instance `type` and the zoo's model `name`; each
+ * fails the test when it is missing. static inline: a file uses what it
+ * needs. */
+static inline const ecf_instance *fx_inst(fx *f, const char *type)
+{
+    const ecf_instance *in = ecf_catalog_find(f->cat, type);
+    assert_non_null(in);
+    return in;
+}
+
+static inline const ecf_model *fx_model(fx *f, const char *name)
+{
+    const ecf_model *m = ecf_zoo_find(f->zoo, name);
+    assert_non_null(m);
+    return m;
+}
+
+/* ecf_estimate_run of zoo model `name` on `nodes` x instance `type` that
+ * must succeed. */
+static inline void fx_est(ecf_estimate *e, fx *f, const char *name,
+                          ecf_workload *w, const char *type, int nodes)
+{
+    ecf_err err = ECF_ERR_INIT;
+    if (ecf_estimate_run(e, fx_model(f, name), w, fx_inst(f, type), nodes,
+                         &err) != 0)
+        fail_msg("%s on %s: %s", name, type, err.msg);
 }
 
 #endif

@@ -1,5 +1,5 @@
 /* estimate_fx.h - hand-built hardware and the estimator calls the
- * estimator's unit tests share (test_estimate, test_serve_fit,
+ * estimator's unit tests share (test_estimate, test_serve_fit, test_neuron,
  * test_gemm_tokens): a GPU from its datasheet figures, an instance around
  * it, a zoo model that must exist, and an estimate that must succeed.
  * Instances are built from datasheets so the tests do not depend on

@@ -49,18 +49,6 @@ static void test_attn_kernels__hopper_rates(void **state)
     assert_string_equal(ecf_attn_kernel_name(ECF_ATTN_CUDNN), "cudnn");
 }
 
-static void est(ecf_estimate *e, fx *f, const char *name, ecf_workload *w,
-                const char *type)
-{
-    ecf_err err = ECF_ERR_INIT;
-    const ecf_instance *in = ecf_catalog_find(f->cat, type);
-    const ecf_model *m = ecf_zoo_find(f->zoo, name);
-    assert_non_null(in);
-    assert_non_null(m);
-    if (ecf_estimate_run(e, m, w, in, 1, &err) != 0)
-        fail_msg("%s on %s: %s", name, type, err.msg);
-}
-
 /* Llama-3.1-8B in bf16 at 8,192 tokens on p5 (H100): the linear layers
  * run at 0.56 x 4096 / 5120 = 0.448 of peak (test_train_variants.c); the
  * attention core, x of the forward FLOPs (0.5 x 4 x 32 x 8192 x 32 x 128
@@ -82,11 +70,11 @@ static void test_attn_kernels__flash2_step(void **state)
     w.activation_checkpointing = ECF_CKPT_ON;
     w.precision = ECF_PREC_BF16;
     w.precision_explicit = true;
-    est(&a, f, "llama-3.1-8b", &w, "p5.48xlarge");
-    est(&a4, f, "llama-3.1-8b", &w, "p4d.24xlarge");
+    fx_est(&a, f, "llama-3.1-8b", &w, "p5.48xlarge", 1);
+    fx_est(&a4, f, "llama-3.1-8b", &w, "p4d.24xlarge", 1);
     w.attn_kernel = ECF_ATTN_FLASH2;
-    est(&k, f, "llama-3.1-8b", &w, "p5.48xlarge");
-    est(&k4, f, "llama-3.1-8b", &w, "p4d.24xlarge");
+    fx_est(&k, f, "llama-3.1-8b", &w, "p5.48xlarge", 1);
+    fx_est(&k4, f, "llama-3.1-8b", &w, "p4d.24xlarge", 1);
     assert_float_equal(ek, 0.279055, 1e-6);
     assert_int_equal(a.parallelism, k.parallelism);
     assert_int_equal(a.batch_size, k.batch_size);

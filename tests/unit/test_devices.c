@@ -16,28 +16,6 @@
 
 #include "embedded_fx.h"
 
-static const ecf_instance *inst(fx *f, const char *type)
-{
-    const ecf_instance *in = ecf_catalog_find(f->cat, type);
-    assert_non_null(in);
-    return in;
-}
-
-static const ecf_model *model(fx *f, const char *name)
-{
-    const ecf_model *m = ecf_zoo_find(f->zoo, name);
-    assert_non_null(m);
-    return m;
-}
-
-static void est(ecf_estimate *e, fx *f, const char *name, ecf_workload *w,
-                const char *type)
-{
-    ecf_err err = ECF_ERR_INIT;
-    if (ecf_estimate_run(e, model(f, name), w, inst(f, type), 1, &err) != 0)
-        fail_msg("%s on %s: %s", name, type, err.msg);
-}
-
 static bool has_note(const ecf_estimate *e, const char *needle)
 {
     int i;
@@ -55,37 +33,37 @@ static void test_devices__fractional_l4_scales_compute(void **state)
     ecf_workload w = ECF_WORKLOAD_INIT;
     ecf_estimate whole, quarter;
     ecf_precision ran;
-    double g6 = ecf_estimate_peak_tflops(inst(f, "g6.xlarge"), ECF_PREC_BF16,
+    double g6 = ecf_estimate_peak_tflops(fx_inst(f, "g6.xlarge"), ECF_PREC_BF16,
                                          &ran);
 
     /* L4 dense bf16 121 TFLOPS (accelerators.csv); g6f.xlarge is 1/8 of
      * it (2,861 of 22,888 MiB in instance_extras.csv, fraction 0.125) */
     assert_float_equal(g6, 121.0, 1e-9);
-    assert_float_equal(inst(f, "g6f.xlarge")->accel_fraction, 0.125, 1e-9);
-    assert_float_equal(ecf_estimate_peak_tflops(inst(f, "g6f.xlarge"),
+    assert_float_equal(fx_inst(f, "g6f.xlarge")->accel_fraction, 0.125, 1e-9);
+    assert_float_equal(ecf_estimate_peak_tflops(fx_inst(f, "g6f.xlarge"),
                                                 ECF_PREC_BF16, &ran),
                        g6 / 8, 1e-9);
-    assert_float_equal(ecf_estimate_peak_tflops(inst(f, "g6f.2xlarge"),
+    assert_float_equal(ecf_estimate_peak_tflops(fx_inst(f, "g6f.2xlarge"),
                                                 ECF_PREC_BF16, &ran),
                        g6 / 4, 1e-9);
     /* a quarter of an L4 trains slower than a whole one */
     w.task = ECF_TASK_TRAIN;
-    est(&whole, f, "efficientnet_b0", &w, "g6.xlarge");
+    fx_est(&whole, f, "efficientnet_b0", &w, "g6.xlarge", 1);
     w = (ecf_workload)ECF_WORKLOAD_INIT;
     w.task = ECF_TASK_TRAIN;
-    est(&quarter, f, "efficientnet_b0", &w, "g6f.2xlarge");
+    fx_est(&quarter, f, "efficientnet_b0", &w, "g6f.2xlarge", 1);
     assert_true(quarter.samples_per_s < whole.samples_per_s);
     /* and decodes 8x slower at the same batch: bandwidth is shared too */
     w = (ecf_workload)ECF_WORKLOAD_INIT;
     w.task = ECF_TASK_INFER;
     w.batch_size = 1;
     w.precision = ECF_PREC_INT4;
-    est(&whole, f, "llama-3.2-1b", &w, "g6.xlarge");
+    fx_est(&whole, f, "llama-3.2-1b", &w, "g6.xlarge", 1);
     w = (ecf_workload)ECF_WORKLOAD_INIT;
     w.task = ECF_TASK_INFER;
     w.batch_size = 1;
     w.precision = ECF_PREC_INT4;
-    est(&quarter, f, "llama-3.2-1b", &w, "g6f.xlarge");
+    fx_est(&quarter, f, "llama-3.2-1b", &w, "g6f.xlarge", 1);
     assert_true(quarter.per_token_ms > 4 * whole.per_token_ms);
 }
 
@@ -98,29 +76,29 @@ static void test_devices__cpu_peaks_from_the_isa(void **state)
 
     /* c7i.large: 2 vCPUs x 32 fp32 FLOPs/cycle x 3.2 GHz = 204.8 GFLOPS;
      * AMX bf16 16x = 3,276.8 GFLOPS (cpu_families.csv) */
-    assert_float_equal(ecf_estimate_peak_tflops(inst(f, "c7i.large"),
+    assert_float_equal(ecf_estimate_peak_tflops(fx_inst(f, "c7i.large"),
                                                 ECF_PREC_FP32, &ran),
                        0.2048, 1e-9);
-    assert_float_equal(ecf_estimate_peak_tflops(inst(f, "c7i.large"),
+    assert_float_equal(ecf_estimate_peak_tflops(fx_inst(f, "c7i.large"),
                                                 ECF_PREC_BF16, &ran),
                        3.2768, 1e-9);
     assert_int_equal(ran, ECF_PREC_BF16);
     /* c5.large (Skylake/Cascade Lake, 3.4 GHz): no bf16, runs fp32 */
-    assert_float_equal(ecf_estimate_peak_tflops(inst(f, "c5.large"),
+    assert_float_equal(ecf_estimate_peak_tflops(fx_inst(f, "c5.large"),
                                                 ECF_PREC_BF16, &ran),
                        0.2176, 1e-9);
     assert_int_equal(ran, ECF_PREC_FP32);
     /* c6i.large VNNI int8: 4 x 224 GFLOPS */
-    assert_float_equal(ecf_estimate_peak_tflops(inst(f, "c6i.large"),
+    assert_float_equal(ecf_estimate_peak_tflops(fx_inst(f, "c6i.large"),
                                                 ECF_PREC_INT8, &ran),
                        0.896, 1e-9);
     assert_int_equal(ran, ECF_PREC_INT8);
     /* c7g.large (Graviton3, 2.6 GHz): 2 x 32 x 2.6 = 166.4, bf16 2x */
-    assert_float_equal(ecf_estimate_peak_tflops(inst(f, "c7g.large"),
+    assert_float_equal(ecf_estimate_peak_tflops(fx_inst(f, "c7g.large"),
                                                 ECF_PREC_BF16, &ran),
                        0.3328, 1e-9);
     /* DRAM share: 2 vCPUs x 4.8 GB/s (8 ch DDR5-4800 / 64 vCPUs) */
-    assert_float_equal(inst(f, "c7g.large")->cpu_mem_gbytes_s, 9.6, 1e-9);
+    assert_float_equal(fx_inst(f, "c7g.large")->cpu_mem_gbytes_s, 9.6, 1e-9);
 }
 
 static void test_devices__cpu_inference_fits_and_differs(void **state)
@@ -131,20 +109,20 @@ static void test_devices__cpu_inference_fits_and_differs(void **state)
 
     /* ResNet-50 on c5.large (4 GiB): 5% OS reserve, no CUDA context */
     w.task = ECF_TASK_INFER;
-    est(&e, f, "resnet50", &w, "c5.large");
+    fx_est(&e, f, "resnet50", &w, "c5.large", 1);
     assert_true(e.fits);
     assert_true(e.cpu_only);
     /* a 14 MB MobileNet fits a t3.medium and a c7g.large */
-    est(&e, f, "mobilenet_v2", &w, "t3.medium");
+    fx_est(&e, f, "mobilenet_v2", &w, "t3.medium", 1);
     assert_true(e.fits);
-    est(&e, f, "mobilenet_v2", &w, "c7g.large");
+    fx_est(&e, f, "mobilenet_v2", &w, "c7g.large", 1);
     assert_true(e.fits);
     /* BERT-base, one request at a time, 4 vCPUs each */
     w.batch_size = 1;
-    est(&c7i, f, "bert-base", &w, "c7i.xlarge");
-    est(&c5, f, "bert-base", &w, "c5.xlarge");
-    est(&t3, f, "bert-base", &w, "t3.xlarge");
-    est(&c7g, f, "bert-base", &w, "c7g.xlarge");
+    fx_est(&c7i, f, "bert-base", &w, "c7i.xlarge", 1);
+    fx_est(&c5, f, "bert-base", &w, "c5.xlarge", 1);
+    fx_est(&t3, f, "bert-base", &w, "t3.xlarge", 1);
+    fx_est(&c7g, f, "bert-base", &w, "c7g.xlarge", 1);
     assert_true(c7i.latency_ms < c5.latency_ms);
     assert_true(c5.latency_ms < t3.latency_ms);
     /* AMX makes c7i several times faster than AVX-512 fp32 on c5 */
@@ -173,9 +151,9 @@ static void test_devices__encoder_gathers_embedding_rows(void **state)
     w.precision_explicit = true;
     assert_true(ecf_engine_parse("hf") > 0);
     w.engine = ecf_engine_parse("hf");
-    assert_int_equal(ecf_workload_resolve(&w, model(f, "bert-base"), &err),
+    assert_int_equal(ecf_workload_resolve(&w, fx_model(f, "bert-base"), &err),
                      0);
-    est(&e, f, "bert-base", &w, "c6i.2xlarge");
+    fx_est(&e, f, "bert-base", &w, "c6i.2xlarge", 1);
     assert_true(e.serve.set);
     assert_float_equal(e.serve.weight_bytes,
                        (109482240.0 - 30522.0 * 768 + 8 * 768) * 4, 1.0);
@@ -185,7 +163,7 @@ static void test_devices__encoder_gathers_embedding_rows(void **state)
      * docs 5.3 "Tokens per GEMM") the GEMMs' fp32 activation rows: 294,912
      * bytes per token at 2 bytes x 2 for fp32 = 589,824 x 8 tokens, scaled
      * by the forward FLOPs per matmul FLOP (attention adds 0.2%). */
-    est(&e, f, "bert-base", &w, "g5.xlarge");
+    fx_est(&e, f, "bert-base", &w, "g5.xlarge", 1);
     assert_true(e.serve.weight_bytes >=
                 (109482240.0 - 30522.0 * 768 + 8 * 768) * 4 + 8 * 589824.0);
     assert_true(e.serve.weight_bytes <=
@@ -207,14 +185,14 @@ static void test_devices__distilbert_2qps_cpu_or_lambda_first(void **state)
     w.qps = 2;
     o.regions[o.n_regions++] = "us-east-1";
     o.stacks = f->stacks;
-    assert_int_equal(ecf_workload_resolve(&w, model(f, "distilbert"), &err),
+    assert_int_equal(ecf_workload_resolve(&w, fx_model(f, "distilbert"), &err),
                      0);
-    if (ecf_recommend_run(&r, f->cat, model(f, "distilbert"), &w, &f->rules,
+    if (ecf_recommend_run(&r, f->cat, fx_model(f, "distilbert"), &w, &f->rules,
                           &o, &err) != 0)
         fail_msg("%s", err.msg);
     assert_true(r->n_plans > 0);
     assert_null(r->plans[0].inst->accel); /* a CPU type ranks first */
-    n = ecf_recommend_light(light, 2, f->light, model(f, "distilbert"), &w,
+    n = ecf_recommend_light(light, 2, f->light, fx_model(f, "distilbert"), &w,
                             r);
     assert_int_equal(n, 2);
     assert_string_equal(light[0].kind, "lambda");
@@ -243,7 +221,7 @@ static void test_devices__burstable_capacity_is_the_baseline(void **state)
     w.task = ECF_TASK_INFER;
     w.batch_size = 1;
     for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-        est(&e, f, "distilbert", &w, cases[i].type);
+        fx_est(&e, f, "distilbert", &w, cases[i].type, 1);
         assert_true(e.latency_ms > 0);
         assert_float_equal(e.max_qps_per_replica,
                            cases[i].baseline * 1000.0 / e.latency_ms, 1e-9);
@@ -265,21 +243,21 @@ static void test_devices__startup_in_every_job(void **state)
     w.task = ECF_TASK_FINETUNE;
     w.dataset_amount = 100000;
     w.dataset_unit = ECF_DATASET_SAMPLES;
-    est(&e, f, "bert-large", &w, "p5.48xlarge");
-    weights = model(f, "bert-large")->params * 2.0;
+    fx_est(&e, f, "bert-large", &w, "p5.48xlarge", 1);
+    weights = fx_model(f, "bert-large")->params * 2.0;
     want = 60.0 + 9e9 / (125.0 * 1048576.0) +
-           weights / (inst(f, "p5.48xlarge")->nvme_gb / 1000 * 2e9);
+           weights / (fx_inst(f, "p5.48xlarge")->nvme_gb / 1000 * 2e9);
     /* g5.xlarge (250 GB NVMe = 0.5 GB/s; 2.5 Gbps baseline x 0.64 =
      * 0.2 GB/s): llama-3.1-8b's 16 GB of bf16 weights take 80 s */
     {
         ecf_workload wi = ECF_WORKLOAD_INIT;
         ecf_estimate g5;
         wi.task = ECF_TASK_INFER;
-        est(&g5, f, "llama-3.1-8b", &wi, "g5.xlarge");
-        assert_float_equal(inst(f, "g5.xlarge")->network_gbps, 2.5, 1e-9);
+        fx_est(&g5, f, "llama-3.1-8b", &wi, "g5.xlarge", 1);
+        assert_float_equal(fx_inst(f, "g5.xlarge")->network_gbps, 2.5, 1e-9);
         assert_float_equal(g5.startup_s,
                            60.0 + 9e9 / (125.0 * 1048576.0) +
-                               model(f, "llama-3.1-8b")->params * 2.0 / 0.2e9,
+                               fx_model(f, "llama-3.1-8b")->params * 2.0 / 0.2e9,
                            1e-6);
     }
     assert_float_equal(e.startup_s, want, 1e-6);
@@ -293,13 +271,13 @@ static void test_devices__startup_in_every_job(void **state)
     w.dataset_unit = ECF_DATASET_SAMPLES;
     w.startup_set = true;
     w.startup_s = 0;
-    est(&none, f, "bert-large", &w, "p5.48xlarge");
+    fx_est(&none, f, "bert-large", &w, "p5.48xlarge", 1);
     assert_float_equal((e.time_hours - none.time_hours) * 3600, want, 1e-6);
     /* g6.xlarge is sold on demand: no capacity note */
-    est(&none, f, "bert-large", &w, "g6.xlarge");
+    fx_est(&none, f, "bert-large", &w, "g6.xlarge", 1);
     assert_false(has_note(&none, "capacity:"));
-    assert_null(ecf_estimate_capacity_note(inst(f, "g6.xlarge")));
-    assert_non_null(ecf_estimate_capacity_note(inst(f, "trn2.48xlarge")));
+    assert_null(ecf_estimate_capacity_note(fx_inst(f, "g6.xlarge")));
+    assert_non_null(ecf_estimate_capacity_note(fx_inst(f, "trn2.48xlarge")));
 }
 
 static void test_devices__qlora_8b_pays_startup_and_min_bill(void **state)
@@ -316,9 +294,9 @@ static void test_devices__qlora_8b_pays_startup_and_min_bill(void **state)
     w.dataset_unit = ECF_DATASET_TOKENS;
     o.regions[o.n_regions++] = "us-east-1";
     o.stacks = f->stacks;
-    assert_int_equal(ecf_workload_resolve(&w, model(f, "llama-3.1-8b"), &err),
+    assert_int_equal(ecf_workload_resolve(&w, fx_model(f, "llama-3.1-8b"), &err),
                      0);
-    if (ecf_recommend_run(&r, f->cat, model(f, "llama-3.1-8b"), &w,
+    if (ecf_recommend_run(&r, f->cat, fx_model(f, "llama-3.1-8b"), &w,
                           &f->rules, &o, &err) != 0)
         fail_msg("%s", err.msg);
     assert_true(r->n_plans > 0);
@@ -340,9 +318,9 @@ static void test_devices__qlora_8b_pays_startup_and_min_bill(void **state)
     o.regions[o.n_regions++] = "us-east-1";
     o.stacks = f->stacks;
     o.spot = ECF_SPOT_NO;
-    assert_int_equal(ecf_workload_resolve(&w, model(f, "distilbert"), &err),
+    assert_int_equal(ecf_workload_resolve(&w, fx_model(f, "distilbert"), &err),
                      0);
-    if (ecf_recommend_run(&r, f->cat, model(f, "distilbert"), &w, &f->rules,
+    if (ecf_recommend_run(&r, f->cat, fx_model(f, "distilbert"), &w, &f->rules,
                           &o, &err) != 0)
         fail_msg("%s", err.msg);
     for (i = 0, n_short = 0; i < r->n_plans; i++) {

@@ -20,6 +20,7 @@
 
 #include "ec2fit/estimate.h"
 #include "ec2fit/zoo.h"
+#include "estimate_fx.h"
 #include "estimate_neuron.h"
 
 typedef struct {
@@ -43,23 +44,6 @@ static void chip(ecf_accel *a, const char *id, const char *name,
     a->tflops[ECF_PREC_FP16] = bf16;
 }
 
-static void host(ecf_instance *in, const char *type, const ecf_accel *a,
-                 int n, double mem_gib, ecf_link link, double link_gbs,
-                 int vcpu, double ram)
-{
-    memset(in, 0, sizeof(*in));
-    in->type = (char *)type;
-    in->family = (char *)type;
-    in->accel = a;
-    in->accel_count = n;
-    in->accel_memory_gib = mem_gib;
-    in->link = link;
-    in->link_gbytes_s = link_gbs;
-    in->vcpu = vcpu;
-    in->memory_gib = ram;
-    in->network_gbps = 100;
-}
-
 static int setup(void **state)
 {
     ecf_err err = ECF_ERR_INIT;
@@ -72,13 +56,13 @@ static int setup(void **state)
          ECF_ACCEL_NEURON, 190, 820, 32);
     chip(&f->a100, "a100", "A100", "ampere", ECF_ACCEL_GPU, 312, 2039, 80);
     host(&f->inf2_xl, "inf2.xlarge", &f->inf2, 1, 32, ECF_LINK_NONE, 0, 4,
-         16);
+         16, 100, 0);
     host(&f->inf2_48xl, "inf2.48xlarge", &f->inf2, 12, 32,
-         ECF_LINK_NEURONLINK, 206.2, 192, 768);
+         ECF_LINK_NEURONLINK, 206.2, 192, 768, 100, 0);
     host(&f->trn1_32xl, "trn1.32xlarge", &f->trn1, 16, 32,
-         ECF_LINK_NEURONLINK, 384, 128, 512);
+         ECF_LINK_NEURONLINK, 384, 128, 512, 100, 0);
     host(&f->p4d, "p4d.24xlarge", &f->a100, 8, 80, ECF_LINK_NVSWITCH, 600, 96,
-         1152);
+         1152, 100, 0);
     *state = f;
     return 0;
 }
@@ -93,17 +77,7 @@ static int teardown(void **state)
 
 static const ecf_model *model(void **state, const char *name)
 {
-    const ecf_model *m = ecf_zoo_find(((fx *)*state)->zoo, name);
-    assert_non_null(m);
-    return m;
-}
-
-static void run_ok(ecf_estimate *e, const ecf_model *m, ecf_workload *w,
-                   const ecf_instance *in)
-{
-    ecf_err err = ECF_ERR_INIT;
-    if (ecf_estimate_run(e, m, w, in, 1, &err) != 0)
-        fail_msg("estimate failed: %s", err.msg);
+    return zoo_model(((fx *)*state)->zoo, name);
 }
 
 /* bert-base, batch 1, sequence 128, bf16 on inf2.xlarge: one NeuronCore
@@ -120,7 +94,7 @@ static void test_neuron__encoder_runs_on_one_core(void **state)
     w.precision = ECF_PREC_BF16;
     w.batch_size = 1;
     w.seq_len = 128;
-    run_ok(&e, m, &w, &f->inf2_xl);
+    run_ok(&e, m, &w, &f->inf2_xl, 1);
     /* 190 TFLOPS / 2 cores; 32 GiB / 2; one chip, two replicas */
     assert_float_equal(e.peak_tflops, 95.0, 1e-12);
     assert_int_equal(e.devices, 1);
@@ -163,7 +137,7 @@ static void test_neuron__tensor_parallel_over_24_cores(void **state)
     w.input_tokens = 128;
     w.output_tokens = 128;
     w.tensor_parallel = 24;
-    run_ok(&e, m, &w, &f->inf2_48xl);
+    run_ok(&e, m, &w, &f->inf2_48xl, 1);
     assert_true(e.fits);
     assert_int_equal(e.tp_degree, 24);
     assert_int_equal(e.replicas, 1);
@@ -172,14 +146,14 @@ static void test_neuron__tensor_parallel_over_24_cores(void **state)
      * to 24: each core reads more than 1/24 of the weights, so TP 24 is
      * slower per token than 24/8 = 3x TP 8 */
     w.tensor_parallel = 8;
-    run_ok(&e8, m, &w, &f->inf2_48xl);
+    run_ok(&e8, m, &w, &f->inf2_48xl, 1);
     assert_int_equal(e8.tp_degree, 8);
     assert_int_equal(e8.replicas, 3);
     assert_true(e.per_token_ms < e8.per_token_ms);
     assert_true(e.per_token_ms > e8.per_token_ms / 3.0);
     /* GPUs form power-of-two groups that divide the heads: none of 24 */
     w.tensor_parallel = 24;
-    run_ok(&e, m, &w, &f->p4d);
+    run_ok(&e, m, &w, &f->p4d, 1);
     assert_false(e.fits);
     /* odd groups are no NeuronCore count */
     w.tensor_parallel = 3;
@@ -202,7 +176,7 @@ static void test_neuron__training_keeps_chips(void **state)
     w.precision = ECF_PREC_BF16;
     w.batch_size = 8;
     w.seq_len = 512;
-    run_ok(&e, model(state, "bert-large"), &w, &f->trn1_32xl);
+    run_ok(&e, model(state, "bert-large"), &w, &f->trn1_32xl, 1);
     assert_float_equal(e.peak_tflops, 190.0, 1e-12);
     assert_int_equal(e.devices, 16);
 }
@@ -329,7 +303,7 @@ static void test_neuron__trn1_tp32_decode(void **state)
     w.input_tokens = 128;
     w.output_tokens = 3968;
     w.tensor_parallel = 32;
-    run_ok(&e, model(state, "llama-3.1-8b"), &w, &f->trn1_32xl);
+    run_ok(&e, model(state, "llama-3.1-8b"), &w, &f->trn1_32xl, 1);
     assert_int_equal(e.tp_degree, 32);
     assert_float_equal(e.serve.allreduce_ms,
                        64 * (58e-3 + 2.0 * 31 / 32 * 8192 / 134.4e6), 1e-9);

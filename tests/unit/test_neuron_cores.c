@@ -23,14 +23,6 @@
 
 #include "embedded_fx.h"
 
-static const ecf_instance *type(void **state, const char *name)
-{
-    const ecf_instance *in = ecf_catalog_find(((fx *)*state)->cat, name);
-    if (!in)
-        fail_msg("%s not in the embedded catalog", name);
-    return in;
-}
-
 /* The cores each generation's chip exposes (Neuron architecture pages:
  * Inferentia 4 NeuronCore-v1, Inferentia2 and Trainium 2 NeuronCore-v2,
  * Trainium2 8 NeuronCore-v3 shown as 4 at LNC=2); GPUs and CPUs 1. */
@@ -45,13 +37,13 @@ static void test_neuron_cores__per_device(void **state)
                 {"m7i.xlarge", 0, 1}};
     size_t i;
     for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
-        const ecf_instance *in = type(state, rows[i].type);
+        const ecf_instance *in = fx_inst(*state, rows[i].type);
         assert_int_equal(in->accel_count, rows[i].chips);
         assert_int_equal(ecf_estimate_neuron_cores(in), rows[i].cores);
     }
     /* the catalog's name says 8 (physical) for Trainium2: the count is
      * not read from it */
-    assert_non_null(strstr(type(state, "trn2.48xlarge")->accel->name, "x8"));
+    assert_non_null(strstr(fx_inst(*state, "trn2.48xlarge")->accel->name, "x8"));
     assert_int_equal(ecf_estimate_neuron_cores(NULL), 1);
 }
 
@@ -71,7 +63,7 @@ static void test_neuron_cores__estimate_and_deploy_agree(void **state)
 
     assert_non_null(m);
     for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
-        const ecf_instance *in = type(state, rows[i].type);
+        const ecf_instance *in = fx_inst(*state, rows[i].type);
         ecf_workload w = ECF_WORKLOAD_INIT;
         ecf_err err = ECF_ERR_INIT;
         ecf_estimate e;

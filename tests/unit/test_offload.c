@@ -18,18 +18,6 @@
 
 #define GIB 1073741824.0
 
-static void est(ecf_estimate *e, fx *f, const char *name, ecf_workload *w,
-                const char *type)
-{
-    ecf_err err = ECF_ERR_INIT;
-    const ecf_model *m = ecf_zoo_find(f->zoo, name);
-    const ecf_instance *in = ecf_catalog_find(f->cat, type);
-    assert_non_null(m);
-    assert_non_null(in);
-    if (ecf_estimate_run(e, m, w, in, 1, &err) != 0)
-        fail_msg("%s on %s: %s", name, type, err.msg);
-}
-
 /* deepspeedai/DeepSpeed@0cca539:docs/code-docs/source/memory.rst, t5-3b
  * (2,851M params) on 1 node x 8 GPUs: ZeRO-2 with offload_optimizer=cpu
  * holds 5.31 GiB per GPU, the fp16 weights alone (2 x params); without
@@ -78,12 +66,12 @@ static void test_offload__host_ram_and_step(void **state)
     w.task = ECF_TASK_FINETUNE;
     w.dataset_unit = ECF_DATASET_TOKENS;
     w.dataset_amount = 1e8;
-    est(&on, f, "llama-3.1-8b", &w, "g5.12xlarge");
+    fx_est(&on, f, "llama-3.1-8b", &w, "g5.12xlarge", 1);
     assert_false(on.fits);
     assert_true(on.memory.host_offload_gib == 0);
 
     w.offload = ECF_OFFLOAD_OPTIMIZER;
-    est(&off, f, "llama-3.1-8b", &w, "g5.12xlarge");
+    fx_est(&off, f, "llama-3.1-8b", &w, "g5.12xlarge", 1);
     assert_true(off.fits);
     assert_int_equal(off.devices, 4);
     assert_true(off.parallelism == ECF_PAR_FSDP ||
@@ -116,9 +104,9 @@ static void test_offload__lora_adapters(void **state)
     w.task = ECF_TASK_LORA;
     w.batch_size = 1;
     w.batch_explicit = true;
-    est(&a, f, "llama-3.1-8b", &w, "g6e.xlarge");
+    fx_est(&a, f, "llama-3.1-8b", &w, "g6e.xlarge", 1);
     w.offload = ECF_OFFLOAD_OPTIMIZER;
-    est(&b, f, "llama-3.1-8b", &w, "g6e.xlarge");
+    fx_est(&b, f, "llama-3.1-8b", &w, "g6e.xlarge", 1);
     assert_true(a.memory.lora_gib > 0);
     assert_float_equal(b.memory.lora_gib, a.memory.lora_gib / 2, 1e-9);
     assert_float_equal(b.memory.host_offload_gib, a.memory.lora_gib / 2,

@@ -17,29 +17,6 @@
 
 #define GIB 1073741824.0
 
-static const ecf_instance *inst(fx *f, const char *type)
-{
-    const ecf_instance *in = ecf_catalog_find(f->cat, type);
-    assert_non_null(in);
-    return in;
-}
-
-static const ecf_model *model(fx *f, const char *name)
-{
-    const ecf_model *m = ecf_zoo_find(f->zoo, name);
-    assert_non_null(m);
-    return m;
-}
-
-static void est(ecf_estimate *e, fx *f, const char *name, ecf_workload *w,
-                const char *type, int nodes)
-{
-    ecf_err err = ECF_ERR_INIT;
-    if (ecf_estimate_run(e, model(f, name), w, inst(f, type), nodes, &err) !=
-        0)
-        fail_msg("%s on %s: %s", name, type, err.msg);
-}
-
 static const ecf_train_try *tried(const ecf_estimate *e, ecf_parallelism p,
                                   int batch, bool ckpt)
 {
@@ -74,19 +51,19 @@ static void test_train_variants__logits_at_the_loss(void **state)
     w.batch_size = 1;
     w.seq_len = 8192;
     w.activation_checkpointing = ECF_CKPT_ON;
-    est(&full, f, "llama-3.1-8b", &w, "p5.48xlarge", 1);
+    fx_est(&full, f, "llama-3.1-8b", &w, "p5.48xlarge", 1);
     assert_int_equal(full.tp_degree, 1);
     assert_float_equal(full.memory.activations_gib, 12.847656, 1e-5);
 
     w.cross_entropy = ECF_CE_CHUNKED;
-    est(&chunked, f, "llama-3.1-8b", &w, "p5.48xlarge", 1);
+    fx_est(&chunked, f, "llama-3.1-8b", &w, "p5.48xlarge", 1);
     assert_int_equal(chunked.tp_degree, 1);
     saved = full.memory.activations_gib - chunked.memory.activations_gib;
     assert_float_equal(saved, 7.0 * 8192 * 128256 / GIB, 1e-6);
     assert_true(fabs(saved - 7.32) / 7.32 < 0.07);
 
     w.cross_entropy = ECF_CE_FUSED;
-    est(&fused, f, "llama-3.1-8b", &w, "p5.48xlarge", 1);
+    fx_est(&fused, f, "llama-3.1-8b", &w, "p5.48xlarge", 1);
     assert_float_equal(full.memory.activations_gib -
                            fused.memory.activations_gib,
                        6.0 * 8192 * 128256 / GIB, 1e-6);
@@ -106,7 +83,7 @@ static void test_train_variants__logits_at_the_loss(void **state)
 static void test_train_variants__amp_master_weights(void **state)
 {
     fx *f = *state;
-    const ecf_model *m = model(f, "bert-large");
+    const ecf_model *m = fx_model(f, "bert-large");
     ecf_workload w = ECF_WORKLOAD_INIT;
     ecf_estimate mixed, amp;
 
@@ -115,9 +92,9 @@ static void test_train_variants__amp_master_weights(void **state)
     w.batch_size = 4;
     w.seq_len = 512;
     w.activation_checkpointing = ECF_CKPT_OFF;
-    est(&mixed, f, "bert-large", &w, "p3.2xlarge", 1);
+    fx_est(&mixed, f, "bert-large", &w, "p3.2xlarge", 1);
     w.master_weights = ECF_MASTER_AMP;
-    est(&amp, f, "bert-large", &w, "p3.2xlarge", 1);
+    fx_est(&amp, f, "bert-large", &w, "p3.2xlarge", 1);
     assert_float_equal(mixed.memory.gradients_gib, m->params * 2.0 / GIB,
                        1e-9);
     assert_float_equal(amp.memory.gradients_gib, m->params * 4.0 / GIB, 1e-9);
@@ -132,7 +109,7 @@ static void test_train_variants__amp_master_weights(void **state)
                        m->params * 18.0 / GIB, 1e-9);
     /* fp32 training is untouched by the flag */
     w.precision = ECF_PREC_FP32;
-    est(&amp, f, "bert-large", &w, "p3.2xlarge", 1);
+    fx_est(&amp, f, "bert-large", &w, "p3.2xlarge", 1);
     assert_float_equal(amp.memory.gradients_gib, m->params * 4.0 / GIB, 1e-9);
     assert_float_equal(amp.memory.optimizer_gib, m->params * 8.0 / GIB, 1e-9);
 }
@@ -188,7 +165,7 @@ static void test_train_variants__zero_stages(void **state)
     w.batch_size = 1;
     w.seq_len = 2048;
     w.activation_checkpointing = ECF_CKPT_ON;
-    est(&e, f, "llama-2-7b", &w, "p4de.24xlarge", 2);
+    fx_est(&e, f, "llama-2-7b", &w, "p4de.24xlarge", 2);
     assert_int_equal(e.parallelism, ECF_PAR_ZERO1);
     assert_string_equal(ecf_parallelism_name(e.parallelism), "zero-1");
     assert_float_equal(e.memory.weights_gib, 2.0 * P / GIB, 1e-6);
@@ -224,7 +201,7 @@ static void test_train_variants__dp_when_it_fits(void **state)
     w.task = ECF_TASK_TRAIN;
     w.batch_size = 32;
     w.seq_len = 512;
-    est(&e, f, "bert-large", &w, "p4d.24xlarge", 1);
+    fx_est(&e, f, "bert-large", &w, "p4d.24xlarge", 1);
     assert_int_equal(e.parallelism, ECF_PAR_DP);
     assert_null(tried(&e, ECF_PAR_ZERO1, 32, false));
 }
@@ -252,10 +229,10 @@ static void test_train_variants__packing_bert(void **state)
     w.dataset_unit = ECF_DATASET_SAMPLES;
     w.startup_set = true; /* time of the training itself */
     w.startup_s = 0;
-    est(&pad, f, "bert-large", &w, "p4d.24xlarge", 1);
+    fx_est(&pad, f, "bert-large", &w, "p4d.24xlarge", 1);
     w.packing = true;
     w.mean_seq_len = 256;
-    est(&pack, f, "bert-large", &w, "p4d.24xlarge", 1);
+    fx_est(&pack, f, "bert-large", &w, "p4d.24xlarge", 1);
     assert_int_equal(pack.parallelism, pad.parallelism);
     assert_int_equal(pack.batch_size, pad.batch_size);
     assert_float_equal(pack.memory.total_per_device_gib,
@@ -280,7 +257,7 @@ static void test_train_variants__packing_llm_tokens(void **state)
     w.mean_seq_len = 512;
     w.dataset_amount = 1e9;
     w.dataset_unit = ECF_DATASET_TOKENS;
-    est(&e, f, "llama-3.1-8b", &w, "p5.48xlarge", 1);
+    fx_est(&e, f, "llama-3.1-8b", &w, "p5.48xlarge", 1);
     assert_float_equal(e.tokens_per_s, e.samples_per_s * 512, 1e-6);
     assert_float_equal(e.samples_per_step,
                        16.0 * e.batch_size * e.dp_degree, 1e-9);
@@ -307,10 +284,10 @@ static void test_train_variants__fp8_attention_core_bf16(void **state)
     w.seq_len = 8192;
     w.activation_checkpointing = ECF_CKPT_ON;
     w.precision = ECF_PREC_BF16;
-    est(&bf, f, "llama-3.1-8b", &w, "p5.48xlarge", 1);
+    fx_est(&bf, f, "llama-3.1-8b", &w, "p5.48xlarge", 1);
     w.precision = ECF_PREC_FP8;
     w.precision_explicit = true;
-    est(&f8, f, "llama-3.1-8b", &w, "p5.48xlarge", 1);
+    fx_est(&f8, f, "llama-3.1-8b", &w, "p5.48xlarge", 1);
     assert_int_equal(bf.parallelism, f8.parallelism);
     assert_int_equal(bf.batch_size, f8.batch_size);
     assert_true(bf.activation_checkpointing && f8.activation_checkpointing);
@@ -340,15 +317,15 @@ static void test_train_variants__width_term_by_part(void **state)
     w.task = ECF_TASK_FINETUNE;
     w.seq_len = 2048;
     w.precision = ECF_PREC_BF16;
-    est(&a, f, "llama-3.1-8b", &w, "p4d.24xlarge", 1);
-    est(&h, f, "llama-3.1-8b", &w, "p5.48xlarge", 1);
+    fx_est(&a, f, "llama-3.1-8b", &w, "p4d.24xlarge", 1);
+    fx_est(&h, f, "llama-3.1-8b", &w, "p5.48xlarge", 1);
     assert_float_equal(half, 695.59, 0.01);
     assert_float_equal(a.utilization,
                        0.56 * (0.859 / 0.801) * 4096.0 / (4096.0 + half),
                        1e-12);
     assert_float_equal(h.utilization, 0.56 * 4096.0 / 5120.0, 1e-12);
     w.seq_len = 512;
-    est(&b, f, "bert-large", &w, "p4d.24xlarge", 1);
+    fx_est(&b, f, "bert-large", &w, "p4d.24xlarge", 1);
     assert_float_equal(b.utilization, 0.56 * (0.859 / 0.801) * 0.5, 1e-12);
 }
 
