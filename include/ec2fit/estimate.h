@@ -283,6 +283,10 @@ typedef struct {
      * 1 - gpu_memory_utilization margin, docs/estimation.md 4.4); 0 for
      * other plans. */
     double kv_capacity_tokens;
+    /* LLM serving: the KV cache's element type the plan was sized with
+     * (ECF_KV_*, --kv-cache-dtype with auto resolved by the plan's
+     * engine); ECF_KV_AUTO (0) for other plans. */
+    int kv_cache_dtype;
     /* Training with --offload optimizer: host RAM per device for what the
      * plan moved off it (optimizer states, fp32 master, the gradient the
      * host-side step reads), GiB; 0 otherwise. Not in the total. */

@@ -110,8 +110,7 @@ static void print_table(const ecf_estimate *e,
     if (!ecf_task_is_training(w->task) && ecf_model_kind_is_llm(m->kind))
         /* the element type; the capacity has its own line below */
         printf("  kv cache       %9.2f  %s\n", e->memory.kv_cache_gib,
-               ecf_kv_dtype_name(ecf_kv_dtype_resolve(
-                   w, e->precision, e->engine ? ecf_engine_parse(e->engine) : 0)));
+               ecf_kv_dtype_name(e->memory.kv_cache_dtype));
     else
         printf("  kv cache       %9.2f\n", e->memory.kv_cache_gib);
     printf("  lora adapters  %9.2f\n", e->memory.lora_gib);
@@ -257,8 +256,7 @@ static void print_json(const ecf_estimate *e,
     if (!ecf_task_is_training(w->task) && ecf_model_kind_is_llm(m->kind)) {
         cJSON_AddStringToObject(
             o, "kv_cache_dtype",
-            ecf_kv_dtype_name(ecf_kv_dtype_resolve(
-                w, e->precision, e->engine ? ecf_engine_parse(e->engine) : 0)));
+            ecf_kv_dtype_name(e->memory.kv_cache_dtype));
         cJSON_AddNumberToObject(o, "kv_capacity_tokens",
                                 (double)(long long)e->memory.kv_capacity_tokens);
     } else {

@@ -287,9 +287,8 @@ void infer_memory(ecf_memory *mem,
 {
     double wb = ecf_estimate_weight_bytes(p);
     /* the serving engine (LLMs); --kv-cache-dtype's auto is its choice */
-    const serve_engine *llm_eng =
-        is_llm(m) ? serve_engine_get(serve_engine_pick(m, w, d->gen == GEN_NEURON))
-                  : NULL;
+    int eid = is_llm(m) ? serve_engine_pick(m, w, d->gen == GEN_NEURON) : 0;
+    const serve_engine *llm_eng = is_llm(m) ? serve_engine_get(eid) : NULL;
     double kv_elem = kv_bytes_per_elem_row(w, p, llm_eng);
     double split = (double)pl->tp * pl->pp;
     double act_elem = (p == ECF_PREC_FP32 || p == ECF_PREC_TF32) ? 2.0 : 1.0;
@@ -302,11 +301,12 @@ void infer_memory(ecf_memory *mem,
     double ws_max = 0, ctx = RUNTIME_OVERHEAD_GIB;
 
     memset(mem, 0, sizeof(*mem));
+    if (llm_eng)
+        mem->kv_cache_dtype = kv_dtype_resolve_row(w, p, llm_eng);
     if (kv_split < 1)
         kv_split = 1;
     mem->weights_gib = m->params * wb / split / GIB;
     if (is_llm(m)) {
-        int eid = serve_engine_pick(m, w, d->gen == GEN_NEURON);
         const serve_engine *eng = llm_eng;
         bool vllm = eid == ECF_ENGINE_VLLM;
         paged = eng->paged_kv;

@@ -95,6 +95,8 @@ static void test_kv_dtype__fp8_doubles_capacity_and_cuts_reads(void **state)
      * (256 x 128,256 x 4 B = 0.122 GiB): 0.878 GiB = 7,172 tokens more
      * than the pool with the context counted (196,246) */
     assert_float_equal(floor(bf.memory.kv_capacity_tokens), 203418.0, 1.0);
+    assert_int_equal(bf.memory.kv_cache_dtype, ECF_KV_BF16);
+    assert_int_equal(f8.memory.kv_cache_dtype, ECF_KV_FP8);
     assert_float_equal(f8.memory.kv_capacity_tokens,
                        2.0 * bf.memory.kv_capacity_tokens, 2.0);
     assert_float_equal(bf.memory.kv_cache_gib, 2.0 * f8.memory.kv_cache_gib,
