@@ -123,6 +123,15 @@ static const char *band_label(int band)
 /* Decides one rule: true when it fires, with *ratio set (>= 1; left at
  * 1 by the rules that do not measure one). No formatting: the scorer
  * decides thousands of plans per run and formats only what it shows. */
+/* A target `limit` (<= 0: none set) that `got` exceeds: the miss ratio. */
+static RULES_INLINE bool over(double got, double limit, double *ratio)
+{
+    if (limit <= 0 || got <= limit)
+        return false;
+    *ratio = got / limit;
+    return true;
+}
+
 static RULES_INLINE bool decide(const ecf_rules *rules, ecf_rule_id id,
                                 const ecf_rule_input *in, double *ratio)
 {
@@ -177,43 +186,24 @@ static RULES_INLINE bool decide(const ecf_rules *rules, ecf_rule_id id,
                  e->vcpus_per_accel >= need);
     }
     case ECF_RULE_DEADLINE:
-        if (in->deadline_hours <= 0 || in->time_hours <= in->deadline_hours)
-            return false;
-        *ratio = in->time_hours / in->deadline_hours;
-        return true;
+        return over(in->time_hours, in->deadline_hours, ratio);
     case ECF_RULE_BUDGET:
-        if (in->budget_usd <= 0 || in->total_usd <= in->budget_usd)
-            return false;
-        *ratio = in->total_usd / in->budget_usd;
-        return true;
+        return over(in->total_usd, in->budget_usd, ratio);
     case ECF_RULE_BUDGET_HOURLY:
-        if (in->budget_hourly_usd <= 0 ||
-            in->hourly_usd <= in->budget_hourly_usd)
-            return false;
-        *ratio = in->hourly_usd / in->budget_hourly_usd;
-        return true;
+        return over(in->hourly_usd, in->budget_hourly_usd, ratio);
     case ECF_RULE_LATENCY:
-        if (in->latency_ms <= 0 || ecf_task_is_training(in->w->task) ||
-            in->w->task == ECF_TASK_BATCH ||
-            e->latency_ms <= in->latency_ms)
-            return false;
-        *ratio = e->latency_ms / in->latency_ms;
-        return true;
+        return !ecf_task_is_training(in->w->task) &&
+               in->w->task != ECF_TASK_BATCH &&
+               over(e->latency_ms, in->latency_ms, ratio);
     case ECF_RULE_TTFT:
-    case ECF_RULE_TPOT: {
-        bool ttft = id == ECF_RULE_TTFT;
-        double target = ttft ? in->w->ttft_target_ms : in->w->tpot_target_ms;
-        double got = ttft ? e->ttft_ms : e->per_token_ms;
-        if (target <= 0 || in->w->task != ECF_TASK_INFER || got <= target)
-            return false;
-        *ratio = got / target;
-        return true;
-    }
+        return in->w->task == ECF_TASK_INFER &&
+               over(e->ttft_ms, in->w->ttft_target_ms, ratio);
+    case ECF_RULE_TPOT:
+        return in->w->task == ECF_TASK_INFER &&
+               over(e->per_token_ms, in->w->tpot_target_ms, ratio);
     case ECF_RULE_THROUGHPUT:
-        if (in->qps <= 0 || in->instances_needed <= in->max_nodes)
-            return false;
-        *ratio = (double)in->instances_needed / in->max_nodes;
-        return true;
+        return in->qps > 0 &&
+               over(in->instances_needed, in->max_nodes, ratio);
     case ECF_RULE_MULTI_NODE_NO_EFA:
         if (in->nodes_per_group <= 1 || in->inst->efa)
             return false;
