@@ -250,6 +250,30 @@ static void llm_times(infer_times *t,
 #define EAGER_KERNELS_ENCODER_EXTRA 11
 #define EAGER_KERNELS_VIT_EXTRA 5
 
+/* Element-wise passes an eager Hugging Face forward makes over the
+ * attention scores besides the softmax that ATTN_SCORE_INFER_BYTES
+ * counts: BertSelfAttention.forward divides the scores by sqrt(d) and
+ * adds the mask as two separate ops (huggingface/transformers
+ * models/bert/modeling_bert.py); ViTSelfAttention scales only (no
+ * mask). Each pass reads and writes every score: 2 x 2 bytes at 16 bits
+ * (docs/estimation.md 5.5, "Eager dispatch"). The same two kernels are in
+ * EAGER_KERNELS_PER_LAYER. */
+#define EAGER_SCORE_PASSES_ENCODER 2.0
+#define EAGER_SCORE_PASSES_VIT 1.0
+#define EAGER_SCORE_PASS_BYTES 4.0
+
+static double eager_score_passes(const ecf_model *m,
+                                 const serve_engine *eng)
+{
+    if (eng->op_dispatch_s <= 0)
+        return 0;
+    if (m->kind == ECF_KIND_ENCODER)
+        return EAGER_SCORE_PASSES_ENCODER;
+    if (m->kind == ECF_KIND_VIT)
+        return EAGER_SCORE_PASSES_VIT;
+    return 0;
+}
+
 /* Host time to launch one forward's kernels on an eager engine (each
  * kernel pays the engine's op_dispatch_s: Python, the dispatcher and the
  * CUDA launch), or -1 when the per-forward figure applies instead: a
@@ -342,7 +366,10 @@ static void other_times(infer_times *t,
          * 24 MiB SBUF), not a CPU (section 7). */
         if (d->gen >= GEN_OLD && d->gen <= GEN_BLACKWELL && !d->cpu &&
             strcmp(eng->name, "trtllm") != 0)
-            t->latency_s += b * attn_score_infer_bytes(m, w->seq_len, p) /
+            t->latency_s += b * attn_score_infer_bytes(m, w->seq_len, p) *
+                            (1.0 + eager_score_passes(m, eng) *
+                                       EAGER_SCORE_PASS_BYTES /
+                                       ATTN_SCORE_INFER_BYTES) /
                             pl->tp / bw;
     } else
         t->latency_s = compute + memt;
