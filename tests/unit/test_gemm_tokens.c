@@ -123,8 +123,8 @@ static void test_gemm_eff_by_tokens(void **state)
     assert_float_equal(ecf_est_gemm_eff_tokens(512), 647.0 / 989.5, 1e-4);
     assert_float_equal(ecf_est_gemm_eff_tokens(1024), 652.0 / 989.5, 1e-4);
     assert_float_equal(ecf_est_gemm_eff_tokens(2048), 706.0 / 989.5, 1e-4);
-    /* between points: linear in log2(M); 1,448 tokens is half-way */
-    assert_float_equal(ecf_est_gemm_eff_tokens(1024.0 * 1.41421356),
+    /* between points: linear in M; 1,536 tokens is half-way */
+    assert_float_equal(ecf_est_gemm_eff_tokens(1536),
                        (652.0 + 706.0) / 2.0 / 989.5, 1e-4);
     /* 128 and 256 tokens (309, 541 TFLOPS) are bandwidth-bound in the
      * sweep: 2 x 128 x 6144 x 4096 = 6.442e9 FLOPs at 309e12/s = 20.85 us
