@@ -18,4 +18,10 @@
 double ecf_est_gemm_act_bytes_per_token(const ecf_model *m, int tp,
                                         double elem);
 
+/* Measured fraction of an H100 SXM's dense 16-bit peak that an inference
+ * GEMM of M tokens reaches where it is compute-bound (docs/estimation.md
+ * 5.3, "Compute efficiency by M"): interpolated linearly in M between
+ * the published sweep's points, flat outside them. */
+double ecf_est_gemm_eff_tokens(double M);
+
 #endif

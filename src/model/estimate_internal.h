@@ -274,6 +274,7 @@ typedef struct {
     double burst_baseline; /* burstable (t3/t3a/t4g): the sustained share
                               of each vCPU; 0 = not burstable */
     double gemm_scale; /* MAMF of the part / MAMF_H100 (1 = unmeasured) */
+    bool gemm_measured; /* A100, H100, H200: matmul ceiling measured (5.3) */
     double host_gbytes_s; /* host CPU's sustained DRAM bandwidth, whole
                              node (as a CPU device's bw_gbytes_s) */
 } devinfo;

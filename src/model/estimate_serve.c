@@ -65,6 +65,24 @@ static bool int4_kernel_bytes(const ecf_model *m, const serve_engine *eng,
     return true;
 }
 
+/* Inference GEMM efficiency at M tokens per GEMM (docs/estimation.md 5.3,
+ * "Compute efficiency by M"): on the parts whose matmul ceiling is
+ * measured (A100, H100, H200), in bf16/fp16/fp8, the published sweep's
+ * compute-bound rate at M (ecf_est_gemm_eff_tokens, an H100's; an A100's
+ * scaled by its MAMF over the H100's, gemm_scale), x U_FP8 in fp8, x the
+ * width term for the work between the GEMMs. It replaces U_INFER there;
+ * elsewhere u_gemm at U_INFER. The caller's roofline charges the bytes. */
+static double u_infer(const devinfo *d, ecf_precision p, double h, double M)
+{
+    if (d->cpu || !d->gemm_measured ||
+        (p != ECF_PREC_BF16 && p != ECF_PREC_FP16 && p != ECF_PREC_FP8))
+        return u_gemm(d, p, U_INFER, h);
+    if (h < 1)
+        h = U_HIDDEN_HALF;
+    return ecf_est_gemm_eff_tokens(M) * d->gemm_scale * h /
+           (h + U_HIDDEN_HALF) * (p == ECF_PREC_FP8 ? U_FP8 : 1.0);
+}
+
 /* LLM serving with continuous batching (docs/estimation.md, "LLM
  * serving"): `pl->batch` requests in flight per replica; each decode step
  * reads the weights the batch touches and every request's KV cache; the
@@ -90,7 +108,8 @@ static void llm_times(infer_times *t,
     double b = pl->batch, s_in = w->input_tokens, s_out = w->output_tokens;
     double bw = d->bw_gbytes_s * 1e9 * (d->cpu ? 1.0 : eng->bw_eff);
     double wq = 1.0; /* weight-only quantised kernels vs the roofline */
-    double u_pf, rate_pf, rate_dec, weights_dev, kv_dev, comm_pf, comm_dec;
+    double u_pf, rate_pf, rate_burst, rate_dec, weights_dev, kv_dev, comm_pf,
+        comm_dec, m_pf, m_burst, m_step;
     double pf_stage, dec_stage, host, iter, lambda, rho, wait, dec_flops;
     double ctx_avg = s_in + s_out / 2.0, act_tok, pf_tok;
     /* the prompt as the prefill runs it (Neuron: padded to its bucket) */
@@ -104,9 +123,25 @@ static void llm_times(infer_times *t,
         wq = eng->int4_bw_eff;
     else if (!d->cpu && p == ECF_PREC_INT8)
         wq = eng->int8_bw_eff;
-    u_pf = u_gemm(d, p, U_INFER, m->hidden) * eng->gemm_factor;
+    /* Tokens per GEMM (M, 5.3 "Compute efficiency by M"): a prompt's
+     * prefill runs its tokens, up to the engine's chunk; the b-prompt
+     * burst all of theirs, likewise; a decode step its b tokens plus, on
+     * an engine that fuses arriving prompts into the step, their (b - 1)
+     * / s_out x s_in prompt tokens (pf_tok). */
+    pf_tok = eng->prefill_fused && s_out > 0 ? (b - 1) / s_out * s_pf : 0;
+    m_pf = s_pf;
+    m_burst = b * s_pf;
+    if (eng->chunk_tokens > 0 && m_pf > eng->chunk_tokens)
+        m_pf = eng->chunk_tokens;
+    if (eng->chunk_tokens > 0 && m_burst > eng->chunk_tokens)
+        m_burst = eng->chunk_tokens;
+    m_step = b + pf_tok;
+    u_pf = u_infer(d, p, m->hidden, m_pf) * eng->gemm_factor;
     rate_pf = peak * 1e12 * u_pf;
-    rate_dec = rate_pf;
+    rate_burst = peak * 1e12 * u_infer(d, p, m->hidden, m_burst) *
+                 eng->gemm_factor;
+    rate_dec = peak * 1e12 * u_infer(d, p, m->hidden, m_step) *
+               eng->gemm_factor;
     weights_dev = m->params * wb / split / wq;
     wk[0] = wk[1] = weights_dev;
     if (!d->cpu && p == ECF_PREC_INT4 && eng->int4_col_gweights_s > 0)
@@ -131,7 +166,7 @@ static void llm_times(infer_times *t,
      * all their tokens; the last of them waits for the whole of it */
     t->burst_s = pp * roofline(wk[1] + b * s_pf * act_tok, bw,
                                b * fwd_flops_sample(m, (int)s_pf) / split,
-                               rate_pf, NULL) +
+                               rate_burst, NULL) +
                  2.0 * m->layers *
                      serve_allreduce_s(d, b * s_pf * m->hidden * 2.0, pl->tp);
 
@@ -187,7 +222,6 @@ static void llm_times(infer_times *t,
      * tokens and, on an engine that fuses arriving prompts into the step
      * (prefill_fused), their (b - 1) / s_out x s_in prompt tokens, which
      * go through the same two all-reduces per layer (one call each). */
-    pf_tok = eng->prefill_fused && s_out > 0 ? (b - 1) / s_out * s_pf : 0;
     comm_dec = 2.0 * m->layers *
                serve_allreduce_s(d, (b + pf_tok) * m->hidden * 2.0, pl->tp);
     /* Host time per step: fixed, plus eager kernel launches per layer.
@@ -210,9 +244,9 @@ static void llm_times(infer_times *t,
     t->interleave_s = iter;
     if (s_out > 0 && eng->prefill_fused)
         iter += (b - 1) / s_out * pp *
-                (rate_pf > 0 ? fwd_flops_sample(m, (int)s_pf) / split /
-                                   rate_pf
-                             : 0);
+                (rate_dec > 0 ? fwd_flops_sample(m, (int)s_pf) / split /
+                                    rate_dec
+                              : 0);
     else if (s_out > 0)
         iter += (b - 1) / s_out *
                 (t->prefill_s + host + eng->step_s);
@@ -319,8 +353,14 @@ static void other_times(infer_times *t,
     if (m->kind == ECF_KIND_DIFFUSION)
         flops *= (double)ecf_model_cfg_passes(m) *
                  m->diffusion_steps; /* classifier-free guidance */
+    /* tokens per GEMM: the batch's tokens (M, 5.3), as for the
+     * activations below */
     if (ecf_model_kind_is_transformer(m->kind))
-        u = u_gemm(d, p, U_INFER, m->hidden);
+        u = u_infer(d, p, m->hidden,
+                    matmul_params(m) > 0
+                        ? b * fwd_flops_sample(m, w->seq_len) /
+                              (2.0 * matmul_params(m))
+                        : 0);
     else
         u = u_conv(d, p);
     u *= eng->conv_factor;

@@ -4,7 +4,9 @@
  * per tensor-parallel rank, checked against the zoo's real shapes and the
  * arithmetic intensity of NVIDIA's Matrix Multiplication Background guide,
  * 2MNK / 2(MK + NK + MN) (docs/estimation.md 5.3, "Tokens per GEMM"),
- * and the attention-score traffic of an unfused encoder forward (5.4).
+ * the attention-score traffic of an unfused encoder forward (5.4), and
+ * the measured GEMM rate by tokens per GEMM (5.3, "Compute efficiency by
+ * M").
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -112,6 +114,28 @@ static void test_no_shapes(void **state)
         0);
 }
 
+/* vllm-project/vllm PR #19627: torch bf16 GEMMs of Llama-3.1-8B's QKV
+ * projection (N 6,144, K 4,096) on an H100 SXM (989.5 TFLOPS dense):
+ * 647 / 652 / 706 TFLOPS at M = 512 / 1,024 / 2,048. */
+static void test_gemm_eff_by_tokens(void **state)
+{
+    (void)state;
+    assert_float_equal(ecf_est_gemm_eff_tokens(512), 647.0 / 989.5, 1e-4);
+    assert_float_equal(ecf_est_gemm_eff_tokens(1024), 652.0 / 989.5, 1e-4);
+    assert_float_equal(ecf_est_gemm_eff_tokens(2048), 706.0 / 989.5, 1e-4);
+    /* between points: linear in M; 1,536 tokens is half-way */
+    assert_float_equal(ecf_est_gemm_eff_tokens(1536),
+                       (652.0 + 706.0) / 2.0 / 989.5, 1e-4);
+    /* 128 and 256 tokens (309, 541 TFLOPS) are bandwidth-bound in the
+     * sweep: 2 x 128 x 6144 x 4096 = 6.442e9 FLOPs at 309e12/s = 20.85 us
+     * move 50.3 MB of weights + 2.6 MB of A and C = 2.54 TB/s, 76% of the
+     * H100's 3,350 GB/s; the compute rate held there is the first
+     * compute-bound point's */
+    assert_float_equal(ecf_est_gemm_eff_tokens(128), 647.0 / 989.5, 1e-4);
+    assert_float_equal(ecf_est_gemm_eff_tokens(1), 647.0 / 989.5, 1e-4);
+    assert_float_equal(ecf_est_gemm_eff_tokens(16384), 706.0 / 989.5, 1e-4);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -120,6 +144,7 @@ int main(void)
         cmocka_unit_test(test_llama2_7b_intensity),
         cmocka_unit_test(test_attn_scores_infer),
         cmocka_unit_test(test_no_shapes),
+        cmocka_unit_test(test_gemm_eff_by_tokens),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
