@@ -75,6 +75,11 @@ typedef struct {
                                       for the backward pass per sample at the
                                       default input, MiB; transformers use the
                                       formula in docs/estimation.md instead */
+    double winograd_frac;          /* CNN: share of the forward FLOPs in
+                                      dense 3x3 stride-1 convolutions (the
+                                      ones cuDNN's Winograd algorithms run),
+                                      counted from the architecture; 0 =
+                                      none (docs/estimation.md 5.4) */
     double input_bytes_per_sample; /* encoded bytes read from storage per
                                       sample (JPEG, audio, tokens) */
     int default_batch;   /* per-device batch used when --batch-size absent */

@@ -258,6 +258,7 @@ static const model_field model_fields[] = {
      1e9},
     {"act_mib_per_sample", offsetof(ecf_model, act_mib_per_sample), false,
      false, 0, 1e7},
+    {"winograd_frac", offsetof(ecf_model, winograd_frac), false, false, 0, 1},
     {"input_bytes", offsetof(ecf_model, input_bytes_per_sample), false, true, 1,
      1e12},
     {"default_batch", offsetof(ecf_model, default_batch), true, true, 1,

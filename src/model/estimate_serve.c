@@ -300,6 +300,8 @@ static void other_times(infer_times *t,
     else
         u = u_conv(d, p);
     u *= eng->conv_factor;
+    if (!ecf_model_kind_is_transformer(m->kind))
+        flops *= conv_flops_factor(m, d, p); /* Winograd, CUDA-core fp32 */
     compute = peak > 0 ? flops / pl->tp / (peak * 1e12 * u) : 0;
     bytes = m->params * wb / pl->tp;
     /* An encoder's word-embedding lookup gathers the batch's token rows,
