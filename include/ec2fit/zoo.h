@@ -86,6 +86,9 @@ typedef struct {
     int default_seq_len; /* tokens per sample (transformers); patches+1
                             for ViT; 0 for CNN */
     int image_size;      /* input resolution in pixels (vision), 0 = n/a */
+    int eager_kernels;   /* CNN: kernels one eval-mode eager forward
+                            launches, counted from torchvision's modules
+                            (docs/estimation.md 5.5); 0 = unknown */
     int diffusion_steps; /* denoising steps per generated image */
     int cfg_passes;      /* diffusion: forward passes per step, 2 with
                             classifier-free guidance (0 means 2), 1 when

@@ -266,6 +266,8 @@ static const model_field model_fields[] = {
     {"default_seq_len", offsetof(ecf_model, default_seq_len), true, false, 0,
      100000000},
     {"image_size", offsetof(ecf_model, image_size), true, false, 0, 100000},
+    {"eager_kernels", offsetof(ecf_model, eager_kernels), true, false, 0,
+     1000000},
     {"diffusion_steps", offsetof(ecf_model, diffusion_steps), true, false, 0,
      100000},
     {"cfg_passes", offsetof(ecf_model, cfg_passes), true, false, 0, 2},

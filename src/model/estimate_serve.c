@@ -245,7 +245,10 @@ static void llm_times(infer_times *t,
  * LayerNorm). Outside the layers: BERT-style embeddings (three lookups,
  * two adds, LayerNorm), the attention mask (cast, subtract, scale) and
  * the pooler (dense, tanh) = 11; ViT's patch convolution, class token
- * concat, position add, final LayerNorm and classifier = 5. */
+ * concat, position add, final LayerNorm and classifier = 5. Convnets
+ * carry their own count (zoo eager_kernels: one kernel per convolution,
+ * BatchNorm, activation, pooling, residual add, SE multiply and the
+ * classifier, counted from torchvision's modules). */
 #define EAGER_KERNELS_PER_LAYER 17
 #define EAGER_KERNELS_ENCODER_EXTRA 11
 #define EAGER_KERNELS_VIT_EXTRA 5
@@ -257,13 +260,17 @@ static void llm_times(infer_times *t,
  * run in the calling thread, inside the GEMM efficiency; Neuron and the
  * other accelerators run a compiled graph even under Hugging Face, e.g.
  * optimum-neuron); or a model whose kernel count the zoo cannot give
- * (CNNs and diffusion have no layer count). */
+ * (diffusion, a convnet without eager_kernels). */
 static double eager_dispatch_s(const ecf_model *m, const devinfo *d,
                                const serve_engine *eng)
 {
     double kernels;
     bool cuda = d->gen >= GEN_OLD && d->gen <= GEN_BLACKWELL && !d->cpu;
-    if (eng->op_dispatch_s <= 0 || !cuda || m->layers <= 0)
+    if (eng->op_dispatch_s <= 0 || !cuda)
+        return -1;
+    if (m->kind == ECF_KIND_CNN && m->eager_kernels > 0)
+        return m->eager_kernels * eng->op_dispatch_s;
+    if (m->layers <= 0)
         return -1;
     if (m->kind == ECF_KIND_ENCODER)
         kernels = EAGER_KERNELS_ENCODER_EXTRA;
