@@ -75,12 +75,20 @@ typedef struct {
                                       for the backward pass per sample at the
                                       default input, MiB; transformers use the
                                       formula in docs/estimation.md instead */
+    double winograd_frac;          /* CNN: share of the forward FLOPs in
+                                      dense 3x3 stride-1 convolutions (the
+                                      ones cuDNN's Winograd algorithms run),
+                                      counted from the architecture; 0 =
+                                      none (docs/estimation.md 5.4) */
     double input_bytes_per_sample; /* encoded bytes read from storage per
                                       sample (JPEG, audio, tokens) */
     int default_batch;   /* per-device batch used when --batch-size absent */
     int default_seq_len; /* tokens per sample (transformers); patches+1
                             for ViT; 0 for CNN */
     int image_size;      /* input resolution in pixels (vision), 0 = n/a */
+    int eager_kernels;   /* CNN: kernels one eval-mode eager forward
+                            launches, counted from torchvision's modules
+                            (docs/estimation.md 5.5); 0 = unknown */
     int diffusion_steps; /* denoising steps per generated image */
     int cfg_passes;      /* diffusion: forward passes per step, 2 with
                             classifier-free guidance (0 means 2), 1 when

@@ -551,6 +551,28 @@ static inline double cnn_train_traffic(const ecf_workload *w)
     return CNN_TRAIN_TRAFFIC;
 }
 
+/* Winograd's minimal filtering F(2x2, 3x3) does a 3x3 stride-1
+ * convolution with 16 multiplies per 4 outputs instead of 36: 2.25x
+ * fewer (Lavin & Gray 2016, "Fast Algorithms for Convolutional Neural
+ * Networks", sec. 4; F(4x4, 3x3) reaches 4x). cuDNN runs it forward and
+ * for both gradients (CUDNN_CONVOLUTION_{FWD,BWD_DATA,BWD_FILTER}_ALGO_
+ * WINOGRAD_NONFUSED since cuDNN 5.1). Credited only where convolutions
+ * run on CUDA cores (U_FP32): on tensor cores implicit GEMM is faster. */
+#define WINOGRAD_F2X3_GAIN 2.25
+
+/* FLOPs a convnet's convolutions cost per direct-convolution FLOP:
+ * 1 - f + f / 2.25 for the model's Winograd-eligible share f
+ * (winograd_frac) on an NVIDIA GPU's CUDA cores, else 1. */
+static inline double conv_flops_factor(const ecf_model *m, const devinfo *d,
+                                       ecf_precision p)
+{
+    double f = m->winograd_frac;
+    if (f <= 0 || d->cpu || d->gen == GEN_CPU || d->gen == GEN_NEURON ||
+        d->gen == GEN_OTHER || (tensor_precision(p) && d->gen != GEN_OLD))
+        return 1.0;
+    return 1.0 - f + f / WINOGRAD_F2X3_GAIN;
+}
+
 static inline double u_conv(const devinfo *d, ecf_precision p)
 {
     if (d->cpu)

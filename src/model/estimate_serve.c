@@ -279,7 +279,10 @@ static void llm_times(infer_times *t,
  * LayerNorm). Outside the layers: BERT-style embeddings (three lookups,
  * two adds, LayerNorm), the attention mask (cast, subtract, scale) and
  * the pooler (dense, tanh) = 11; ViT's patch convolution, class token
- * concat, position add, final LayerNorm and classifier = 5. */
+ * concat, position add, final LayerNorm and classifier = 5. Convnets
+ * carry their own count (zoo eager_kernels: one kernel per convolution,
+ * BatchNorm, activation, pooling, residual add, SE multiply and the
+ * classifier, counted from torchvision's modules). */
 #define EAGER_KERNELS_PER_LAYER 17
 #define EAGER_KERNELS_ENCODER_EXTRA 11
 #define EAGER_KERNELS_VIT_EXTRA 5
@@ -315,13 +318,17 @@ static double eager_score_passes(const ecf_model *m,
  * run in the calling thread, inside the GEMM efficiency; Neuron and the
  * other accelerators run a compiled graph even under Hugging Face, e.g.
  * optimum-neuron); or a model whose kernel count the zoo cannot give
- * (CNNs and diffusion have no layer count). */
+ * (diffusion, a convnet without eager_kernels). */
 static double eager_dispatch_s(const ecf_model *m, const devinfo *d,
                                const serve_engine *eng)
 {
     double kernels;
     bool cuda = d->gen >= GEN_OLD && d->gen <= GEN_BLACKWELL && !d->cpu;
-    if (eng->op_dispatch_s <= 0 || !cuda || m->layers <= 0)
+    if (eng->op_dispatch_s <= 0 || !cuda)
+        return -1;
+    if (m->kind == ECF_KIND_CNN && m->eager_kernels > 0)
+        return m->eager_kernels * eng->op_dispatch_s;
+    if (m->layers <= 0)
         return -1;
     if (m->kind == ECF_KIND_ENCODER)
         kernels = EAGER_KERNELS_ENCODER_EXTRA;
@@ -364,6 +371,8 @@ static void other_times(infer_times *t,
     else
         u = u_conv(d, p);
     u *= eng->conv_factor;
+    if (!ecf_model_kind_is_transformer(m->kind))
+        flops *= conv_flops_factor(m, d, p); /* Winograd, CUDA-core fp32 */
     compute = peak > 0 ? flops / pl->tp / (peak * 1e12 * u) : 0;
     bytes = m->params * wb / pl->tp;
     /* An encoder's word-embedding lookup gathers the batch's token rows,

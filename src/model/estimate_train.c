@@ -213,7 +213,9 @@ static void eval_cand(cand *c,
         c->u *= U_QLORA;
     c->compute_s = c->mult * c->samples_per_step / n *
                    (tf ? train_compute_s_sample(m, w, p, d, peak, c->u)
-                       : (peak > 0 ? flops_sample / (peak * 1e12 * c->u)
+                       : (peak > 0 ? flops_sample *
+                                         conv_flops_factor(m, d, p) /
+                                         (peak * 1e12 * c->u)
                                    : 0));
     /* 1F1B pipeline: p - 1 idle micro-batch slots per step (Narayanan et
      * al. 2021, sec. 2.2): time x (m + p - 1) / m. */
@@ -384,6 +386,8 @@ static double sps_ceiling(const ecf_model *m,
     if (peak <= 0 || u <= 0)
         return 0;
     t = mult * train_compute_s_sample(m, w, p, d, peak, u);
+    if (!tf)
+        t *= conv_flops_factor(m, d, p); /* Winograd (CUDA-core fp32) */
     if (tf)
         t += attn_score_train_bytes(m, sample_seq(w), p, ckpt) /
              (d->bw_gbytes_s * 1e9 * (d->cpu ? 1.0 : U_BW));

@@ -171,6 +171,35 @@ static void test_devices__encoder_gathers_embedding_rows(void **state)
                     8 * 589824.0 * 1.01);
 }
 
+/* docs/estimation.md 5.5, "Eager dispatch": an eager engine launches an
+ * EfficientNet-B0 forward's 238 kernels (counted from torchvision's
+ * modules) at 37.7 us each = 8.9726 ms of host time, which the tiny
+ * batch-1 device work hides under: flat, as the DLE PyTorch A100 TF32
+ * table is from batch 1 to 16 (9.3-10.3 ms). Triton keeps its 4 ms per
+ * forward on top of the device time. */
+static void test_devices__eager_convnet_is_launch_bound(void **state)
+{
+    fx *f = *state;
+    ecf_workload w = ECF_WORKLOAD_INIT;
+    ecf_estimate hf, triton;
+    ecf_err err = ECF_ERR_INIT;
+
+    w.task = ECF_TASK_INFER;
+    w.batch_size = 1;
+    w.precision = ECF_PREC_FP16;
+    w.precision_explicit = true;
+    w.engine = ecf_engine_parse("hf");
+    assert_int_equal(fx_model(f, "efficientnet_b0")->eager_kernels, 238);
+    assert_int_equal(
+        ecf_workload_resolve(&w, fx_model(f, "efficientnet_b0"), &err), 0);
+    fx_est(&hf, f, "efficientnet_b0", &w, "g5.xlarge", 1);
+    assert_float_equal(hf.latency_ms, 238 * 37.7e-3, 1e-6);
+    w.engine = ecf_engine_parse("triton");
+    fx_est(&triton, f, "efficientnet_b0", &w, "g5.xlarge", 1);
+    assert_true(triton.latency_ms > 4.0);
+    assert_true(triton.latency_ms < 5.0);
+}
+
 static void test_devices__distilbert_2qps_cpu_or_lambda_first(void **state)
 {
     fx *f = *state;
@@ -341,6 +370,7 @@ int main(void)
         cmocka_unit_test(test_devices__cpu_peaks_from_the_isa),
         cmocka_unit_test(test_devices__encoder_gathers_embedding_rows),
         cmocka_unit_test(test_devices__cpu_inference_fits_and_differs),
+        cmocka_unit_test(test_devices__eager_convnet_is_launch_bound),
         cmocka_unit_test(test_devices__distilbert_2qps_cpu_or_lambda_first),
         cmocka_unit_test(test_devices__burstable_capacity_is_the_baseline),
         cmocka_unit_test(test_devices__startup_in_every_job),

@@ -422,11 +422,14 @@ static void test_engines__eager_dispatch_per_kernel(void **state)
                        latency_ms("bert-base", "inf2.xlarge",
                                   ECF_ENGINE_TRITON, 128),
                        1e-9);
-    /* a convnet has no layer count in the zoo: hf keeps the flat figure */
+    /* a convnet carries its kernel count (zoo eager_kernels): ResNet-50's
+     * 174 (torchvision) x 37.7 us = 6.5598 ms, above its batch-1 device
+     * time on an A10G; a model with none (diffusion) keeps the flat
+     * per-forward figure */
     assert_float_equal(latency_ms("resnet50", "g5.2xlarge", ECF_ENGINE_HF, 0),
-                       latency_ms("resnet50", "g5.2xlarge",
-                                  ECF_ENGINE_TRITON, 0),
-                       1e-9);
+                       6.5598, 1e-6);
+    assert_true(latency_ms("resnet50", "g5.2xlarge", ECF_ENGINE_TRITON, 0) <
+                6.5598);
 }
 
 /* The eager forward's extra passes over the attention scores

@@ -402,6 +402,33 @@ static void test_estimate__cnn_training_traffic_by_implementation(void **state)
     assert_float_equal(fused.throughput, 1353.02, 0.01);
 }
 
+/* fp32 on a V100 runs the convolutions on CUDA cores (U_FP32 = 0.65 of
+ * 15.7 TFLOPS), where cuDNN's Winograd F(2x2, 3x3) does the 3x3
+ * stride-1 ones with 2.25x fewer multiplies (Lavin & Gray 2016); they
+ * are 0.368 of ResNet-50's MACs (13 x 115.6 M of 4.089 G, counted from
+ * torchvision's resnet.py). Batch 128 (the DLE TensorFlow fp32 table):
+ * 3 x 8.178e9 x 128 = 3.140352e12 FLOPs x (0.632 + 0.368 / 2.25) =
+ * 2.498326e12 / (15.7e12 x 0.65) = 0.244814 s, not 0.307727 s.
+ * EfficientNet-B0's 3x3/5x5 convolutions are depthwise: no credit.
+ * fp16 (tensor cores) keeps the direct count (0.091356 s above). */
+static void test_estimate__winograd_on_cuda_core_convolutions(void **state)
+{
+    fx *f = *state;
+    ecf_workload w = ECF_WORKLOAD_INIT;
+    ecf_estimate e;
+    w.task = ECF_TASK_TRAIN;
+    w.precision = ECF_PREC_FP32;
+    w.batch_size = 128;
+    w.framework = ECF_FW_TENSORFLOW;
+    assert_float_equal(model(state, "resnet50")->winograd_frac, 0.368, 1e-12);
+    run_ok(&e, model(state, "resnet50"), &w, &f->p3_2x, 1);
+    assert_float_equal(e.compute_s, 0.244814, 1e-6);
+    w.batch_size = 64;
+    run_ok(&e, model(state, "efficientnet_b0"), &w, &f->p3_2x, 1);
+    assert_float_equal(e.compute_s,
+                       3 * 0.772e9 * 64 / (15.7e12 * 0.65), 1e-9);
+}
+
 static void test_estimate__gradient_allreduce_without_efa(void **state)
 {
     /* bert-large fine-tune, fp16, batch 32 x seq 128, on 2 x p3.16xlarge
@@ -666,6 +693,7 @@ int main(void)
         cmocka_unit_test(test_estimate__decode_and_prefill_roofline),
         cmocka_unit_test(test_estimate__cnn_training_step),
         cmocka_unit_test(test_estimate__cnn_training_traffic_by_implementation),
+        cmocka_unit_test(test_estimate__winograd_on_cuda_core_convolutions),
         cmocka_unit_test(test_estimate__gradient_allreduce_without_efa),
         cmocka_unit_test(test_estimate__a100_gemm_ceiling_and_attention_scores),
         cmocka_unit_test(
