@@ -194,7 +194,8 @@ static const struct {
 };
 #define LINK_EFFICIENCY        0.7 /* bus bandwidth / link bandwidth */
 #define NET_EFFICIENCY         0.8
-/* Fraction of gradient communication hidden behind the backward pass. */
+/* Fraction of a pass behind which the data-parallel traffic it issues
+ * hides (backward; FSDP also the forward: docs/estimation.md 6). */
 #define COMM_OVERLAP 0.8
 /* Input pipeline: JPEG decode + augmentation ~150 images/s per vCPU
  * (PIL-SIMD class); instance-store NVMe ~2 GB/s per TB (AWS NVMe specs). */

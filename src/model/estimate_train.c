@@ -172,6 +172,44 @@ static double zero_fixed_gib(const ecf_model *m,
            (wb + (par == ECF_PAR_ZERO1 ? train_grad_bytes(w, wb) : 0)) / GIB;
 }
 
+/* Data-parallel communication left exposed by a plan (docs/estimation.md
+ * 6, "Overlap"): each collective hides behind the pass that issues it, up
+ * to COMM_OVERLAP of that pass. Data parallelism all-reduces gradients in
+ * buckets during the backward pass (PyTorch DDP); ZeRO-1/2 and the
+ * pipeline's distributed optimizer are counted the same way (DeepSpeed
+ * gathers the updated weights in the optimizer step, after the backward).
+ * FSDP (ZeRO-3) gathers each layer's weights where it is used: the
+ * forward's all-gather is prefetched under the forward pass and the
+ * backward's all-gather and reduce-scatter under the backward (PyTorch
+ * FSDP forward/backward prefetch; NeMo "Communication Overlap": DP
+ * communication "chunked by the granularity of a Transformer layer ...
+ * exposes only one DP communication chunk"). So one of FSDP's three
+ * transfers (of two with adapters, whose reduce-scatter carries only the
+ * adapters' gradients) hides behind the forward, 1 of the step's `mult`
+ * forward-equivalents (recomputation runs inside the backward).
+ * `window_s` = the compute the traffic can hide behind. */
+static double dp_exposed_s(double comm,
+                           ecf_parallelism par,
+                           double mult,
+                           bool lora,
+                           double window_s)
+{
+    double fwd_share = 0, cf, cb, fwd, bwd, x = 0;
+    if (comm <= 0)
+        return 0;
+    if (par == ECF_PAR_FSDP || par == ECF_PAR_TP_FSDP)
+        fwd_share = lora ? 0.5 : 1.0 / 3.0;
+    cf = comm * fwd_share;
+    cb = comm - cf;
+    fwd = window_s / mult;
+    bwd = window_s - fwd;
+    if (cf > COMM_OVERLAP * fwd)
+        x += cf - COMM_OVERLAP * fwd;
+    if (cb > COMM_OVERLAP * bwd)
+        x += cb - COMM_OVERLAP * bwd;
+    return x;
+}
+
 /* Step time of one plan (docs/estimation.md, "Training step"). */
 static void eval_cand(cand *c,
                       const ecf_model *m,
@@ -300,9 +338,8 @@ static void eval_cand(cand *c,
          * node's network (TP ranks each send 1/tp: scatter-gather). */
         p2p = 2.0 * (c->micro + pl->pp - 1) *
               (act / (d->net_gbytes_s * 1e9 * NET_EFFICIENCY) + d->alpha_net);
-    exposed = comm - COMM_OVERLAP * (2.0 / 3.0) * c->compute_s / c->micro;
-    if (exposed < 0)
-        exposed = 0;
+    exposed = dp_exposed_s(comm, pl->par, c->mult, lora,
+                           c->compute_s / c->micro);
     c->compute_s *= bubble;
     exposed += tp_comm * bubble + p2p;
     c->comm_s = exposed;
