@@ -127,7 +127,15 @@
 #define U_FP8         0.85   /* fp8 gains ~1.7x, not 2x, over bf16 */
 #define U_QLORA       0.75   /* NF4 dequantisation cost in QLoRA */
 #define U_CPU         0.40   /* host GEMMs: docs/estimation.md 7 */
-#define U_NEURON      0.80   /* Neuron SDK vs NVIDIA stack (assumption) */
+/* AWS Neuron compiled graphs: the median of the Trn1 training MFUs the
+ * Neuron performance page publishes (bf16, ten rows, 14.8-33.1%; BERT-
+ * large 25.8-29.1%, GPT-3 23B/46B/175B 27.7-33.1%, Llama 2 7B NxD 30.8%;
+ * aws-neuron/aws-neuron-sdk about-neuron/benchmarks/trn1/
+ * trn1_trn1n_nlp_data.csv, SDK 2.13-2.15) of the 95-TFLOPS-per-core
+ * peak. It does not grow with the width (h 1024 to 12288), so on Neuron
+ * it replaces U_TRAIN x h / (h + U_HIDDEN_HALF); inference scales it by
+ * U_INFER / U_TRAIN (docs/estimation.md 5.3, "Neuron"). */
+#define NEURON_MFU    0.276
 #define U_POWER_LIMITED                                                        \
     0.60 /* <= 75 W parts (T4, L4) cannot hold boost                           \
             clocks under sustained tensor load */
@@ -476,8 +484,6 @@ static inline double device_factor(const devinfo *d, ecf_precision p)
     double f = 1.0;
     if (p == ECF_PREC_FP8)
         f *= U_FP8;
-    if (d->gen == GEN_NEURON || d->gen == GEN_OTHER)
-        f *= U_NEURON;
     if (d->power_limited)
         f *= U_POWER_LIMITED;
     return f;
@@ -494,6 +500,8 @@ static inline double u_gemm(const devinfo *d, ecf_precision p, double base,
         h = U_HIDDEN_HALF;
     if (!tensor_precision(p) || d->gen == GEN_OLD)
         return U_FP32;
+    if (d->gen == GEN_NEURON) /* published MFU, no width term */
+        return NEURON_MFU * base / U_TRAIN * device_factor(d, p);
     return base * h / (h + U_HIDDEN_HALF) * device_factor(d, p);
 }
 

@@ -59,8 +59,8 @@ static int sample_seq(const ecf_workload *w)
  * rotary, casts: bytes per token and layer in proportion to h, against
  * GEMM FLOPs in proportion to h^2), whose share of the step is (ridge /
  * h) x a constant (docs/estimation.md 5.3, "Width term by part").
- * peak16 = the part's bf16/fp16 TFLOPS. Encoders, Neuron and other
- * accelerators keep U_HIDDEN_HALF. */
+ * peak16 = the part's bf16/fp16 TFLOPS. Encoders and other
+ * accelerators keep U_HIDDEN_HALF; Neuron has no width term (NEURON_MFU). */
 static double u_train_tf(const ecf_model *m,
                          const devinfo *d,
                          ecf_precision p,
