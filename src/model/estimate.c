@@ -154,6 +154,12 @@ static void describe(devinfo *d, const ecf_instance *inst)
             if (l == ECF_LINK_NONE || l == ECF_LINK_PCIE ||
                 d->link_gbytes_s <= 0)
                 d->link_gbytes_s = link_defaults[l].gbytes_s;
+            /* an NVSwitch node of a generation with a published sweep
+             * all-reduces at its measured time by message size */
+            if (l == ECF_LINK_NVSWITCH && d->gen == GEN_AMPERE)
+                d->ar_curve = ECF_AR_CURVE_A100_NVSWITCH;
+            else if (l == ECF_LINK_NVSWITCH && d->gen == GEN_HOPPER)
+                d->ar_curve = ECF_AR_CURVE_HOPPER_NVSWITCH;
         }
     }
     if (inst->efa && inst->efa_gbps > 0) {
