@@ -154,11 +154,12 @@ static void describe(devinfo *d, const ecf_instance *inst)
             if (l == ECF_LINK_NONE || l == ECF_LINK_PCIE ||
                 d->link_gbytes_s <= 0)
                 d->link_gbytes_s = link_defaults[l].gbytes_s;
-            /* an NVSwitch node of a generation with a published sweep
-             * all-reduces at its measured time by message size */
-            if (l == ECF_LINK_NVSWITCH && d->gen == GEN_AMPERE)
-                d->ar_curve = ECF_AR_CURVE_A100_NVSWITCH;
-            else if (l == ECF_LINK_NVSWITCH && d->gen == GEN_HOPPER)
+            /* a Hopper NVSwitch node all-reduces at its measured NCCL
+             * time by message size; A100's sweep (an eager nccl-tests run)
+             * is not wired: the engines that serve there run their own
+             * all-reduce kernels (docs/estimation.md 7, "All-reduce by
+             * message size") */
+            if (l == ECF_LINK_NVSWITCH && d->gen == GEN_HOPPER)
                 d->ar_curve = ECF_AR_CURVE_HOPPER_NVSWITCH;
         }
     }
