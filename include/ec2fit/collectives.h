@@ -1,6 +1,6 @@
 /**
  * ec2fit/collectives.h - measured all-reduce time by message size on one
- * NVSwitch node (docs/estimation.md 7, "All-reduce by message size"): the
+ * NVSwitch node (docs/estimation.md 6, "All-reduce by message size"): the
  * data of src/data/collectives.c.
  */
 #ifndef EC2FIT_COLLECTIVES_H

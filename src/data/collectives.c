@@ -1,7 +1,7 @@
 /*
  * collectives.c - published single-node all-reduce sweeps (time by message
  * size, 8 GPUs) and the all-reduce time they give at any size and rank
- * count (ec2fit/collectives.h; docs/estimation.md 7, "All-reduce by
+ * count (ec2fit/collectives.h; docs/estimation.md 6, "All-reduce by
  * message size"). Pure lookups over constant tables; no I/O.
  */
 #include "ec2fit/collectives.h"

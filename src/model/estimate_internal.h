@@ -589,7 +589,7 @@ allreduce_s(double bytes, int n, double gbytes_s, double alpha, double eff)
 
 /* A serving step's all-reduce of `bytes` over n devices of one node: the
  * published NCCL sweep of the node's NVSwitch generation, by message size,
- * where there is one (ec2fit/collectives.h; docs/estimation.md 7,
+ * where there is one (ec2fit/collectives.h; docs/estimation.md 6,
  * "All-reduce by message size"), else the ring over the device link.
  * Training keeps the ring (grad_sync_s, the TP term of train_times): its
  * collectives overlap compute in ways the step model does not describe

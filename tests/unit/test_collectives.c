@@ -1,6 +1,6 @@
 /* test_collectives.c - the published all-reduce sweeps by message size
  * (ec2fit/collectives.h) and the serving step's tensor-parallel all-reduce
- * they price (docs/estimation.md 7, "All-reduce by message size"). The
+ * they price (docs/estimation.md 6, "All-reduce by message size"). The
  * expected figures are the sources' own, or worked from them by hand. */
 #include <setjmp.h>
 #include <stdarg.h>
