@@ -32,7 +32,8 @@ static const ar_point a100[] = {
 /* 8x Hopper (NVLink 4, 18 links, NVSwitch; NCCL reduces in the switch,
  * NVLS, from 2 MiB). To 16 MiB: 8x H100 intra-node, NCCL through
  * torch.distributed (ByteDance-Seed/Triton-distributed issue #57,
- * 2025-07-14, "NCCL (us)" column; its 2 MiB entry, 290.73 us between
+ * 2025-07-14, "NCCL (us)" column, its KB/MB payloads read as the powers
+ * of two they are; its 2 MiB entry, 290.73 us between
  * 32.42 at 1 MiB and 59.43 at 4 MiB, is a one-off stall and is left out).
  * From 32 MiB: 8x H200 SXM, NV18, torch 2.9.1 + NCCL 2.27.7, payload /
  * algbw (stas00/ml-engineering network/benchmarks/results/

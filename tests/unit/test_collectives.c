@@ -85,10 +85,11 @@ static void test_collectives__time_by_size_and_ranks(void **state)
 }
 
 /* Independent measurements of the same links, not in the tables, land
- * near the curves: vLLM's pynccl on 8x H100 (vllm-project/vllm#42324,
- * CUDA-graph benchmark) 195 us at 32 MiB, 316 at 64 MiB, 561 at 128 MiB
- * against 212.9, 338.9, 584.4 (within 10%); the 16 MiB H200 point (133.52
- * us) meets the H100 sweep's 135.68 (within 2%). */
+ * near the curves: the pynccl column of vLLM's SM 9.0 (Hopper, world size
+ * 8) communicator benchmark (vllm-project/vllm#42324) 195 us at 32 MiB,
+ * 316 at 64 MiB, 561 at 128 MiB against 212.9, 338.9, 584.4 (within 10%);
+ * the 16 MiB H200 point (133.52 us) meets the H100 sweep's 135.68 (within
+ * 2%). */
 static void test_collectives__other_measurements(void **state)
 {
     const double mib[] = {32, 64, 128}, us[] = {195, 316, 561};
