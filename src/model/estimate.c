@@ -155,6 +155,13 @@ static void describe(devinfo *d, const ecf_instance *inst)
             if (l == ECF_LINK_NONE || l == ECF_LINK_PCIE ||
                 d->link_gbytes_s <= 0)
                 d->link_gbytes_s = link_defaults[l].gbytes_s;
+            /* a Hopper NVSwitch node all-reduces at its measured NCCL
+             * time by message size. A100's sweep stays data only: at
+             * 0.1-4 MiB it is 2-3x what gpt-fast's decode and the custom
+             * all-reduce kernels measure there (docs/estimation.md 6,
+             * "All-reduce by message size") */
+            if (l == ECF_LINK_NVSWITCH && d->gen == GEN_HOPPER)
+                d->ar_curve = ECF_AR_CURVE_HOPPER_NVSWITCH;
         }
     }
     if (inst->efa && inst->efa_gbps > 0) {

@@ -12,6 +12,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 
+#include "ec2fit/collectives.h"
 #include "ec2fit/engines.h"
 #include "ec2fit/estimate.h"
 #include "ec2fit/stacks.h"
@@ -277,6 +278,8 @@ typedef struct {
     double bw_gbytes_s;   /* memory bandwidth per device */
     double link_gbytes_s; /* intra-node, per device */
     double alpha_link;    /* per-hop latency, s */
+    int ar_curve; /* ecf_ar_curve: measured all-reduce sweep of the node's
+                     NVSwitch generation; NONE = ring over the link */
     double net_gbytes_s;  /* inter-node, per node */
     double alpha_net;
     bool power_limited; /* TDP <= POWER_LIMITED_W */
@@ -614,6 +617,21 @@ allreduce_s(double bytes, int n, double gbytes_s, double alpha, double eff)
         return 0;
     return 2.0 * (n - 1) / n * bytes / (gbytes_s * 1e9 * eff) +
            2.0 * (n - 1) * alpha;
+}
+
+/* A serving step's all-reduce of `bytes` over n devices of one node: the
+ * published NCCL sweep of the node's NVSwitch generation, by message size,
+ * where there is one (ec2fit/collectives.h; docs/estimation.md 6,
+ * "All-reduce by message size"), else the ring over the device link.
+ * Training keeps the ring (grad_sync_s, the TP term of train_times): its
+ * collectives overlap compute in ways the step model does not describe
+ * (same section). */
+static inline double link_allreduce_s(const devinfo *d, double bytes, int n)
+{
+    if (d->ar_curve != ECF_AR_CURVE_NONE)
+        return ecf_ar_curve_allreduce_s(d->ar_curve, bytes, n);
+    return allreduce_s(bytes, n, d->link_gbytes_s, d->alpha_link,
+                       LINK_EFFICIENCY);
 }
 
 /* Gradient sync time for `bytes` over dp devices spread across nodes:

@@ -97,13 +97,12 @@ ecf_est_neuron_kv_bucket_factor(const devinfo *d, double s_in, double s_out)
 }
 
 /* The tensor-parallel all-reduce of a serving step: the Neuron runtime's
- * algorithms on Neuron, the ring (allreduce_s) elsewhere. */
+ * algorithms on Neuron, the node's link (link_allreduce_s) elsewhere. */
 static inline double serve_allreduce_s(const devinfo *d, double bytes, int n)
 {
     if (d->gen == GEN_NEURON)
         return ecf_est_neuron_allreduce_s(d, bytes, n);
-    return allreduce_s(bytes, n, d->link_gbytes_s, d->alpha_link,
-                       LINK_EFFICIENCY);
+    return link_allreduce_s(d, bytes, n);
 }
 
 #endif
