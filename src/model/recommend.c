@@ -241,6 +241,7 @@ static void finish_plan(run_ctx *c, ecf_plan *p, const ecf_instance *inst,
                       ? 1 - e->memory.total_per_device_gib /
                                 e->memory.available_per_device_gib
                       : 0;
+    p->kv_capacity_tokens = e->memory.kv_capacity_tokens;
     p->throughput = e->throughput;
     p->throughput_unit = e->throughput_unit;
     if (c->serving && p->nodes_per_group > 0)
