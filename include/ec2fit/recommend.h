@@ -95,6 +95,8 @@ typedef struct {
     double required_per_device_gib; /* estimator's need, no headroom */
     double available_per_device_gib;
     double headroom;         /* 1 - required/available */
+    double kv_capacity_tokens; /* LLM inference: KV-cache tokens one replica
+                                  has room for (ecf_memory's); else 0 */
     double usd_per_hour_instance;
     double hourly_usd;       /* whole plan */
     double time_hours;       /* job: expected (with spot rework); 0 when

@@ -300,7 +300,7 @@ void warn(ecf_estimate *e, const char *fmt, ...)
     va_end(ap);
 }
 
-void assume(ecf_estimate *e, const char *fmt, ...)
+void ecf_est_assume_(ecf_estimate *e, const char *fmt, ...)
 {
     va_list ap;
     if (e->quiet)

@@ -1,6 +1,7 @@
 /*
- * recommend.c - the scorer: candidate plans, their cost, the rules, and the
- * ranking. Pure: no I/O, no globals; allocates only the result arrays.
+ * recommend.c - the scorer: candidate plans, their cost and the rules
+ * (the ranking is recommend_rank.c). Pure: no I/O, no globals; allocates
+ * only the result arrays.
  *
  * Cost model (docs/rules.md has the derivations):
  *  - jobs (train, fine-tune, batch): hours x nodes x $/h; spot adds the
@@ -12,7 +13,6 @@
  */
 #include "ec2fit/recommend.h"
 
-#include <math.h>
 #include <stddef.h>
 #include <stdio.h> /* snprintf only: the scorer does no I/O */
 #include <stdlib.h>
@@ -23,15 +23,6 @@
 
 #include "recommend_internal.h"
 
-
-static int reject_cmp(const void *a, const void *b);
-
-void ecf_recommend_sort_rejected(ecf_recommendation *r)
-{
-    /* Only --explain lists every rejection; sorting them on every run was
-     * an eighth of a batch profile's instructions. */
-    qsort(r->rejected, r->n_rejected, sizeof(ecf_rejection), reject_cmp);
-}
 
 void ecf_recommendation_free(ecf_recommendation *r)
 {
@@ -250,6 +241,7 @@ static void finish_plan(run_ctx *c, ecf_plan *p, const ecf_instance *inst,
                       ? 1 - e->memory.total_per_device_gib /
                                 e->memory.available_per_device_gib
                       : 0;
+    p->kv_capacity_tokens = e->memory.kv_capacity_tokens;
     p->throughput = e->throughput;
     p->throughput_unit = e->throughput_unit;
     if (c->serving && p->nodes_per_group > 0)
@@ -364,10 +356,6 @@ static bool kept_plan_free_fail(run_ctx *c, int n, ecf_rule_id *pf,
     *ratio = kept->ratio;
     return true;
 }
-
-static double cost_metric(const ecf_recommendation *r, const ecf_plan *p);
-static void spot_savings(const ecf_recommendation *r, ecf_plan *s,
-                         const ecf_plan *o);
 
 /* One instance type in one region: the fewest-node plan that passes, per
  * purchase option (or past it: recommend_scale.c), or the rejection. */
@@ -501,7 +489,8 @@ static int consider(run_ctx *c, const ecf_instance *inst, const char *region,
             break;
     }
     if (placed[0] && placed[1])
-        spot_savings(c->r, &c->r->plans[at[1]], &c->r->plans[at[0]]);
+        ecf_rec_spot_savings(c->r, &c->r->plans[at[1]],
+                             &c->r->plans[at[0]]);
     for (k = 0; k < 2; k++)
         if (want[k] && !placed[k] && last_nodes[k] > 0)
             push_reject(c->r, &c->rej_cap, inst, region, k == 1,
@@ -611,169 +600,6 @@ int ecf_recommend_plan_penalties(ecf_rule_hit *out, int max,
     return i;
 }
 
-/* ------------------------------------------------------------------ */
-/* Ranking                                                             */
-/* ------------------------------------------------------------------ */
-
-static double cost_metric(const ecf_recommendation *r, const ecf_plan *p)
-{
-    switch (r->basis) {
-    case ECF_COST_TOTAL:
-        return p->total_usd;
-    case ECF_COST_MONTHLY:
-        return p->monthly_usd;
-    case ECF_COST_PER_MILLION:
-        break;
-    }
-    return p->usd_per_million;
-}
-
-static double time_metric(const ecf_recommendation *r, const ecf_plan *p)
-{
-    if (r->serving)
-        return p->latency_ms > 0 ? p->latency_ms : 1e12;
-    if (r->basis == ECF_COST_TOTAL)
-        return p->time_hours;
-    return p->throughput > 0 ? 1.0 / p->throughput : 1e12;
-}
-
-/* A total order (type, region and purchase break every tie), so ranking
- * only the first N plans gives exactly the first N of a full sort. */
-static int cmp_plans(const ecf_plan *x, const ecf_plan *y)
-{
-    int c;
-    if (x->score != y->score)
-        return x->score < y->score ? -1 : 1;
-    if (x->headroom != y->headroom) /* more headroom first */
-        return x->headroom > y->headroom ? -1 : 1;
-    if (x->hourly_usd != y->hourly_usd)
-        return x->hourly_usd < y->hourly_usd ? -1 : 1;
-    c = strcmp(x->inst->type, y->inst->type);
-    if (c)
-        return c;
-    c = strcmp(x->region, y->region);
-    return c ? c : (int)x->spot - (int)y->spot;
-}
-
-static int plan_cmp(const void *a, const void *b)
-{
-    return cmp_plans(*(const ecf_plan *const *)a, *(const ecf_plan *const *)b);
-}
-
-static int reject_cmp(const void *a, const void *b)
-{
-    const ecf_rejection *x = a, *y = b;
-    int c;
-    if (x->rule != y->rule)
-        return (int)x->rule - (int)y->rule;
-    if (x->miss_ratio != y->miss_ratio)
-        return x->miss_ratio < y->miss_ratio ? -1 : 1;
-    c = strcmp(x->inst->type, y->inst->type);
-    if (c)
-        return c;
-    c = strcmp(x->region, y->region);
-    return c ? c : (int)x->spot - (int)y->spot;
-}
-
-static void rank(ecf_recommendation *r, ecf_optimize opt, size_t top)
-{
-    double umin = INFINITY, tmin = INFINITY, best = INFINITY;
-    size_t i, icheap = 0, ifast = 0, ivalue = 0;
-
-    for (i = 0; i < r->n_plans; i++) {
-        double u = cost_metric(r, &r->plans[i]);
-        double t = time_metric(r, &r->plans[i]);
-        if (u > 0 && u < umin)
-            umin = u;
-        if (t > 0 && t < tmin)
-            tmin = t;
-    }
-    if (!isfinite(umin))
-        umin = 1;
-    if (!isfinite(tmin))
-        tmin = 1;
-    for (i = 0; i < r->n_plans; i++) {
-        ecf_plan *p = &r->plans[i];
-        double u = cost_metric(r, p), t = time_metric(r, p);
-        double balanced = sqrt((u / umin) * (t / tmin));
-        double mult = 1 + p->penalty;
-        switch (opt) {
-        case ECF_OPT_TIME:
-            p->score = t * mult;
-            break;
-        case ECF_OPT_BALANCED:
-            p->score = balanced * mult;
-            break;
-        case ECF_OPT_COST:
-            p->score = u * mult;
-            break;
-        }
-        if (u < cost_metric(r, &r->plans[icheap]))
-            icheap = i;
-        if (t < time_metric(r, &r->plans[ifast]))
-            ifast = i;
-        if (balanced * mult < best) {
-            best = balanced * mult;
-            ivalue = i;
-        }
-    }
-    if (r->n_plans) {
-        r->plans[icheap].marks |= ECF_MARK_CHEAPEST;
-        r->plans[ifast].marks |= ECF_MARK_FASTEST;
-        r->plans[ivalue].marks |= ECF_MARK_BEST_VALUE;
-    }
-    /* Plans are large: sort pointers, then lay the array out once. */
-    {
-        ecf_plan **order = ecf_xcalloc(r->n_plans, sizeof(*order));
-        ecf_plan *sorted =
-            ecf_xmalloc((r->n_plans ? r->n_plans : 1) * sizeof(*sorted));
-        size_t k = 0;
-        if (top > 0 && top < r->n_plans) {
-            /* Only the first `top` are shown: keep them in a small sorted
-             * array (insertion, O(n x top)); the rest follow in catalog
-             * order. Sorting every plan was a sixth of a batch profile. */
-            bool *taken = ecf_xcalloc(r->n_plans, sizeof(*taken));
-            for (i = 0; i < r->n_plans; i++) {
-                ecf_plan *p = &r->plans[i];
-                size_t j;
-                if (k == top && cmp_plans(p, order[k - 1]) >= 0)
-                    continue;
-                j = k < top ? k++ : top - 1;
-                while (j > 0 && cmp_plans(p, order[j - 1]) < 0) {
-                    order[j] = order[j - 1];
-                    j--;
-                }
-                order[j] = p;
-            }
-            for (i = 0; i < k; i++)
-                taken[order[i] - r->plans] = true;
-            for (i = 0; i < r->n_plans; i++)
-                if (!taken[i])
-                    order[k++] = &r->plans[i];
-            free(taken);
-        } else {
-            for (i = 0; i < r->n_plans; i++)
-                order[i] = &r->plans[i];
-            qsort(order, r->n_plans, sizeof(*order), plan_cmp);
-        }
-        for (i = 0; i < r->n_plans; i++)
-            sorted[i] = *order[i];
-        free(order);
-        free(r->plans);
-        r->plans = sorted;
-    }
-}
-
-/* Spot savings against the on-demand plan of the same type and region.
- * consider() pairs the two as it places them: scanning every plan for each
- * spot plan was quadratic, 40% of the instructions of a run. */
-static void spot_savings(const ecf_recommendation *r, ecf_plan *s,
-                         const ecf_plan *o)
-{
-    double cs = cost_metric(r, s), co = cost_metric(r, o);
-    if (co > 0)
-        s->spot_savings_pct = 100 * (1 - cs / co);
-}
 
 int ecf_recommend_run(ecf_recommendation **out, const ecf_catalog *cat,
                       const ecf_model *m, const ecf_workload *w,
@@ -888,7 +714,7 @@ int ecf_recommend_run_memo(ecf_recommendation **out, const ecf_catalog *cat,
         ecf_recommendation_free(c.r);
         return rc;
     }
-    rank(c.r, o->optimize, o->rank_top);
+    ecf_rec_rank(c.r, o->optimize, o->rank_top);
 
     c.r->fallback_index = -1;
     if (c.serving && c.r->n_plans > 0)

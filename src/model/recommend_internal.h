@@ -1,7 +1,7 @@
 /*
  * recommend_internal.h - what the scorer's files share (recommend.c,
- * recommend_light.c, recommend_regions.c, recommend_memo.c,
- * recommend_warn.c). Internal to
+ * recommend_rank.c, recommend_light.c, recommend_regions.c,
+ * recommend_memo.c, recommend_warn.c). Internal to
  * src/model.
  */
 #ifndef EC2FIT_MODEL_RECOMMEND_INTERNAL_H
@@ -16,6 +16,16 @@
 
 /* recommend.c: the --families / --exclude-families filter. */
 bool ecf_rec_family_selected(const ecf_recommend_opts *o, const char *family);
+
+/* recommend_rank.c: scores r's plans by `opt` (the metrics follow
+ * r->basis), marks the cheapest, fastest and best value, and lays the
+ * plans out in rank order (only the first `top` fully sorted when 0 <
+ * top < n_plans; the rest follow in catalog order). */
+void ecf_rec_rank(ecf_recommendation *r, ecf_optimize opt, size_t top);
+/* recommend_rank.c: spot plan `s`'s savings against `o`, the on-demand
+ * plan of the same type and region, by r's cost metric. */
+void ecf_rec_spot_savings(const ecf_recommendation *r, ecf_plan *s,
+                          const ecf_plan *o);
 
 /* recommend_regions.c: fills r->missing for o's regions. `gaps` (NULL:
  * none) keeps each region's scan of the catalog between runs on the same

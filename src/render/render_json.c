@@ -157,6 +157,13 @@ static void json_plan(rj *o, const rr_view *v, const ecf_plan *p,
     rj_numr(&mem, "available_per_device_gib", p->available_per_device_gib,
             3);
     rj_numr(&mem, "headroom_pct", p->headroom * 100, 1);
+    /* as estimate's memory.kv_capacity_tokens: what a fleet is sized by */
+    if (!ecf_task_is_training(r->workload.task) &&
+        ecf_model_kind_is_llm(v->model->kind))
+        rj_num(&mem, "kv_capacity_tokens",
+               (double)(long long)p->kv_capacity_tokens);
+    else
+        rj_null(&mem, "kv_capacity_tokens");
     rj_close(&mem, '}');
     add_opt_num(o, "time_hours", p->time_hours, 4);
     rj_numr(o, "startup_s", p->startup_s, 1);

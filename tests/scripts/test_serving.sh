@@ -113,4 +113,22 @@ check "training: kv_capacity_tokens is null" jq -e '.memory.kv_capacity_tokens =
 check "non-LLM serving: kv_capacity_tokens is null" jq -e '.memory.kv_capacity_tokens == null' "$E"
 "$EC2FIT" estimate --model resnet50 --task infer --instance g5.xlarge > "$WORK/table"
 check "non-LLM serving: no KV capacity line" bash -c "! grep -q '^KV capacity' '$WORK/table'"
+# recommend carries it on every plan without --explain (a script sizing a
+# fleet by KV tokens reads it): the vllm-pr2031 row on p4de (A100-80GB)
+read -r want tol <<< "$(kv_row vllm-pr2031-kvcap-llama-2-7b-a100-80gb-tp1)"
+"$EC2FIT" recommend --model llama-2-7b --task infer --precision fp16 --families p4de --tensor-parallel 1 --batch-size 1 --output json > "$R"
+got=$(jq '.recommendations[0].memory.kv_capacity_tokens' "$R")
+check "recommend: llama-2-7b fp16 on p4de TP1: KV capacity $got within $tol% of vLLM's $want" awk -v g="$got" -v w="$want" -v t="$tol" 'BEGIN{d = g / w - 1; exit !(g > 0 && d < t / 100 && d > -t / 100)}'
+check "recommend: no serving_breakdown without --explain" jq -e '.recommendations[0] | has("serving_breakdown") | not' "$R"
+"$EC2FIT" estimate --model llama-2-7b --task infer --precision fp16 --instance p4de.24xlarge --tensor-parallel 1 --batch-size 1 --output json > "$E"
+check "recommend: the same integer as estimate ($got)" jq -e --argjson g "$got" '.memory.kv_capacity_tokens == $g' "$E"
+printf '%s\n' '{"model":"llama-2-7b","task":"infer","precision":"fp16","families":"p4de","tensor-parallel":1,"batch-size":1}' > "$WORK/kv.jsonl"
+"$EC2FIT" recommend --batch "$WORK/kv.jsonl" > "$WORK/kv.out"
+check "recommend --batch: the same figure on the line" jq -e --argjson g "$got" '.recommendations[0].memory.kv_capacity_tokens == $g' "$WORK/kv.out"
+"$EC2FIT" recommend --model llama-3.1-8b --task infer --qps 5 --output json > "$R"
+check "recommend: every LLM serving plan has an integer KV capacity" jq -e 'all(.recommendations[]; .memory.kv_capacity_tokens | type == "number" and . > 0 and . == floor)' "$R"
+"$EC2FIT" recommend --model resnet50 --task infer --output json > "$R"
+check "recommend: non-LLM serving: null" jq -e 'all(.recommendations[]; .memory | has("kv_capacity_tokens") and .kv_capacity_tokens == null)' "$R"
+"$EC2FIT" recommend --model llama-3.1-8b --task lora --output json > "$R"
+check "recommend: training: null" jq -e 'all(.recommendations[]; .memory.kv_capacity_tokens == null)' "$R"
 finish
