@@ -25,34 +25,27 @@
  * 1.75 x 4194304 / 59.43 us = 123.50 GB/s. */
 static void test_collectives__published_busbw(void **state)
 {
+    static const struct {
+        ecf_ar_curve curve;
+        double bytes, busbw, tol;
+    } pts[] = {
+        {ECF_AR_CURVE_A100_NVSWITCH, MIB, 18.00, 0.01},
+        {ECF_AR_CURVE_A100_NVSWITCH, 8 * MIB, 109.93, 0.05}, /* 133.5 us */
+        {ECF_AR_CURVE_A100_NVSWITCH, 16 * GIB, 234.89, 0.01},
+        {ECF_AR_CURVE_HOPPER_NVSWITCH, 32 * MIB, 275.84, 0.01},
+        {ECF_AR_CURVE_HOPPER_NVSWITCH, 128 * MIB, 401.93, 0.01},
+        {ECF_AR_CURVE_HOPPER_NVSWITCH, 16 * GIB, 482.26, 0.01},
+        {ECF_AR_CURVE_HOPPER_NVSWITCH, 4 * MIB, 123.50, 0.01},
+        /* past 16 GiB the last busbw holds */
+        {ECF_AR_CURVE_HOPPER_NVSWITCH, 64 * GIB, 482.26, 0.01},
+        {ECF_AR_CURVE_NONE, MIB, 0.0, 0.0},
+    };
+    size_t i;
     (void)state;
-    assert_float_equal(
-        ecf_ar_curve_busbw_gbytes_s(ECF_AR_CURVE_A100_NVSWITCH, MIB), 18.00,
-        0.01);
-    assert_float_equal(
-        ecf_ar_curve_busbw_gbytes_s(ECF_AR_CURVE_A100_NVSWITCH, 8 * MIB),
-        109.93, 0.05); /* time printed to 0.1 us: 133.5 */
-    assert_float_equal(
-        ecf_ar_curve_busbw_gbytes_s(ECF_AR_CURVE_A100_NVSWITCH, 16 * GIB),
-        234.89, 0.01);
-    assert_float_equal(
-        ecf_ar_curve_busbw_gbytes_s(ECF_AR_CURVE_HOPPER_NVSWITCH, 32 * MIB),
-        275.84, 0.01);
-    assert_float_equal(
-        ecf_ar_curve_busbw_gbytes_s(ECF_AR_CURVE_HOPPER_NVSWITCH, 128 * MIB),
-        401.93, 0.01);
-    assert_float_equal(
-        ecf_ar_curve_busbw_gbytes_s(ECF_AR_CURVE_HOPPER_NVSWITCH, 16 * GIB),
-        482.26, 0.01);
-    assert_float_equal(
-        ecf_ar_curve_busbw_gbytes_s(ECF_AR_CURVE_HOPPER_NVSWITCH, 4 * MIB),
-        123.50, 0.01);
-    /* past 16 GiB the last busbw holds */
-    assert_float_equal(
-        ecf_ar_curve_busbw_gbytes_s(ECF_AR_CURVE_HOPPER_NVSWITCH, 64 * GIB),
-        482.26, 0.01);
-    assert_float_equal(ecf_ar_curve_busbw_gbytes_s(ECF_AR_CURVE_NONE, MIB),
-                       0.0, 0.0);
+    for (i = 0; i < sizeof pts / sizeof pts[0]; i++)
+        assert_float_equal(ecf_ar_curve_busbw_gbytes_s(pts[i].curve,
+                                                       pts[i].bytes),
+                           pts[i].busbw, pts[i].tol);
 }
 
 /* Times at 8 ranks are the sweeps' own; below 32 KiB the first time holds
