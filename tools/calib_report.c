@@ -175,22 +175,28 @@ static int build_model(ecf_model *m,
         return 0;
     }
     if (cm) {
-        /* A GPT-3-style dense decoder (learned positions, 4h GELU MLP). */
+        /* A GPT-3-style dense decoder (learned positions, 4h GELU MLP,
+         * tied embeddings), or with "style": "llama" a Llama-style one
+         * (SwiGLU MLP of "intermediate", RMSNorm, rotary, no biases,
+         * untied, "kv_heads" for GQA). */
         ecf_model c;
+        bool llama = jstr(cm, "style") && !strcmp(jstr(cm, "style"), "llama");
         memset(&c, 0, sizeof(c));
         snprintf(c.name, sizeof(c.name), "%s", jstr(cm, "name"));
         c.kind = ECF_KIND_DECODER;
         c.layers = (int)jnum(cm, "layers", 0);
         c.hidden = (int)jnum(cm, "hidden", 0);
         c.heads = (int)jnum(cm, "heads", 0);
-        c.kv_heads = c.heads;
+        c.kv_heads = (int)jnum(cm, "kv_heads", c.heads);
         c.head_dim = c.hidden / c.heads;
-        c.intermediate = 4 * c.hidden;
+        c.intermediate = (int)jnum(cm, "intermediate", 4.0 * c.hidden);
         c.vocab = (int)jnum(cm, "vocab", 0);
         c.max_context = (int)jnum(cm, "max_context", 2048);
-        c.tie_embeddings = true;
+        c.tie_embeddings = !llama;
         c.params = ecf_model_transformer_params(
-            &c, ECF_TF_LINEAR_BIAS | ECF_TF_LEARNED_POS | ECF_TF_LAYERNORM,
+            &c,
+            llama ? ECF_TF_GATED_MLP
+                  : ECF_TF_LINEAR_BIAS | ECF_TF_LEARNED_POS | ECF_TF_LAYERNORM,
             NULL);
         c.active_params = c.params;
         c.default_batch = 1;
