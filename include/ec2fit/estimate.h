@@ -124,6 +124,13 @@ typedef struct {
      * the kernel's measured rate (docs/estimation.md 5.3, "Attention
      * kernel"). Last, so the initializer leaves it auto. */
     int attn_kernel;
+    /* Training: micro-batches per optimizer step on each device
+     * (--grad-accum N; gradient accumulation). 0 = not given: the
+     * optimizer step's memory traffic is taken as amortised, max(compute,
+     * traffic); given, the step is N micro-batches then one optimizer
+     * step, compute + traffic / N (docs/estimation.md 5.4). Last, so the
+     * initializer leaves it unset. */
+    int grad_accum;
 } ecf_workload;
 
 /** --offload none|optimizer: DeepSpeed ZeRO-Offload (offload_optimizer
@@ -197,7 +204,8 @@ int ecf_storage_parse(const char *s);
             ECF_CKPT_AUTO, false, 0, 0.0, 0.0, 0.0, 0, false, false, false,    \
             0.0, 0, 0, 0, 0.0, false, 0.0, 0.0, 0.0, false, 0.0,               \
             ECF_MASTER_FP32, false, false, false, 0, 0, false,                \
-            ECF_OFFLOAD_NONE, ECF_KV_AUTO, 0 /* attn_kernel: auto */           \
+            ECF_OFFLOAD_NONE, ECF_KV_AUTO, 0 /* attn_kernel: auto */,          \
+            0 /* grad_accum: not given */                                      \
     }
 
 /** EC2 per-second billing charges each Linux instance at least 60 s

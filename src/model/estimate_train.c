@@ -210,6 +210,15 @@ static double dp_exposed_s(double comm,
     return x;
 }
 
+/* Whether the step is N micro-batches then the optimizer step (--grad-accum
+ * N, docs/estimation.md 5.4): the optimizer traffic then follows the
+ * backward pass once per N micro-batches. Pipelines keep their own
+ * micro-batch count. */
+static bool accum_given(const ecf_workload *w, const plan *pl)
+{
+    return w->grad_accum > 0 && pl->pp == 1;
+}
+
 /* Step time of one plan (docs/estimation.md, "Training step"). */
 static void eval_cand(cand *c,
                       const ecf_model *m,
@@ -283,6 +292,9 @@ static void eval_cand(cand *c,
         mem_bytes = (c->mem.weights_gib / n + grads + c->mem.optimizer_gib) *
                     GIB * 2.0;
     }
+    /* --grad-accum N: one optimizer step per N micro-batches */
+    if (accum_given(w, pl))
+        mem_bytes /= w->grad_accum;
     if (!tf)
         mem_bytes += (double)pl->batch * m->act_mib_per_sample *
                      ((p == ECF_PREC_FP32 || p == ECF_PREC_TF32) ? 2.0 : 1.0) *
@@ -346,8 +358,9 @@ static void eval_cand(cand *c,
     /* Convnets: element-wise traffic adds to convolution time; for
      * transformers the optimizer traffic is the only memory term and it
      * also runs after the backward pass. */
-    c->step_s = tf ? (c->compute_s > c->memory_s ? c->compute_s : c->memory_s)
-                   : c->compute_s + c->memory_s;
+    c->step_s = tf && !accum_given(w, pl)
+                    ? (c->compute_s > c->memory_s ? c->compute_s : c->memory_s)
+                    : c->compute_s + c->memory_s;
     c->step_s += exposed;
     if (c->mem.host_offload_gib > 0) /* --offload optimizer */
         c->step_s += offload_step_s(&c->mem, w, p, d);
@@ -689,6 +702,14 @@ void run_train(ecf_estimate *e,
                w->cross_entropy == ECF_CE_CHUNKED
                    ? "one chunk in 8 upcast to fp32 at a time"
                    : "no fp32 copy");
+    if (w->grad_accum > 0)
+        assume(e,
+               accum_given(w, &pl)
+                   ? "gradient accumulation: one optimizer step per %d "
+                     "micro-batches; its memory pass follows the backward"
+                   : "--grad-accum %d not applied: the pipeline's own "
+                     "micro-batches set the optimizer steps",
+               w->grad_accum);
     if (pl.pp > 1)
         assume(e,
                "pipeline: %d stages x %d micro-batches per step (1F1B), "

@@ -189,6 +189,14 @@ int ecf_workload_resolve(ecf_workload *w, const ecf_model *m, ecf_err *err)
                                "length --seq-len %d",
                                w->mean_seq_len, w->seq_len);
     }
+    if (w->grad_accum < 0)
+        return ecf_err_set(err, ECF_EINVAL,
+                           "--grad-accum: must be at least 1");
+    if (w->grad_accum > 0 && !training)
+        return ecf_err_set(err, ECF_EINVAL,
+                           "--grad-accum: counts micro-batches per optimizer "
+                           "step of a training run; --task %s has none",
+                           ecf_task_name(w->task));
     if (w->offload < ECF_OFFLOAD_NONE || w->offload > ECF_OFFLOAD_OPTIMIZER)
         return ecf_err_set(err, ECF_EINVAL,
                            "--offload: expected none or optimizer");

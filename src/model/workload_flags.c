@@ -154,6 +154,17 @@ int cli_workload_option(cli_workload *wl, int c, const char *arg, ecf_err *err)
     case CLI_WL_PACKING:
         w->packing = true;
         break;
+    case CLI_WL_GRAD_ACCUM:
+        rc = ecf_units_parse_count(&d, "--grad-accum", arg, err);
+        if (rc < 0)
+            return rc;
+        if (d < 1 || d > 1e6 || d != (int)d)
+            return ecf_err_set(err, ECF_EINVAL,
+                               "--grad-accum: expected a whole number of "
+                               "micro-batches from 1 to 1M, got '%s'",
+                               arg);
+        w->grad_accum = (int)d;
+        break;
     case CLI_WL_MEAN_SEQ_LEN:
         rc = ecf_units_parse_count(&d, "--mean-seq-len", arg, err);
         if (rc < 0)

@@ -73,6 +73,7 @@ enum {
     CLI_WL_ATTENTION,
     CLI_WL_CONV_KERNELS,
     CLI_WL_KV_CACHE_DTYPE,
+    CLI_WL_GRAD_ACCUM,
     CLI_WL_END
 };
 
@@ -115,7 +116,8 @@ enum {
         {"data-loader", required_argument, NULL, CLI_WL_DATA_LOADER},          \
         {"attention", required_argument, NULL, CLI_WL_ATTENTION},              \
         {"conv-kernels", required_argument, NULL, CLI_WL_CONV_KERNELS},        \
-        {"kv-cache-dtype", required_argument, NULL, CLI_WL_KV_CACHE_DTYPE}
+        {"kv-cache-dtype", required_argument, NULL, CLI_WL_KV_CACHE_DTYPE},    \
+        {"grad-accum", required_argument, NULL, CLI_WL_GRAD_ACCUM}
 
 typedef struct {
     const char *model;        /* --model NAME */

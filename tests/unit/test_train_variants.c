@@ -329,6 +329,50 @@ static void test_train_variants__width_term_by_part(void **state)
     assert_float_equal(b.utilization, 0.56 * (0.859 / 0.801) * 0.5, 1e-12);
 }
 
+/* --grad-accum N: N micro-batches, then one optimizer step. BERT-large
+ * fine-tuned in fp32 at batch 1 x 512 tokens on one V100 (p3.2xlarge):
+ * unset, the optimizer's pass over weights, gradients and Adam states
+ * (4 + 4 + 8 B/param, read and written) is taken as amortised and the
+ * step is the compute alone (max); given, the step is the compute plus
+ * that pass over N, and the memory term is the pass over N
+ * (docs/estimation.md 5.4). Serving has no optimizer step. */
+static void test_train_variants__grad_accum(void **state)
+{
+    fx *f = *state;
+    const ecf_model *m = fx_model(f, "bert-large");
+    ecf_workload w = ECF_WORKLOAD_INIT;
+    ecf_estimate unset, one, four;
+    ecf_err err = ECF_ERR_INIT;
+    double pass;
+
+    w.task = ECF_TASK_FINETUNE;
+    w.precision = ECF_PREC_FP32;
+    w.batch_size = 1;
+    w.seq_len = 512;
+    w.activation_checkpointing = ECF_CKPT_OFF;
+    fx_est(&unset, f, "bert-large", &w, "p3.2xlarge", 1);
+    w.grad_accum = 1;
+    fx_est(&one, f, "bert-large", &w, "p3.2xlarge", 1);
+    w.grad_accum = 4;
+    fx_est(&four, f, "bert-large", &w, "p3.2xlarge", 1);
+    pass = m->params * 16.0 * 2.0 / (900e9 * 0.70);
+    assert_float_equal(unset.memory_s, pass, pass * 0.01);
+    assert_float_equal(unset.step_time_s, unset.compute_s, 1e-12);
+    assert_float_equal(one.step_time_s, one.compute_s + unset.memory_s,
+                       1e-12);
+    assert_float_equal(four.memory_s, unset.memory_s / 4.0, 1e-12);
+    assert_float_equal(four.step_time_s, four.compute_s + four.memory_s,
+                       1e-12);
+    assert_float_equal(four.compute_s, unset.compute_s, 1e-12);
+
+    w.task = ECF_TASK_INFER;
+    w.resolved = false;
+    assert_int_equal(ecf_workload_resolve(&w, m, &err), ECF_EINVAL);
+    assert_string_equal(err.msg, "--grad-accum: counts micro-batches per "
+                                 "optimizer step of a training run; --task "
+                                 "infer has none");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -341,6 +385,7 @@ int main(void)
         cmocka_unit_test(test_train_variants__packing_llm_tokens),
         cmocka_unit_test(test_train_variants__fp8_attention_core_bf16),
         cmocka_unit_test(test_train_variants__width_term_by_part),
+        cmocka_unit_test(test_train_variants__grad_accum),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
