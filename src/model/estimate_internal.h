@@ -128,6 +128,14 @@
 #define MAMF_A100 0.859
 #define MAMF_H100 0.801
 #define U_FP32        0.65   /* CUDA-core fp32 saturates at small sizes */
+/* Best fp32 torch.matmul rate over the datasheet fp32 peak, same script
+ * on both parts (square sizes 1,024-10,240, PyTorch 2.7.0 cu128, TF32
+ * off; zzc0721/torch-performance-test-data issues #140 and #126): V100
+ * SXM2 14.51 of 15.7 TFLOPS, A10G 23.37 of 35. U_FP32 is set by V100
+ * rows, so a measured part's fp32 GEMMs reach U_FP32 x its ceiling / the
+ * V100's (docs/estimation.md 5.3, "fp32 on CUDA cores"). */
+#define FP32_MM_V100 0.924
+#define FP32_MM_A10G 0.668
 #define U_CNN_TC      0.55   /* convolutions on tensor cores (cuDNN) */
 #define U_BW          0.70   /* achieved / peak HBM bandwidth (gpt-fast) */
 #define U_FP8         0.85   /* fp8 gains ~1.7x, not 2x, over bf16 */
@@ -292,6 +300,8 @@ typedef struct {
                               of each vCPU; 0 = not burstable */
     double gemm_scale; /* MAMF of the part / MAMF_H100 (1 = unmeasured) */
     bool gemm_measured; /* A100, H100, H200: matmul ceiling measured (5.3) */
+    double fp32_scale; /* measured fp32 (CUDA-core) matmul ceiling of the
+                          part / the V100's, FP32_MM_*; 0 = unmeasured (1) */
     double host_gbytes_s; /* host CPU's sustained DRAM bandwidth, whole
                              node (as a CPU device's bw_gbytes_s) */
 } devinfo;
@@ -507,7 +517,7 @@ static inline double u_gemm(const devinfo *d, ecf_precision p, double base,
     if (h < 1)
         h = U_HIDDEN_HALF;
     if (!tensor_precision(p) || d->gen == GEN_OLD)
-        return U_FP32;
+        return U_FP32 * (d->fp32_scale > 0 ? d->fp32_scale : 1.0);
     if (d->gen == GEN_NEURON) /* published MFU, no width term */
         return NEURON_MFU * base / U_TRAIN * device_factor(d, p);
     return base * h / (h + U_HIDDEN_HALF) * device_factor(d, p);
@@ -595,7 +605,7 @@ static inline double u_conv(const devinfo *d, ecf_precision p)
     if (d->cpu)
         return U_CPU;
     if (!tensor_precision(p) || d->gen == GEN_OLD)
-        return U_FP32;
+        return U_FP32 * (d->fp32_scale > 0 ? d->fp32_scale : 1.0);
     return U_CNN_TC * device_factor(d, p);
 }
 
