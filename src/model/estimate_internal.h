@@ -127,6 +127,13 @@
  * its MAMF / the H100's (parts with no measurement: 1). */
 #define MAMF_A100 0.859
 #define MAMF_H100 0.801
+/* GeForce RTX 4090 (Ada, its 165.2 TFLOPS = fp16/bf16 with fp32
+ * accumulate, Ada whitepaper): 163.5 / 165.2 at 8192^3, fp16 in / fp32
+ * accumulate (mma.sync m16n8k16 f32.f16.f16.f32), xytpai/gpuk README
+ * @71db7cd (2026-02-23); GPU Boost can hold a GeForce part above the
+ * datasheet's 2.52 GHz (docs/estimation.md 5.3, "Compute efficiency by
+ * M"). */
+#define MAMF_RTX4090 0.990
 #define U_FP32        0.65   /* CUDA-core fp32 saturates at small sizes */
 /* Best fp32 torch.matmul rate over the datasheet fp32 peak, same script
  * on both parts (square sizes 1,024-10,240, PyTorch 2.7.0 cu128, TF32
@@ -299,7 +306,7 @@ typedef struct {
     double burst_baseline; /* burstable (t3/t3a/t4g): the sustained share
                               of each vCPU; 0 = not burstable */
     double gemm_scale; /* MAMF of the part / MAMF_H100 (1 = unmeasured) */
-    bool gemm_measured; /* A100, H100, H200: matmul ceiling measured (5.3) */
+    bool gemm_measured; /* A100, H100, H200, RTX 4090: measured (5.3) */
     double fp32_scale; /* measured fp32 (CUDA-core) matmul ceiling of the
                           part / the V100's, FP32_MM_*; 0 = unmeasured (1) */
     double host_gbytes_s; /* host CPU's sustained DRAM bandwidth, whole

@@ -192,6 +192,54 @@ static void test_serve_fit__vllm_kv_capacity_a10g(void **state)
     assert_true(fabs(e.memory.kv_capacity_tokens / 34160.0 - 1.0) < 0.10);
 }
 
+/* The RTX 4090's measured GEMM ceiling (docs/estimation.md 5.3, "Compute
+ * efficiency by M", MAMF_RTX4090): a 256-token Mistral-7B prefill in bf16
+ * runs at e(256) x 0.990 / 0.801 x h/(h+1024) of the 165.2 TFLOPS, ~34
+ * ms, inside the 31-39 ms per prompt the vLLM sweep's P99 TTFT gives (the
+ * last of N simultaneous prompts: 157 / 4 ... 1483 / 48 ms,
+ * mushfiqrahman.dev/?p=1668). The same part unmeasured (U_INFER) takes
+ * ~46 ms. */
+static void test_serve_fit__rtx4090_gemm_ceiling(void **state)
+{
+    fx *f = *state;
+    ecf_accel rtx = f->a100;
+    ecf_instance ws = f->p4de;
+    double ms[2];
+    static const char *ids[2] = {"rtx-4090", "ada-unmeasured"};
+    size_t i;
+
+    /* Ada whitepaper, RTX 4090: 165.2 TFLOPS fp16/bf16 with fp32
+     * accumulate, 1008 GB/s, 24 GB */
+    rtx.generation = (char *)"ada";
+    rtx.memory_bw_gbytes_s = 1008;
+    rtx.tflops[ECF_PREC_FP16] = rtx.tflops[ECF_PREC_BF16] = 165.2;
+    rtx.memory_gb = 24 * GIB / 1e9;
+    ws.accel = &rtx;
+    ws.accel_count = 1;
+    ws.accel_memory_gib = 24;
+    ws.link = ECF_LINK_NONE;
+    for (i = 0; i < 2; i++) {
+        ecf_workload w = ECF_WORKLOAD_INIT;
+        ecf_estimate e;
+        ecf_err err = ECF_ERR_INIT;
+        rtx.id = rtx.name = (char *)ids[i];
+        w.task = ECF_TASK_INFER;
+        w.precision = ECF_PREC_BF16;
+        w.engine = ECF_ENGINE_VLLM;
+        w.batch_size = 4;
+        w.batch_explicit = true;
+        w.tensor_parallel = 1;
+        w.input_tokens = 256;
+        w.output_tokens = 100;
+        if (ecf_estimate_run(&e, model(state, "mistral-7b"), &w, &ws, 1,
+                             &err) != 0)
+            fail_msg("estimate failed: %s", err.msg);
+        ms[i] = e.serve.prefill_ms;
+    }
+    assert_true(ms[0] > 31.0 && ms[0] < 39.0);
+    assert_true(ms[1] > 39.0);
+}
+
 /* The KV-cache element of an fp8 plan (docs/estimation.md 4.3): vLLM keeps
  * the model's 16-bit cache (--kv-cache-dtype auto), TensorRT-LLM an fp8
  * one, so at the same requests in flight vLLM's cache is twice the bytes:
@@ -431,6 +479,7 @@ int main(void)
         cmocka_unit_test(test_serve_fit__overhead_on_workspace_only),
         cmocka_unit_test(test_serve_fit__vllm_kv_capacity_a100),
         cmocka_unit_test(test_serve_fit__vllm_kv_capacity_a10g),
+        cmocka_unit_test(test_serve_fit__rtx4090_gemm_ceiling),
         cmocka_unit_test(test_serve_fit__fp8_kv_element),
         cmocka_unit_test(test_serve_fit__offline_admission),
         cmocka_unit_test(test_serve_fit__zoo_unet_shapes),
