@@ -166,6 +166,14 @@ static void describe(devinfo *d, const ecf_instance *inst)
              * "All-reduce by message size") */
             if (l == ECF_LINK_NVSWITCH && d->gen == GEN_HOPPER)
                 d->ar_curve = ECF_AR_CURVE_HOPPER_NVSWITCH;
+            /* PCIe: NCCL's ring model at the part's measured busbw (the
+             * A10G's; others the link at LINK_EFFICIENCY): docs/
+             * estimation.md 6, "All-reduce on PCIe nodes" */
+            if (l == ECF_LINK_NONE || l == ECF_LINK_PCIE)
+                d->pcie_busbw_gbytes_s =
+                    a->id && strcmp(a->id, "a10g") == 0
+                        ? A10G_NCCL_BUSBW_GBYTES_S
+                        : d->link_gbytes_s * LINK_EFFICIENCY;
         }
     }
     if (inst->efa && inst->efa_gbps > 0) {

@@ -222,6 +222,23 @@ static const struct {
     [ECF_LINK_OTHER] = {LINK_OTHER_GBYTES_S, ALPHA_PCIE},
 };
 #define LINK_EFFICIENCY        0.7 /* bus bandwidth / link bandwidth */
+/* A serving all-reduce on a PCIe node (docs/estimation.md 6, "All-reduce
+ * on PCIe nodes"): NCCL's own cost model of a ring on PCI (NVIDIA/nccl
+ * v2.14.3-1, the NCCL of TGI 1.0.3's PyTorch 2.0.1, src/graph/tuning.cc:
+ * baseLat Ring LL 3.6 us / Simple 8.4 us, hwLat PCI Ring LL 1.0 us /
+ * Simple 5.7 us per step, 2(n-1) steps; LL carries 1/4 of the bus
+ * bandwidth), the faster protocol, at the node's measured NCCL busbw. */
+#define NCCL_RING_LL_BASE_S     3.6e-6
+#define NCCL_RING_SIMPLE_BASE_S 8.4e-6
+#define NCCL_PCI_LL_STEP_S      1.0e-6
+#define NCCL_PCI_SIMPLE_STEP_S  5.7e-6
+#define NCCL_LL_BW_FRACTION     0.25
+/* NCCL all-reduce busbw over A10Gs on AWS g5 (no peer-to-peer, so through
+ * host memory): nccl-tests all_reduce_perf, 4 ranks, 29,388,800 B,
+ * NCCL 2.18.5: 14,207 us, busbw 3.10 GB/s (pytorch/pytorch#127077,
+ * 2024-05-25, "4 x A10g"; the same reporter's NVIDIA/nccl#1298 is about
+ * g5.48xlarge). */
+#define A10G_NCCL_BUSBW_GBYTES_S 3.1
 #define NET_EFFICIENCY         0.8
 /* Fraction of a pass behind which the data-parallel traffic it issues
  * hides (backward; FSDP also the forward: docs/estimation.md 6). */
@@ -300,6 +317,9 @@ typedef struct {
     double alpha_link;    /* per-hop latency, s */
     int ar_curve; /* ecf_ar_curve: measured all-reduce sweep of the node's
                      NVSwitch generation; NONE = ring over the link */
+    double pcie_busbw_gbytes_s; /* PCIe node: the NCCL busbw its serving
+                                   all-reduces run at (pcie_allreduce_s);
+                                   0 = not a PCIe node */
     double net_gbytes_s;  /* inter-node, per node */
     double alpha_net;
     bool power_limited; /* TDP <= POWER_LIMITED_W */
@@ -641,10 +661,25 @@ allreduce_s(double bytes, int n, double gbytes_s, double alpha, double eff)
            2.0 * (n - 1) * alpha;
 }
 
+/* NCCL's ring on PCI (the NCCL_* constants above): the faster of LL
+ * (small latency, a quarter of the bus bandwidth) and Simple. */
+static inline double pcie_allreduce_s(double bytes, int n, double busbw)
+{
+    double steps = 2.0 * (n - 1), move, ll, simple;
+    if (n <= 1 || busbw <= 0 || bytes <= 0)
+        return 0;
+    move = steps / n * bytes / (busbw * 1e9);
+    ll = NCCL_RING_LL_BASE_S + steps * NCCL_PCI_LL_STEP_S +
+         move / NCCL_LL_BW_FRACTION;
+    simple = NCCL_RING_SIMPLE_BASE_S + steps * NCCL_PCI_SIMPLE_STEP_S + move;
+    return ll < simple ? ll : simple;
+}
+
 /* A serving step's all-reduce of `bytes` over n devices of one node: the
  * published NCCL sweep of the node's NVSwitch generation, by message size,
  * where there is one (ec2fit/collectives.h; docs/estimation.md 6,
- * "All-reduce by message size"), else the ring over the device link.
+ * "All-reduce by message size"), NCCL's ring model on a PCIe node
+ * (pcie_allreduce_s), else the ring over the device link.
  * Training keeps the ring (grad_sync_s, the TP term of train_times): its
  * collectives overlap compute in ways the step model does not describe
  * (same section). */
@@ -652,6 +687,8 @@ static inline double link_allreduce_s(const devinfo *d, double bytes, int n)
 {
     if (d->ar_curve != ECF_AR_CURVE_NONE)
         return ecf_ar_curve_allreduce_s(d->ar_curve, bytes, n);
+    if (d->pcie_busbw_gbytes_s > 0)
+        return pcie_allreduce_s(bytes, n, d->pcie_busbw_gbytes_s);
     return allreduce_s(bytes, n, d->link_gbytes_s, d->alpha_link,
                        LINK_EFFICIENCY);
 }

@@ -127,6 +127,33 @@ static void test_collectives__serving_step(void **state)
     assert_float_equal(e.comm_s, 5.22206e-3, 1e-8);
 }
 
+/* A PCIe node's serving all-reduce (docs/estimation.md 6, "All-reduce on
+ * PCIe nodes"): NCCL 2.14.3's ring model, the faster of LL (3.6 us +
+ * 1.0 us per step, a quarter of the busbw) and Simple (8.4 us + 5.7 us per
+ * step), at the A10G's measured 3.10 GB/s. One token of Llama-2-7B over
+ * the 8 A10Gs of a g5.48xlarge: 8 KiB, LL: 3.6 + 14 + 4 x 1.75 x 8192 /
+ * 3.1e3 us = 36.10 us, 64 of them per step. */
+static void test_collectives__pcie_serving_step(void **state)
+{
+    fx *f = *state;
+    ecf_workload w = ECF_WORKLOAD_INIT;
+    ecf_estimate e;
+    double ll = 3.6e-6 + 14 * 1.0e-6 + 4 * 1.75 * 8192 / 3.1e9;
+    w.task = ECF_TASK_INFER;
+    w.precision = ECF_PREC_FP16;
+    w.precision_explicit = true;
+    w.engine = ECF_ENGINE_TGI;
+    w.batch_size = 1;
+    w.batch_explicit = true;
+    w.tensor_parallel = 8;
+    w.input_tokens = 167;
+    w.output_tokens = 50;
+    fx_est(&e, f, "llama-2-7b", &w, "g5.48xlarge", 1);
+    assert_int_equal(e.tp_degree, 8);
+    assert_float_equal(e.comm_s, 64 * ll, 1e-9);
+    assert_true(ll < 8.4e-6 + 14 * 5.7e-6 + 1.75 * 8192 / 3.1e9);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -134,6 +161,7 @@ int main(void)
         cmocka_unit_test(test_collectives__time_by_size_and_ranks),
         cmocka_unit_test(test_collectives__other_measurements),
         cmocka_unit_test(test_collectives__serving_step),
+        cmocka_unit_test(test_collectives__pcie_serving_step),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
