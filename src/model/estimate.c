@@ -384,6 +384,16 @@ static int estimate(ecf_estimate *out,
     describe(&d, inst);
     want = (ecf_precision)w.precision;
     peak = ecf_estimate_peak_tflops(inst, want, &ran);
+    /* NeuronX LLM serving stores int8 weights and dequantises them to the
+     * 16-bit compute type before each matmul (transformers-neuronx int8
+     * weight storage, NxD Inference model weight quantization;
+     * docs/estimation.md 7): the arithmetic runs at the 16-bit rate. */
+    if (d.gen == GEN_NEURON && want == ECF_PREC_INT8 &&
+        !ecf_task_is_training(w.task)) {
+        peak = ecf_estimate_peak_tflops(inst, ECF_PREC_BF16, NULL);
+        assume(out, "Neuron int8 is weight storage: weights dequantised "
+                    "to bf16, matmuls at the bf16 rate");
+    }
     /* Stored weights follow the request (int8/int4 weights run with
      * 16-bit math); arithmetic follows what the hardware has. */
     if (ran != want && want != ECF_PREC_INT4) {

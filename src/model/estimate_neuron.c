@@ -15,6 +15,13 @@
  * tools/neuron-sys-tools/nccom-test.rst). Its two steps (reduce-scatter,
  * all-gather) are the hops of a Mesh all-reduce at any rank count. */
 #define NEURON_CC_SMALL_AR_S 58e-6
+/* The same sweep's bandwidth: the 2-rank all-reduce's bus bandwidth
+ * (2(n - 1)/n x size / time, the guide's "busbw") levels off at 52.83
+ * GiB/s = 56.7 GB/s (47.1 GiB/s at 16 MiB, 51.5 at 64 MiB, 52.8 at 1
+ * GiB), below the core's NeuronLink share x LINK_EFFICIENCY (Trn1 134
+ * GB/s, Inf2 72 GB/s). The guide defines busbw as independent of the
+ * rank count, so it caps the transfer term at any n. */
+#define NEURON_CC_BUSBW_BYTES_S 56.7e9
 /* The runtime's algorithm ranges, "sweet range (empirically)": Mesh under
  * 1 MB, RDH 1-56 MB, KangaRing above (Neuron docs, intra-node collective
  * communication, algorithm summary). */
@@ -107,6 +114,7 @@ double ecf_est_neuron_pad_factor(const ecf_model *m, const devinfo *d,
 double ecf_est_neuron_allreduce_s(const devinfo *d, double bytes, int n)
 {
     double hops = 2.0; /* Mesh: one routed step each way, O(1) in n */
+    double bw;
     int k = 0;
     if (n <= 1 || d->link_gbytes_s <= 0)
         return 0;
@@ -119,9 +127,11 @@ double ecf_est_neuron_allreduce_s(const devinfo *d, double bytes, int n)
     }
     if (hops < 2.0)
         hops = 2.0;
+    bw = d->link_gbytes_s * 1e9 * LINK_EFFICIENCY;
+    if (bw > NEURON_CC_BUSBW_BYTES_S)
+        bw = NEURON_CC_BUSBW_BYTES_S; /* the measured bus bandwidth */
     return NEURON_CC_SMALL_AR_S + (hops - 2.0) * d->alpha_link +
-           2.0 * (n - 1) / n * bytes /
-               (d->link_gbytes_s * 1e9 * LINK_EFFICIENCY);
+           2.0 * (n - 1) / n * bytes / bw;
 }
 
 double ecf_est_neuron_bucket(double tokens, double max_tokens)

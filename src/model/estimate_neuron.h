@@ -61,7 +61,8 @@ double ecf_est_neuron_pad_factor(const ecf_model *m, const devinfo *d,
  * between cores"): Mesh under 1 MB (two routed hops whatever n), RDH to
  * 56 MB (2 log2 n hops), KangaRing above (n - 1 hops); each pays the
  * measured time of a small two-hop all-reduce, hops beyond two d's
- * per-hop latency, and the ring's bytes at d's link bandwidth. */
+ * per-hop latency, and the ring's bytes at d's link bandwidth, at most
+ * the measured all-reduce bus bandwidth of a NeuronCore (56.7 GB/s). */
 double ecf_est_neuron_allreduce_s(const devinfo *d, double bytes, int n);
 
 /* Compiled-shape buckets (transformers-neuronx / NxD Inference default
