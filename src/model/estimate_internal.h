@@ -154,9 +154,22 @@
  * aws-neuron/aws-neuron-sdk about-neuron/benchmarks/trn1/
  * trn1_trn1n_nlp_data.csv, SDK 2.13-2.15) of the 95-TFLOPS-per-core
  * peak. It does not grow with the width (h 1024 to 12288), so on Neuron
- * it replaces U_TRAIN x h / (h + U_HIDDEN_HALF); inference scales it by
- * U_INFER / U_TRAIN (docs/estimation.md 5.3, "Neuron"). */
+ * serving uses it x U_INFER / U_TRAIN in place of U_INFER x h / (h +
+ * U_HIDDEN_HALF); training uses NEURON_TRAIN_GEMM, below, derived from
+ * the same MFUs (docs/estimation.md 5.3, "Neuron"). */
 #define NEURON_MFU    0.276
+/* Neuron training GEMM efficiency, no width term. A published MFU is end
+ * to end: it already holds the run's exposed communication and
+ * element-wise work, which the training step charges again on top of its
+ * GEMM time (exposed DP/TP traffic, attention-score traffic: 0-22% of the
+ * step for those runs). Per published row i, u_i = MFU_i x u /
+ * (the estimator's own MFU for that row at u), i.e. the GEMM efficiency
+ * at which the estimator reproduces MFU_i; the median of the ten u_i
+ * (14.8-35.9%; GPT-3 23B / 46B shapes from neuronx-nemo-megatron
+ * gpt_23b.sh / gpt_46b.sh) is 29.7% (docs/estimation.md 5.3, "Neuron";
+ * test_neuron re-derives it). Serving keeps NEURON_MFU x U_INFER /
+ * U_TRAIN. */
+#define NEURON_TRAIN_GEMM 0.297
 #define U_POWER_LIMITED                                                        \
     0.60 /* <= 75 W parts (T4, L4) cannot hold boost                           \
             clocks under sustained tensor load */
@@ -589,7 +602,10 @@ attn_score_infer_bytes(const ecf_model *m, int seq, ecf_precision p)
 static inline double u_train_gemm(const devinfo *d, ecf_precision p,
                                   double h)
 {
-    double u = u_gemm(d, p, U_TRAIN, h);
+    double u;
+    if (d->gen == GEN_NEURON && !d->cpu && tensor_precision(p))
+        return NEURON_TRAIN_GEMM * device_factor(d, p);
+    u = u_gemm(d, p, U_TRAIN, h);
     if (!d->cpu && tensor_precision(p) && d->gen != GEN_OLD)
         u *= d->gemm_scale;
     return u;
