@@ -97,6 +97,23 @@ static double burst_baseline(const ecf_instance *inst)
     return 0;
 }
 
+/* A part's measured matmul ceiling (docs/estimation.md 5.3, MAMF_*); 0 =
+ * unmeasured. The H200 is the H100 (Hopper, gemm_scale 1). */
+static double mamf(const char *id)
+{
+    static const struct {
+        const char *prefix;
+        double mamf;
+    } parts[] = {{"a100", MAMF_A100},   {"rtx-4090", MAMF_RTX4090},
+                 {"a10g", MAMF_A10G},   {"l40s", MAMF_L40S},
+                 {"v100", MAMF_V100}};
+    size_t i;
+    for (i = 0; id && i < sizeof(parts) / sizeof(parts[0]); i++)
+        if (strncmp(id, parts[i].prefix, strlen(parts[i].prefix)) == 0)
+            return parts[i].mamf;
+    return 0;
+}
+
 static void describe(devinfo *d, const ecf_instance *inst)
 {
     memset(d, 0, sizeof(*d));
@@ -128,15 +145,14 @@ static void describe(devinfo *d, const ecf_instance *inst)
         d->alpha_link = 0;
     } else {
         const ecf_accel *a = inst->accel;
+        double m = mamf(a->id);
         d->gen = classify(a);
         d->label = a->name ? a->name : a->id;
-        if (a->id && strncmp(a->id, "a100", 4) == 0)
-            d->gemm_scale = MAMF_A100 / MAMF_H100; /* 5.3 */
-        else if (a->id && strcmp(a->id, "rtx-4090") == 0)
-            d->gemm_scale = MAMF_RTX4090 / MAMF_H100; /* 5.3 */
+        if (m > 0)
+            d->gemm_scale = m / MAMF_H100; /* 5.3 */
         if (a->id && strcmp(a->id, "a10g") == 0)
             d->fp32_scale = FP32_MM_A10G / FP32_MM_V100; /* 5.3 */
-        d->gemm_measured = d->gemm_scale != 1.0 || d->gen == GEN_HOPPER;
+        d->gemm_measured = m > 0 || d->gen == GEN_HOPPER;
         d->count = inst->accel_count;
         d->mem_gib = inst->accel_memory_gib > 0 ? inst->accel_memory_gib
                                                 : a->memory_gb * 1e9 / GIB;

@@ -134,6 +134,15 @@
  * datasheet's 2.52 GHz (docs/estimation.md 5.3, "Compute efficiency by
  * M"). */
 #define MAMF_RTX4090 0.990
+/* The same ceiling from one torch.matmul script on other parts (square
+ * sizes 1,024-10,240, best size; zzc0721/torch-performance-test-data,
+ * docs/estimation.md 5.3; the script gives the H100 0.79-0.81 and the
+ * A100 SXM 0.85, Bekman's figures): A10G fp16/bf16 69.47 of 70 (issue
+ * #126), L40S bf16 269.15 of 362.05 (issue #43), V100 SXM2 fp16 97.36 of
+ * 125 (issue #140). */
+#define MAMF_A10G 0.992
+#define MAMF_L40S 0.743
+#define MAMF_V100 0.779
 #define U_FP32        0.65   /* CUDA-core fp32 saturates at small sizes */
 /* Best fp32 torch.matmul rate over the datasheet fp32 peak, same script
  * on both parts (square sizes 1,024-10,240, PyTorch 2.7.0 cu128, TF32
@@ -339,7 +348,7 @@ typedef struct {
     double burst_baseline; /* burstable (t3/t3a/t4g): the sustained share
                               of each vCPU; 0 = not burstable */
     double gemm_scale; /* MAMF of the part / MAMF_H100 (1 = unmeasured) */
-    bool gemm_measured; /* A100, H100, H200, RTX 4090: measured (5.3) */
+    bool gemm_measured; /* part with a MAMF_* or Hopper (5.3) */
     double fp32_scale; /* measured fp32 (CUDA-core) matmul ceiling of the
                           part / the V100's, FP32_MM_*; 0 = unmeasured (1) */
     double host_gbytes_s; /* host CPU's sustained DRAM bandwidth, whole

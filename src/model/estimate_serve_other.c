@@ -14,9 +14,10 @@
 
 /* Inference GEMM efficiency at M tokens per GEMM (docs/estimation.md 5.3,
  * "Compute efficiency by M"): on the parts whose matmul ceiling is
- * measured (A100, H100, H200, RTX 4090), in bf16/fp16/fp8, the published
- * sweep's compute-bound rate at M (ecf_est_gemm_eff_tokens, an H100's; an
- * A100's or a 4090's scaled by its MAMF over the H100's, gemm_scale), x
+ * measured (A100, H100, H200, RTX 4090, A10G, L40S, V100), in
+ * bf16/fp16/fp8, the published sweep's compute-bound rate at M
+ * (ecf_est_gemm_eff_tokens, an H100's; another part's scaled by its MAMF
+ * over the H100's, gemm_scale), x
  * U_FP8 in fp8, x the
  * width term for the work between the GEMMs. It replaces U_INFER there;
  * elsewhere u_gemm at U_INFER. The caller's roofline charges the bytes. */
