@@ -134,6 +134,8 @@ static void describe(devinfo *d, const ecf_instance *inst)
             d->gemm_scale = MAMF_A100 / MAMF_H100; /* 5.3 */
         else if (a->id && strcmp(a->id, "rtx-4090") == 0)
             d->gemm_scale = MAMF_RTX4090 / MAMF_H100; /* 5.3 */
+        else if (a->id && strcmp(a->id, "a10g") == 0)
+            d->gemm_scale = MAMF_A10G / MAMF_H100; /* 5.3 */
         if (a->id && strcmp(a->id, "a10g") == 0)
             d->fp32_scale = FP32_MM_A10G / FP32_MM_V100; /* 5.3 */
         d->gemm_measured = d->gemm_scale != 1.0 || d->gen == GEN_HOPPER;

@@ -134,6 +134,11 @@
  * datasheet's 2.52 GHz (docs/estimation.md 5.3, "Compute efficiency by
  * M"). */
 #define MAMF_RTX4090 0.990
+/* NVIDIA A10G (the catalog's 70 TFLOPS fp16/bf16 dense): best fp16 and
+ * bf16 torch.matmul, 69.47 TFLOPS at 10240^2 (square sizes 1,024-10,240,
+ * PyTorch 2.7.0 cu128; zzc0721/torch-performance-test-data issue #126,
+ * 2026-01-20, the source of FP32_MM_A10G). */
+#define MAMF_A10G 0.992
 #define U_FP32        0.65   /* CUDA-core fp32 saturates at small sizes */
 /* Best fp32 torch.matmul rate over the datasheet fp32 peak, same script
  * on both parts (square sizes 1,024-10,240, PyTorch 2.7.0 cu128, TF32
