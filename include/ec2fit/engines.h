@@ -47,6 +47,11 @@ typedef struct {
     double int4_row_bytes;
     int int4_recons_rows;
     double int4_recons_bytes;
+    /* Host time per column-parallel int4 kernel call beyond the launch
+     * layer_dispatch_s already counts (a Python-launched, autotuned
+     * Triton kernel against a torch op), two calls per layer (fused
+     * q/k/v, fused gate/up); 0 = none. docs/estimation.md 5.5. */
+    double int4_col_launch_s;
     double gemm_factor;      /* prefill / encoder GEMM efficiency vs U_INFER */
     int chunk_tokens;        /* prefill_chunk_tokens: prefill tokens per
                                 engine step; 0 = the whole batch at once */

@@ -46,6 +46,7 @@ static const num_field num_fields[] = {
     {"int4_recons_rows", offsetof(ecf_engine_perf, int4_recons_rows), 0,
      1048576, true},
     NUM("int4_recons_bytes", int4_recons_bytes, 0, 16),
+    NUM("int4_col_launch_s", int4_col_launch_s, 0, 0.001),
     NUM("gemm_factor", gemm_factor, 0.01, 4),
     {"prefill_chunk_tokens", offsetof(ecf_engine_perf, chunk_tokens), 0,
      1048576, true},

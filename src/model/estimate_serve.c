@@ -197,6 +197,12 @@ static void llm_times(infer_times *t,
      * else runs while it does: it adds to the slower of the two. Pipeline
      * stages run one after the other for a token, a network hop apart. */
     host = eng->layer_dispatch_s * m->layers;
+    /* GPTQ on the engine's own kernels: each column-parallel projection
+     * (fused q/k/v, fused gate/up) is a Python-launched, autotuned Triton
+     * kernel, whose host time exceeds a torch op's launch by
+     * int4_col_launch_s (docs/estimation.md 5.5, "Weight-only kernels") */
+    if (int4_kernel)
+        host += 2.0 * m->layers * eng->int4_col_launch_s;
     t->host_s = host;
     iter = (pp * dec_stage > host ? pp * dec_stage : host) + comm_dec +
            eng->step_s + (pp - 1) * d->alpha_net;
@@ -401,7 +407,10 @@ static void explain_serve(ecf_estimate *e,
         x->engine_why = "the default for models other than LLMs";
     if (x->llm) {
         x->step_host_ms = eng->step_s * 1e3;
-        x->layer_dispatch_ms = eng->layer_dispatch_s * 1e3;
+        /* per layer as charged: with the int4 Triton calls' host time */
+        x->layer_dispatch_ms = eng->layer_dispatch_s > 0 && m->layers > 0
+                                   ? t->host_s / m->layers * 1e3
+                                   : 0;
         x->dispatch_ms = t->host_s * 1e3;
     } else {
         x->fwd_overhead_ms = eng->fwd_overhead_s * 1e3;

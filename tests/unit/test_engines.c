@@ -38,28 +38,31 @@ typedef struct {
     int i4rows;
     double i4recons;
     bool fp8_kv;   /* fp8_kv_auto */
+    double i4launch; /* int4_col_launch_s */
 } doc_row;
 
 static const doc_row documented[] = {
     {ECF_ENGINE_VLLM, 0.5e-3, 0, 0, 0.70, 0.50, 0.75, 1.0, 8192, 4e-3, 1.0,
-     true, true, false, 0, 0, 0, 0, 0, false},
+     true, true, false, 0, 0, 0, 0, 0, false, 0},
     /* TGI 1.0.3's GPTQ path: Triton on the column-parallel projections
      * (fxmarty/q4f16-gemm-gemv-benchmark, A10G: 8192^2 weights in 0.2963
      * ms = 226 G weights/s), exllama on the row-parallel ones
      * (0.5 B + g128 scale and zero per row below 8 rows, then dequantise
-     * to fp16 and cuBLAS: 0.53125 read + 2 written + 2 read) */
+     * to fp16 and cuBLAS: 0.53125 read + 2 written + 2 read); each Triton
+     * call's host time 73.2 us over a torch op's (triton-lang/triton#459:
+     * 0.0964 against 0.0232 ms CPU time per matmul call) */
     {ECF_ENGINE_TGI, 1.0e-3, 0.4e-3, 0, 0.70, 0.50, 0.75, 1.0, 4096, 4e-3,
-     1.0, true, false, true, 0, 226, 0.53125, 8, 4.53125, false},
+     1.0, true, false, true, 0, 226, 0.53125, 8, 4.53125, false, 73.2e-6},
     {ECF_ENGINE_TRTLLM, 0.2e-3, 0, 0, 0.70, 0.50, 0.75, 1.0, 8192, 1e-3, 1.0,
-     true, true, true, 2048, 0, 0, 0, 0, true},
+     true, true, true, 2048, 0, 0, 0, 0, true, 0},
     {ECF_ENGINE_HF, 2.0e-3, 0.9e-3, 37.7e-6, 0.70, 0.50, 0.75, 1.0, 0, 4e-3,
-     1.0, false, false, false, 0, 0, 0, 0, 0, false},
+     1.0, false, false, false, 0, 0, 0, 0, 0, false, 0},
     {ECF_ENGINE_TF_SERVING, 1.0e-3, 0, 0, 0.70, 0.50, 0.75, 1.0, 0, 4e-3, 1.0,
-     false, false, false, 0, 0, 0, 0, 0, false},
+     false, false, false, 0, 0, 0, 0, 0, false, 0},
     {ECF_ENGINE_TRITON, 1.0e-3, 0, 0, 0.70, 0.50, 0.75, 1.0, 0, 4e-3, 1.0,
-     false, false, false, 0, 0, 0, 0, 0, false},
+     false, false, false, 0, 0, 0, 0, 0, false, 0},
     {ECF_ENGINE_NEURON, 0, 0, 0, 0.70, 0.50, 1.0, 1.0, 8192, 0, 1.0,
-     false, true, false, 0, 0, 0, 0, 0, false},
+     false, true, false, 0, 0, 0, 0, 0, false, 0},
 };
 
 static void expect_row(const ecf_engine_perf *r, const doc_row *d)
@@ -84,6 +87,7 @@ static void expect_row(const ecf_engine_perf *r, const doc_row *d)
     assert_int_equal(r->int4_recons_rows, d->i4rows);
     assert_float_equal(r->int4_recons_bytes, d->i4recons, 1e-12);
     assert_int_equal(r->fp8_kv_auto, d->fp8_kv);
+    assert_float_equal(r->int4_col_launch_s, d->i4launch, 1e-12);
 }
 
 static void test_engines__embedded_values_are_documented(void **state)
@@ -263,6 +267,10 @@ static void test_engines__loader_refuses(void **state)
                    "engines.json: engines[0] (vllm): int4_col_gweights_s, "
                    "int4_row_bytes, int4_recons_rows, int4_recons_bytes: "
                    "give all four (a kernel description) or none");
+    expect_refused("\"int4_col_launch_s\": 0.0000732,",
+                   "\"int4_col_launch_s\": 0.002,",
+                   "engines.json: engines[1] (tgi): int4_col_launch_s: "
+                   "0.002 is outside [0, 0.001]");
     expect_refused("\"int4_recons_bytes\": 0, \"gemm_factor\"",
                    "\"gemm_factor\"",
                    "engines.json: engines[0] (vllm): missing "
