@@ -82,6 +82,7 @@ static void llm_times(infer_times *t,
     double s_pf = ecf_est_neuron_prompt_tokens(d, s_in, s_out);
     double act_elem = p == ECF_PREC_FP8 ? 1.0 : p == ECF_PREC_FP32 ? 4.0 : 2.0;
     double wk[3]; /* weights per device: prefill, burst, step */
+    double read_params; /* parameters a forward reads whole */
     bool int4_kernel = false;
 
     memset(t, 0, sizeof(*t));
@@ -108,7 +109,13 @@ static void llm_times(infer_times *t,
                  eng->gemm_factor;
     rate_dec = peak * 1e12 * serve_u_infer(d, p, m->hidden, m_step) *
                eng->gemm_factor;
-    weights_dev = m->params * wb / split / wq;
+    /* an untied input embedding is a lookup of the tokens' rows, not a
+     * read of the table; a tied one is read whole as the LM head */
+    read_params = m->params -
+                  (m->tie_embeddings ? 0.0 : (double)m->vocab * m->hidden);
+    if (read_params <= 0)
+        read_params = m->params;
+    weights_dev = read_params * wb / split / wq;
     wk[0] = wk[1] = weights_dev;
     if (!d->cpu && p == ECF_PREC_INT4 && eng->int4_col_gweights_s > 0)
         int4_kernel = int4_kernel_bytes(m, eng, b, s_pf, split, bw, wk);
@@ -142,10 +149,11 @@ static void llm_times(infer_times *t,
     if (m->experts > 0) {
         double k = m->experts_per_tok, E = m->experts;
         double frac = 1.0 - pow(1.0 - k / E, b);
-        double dense = m->params - (m->params - m->active_params) * E / (E - k);
+        double dense = read_params -
+                       (m->params - m->active_params) * E / (E - k);
         if (dense < 0)
             dense = m->active_params * 0.2;
-        weights_dev = (dense + (m->params - dense) * frac) * wb / split / wq;
+        weights_dev = (dense + (read_params - dense) * frac) * wb / split / wq;
     }
     if (int4_kernel)
         weights_dev = wk[2];
@@ -156,7 +164,7 @@ static void llm_times(infer_times *t,
      * KV heads per core, the KV read over the decode bucket; 1 elsewhere */
     {
         double kv_pad, pad = ecf_est_neuron_pad_factor(m, d, pl->tp, &kv_pad);
-        weights_dev *= pad;
+        weights_dev *= 1.0 + (pad - 1.0) * m->params / read_params;
         kv_dev *= kv_pad * ecf_est_neuron_kv_bucket_factor(d, s_in, s_out);
     }
     dec_flops = b *

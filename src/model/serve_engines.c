@@ -64,7 +64,10 @@ double serve_int4_weight_bytes(const ecf_model *m, const serve_engine *eng,
         n_mlp = 3;
     col = m->layers * (attn_col + (n_mlp - 1) * inter * h);
     row = m->layers * (attn_row + inter * h);
-    rest = m->params - col - row;
+    /* the rest is read at 2 bytes: norms and the LM head; an untied
+     * input embedding is a lookup, not a read */
+    rest = m->params - col - row -
+           (m->tie_embeddings ? 0.0 : (double)m->vocab * h);
     if (rest < 0)
         rest = 0;
     row_b = rows < eng->int4_recons_rows

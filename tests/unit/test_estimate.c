@@ -294,21 +294,22 @@ static void test_estimate__decode_and_prefill_roofline(void **state)
      * A100's MAMF over the H100's (0.859 / 0.801) x 4096/5120 = 0.56100
      * of 312 TFLOPS = 175.03 TFLOPS achieved; docs/estimation.md 5.3,
      * "Compute efficiency by M").
-     * Decode step: weights 13,476,831,232 B + KV 524,288 B x (128 + 64
-     *   average context) = 100,663,296 -> 13,577,494,528 B / 1427.3e9
-     *   = 9.5127 ms; FLOPs 2 x 6,607,343,616 (params minus the input
-     *   embedding) + 4*32*192*4096 = 13,315,350,528 -> 0.0889 ms. Memory
-     *   bound: 9.5127 ms, + 0.5 ms vLLM host time per step (the default
-     *   engine; docs/estimation.md "Serving engines") = 10.0127 ms per
-     *   token.
+     * Decode step: weights 13,476,831,232 B less the input embedding's
+     *   262,144,000 (a lookup, not a read: docs/estimation.md 5.4) =
+     *   13,214,687,232 B + KV 524,288 B x (128 + 64 average context) =
+     *   100,663,296 -> 13,315,350,528 B / 1427.3e9 = 9.3290 ms; FLOPs
+     *   2 x 6,607,343,616 (params minus the input embedding) +
+     *   4*32*192*4096 = 13,315,350,528 -> 0.0889 ms. Memory bound:
+     *   9.3290 ms, + 0.5 ms vLLM host time per step (the default engine;
+     *   docs/estimation.md "Serving engines") = 9.8290 ms per token.
      * Prefill: (2 x 6,607,343,616 + 4*32*128*4096/2) x 128 tokens
      *   = 1.695775e12 FLOPs / 175.03e12 = 9.6884 ms; reading the weights
      *   and the prompt's activations through every GEMM (65,792 elements
      *   x 32 layers x 2 B x 128 tokens = 538,968,064 B; 5.3 "Tokens per
-     *   GEMM"), 14,015,799,296 B / 1427.3e9 = 9.8198 ms, so at 128 tokens
-     *   the prefill is bandwidth bound: TTFT 9.8198 ms (a lone request
+     *   GEMM"), 13,753,655,296 B / 1427.3e9 = 9.6361 ms, so at 128 tokens
+     *   the prefill is just compute bound: TTFT 9.6884 ms (a lone request
      *   waits for no one).
-     * Latency = 9.8198 + 127 further tokens x 10.0127 = 1281.43 ms. */
+     * Latency = 9.6884 + 127 further tokens x 9.8290 = 1257.98 ms. */
     fx *f = *state;
     ecf_workload w = ECF_WORKLOAD_INIT;
     ecf_estimate e;
@@ -317,16 +318,16 @@ static void test_estimate__decode_and_prefill_roofline(void **state)
     w.input_tokens = 128;
     w.output_tokens = 128;
     run_ok(&e, model(state, "llama-2-7b"), &w, &f->p4de_1, 1);
-    assert_float_equal(e.per_token_ms, 10.0127, 1e-3);
-    assert_float_equal(e.ttft_ms, 9.8198, 1e-3);
-    assert_float_equal(e.latency_ms, 1281.43, 0.1);
+    assert_float_equal(e.per_token_ms, 9.8290, 1e-3);
+    assert_float_equal(e.ttft_ms, 9.6884, 1e-3);
+    assert_float_equal(e.latency_ms, 1257.98, 0.1);
     assert_int_equal(e.bottleneck, ECF_BN_MEMORY_BW);
     assert_string_equal(e.throughput_unit, "tokens/s");
     assert_string_equal(e.engine, "vllm");
-    /* 128 tokens / 1.28143 s = 99.89 tokens/s (gpt-fast, compiled with no
+    /* 128 tokens / 1.25798 s = 101.75 tokens/s (gpt-fast, compiled with no
      * host step, measured 104.9) */
-    assert_float_equal(e.throughput, 99.89, 0.05);
-    assert_float_equal(e.max_qps_per_replica, 1.0 / 1.28143, 1e-3);
+    assert_float_equal(e.throughput, 101.75, 0.05);
+    assert_float_equal(e.max_qps_per_replica, 1.0 / 1.25798, 1e-3);
 }
 
 static void test_estimate__cnn_training_step(void **state)
