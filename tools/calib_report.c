@@ -417,6 +417,12 @@ static int evaluate(double *out,
         w.tensor_parallel = inst.accel_count;
     if (jnum(row, "tensor_parallel", 0) > 0)
         w.tensor_parallel = (int)jnum(row, "tensor_parallel", 0);
+    /* training rows: the published layout, as --tensor-parallel and
+     * --pipeline-parallel pin it */
+    if (jnum(row, "pipeline_parallel", 0) > 0)
+        w.pipeline_parallel = (int)jnum(row, "pipeline_parallel", 0);
+    if (jnum(row, "virtual_stages", 0) > 0)
+        w.virtual_stages = (int)jnum(row, "virtual_stages", 0);
     if (ecf_estimate_run(&e, &m, &w, &inst, nodes, &err) < 0) {
         snprintf(msg, msg_len, "%.190s", err.msg);
         return -1;

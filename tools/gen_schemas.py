@@ -149,7 +149,9 @@ MODELS = doc("models.schema.json", "ec2fit models --output json", obj({
 NNONNEG = {"type": ["number", "null"], "minimum": 0}
 PLAN_TRIED = obj({
     "strategy": PARALLELISM, "tp": POSINT, "pp": POSINT, "dp": POSINT,
-    "micro_batches": POSINT, "batch": POSINT, "recompute": BOOL,
+    "micro_batches": POSINT,
+    "virtual_stages": dict(POSINT, description="interleaved 1F1B: model chunks per pipeline device (1: plain 1F1B)"),
+    "batch": POSINT, "recompute": BOOL,
     "fits": dict(BOOL, description="fits with the search's headroom"),
     "gib_per_device": NONNEG, "step_s": NONNEG, "samples_per_s": NONNEG,
     "chosen": BOOL})

@@ -55,6 +55,7 @@ typedef struct {
     double qps;                   /* serving: requests/s wanted; 0 = none */
     double bytes_per_sample;      /* override of the model's input bytes */
     int tensor_parallel;          /* serving: devices per model replica;
+                                     training: the plan's TP degree;
                                      0 = chosen for throughput */
     /* Filled by ecf_workload_resolve; do not set. */
     bool resolved;
@@ -131,6 +132,15 @@ typedef struct {
      * step, compute + traffic / N (docs/estimation.md 5.4). Last, so the
      * initializer leaves it unset. */
     int grad_accum;
+    /* Training: pipeline stages of the plan (--pipeline-parallel N; with
+     * --tensor-parallel, the Megatron layout a run used). 0 = chosen by
+     * the plan search (docs/estimation.md 6). Last, so the initializer
+     * leaves it unset. */
+    int pipeline_parallel;
+    /* Training: model chunks per pipeline device, the interleaved 1F1B
+     * schedule (--virtual-stages N, with --pipeline-parallel); 0 = plain
+     * 1F1B. Last, so the initializer leaves it unset. */
+    int virtual_stages;
 } ecf_workload;
 
 /** --offload none|optimizer: DeepSpeed ZeRO-Offload (offload_optimizer
@@ -205,7 +215,9 @@ int ecf_storage_parse(const char *s);
             0.0, 0, 0, 0, 0.0, false, 0.0, 0.0, 0.0, false, 0.0,               \
             ECF_MASTER_FP32, false, false, false, 0, 0, false,                \
             ECF_OFFLOAD_NONE, ECF_KV_AUTO, 0 /* attn_kernel: auto */,          \
-            0 /* grad_accum: not given */                                      \
+            0 /* grad_accum: not given */,                                     \
+            0 /* pipeline_parallel: chosen */,                                 \
+            0 /* virtual_stages: plain 1F1B */                                 \
     }
 
 /** EC2 per-second billing charges each Linux instance at least 60 s
@@ -306,6 +318,7 @@ typedef struct {
     ecf_parallelism parallelism;
     int tp, dp, pp;
     int microbatches; /* per optimizer step (pipeline), else 1 */
+    int vp;           /* interleaved pipeline: model chunks per device */
     int batch;        /* per device micro-batch */
     bool checkpointing;
     bool fits; /* with the search's headroom */
@@ -455,6 +468,9 @@ typedef struct {
     /* Training: the plans the search evaluated, in order (not filled by
      * ecf_estimate_run_quiet); the chosen one is among them. */
     int n_tried;
+    /* Training: the plan is the layout --tensor-parallel /
+     * --pipeline-parallel pinned (not the search's own choice). */
+    bool plan_pinned;
     ecf_train_try tried[ECF_EST_MAX_TRIED];
 } ecf_estimate;
 

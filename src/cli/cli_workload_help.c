@@ -101,7 +101,14 @@ void cli_workload_usage(FILE *f)
           "compute ~ pixels)\n",
           f);
     /* two strings: ISO C caps a literal at 4095 characters */
-    fputs("  --data-loader cpu|dali  image training: JPEG decode on host "
+    fputs("  --tensor-parallel N --pipeline-parallel N --virtual-stages N\n"
+          "                          training: pin the plan's Megatron layout "
+          "(TP\n"
+          "                          degree, pipeline stages, interleaved "
+          "1F1B chunks\n"
+          "                          per device; default: the plan search's, "
+          "plain 1F1B)\n"
+          "  --data-loader cpu|dali  image training: JPEG decode on host "
           "cores (cpu,\n"
           "                          default; too few vCPUs slow the step) "
           "or on the\n"

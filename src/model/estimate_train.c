@@ -23,6 +23,7 @@
 typedef struct {
     plan pl;
     int micro; /* micro-batches per optimizer step (pipeline), else 1 */
+    int vp;    /* model chunks per pipeline device (interleaved), else 1 */
     ecf_memory mem;
     double mult, u, compute_s, memory_s, comm_s, step_s;
     double samples_per_step, flops_per_step, sps;
@@ -219,6 +220,31 @@ static bool accum_given(const ecf_workload *w, const plan *pl)
     return w->grad_accum > 0 && pl->pp == 1;
 }
 
+/* Pipeline schedule of a tp+pp plan (docs/estimation.md 6, "Pipeline"):
+ * 1F1B leaves p - 1 idle micro-batch slots per step, (p - 1) / m of the
+ * work; the interleaved 1F1B schedule (Narayanan et al. 2021, sec. 2.2.2;
+ * Megatron-core / NeMo `virtual_pipeline_model_parallel_size`, pinned by
+ * --virtual-stages v) gives each device v chunks of L / (p v) layers,
+ * cutting the bubble to (p - 1) / (v m) at v times the point-to-point
+ * sends and 1 + (p - 1) / (p v) times the first stage's activations in
+ * flight (Megatron-LM megatron/training/theoretical_memory_usage.py,
+ * interleaved_schedule_memory_penalty). Sets c->vp (1: plain 1F1B, also
+ * when v does not divide L / p) and adds the activations. */
+static void pp_schedule(cand *c, const ecf_model *m, const ecf_workload *w)
+{
+    int p = c->pl.pp, v = w->virtual_stages;
+    double x;
+
+    c->vp = 1;
+    if (v < 2 || (m->layers / p) % v != 0)
+        return;
+    c->vp = v;
+    x = c->mem.activations_gib * (p - 1) / ((double)p * v);
+    c->mem.activations_gib += x;
+    c->mem.overhead_gib += FRAGMENTATION * x;
+    c->mem.total_per_device_gib += x * (1.0 + FRAGMENTATION);
+}
+
 /* Step time of one plan (docs/estimation.md, "Training step"). */
 static void eval_cand(cand *c,
                       const ecf_model *m,
@@ -238,6 +264,9 @@ static void eval_cand(cand *c,
                                                 act;
 
     train_memory(&c->mem, m, w, p, pl, d);
+    c->vp = 1;
+    if (pl->pp > 1)
+        pp_schedule(c, m, w);
     c->fits = fits(&c->mem);
     c->roomy = c->mem.total_per_device_gib * (1.0 + TRAIN_HEADROOM) <=
                c->mem.available_per_device_gib;
@@ -264,10 +293,6 @@ static void eval_cand(cand *c,
                                          conv_flops_factor(m, d, p) /
                                          (peak * 1e12 * c->u)
                                    : 0));
-    /* 1F1B pipeline: p - 1 idle micro-batch slots per step (Narayanan et
-     * al. 2021, sec. 2.2): time x (m + p - 1) / m. */
-    if (pl->pp > 1)
-        bubble = (double)(c->micro + pl->pp - 1) / c->micro;
     /* Materialised attention scores (encoders): their element-wise
      * traffic runs between the GEMMs (docs/estimation.md 5.4). */
     if (tf && peak > 0)
@@ -334,8 +359,9 @@ static void eval_cand(cand *c,
         /* Each stage's gradient shard is reduced over the dp replicas of
          * that stage, one per node (Megatron distributed optimizer:
          * reduce-scatter + all-gather = one all-reduce). */
-        comm = grad_sync_s(comm_bytes / ((double)pl->tp * pl->pp), 1, pl->dp,
-                           d);
+        int span = pl->tp * pl->pp,
+            per_node = span < d->count ? d->count / span : 1;
+        comm = grad_sync_s(comm_bytes / span, per_node, pl->dp / per_node, d);
     }
     act = (double)pl->batch * w->seq_len * m->hidden * 2.0;
     if (pl->tp > 1) {
@@ -345,11 +371,19 @@ static void eval_cand(cand *c,
                   allreduce_s(act, pl->tp, d->link_gbytes_s, d->alpha_link,
                               LINK_EFFICIENCY);
     }
-    if (pl->pp > 1)
+    if (pl->pp > 1) {
         /* A send forward and one backward per micro-batch slot, over the
          * node's network (TP ranks each send 1/tp: scatter-gather). */
-        p2p = 2.0 * (c->micro + pl->pp - 1) *
-              (act / (d->net_gbytes_s * 1e9 * NET_EFFICIENCY) + d->alpha_net);
+        double slot =
+            act / (d->net_gbytes_s * 1e9 * NET_EFFICIENCY) + d->alpha_net;
+        /* a pipeline inside one node sends over the device links, each
+         * TP rank its 1/tp of the activations */
+        if (pl->tp * pl->pp <= d->count)
+            slot = act / pl->tp / (d->link_gbytes_s * 1e9 * LINK_EFFICIENCY) +
+                   d->alpha_link;
+        bubble = 1.0 + (double)(pl->pp - 1) / ((double)c->vp * c->micro);
+        p2p = 2.0 * ((double)c->vp * c->micro + pl->pp - 1) * slot;
+    }
     exposed = dp_exposed_s(comm, pl->par, c->mult, lora,
                            c->compute_s / c->micro);
     c->compute_s *= bubble;
@@ -406,6 +440,7 @@ static void record_try(ecf_estimate *e, const cand *c)
     t->dp = c->pl.dp;
     t->pp = c->pl.pp;
     t->microbatches = c->micro;
+    t->vp = c->vp;
     t->batch = c->pl.batch;
     t->checkpointing = c->pl.ckpt;
     t->fits = c->roomy;
@@ -506,12 +541,15 @@ static void search_train(cand *best,
                          ecf_precision p,
                          const devinfo *d,
                          int nodes,
-                         double peak)
+                         double peak,
+                         bool pinned)
 {
     int n = d->count * nodes, batch = w->batch_size, tp = tp_in_node(m, d);
+    int tpn = pinned ? w->tensor_parallel : 0,
+        ppn = pinned ? w->pipeline_parallel : 0;
     bool have = false,
          lora = w->task == ECF_TASK_LORA || w->task == ECF_TASK_QLORA;
-    int c, pp;
+    int c, pp, t;
     double ceiling = sps_ceiling(m, w, p, d, n, peak, false);
     double ckpt_ceiling = -1; /* computed when first needed */
 
@@ -578,11 +616,17 @@ static void search_train(cand *best,
                     zero_fixed_gib(m, w, p, pars[i]) > d->mem_gib)
                     continue;
                 if (pars[i] == ECF_PAR_TP_FSDP) {
-                    if (!tp)
+                    int t2 = tpn ? tpn : tp;
+                    if (!tp || t2 < 2 || m->heads % t2 != 0 ||
+                        d->count % t2 != 0)
                         continue;
-                    x.pl.tp = tp;
-                    x.pl.dp = n / tp;
+                    x.pl.tp = t2;
+                    x.pl.dp = n / t2;
+                } else if (tpn > 1) {
+                    continue; /* pinned TP */
                 }
+                if (ppn > 1)
+                    continue; /* pinned pipeline */
                 eval_cand(&x, m, w, p, d, nodes, peak, !e->quiet);
                 if (n == 1)
                     x.pl.par = ECF_PAR_SINGLE;
@@ -600,18 +644,29 @@ static void search_train(cand *best,
                     return; /* nothing can beat it */
             }
             /* Megatron layout: TP inside each node, pipeline stages
-             * across nodes, replicas of the pipeline over the rest. */
-            for (pp = 2; tp && pp <= nodes && pp <= m->layers; pp *= 2) {
-                cand x;
-                if (nodes % pp != 0 || m->layers % pp != 0)
-                    continue;
-                memset(&x, 0, sizeof(x));
-                x.pl = (plan){ECF_PAR_TP_PP, tp, n / (tp * pp), pp, ckpt, batch};
-                eval_cand(&x, m, w, p, d, nodes, peak, !e->quiet);
-                record_try(e, &x);
-                if (cand_better(&x, best))
-                    *best = x;
-            }
+             * across nodes, replicas of the pipeline over the rest; a
+             * pinned layout (--tensor-parallel, --pipeline-parallel) may
+             * also put several stages in a node or one pipeline in part
+             * of a node. */
+            t = tpn ? tpn : tp;
+            if (tp && m->heads % t == 0)
+                for (pp = ppn ? ppn : 2; pp * t <= n && pp <= m->layers;
+                     pp = ppn ? n + 1 : pp * 2) {
+                    cand x;
+                    int span = pp * t; /* devices of one pipeline */
+                    if (pp < 2 || m->layers % pp != 0 || n % span != 0 ||
+                        (span % d->count != 0 && d->count % span != 0) ||
+                        (!tpn && !ppn && nodes % pp != 0))
+                        continue;
+                    memset(&x, 0, sizeof(x));
+                    x.pl = (plan){ECF_PAR_TP_PP, t, n / span, pp, ckpt, batch};
+                    eval_cand(&x, m, w, p, d, nodes, peak, !e->quiet);
+                    record_try(e, &x);
+                    if (!have || cand_better(&x, best)) {
+                        *best = x;
+                        have = true;
+                    }
+                }
         }
         if (w->batch_explicit || batch <= 1 || plain_fits)
             break;
@@ -629,12 +684,32 @@ void run_train(ecf_estimate *e,
 {
     cand best;
     plan pl;
+    bool pinned;
 
     bool tf = ecf_model_kind_is_transformer(m->kind);
 
     e->n_tried = 0;
-    search_train(&best, e, m, w, p, d, nodes, peak);
+    pinned = w->tensor_parallel > 0 || w->pipeline_parallel > 0;
+    search_train(&best, e, m, w, p, d, nodes, peak, pinned);
+    /* a pinned layout this node count or model cannot take: the search's
+     * own plan, when one fits */
+    if (pinned && !best.fits) {
+        cand own;
+        int n_tried = e->n_tried;
+        search_train(&own, e, m, w, p, d, nodes, peak, false);
+        if (own.fits) {
+            best = own;
+            pinned = false;
+            warn(e, "pinned layout (tensor parallel %d, pipeline stages "
+                    "%d; 0 = not given): no such plan fits on %d x %d "
+                    "devices; the search chose its own",
+                 w->tensor_parallel, w->pipeline_parallel, nodes, d->count);
+        } else {
+            e->n_tried = n_tried;
+        }
+    }
     pl = best.pl;
+    e->plan_pinned = pinned;
     e->memory = best.mem;
     e->fits = best.fits;
     e->parallelism = pl.par;
@@ -710,7 +785,14 @@ void run_train(ecf_estimate *e,
                    : "--grad-accum %d not applied: the pipeline's own "
                      "micro-batches set the optimizer steps",
                w->grad_accum);
-    if (pl.pp > 1)
+    if (pl.pp > 1 && best.vp > 1)
+        assume(e,
+               "pipeline: %d stages x %d micro-batches per step, interleaved "
+               "1F1B with %d chunks of %d layer(s) per device, bubble %.0f%%",
+               pl.pp, best.micro, best.vp, m->layers / (pl.pp * best.vp),
+               100.0 * (pl.pp - 1) /
+                   ((double)best.vp * best.micro + pl.pp - 1));
+    else if (pl.pp > 1)
         assume(e,
                "pipeline: %d stages x %d micro-batches per step (1F1B), "
                "bubble %.0f%%",

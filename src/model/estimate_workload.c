@@ -343,10 +343,24 @@ int ecf_workload_resolve(ecf_workload *w, const ecf_model *m, ecf_err *err)
                            "--tensor-parallel: expected a power of two or "
                            "an even NeuronCore count from 1 to 1024, got %d",
                            w->tensor_parallel);
-    if (w->tensor_parallel > 0 && w->task != ECF_TASK_INFER)
+    if (w->tensor_parallel > 0 && !ecf_task_is_training(w->task) &&
+        w->task != ECF_TASK_INFER)
         return ecf_err_set(err, ECF_EINVAL,
-                           "--tensor-parallel: only for --task infer (jobs "
-                           "choose their sharding)");
+                           "--tensor-parallel: only for --task infer and "
+                           "training (batch jobs choose their sharding)");
+    if (w->pipeline_parallel < 0 || w->pipeline_parallel > 1024 ||
+        (w->pipeline_parallel > 0 && !ecf_task_is_training(w->task)))
+        return ecf_err_set(err, ECF_EINVAL,
+                           "--pipeline-parallel: 1 to 1024 pipeline stages, "
+                           "training only, got %d",
+                           w->pipeline_parallel);
+    if (w->virtual_stages < 0 || w->virtual_stages > 1024 ||
+        (w->virtual_stages > 1 && w->pipeline_parallel < 2))
+        return ecf_err_set(err, ECF_EINVAL,
+                           "--virtual-stages: model chunks per pipeline "
+                           "device, 1 to 1024, with --pipeline-parallel 2 or "
+                           "more, got %d",
+                           w->virtual_stages);
     if (w->latency_target_ms < 0 || w->qps < 0)
         return ecf_err_set(err, ECF_EINVAL, "%s: must be positive",
                            w->qps < 0 ? "--qps" : "--latency-ms");

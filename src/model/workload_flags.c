@@ -271,6 +271,14 @@ int cli_workload_option(cli_workload *wl, int c, const char *arg, ecf_err *err)
         rc = cli_parse_int(&w->tensor_parallel, "--tensor-parallel", arg, 1,
                            1024, err);
         return rc < 0 ? rc : 1;
+    case CLI_WL_PIPELINE_PARALLEL:
+        rc = cli_parse_int(&w->pipeline_parallel, "--pipeline-parallel", arg,
+                           1, 1024, err);
+        return rc < 0 ? rc : 1;
+    case CLI_WL_VIRTUAL_STAGES:
+        rc = cli_parse_int(&w->virtual_stages, "--virtual-stages", arg, 1,
+                           1024, err);
+        return rc < 0 ? rc : 1;
     case CLI_WL_STEPS:
         rc = cli_parse_int(&wl->steps, "--steps", arg, 1, 10000, err);
         return rc < 0 ? rc : 1;

@@ -74,6 +74,8 @@ enum {
     CLI_WL_CONV_KERNELS,
     CLI_WL_KV_CACHE_DTYPE,
     CLI_WL_GRAD_ACCUM,
+    CLI_WL_PIPELINE_PARALLEL,
+    CLI_WL_VIRTUAL_STAGES,
     CLI_WL_END
 };
 
@@ -117,7 +119,10 @@ enum {
         {"attention", required_argument, NULL, CLI_WL_ATTENTION},              \
         {"conv-kernels", required_argument, NULL, CLI_WL_CONV_KERNELS},        \
         {"kv-cache-dtype", required_argument, NULL, CLI_WL_KV_CACHE_DTYPE},    \
-        {"grad-accum", required_argument, NULL, CLI_WL_GRAD_ACCUM}
+        {"grad-accum", required_argument, NULL, CLI_WL_GRAD_ACCUM},            \
+        {"pipeline-parallel", required_argument, NULL,                         \
+         CLI_WL_PIPELINE_PARALLEL},                                            \
+        {"virtual-stages", required_argument, NULL, CLI_WL_VIRTUAL_STAGES}
 
 typedef struct {
     const char *model;        /* --model NAME */

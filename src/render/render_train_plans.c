@@ -16,7 +16,10 @@
 static void strategy(char *buf, size_t n, const ecf_train_try *t)
 {
     const char *name = ecf_parallelism_name(t->parallelism);
-    if (t->pp > 1)
+    if (t->pp > 1 && t->vp > 1)
+        snprintf(buf, n, "%s tp%d pp%d dp%d x%d mb v%d", name, t->tp, t->pp,
+                 t->dp, t->microbatches, t->vp);
+    else if (t->pp > 1)
         snprintf(buf, n, "%s tp%d pp%d dp%d x%d mb", name, t->tp, t->pp,
                  t->dp, t->microbatches);
     else if (t->tp > 1)
@@ -37,6 +40,10 @@ const char *rr_chosen_reason(const ecf_estimate *e)
     if (!e->fits)
         return "no plan fits; the one shown needs the least memory per "
                "device";
+    if (e->plan_pinned)
+        return "the layout pinned by --tensor-parallel / "
+               "--pipeline-parallel, the fastest of its micro-batch and "
+               "recomputation choices that fits";
     switch (e->parallelism) {
     case ECF_PAR_SINGLE:
     case ECF_PAR_DP:
@@ -115,6 +122,7 @@ static void json_plans_tried(cJSON *o, const ecf_estimate *e)
         cJSON_AddNumberToObject(x, "pp", t->pp);
         cJSON_AddNumberToObject(x, "dp", t->dp);
         cJSON_AddNumberToObject(x, "micro_batches", t->microbatches);
+        cJSON_AddNumberToObject(x, "virtual_stages", t->vp > 1 ? t->vp : 1);
         cJSON_AddNumberToObject(x, "batch", t->batch);
         cJSON_AddBoolToObject(x, "recompute", t->checkpointing);
         cJSON_AddBoolToObject(x, "fits", t->fits);

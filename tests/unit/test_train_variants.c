@@ -373,6 +373,57 @@ static void test_train_variants__grad_accum(void **state)
                                  "infer has none");
 }
 
+/* --tensor-parallel / --pipeline-parallel pin the Megatron layout (TP 4
+ * in half a node, 4 stages), and --virtual-stages v runs the interleaved
+ * 1F1B schedule: bubble (p - 1) / (v m) instead of (p - 1) / m (Narayanan
+ * et al. 2021, sec. 2.2.2), first-stage activations x (1 + (p - 1) /
+ * (p v)) (Megatron-LM interleaved_schedule_memory_penalty); docs/
+ * estimation.md 6, "Pipeline". */
+static void test_train_variants__pinned_interleaved_pipeline(void **state)
+{
+    fx *f = *state;
+    const ecf_model *m = fx_model(f, "llama-2-70b");
+    ecf_workload w = ECF_WORKLOAD_INIT;
+    ecf_estimate plain, inter, own;
+    ecf_err err = ECF_ERR_INIT;
+    double mb = 8.0 * 4;
+
+    w.task = ECF_TASK_TRAIN;
+    w.precision = ECF_PREC_BF16;
+    w.batch_size = 1;
+    w.seq_len = 4096;
+    w.activation_checkpointing = ECF_CKPT_ON;
+    w.tensor_parallel = 4;
+    w.pipeline_parallel = 4;
+    fx_est(&plain, f, "llama-2-70b", &w, "p5.48xlarge", 8);
+    assert_true(plain.plan_pinned);
+    assert_int_equal(plain.parallelism, ECF_PAR_TP_PP);
+    assert_int_equal(plain.tp_degree, 4);
+    assert_int_equal(plain.pp_degree, 4);
+    assert_int_equal(plain.dp_degree, 4);
+    w.virtual_stages = 20;
+    fx_est(&inter, f, "llama-2-70b", &w, "p5.48xlarge", 8);
+    assert_float_equal(inter.compute_s / plain.compute_s,
+                       (1.0 + 3.0 / (20.0 * mb)) / (1.0 + 3.0 / mb), 1e-9);
+    assert_float_equal(inter.memory.activations_gib /
+                           plain.memory.activations_gib,
+                       1.0 + 3.0 / (4.0 * 20.0), 1e-9);
+    assert_true(inter.step_time_s < plain.step_time_s);
+
+    /* a layout the cluster cannot take: the search's own plan */
+    w.virtual_stages = 0;
+    w.pipeline_parallel = 3;
+    fx_est(&own, f, "llama-2-70b", &w, "p5.48xlarge", 8);
+    assert_false(own.plan_pinned);
+    assert_true(own.fits);
+
+    /* interleaving needs a pipeline */
+    w.pipeline_parallel = 0;
+    w.virtual_stages = 2;
+    w.resolved = false;
+    assert_int_equal(ecf_workload_resolve(&w, m, &err), ECF_EINVAL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -386,6 +437,7 @@ int main(void)
         cmocka_unit_test(test_train_variants__fp8_attention_core_bf16),
         cmocka_unit_test(test_train_variants__width_term_by_part),
         cmocka_unit_test(test_train_variants__grad_accum),
+        cmocka_unit_test(test_train_variants__pinned_interleaved_pipeline),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
