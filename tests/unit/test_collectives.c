@@ -97,6 +97,23 @@ static void test_collectives__other_measurements(void **state)
     assert_true(133.52 / 135.68 > 0.98);
 }
 
+/* A serving workload pinned to one engine, batch and TP degree. */
+static ecf_workload serve_w(ecf_engine engine, int batch, int tp, int in,
+                            int out)
+{
+    ecf_workload w = ECF_WORKLOAD_INIT;
+    w.task = ECF_TASK_INFER;
+    w.precision = ECF_PREC_FP16;
+    w.precision_explicit = true;
+    w.engine = engine;
+    w.batch_size = batch;
+    w.batch_explicit = true;
+    w.tensor_parallel = tp;
+    w.input_tokens = in;
+    w.output_tokens = out;
+    return w;
+}
+
 /* The decode step's all-reduces on p5 (8x H100, NVSwitch): llama-3.1-70b
  * (80 layers, h 8192) fp16 TP8 under TensorRT-LLM, batch 64 at 128/2048:
  * 64 + 63 / 2048 x 128 = 67.9375 tokens (the fused prompts ride along,
@@ -108,17 +125,8 @@ static void test_collectives__other_measurements(void **state)
 static void test_collectives__serving_step(void **state)
 {
     fx *f = *state;
-    ecf_workload w = ECF_WORKLOAD_INIT;
+    ecf_workload w = serve_w(ECF_ENGINE_TRTLLM, 64, 8, 128, 2048);
     ecf_estimate e;
-    w.task = ECF_TASK_INFER;
-    w.precision = ECF_PREC_FP16;
-    w.precision_explicit = true;
-    w.engine = ECF_ENGINE_TRTLLM;
-    w.batch_size = 64;
-    w.batch_explicit = true;
-    w.tensor_parallel = 8;
-    w.input_tokens = 128;
-    w.output_tokens = 2048;
     fx_est(&e, f, "llama-3.1-70b", &w, "p5.48xlarge", 1);
     assert_int_equal(e.tp_degree, 8);
     assert_float_equal(e.comm_s, 5.27583e-3, 1e-8);
@@ -136,18 +144,9 @@ static void test_collectives__serving_step(void **state)
 static void test_collectives__pcie_serving_step(void **state)
 {
     fx *f = *state;
-    ecf_workload w = ECF_WORKLOAD_INIT;
+    ecf_workload w = serve_w(ECF_ENGINE_TGI, 1, 8, 167, 50);
     ecf_estimate e;
     double ll = 3.6e-6 + 14 * 1.0e-6 + 4 * 1.75 * 8192 / 3.1e9;
-    w.task = ECF_TASK_INFER;
-    w.precision = ECF_PREC_FP16;
-    w.precision_explicit = true;
-    w.engine = ECF_ENGINE_TGI;
-    w.batch_size = 1;
-    w.batch_explicit = true;
-    w.tensor_parallel = 8;
-    w.input_tokens = 167;
-    w.output_tokens = 50;
     fx_est(&e, f, "llama-2-7b", &w, "g5.48xlarge", 1);
     assert_int_equal(e.tp_degree, 8);
     assert_float_equal(e.comm_s, 64 * ll, 1e-9);
