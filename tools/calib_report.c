@@ -261,6 +261,7 @@ build_workload(ecf_workload *w, const cJSON *row, char *msg, size_t msg_len)
             w->cross_entropy = ECF_CE_FUSED;
         w->mean_seq_len = (int)jnum(row, "mean_seq_len", 0);
         w->grad_accum = (int)jnum(row, "grad_accum", 0); /* --grad-accum */
+        w->global_batch = (int)jnum(row, "global_batch", 0); /* --global-batch */
         w->packing = w->mean_seq_len > 0;
         if (jstr(row, "offload") && strcmp(jstr(row, "offload"), "optimizer") == 0)
             w->offload = ECF_OFFLOAD_OPTIMIZER; /* --offload optimizer */

@@ -141,6 +141,12 @@ typedef struct {
      * schedule (--virtual-stages N, with --pipeline-parallel); 0 = plain
      * 1F1B. Last, so the initializer leaves it unset. */
     int virtual_stages;
+    /* Training: samples (rows) per optimizer step over all replicas
+     * (--global-batch N). 0 = not given. Given, a plan's micro-batches
+     * per step are N / (micro-batch x data-parallel replicas): a
+     * pipeline's m, else the gradient-accumulation count
+     * (docs/estimation.md 6). Last, so the initializer leaves it unset. */
+    int global_batch;
 } ecf_workload;
 
 /** --offload none|optimizer: DeepSpeed ZeRO-Offload (offload_optimizer
@@ -217,7 +223,8 @@ int ecf_storage_parse(const char *s);
             ECF_OFFLOAD_NONE, ECF_KV_AUTO, 0 /* attn_kernel: auto */,          \
             0 /* grad_accum: not given */,                                     \
             0 /* pipeline_parallel: chosen */,                                 \
-            0 /* virtual_stages: plain 1F1B */                                 \
+            0 /* virtual_stages: plain 1F1B */,                                \
+            0 /* global_batch: not given */                                    \
     }
 
 /** EC2 per-second billing charges each Linux instance at least 60 s

@@ -211,13 +211,32 @@ static double dp_exposed_s(double comm,
     return x;
 }
 
-/* Whether the step is N micro-batches then the optimizer step (--grad-accum
- * N, docs/estimation.md 5.4): the optimizer traffic then follows the
- * backward pass once per N micro-batches. Pipelines keep their own
+/* Micro-batches per optimizer step on each replica that --global-batch G
+ * sets: G / (micro-batch x data-parallel replicas), Megatron-LM's
+ * num_microbatches (docs/estimation.md 6); at least 1; 0 when not given. */
+static int gbs_micro(const ecf_workload *w, const plan *pl)
+{
+    long per = (long)pl->batch * pl->dp;
+    if (w->global_batch <= 0 || per <= 0)
+        return 0;
+    return w->global_batch / per >= 1 ? (int)(w->global_batch / per) : 1;
+}
+
+/* Micro-batches per optimizer step of a plan without a pipeline
+ * (--grad-accum N, else the --global-batch count; docs/estimation.md 5.4):
+ * the optimizer traffic then follows the backward pass once per N
+ * micro-batches. 0 when neither is given; pipelines keep their own
  * micro-batch count. */
+static int accum_n(const ecf_workload *w, const plan *pl)
+{
+    if (pl->pp != 1)
+        return 0;
+    return w->grad_accum > 0 ? w->grad_accum : gbs_micro(w, pl);
+}
+
 static bool accum_given(const ecf_workload *w, const plan *pl)
 {
-    return w->grad_accum > 0 && pl->pp == 1;
+    return accum_n(w, pl) > 0;
 }
 
 /* Pipeline schedule of a tp+pp plan (docs/estimation.md 6, "Pipeline"):
@@ -272,7 +291,9 @@ static void eval_cand(cand *c,
                c->mem.available_per_device_gib;
     if (!c->fits && !timed)
         return; /* ranked by memory only */
-    c->micro = pl->pp > 1 ? PP_MICRO_PER_STAGE * pl->pp : 1;
+    c->micro = pl->pp > 1 ? (w->global_batch > 0 ? gbs_micro(w, pl)
+                                                 : PP_MICRO_PER_STAGE * pl->pp)
+                          : 1;
     /* FLOPs: forward + backward = 3x forward (6 x params x tokens for
      * transformers); recompute adds one forward (4x: +33%). LoRA skips
      * weight gradients: 2x forward (+1 with recompute). */
@@ -317,9 +338,10 @@ static void eval_cand(cand *c,
         mem_bytes = (c->mem.weights_gib / n + grads + c->mem.optimizer_gib) *
                     GIB * 2.0;
     }
-    /* --grad-accum N: one optimizer step per N micro-batches */
+    /* --grad-accum N (or --global-batch): one optimizer step per N
+     * micro-batches */
     if (accum_given(w, pl))
-        mem_bytes /= w->grad_accum;
+        mem_bytes /= accum_n(w, pl);
     if (!tf)
         mem_bytes += (double)pl->batch * m->act_mib_per_sample *
                      ((p == ECF_PREC_FP32 || p == ECF_PREC_TF32) ? 2.0 : 1.0) *
@@ -777,14 +799,20 @@ void run_train(ecf_estimate *e,
                w->cross_entropy == ECF_CE_CHUNKED
                    ? "one chunk in 8 upcast to fp32 at a time"
                    : "no fp32 copy");
-    if (w->grad_accum > 0)
+    if (w->grad_accum > 0 || (w->global_batch > 0 && pl.pp == 1))
         assume(e,
                accum_given(w, &pl)
                    ? "gradient accumulation: one optimizer step per %d "
                      "micro-batches; its memory pass follows the backward"
                    : "--grad-accum %d not applied: the pipeline's own "
                      "micro-batches set the optimizer steps",
-               w->grad_accum);
+               accum_given(w, &pl) ? accum_n(w, &pl) : w->grad_accum);
+    if (w->global_batch > 0)
+        assume(e,
+               "global batch %d: %d micro-batch(es) of %d per replica x %d "
+               "replica(s) per optimizer step",
+               w->global_batch, pl.pp > 1 ? best.micro : accum_n(w, &pl),
+               pl.batch, pl.dp);
     if (pl.pp > 1 && best.vp > 1)
         assume(e,
                "pipeline: %d stages x %d micro-batches per step, interleaved "

@@ -197,6 +197,26 @@ int ecf_workload_resolve(ecf_workload *w, const ecf_model *m, ecf_err *err)
                            "--grad-accum: counts micro-batches per optimizer "
                            "step of a training run; --task %s has none",
                            ecf_task_name(w->task));
+    if (w->global_batch < 0)
+        return ecf_err_set(err, ECF_EINVAL,
+                           "--global-batch: must be at least 1");
+    if (w->global_batch > 0 && !training)
+        return ecf_err_set(err, ECF_EINVAL,
+                           "--global-batch: counts samples per optimizer "
+                           "step of a training run; --task %s has none",
+                           ecf_task_name(w->task));
+    /* both: N micro-batches of b samples on each replica make the global
+     * batch, so it must be a whole multiple of N (and of N x b when the
+     * micro-batch is given) */
+    if (w->global_batch > 0 && w->grad_accum > 0 &&
+        (w->global_batch % w->grad_accum != 0 ||
+         (w->batch_explicit &&
+          w->global_batch % ((long)w->grad_accum * w->batch_size) != 0)))
+        return ecf_err_set(err, ECF_EINVAL,
+                           "--global-batch %d and --grad-accum %d disagree: "
+                           "the global batch is --grad-accum x batch x "
+                           "data-parallel replicas",
+                           w->global_batch, w->grad_accum);
     if (w->offload < ECF_OFFLOAD_NONE || w->offload > ECF_OFFLOAD_OPTIMIZER)
         return ecf_err_set(err, ECF_EINVAL,
                            "--offload: expected none or optimizer");

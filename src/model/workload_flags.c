@@ -165,6 +165,17 @@ int cli_workload_option(cli_workload *wl, int c, const char *arg, ecf_err *err)
                                arg);
         w->grad_accum = (int)d;
         break;
+    case CLI_WL_GLOBAL_BATCH:
+        rc = ecf_units_parse_count(&d, "--global-batch", arg, err);
+        if (rc < 0)
+            return rc;
+        if (d < 1 || d > 1e8 || d != (int)d)
+            return ecf_err_set(err, ECF_EINVAL,
+                               "--global-batch: expected a whole number of "
+                               "samples from 1 to 100M, got '%s'",
+                               arg);
+        w->global_batch = (int)d;
+        break;
     case CLI_WL_MEAN_SEQ_LEN:
         rc = ecf_units_parse_count(&d, "--mean-seq-len", arg, err);
         if (rc < 0)

@@ -76,6 +76,7 @@ enum {
     CLI_WL_GRAD_ACCUM,
     CLI_WL_PIPELINE_PARALLEL,
     CLI_WL_VIRTUAL_STAGES,
+    CLI_WL_GLOBAL_BATCH,
     CLI_WL_END
 };
 
@@ -122,7 +123,8 @@ enum {
         {"grad-accum", required_argument, NULL, CLI_WL_GRAD_ACCUM},            \
         {"pipeline-parallel", required_argument, NULL,                         \
          CLI_WL_PIPELINE_PARALLEL},                                            \
-        {"virtual-stages", required_argument, NULL, CLI_WL_VIRTUAL_STAGES}
+        {"virtual-stages", required_argument, NULL, CLI_WL_VIRTUAL_STAGES},    \
+        {"global-batch", required_argument, NULL, CLI_WL_GLOBAL_BATCH}
 
 typedef struct {
     const char *model;        /* --model NAME */

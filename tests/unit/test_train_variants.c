@@ -424,6 +424,62 @@ static void test_train_variants__pinned_interleaved_pipeline(void **state)
     assert_int_equal(ecf_workload_resolve(&w, m, &err), ECF_EINVAL);
 }
 
+/* --global-batch G sets the micro-batches per step: Megatron-LM's
+ * num_microbatches = G / (micro-batch x data-parallel replicas). The
+ * pinned TP 4 x PP 4 llama-2-70b layout on 8 nodes has 4 replicas: G =
+ * 128 at batch 1 gives m = 32 (the 8p default, same step), G = 16 gives
+ * m = 4 and the 1F1B bubble (p - 1) / m. Without a pipeline the count is
+ * the --grad-accum one: BERT-large on one V100 at G = 4 steps as
+ * --grad-accum 4; both flags must agree (docs/estimation.md 6). */
+static void test_train_variants__global_batch(void **state)
+{
+    fx *f = *state;
+    const ecf_model *m = fx_model(f, "bert-large");
+    ecf_workload w = ECF_WORKLOAD_INIT;
+    ecf_estimate dflt, g128, g16, accum, gbs;
+    ecf_err err = ECF_ERR_INIT;
+
+    w.task = ECF_TASK_TRAIN;
+    w.precision = ECF_PREC_BF16;
+    w.batch_size = 1;
+    w.seq_len = 4096;
+    w.activation_checkpointing = ECF_CKPT_ON;
+    w.tensor_parallel = 4;
+    w.pipeline_parallel = 4;
+    fx_est(&dflt, f, "llama-2-70b", &w, "p5.48xlarge", 8);
+    w.global_batch = 128;
+    fx_est(&g128, f, "llama-2-70b", &w, "p5.48xlarge", 8);
+    assert_int_equal(g128.dp_degree, 4);
+    assert_float_equal(g128.step_time_s, dflt.step_time_s, 1e-12);
+    assert_float_equal(g128.samples_per_step, 128.0, 1e-9);
+    w.global_batch = 16;
+    fx_est(&g16, f, "llama-2-70b", &w, "p5.48xlarge", 8);
+    assert_float_equal(g16.samples_per_step, 16.0, 1e-9);
+    assert_float_equal((g16.compute_s / 4.0) / (g128.compute_s / 32.0),
+                       (1.0 + 3.0 / 4.0) / (1.0 + 3.0 / 32.0), 1e-9);
+
+    w = (ecf_workload)ECF_WORKLOAD_INIT;
+    w.task = ECF_TASK_FINETUNE;
+    w.precision = ECF_PREC_FP32;
+    w.batch_size = 1;
+    w.seq_len = 512;
+    w.activation_checkpointing = ECF_CKPT_OFF;
+    w.grad_accum = 4;
+    fx_est(&accum, f, "bert-large", &w, "p3.2xlarge", 1);
+    w.grad_accum = 0;
+    w.global_batch = 4;
+    fx_est(&gbs, f, "bert-large", &w, "p3.2xlarge", 1);
+    assert_float_equal(gbs.step_time_s, accum.step_time_s, 1e-12);
+    assert_float_equal(gbs.memory_s, accum.memory_s, 1e-12);
+
+    w.grad_accum = 3;
+    w.resolved = false;
+    assert_int_equal(ecf_workload_resolve(&w, m, &err), ECF_EINVAL);
+    assert_string_equal(err.msg, "--global-batch 4 and --grad-accum 3 "
+                                 "disagree: the global batch is --grad-accum "
+                                 "x batch x data-parallel replicas");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -438,6 +494,7 @@ int main(void)
         cmocka_unit_test(test_train_variants__width_term_by_part),
         cmocka_unit_test(test_train_variants__grad_accum),
         cmocka_unit_test(test_train_variants__pinned_interleaved_pipeline),
+        cmocka_unit_test(test_train_variants__global_batch),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
