@@ -373,6 +373,19 @@ static void test_train_variants__grad_accum(void **state)
                                  "infer has none");
 }
 
+/* llama-2-70b at batch 1 x 4096 with recomputation, pinned to TP 4 x PP 4
+ * (the layout the two pipeline tests below share). */
+static void pin_tp4_pp4(ecf_workload *w)
+{
+    w->task = ECF_TASK_TRAIN;
+    w->precision = ECF_PREC_BF16;
+    w->batch_size = 1;
+    w->seq_len = 4096;
+    w->activation_checkpointing = ECF_CKPT_ON;
+    w->tensor_parallel = 4;
+    w->pipeline_parallel = 4;
+}
+
 /* --tensor-parallel / --pipeline-parallel pin the Megatron layout (TP 4
  * in half a node, 4 stages), and --virtual-stages v runs the interleaved
  * 1F1B schedule: bubble (p - 1) / (v m) instead of (p - 1) / m (Narayanan
@@ -388,13 +401,7 @@ static void test_train_variants__pinned_interleaved_pipeline(void **state)
     ecf_err err = ECF_ERR_INIT;
     double mb = 8.0 * 4;
 
-    w.task = ECF_TASK_TRAIN;
-    w.precision = ECF_PREC_BF16;
-    w.batch_size = 1;
-    w.seq_len = 4096;
-    w.activation_checkpointing = ECF_CKPT_ON;
-    w.tensor_parallel = 4;
-    w.pipeline_parallel = 4;
+    pin_tp4_pp4(&w);
     fx_est(&plain, f, "llama-2-70b", &w, "p5.48xlarge", 8);
     assert_true(plain.plan_pinned);
     assert_int_equal(plain.parallelism, ECF_PAR_TP_PP);
@@ -439,13 +446,7 @@ static void test_train_variants__global_batch(void **state)
     ecf_estimate dflt, g128, g16, accum, gbs;
     ecf_err err = ECF_ERR_INIT;
 
-    w.task = ECF_TASK_TRAIN;
-    w.precision = ECF_PREC_BF16;
-    w.batch_size = 1;
-    w.seq_len = 4096;
-    w.activation_checkpointing = ECF_CKPT_ON;
-    w.tensor_parallel = 4;
-    w.pipeline_parallel = 4;
+    pin_tp4_pp4(&w);
     fx_est(&dflt, f, "llama-2-70b", &w, "p5.48xlarge", 8);
     w.global_batch = 128;
     fx_est(&g128, f, "llama-2-70b", &w, "p5.48xlarge", 8);
