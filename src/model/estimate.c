@@ -109,7 +109,8 @@ static double mamf(const char *id)
                  {"v100", MAMF_V100}};
     size_t i;
     for (i = 0; id && i < sizeof(parts) / sizeof(parts[0]); i++)
-        if (strncmp(id, parts[i].prefix, strlen(parts[i].prefix)) == 0)
+        if (id[0] == parts[i].prefix[0] && /* most ids: no strncmp */
+            strncmp(id, parts[i].prefix, strlen(parts[i].prefix)) == 0)
             return parts[i].mamf;
     return 0;
 }

@@ -619,8 +619,7 @@ static void search_train(cand *best,
             }
             for (i = 0; i < 5; i++) {
                 cand x;
-                memset(&x, 0, sizeof(x));
-                x.pl = (plan){pars[i], 1, n, 1, ckpt, batch};
+                int xtp = 1, xdp = n;
                 if (n == 1 && pars[i] != ECF_PAR_DP)
                     continue;
                 /* ZeRO-1/2 shard what a full fine-tune or pre-training
@@ -642,13 +641,17 @@ static void search_train(cand *best,
                     if (!tp || t2 < 2 || m->heads % t2 != 0 ||
                         d->count % t2 != 0)
                         continue;
-                    x.pl.tp = t2;
-                    x.pl.dp = n / t2;
+                    xtp = t2;
+                    xdp = n / t2;
                 } else if (tpn > 1) {
                     continue; /* pinned TP */
                 }
                 if (ppn > 1)
                     continue; /* pinned pipeline */
+                /* cleared only for the candidates evaluated (about half
+                 * of the loop's turns skip) */
+                memset(&x, 0, sizeof(x));
+                x.pl = (plan){pars[i], xtp, xdp, 1, ckpt, batch};
                 eval_cand(&x, m, w, p, d, nodes, peak, !e->quiet);
                 if (n == 1)
                     x.pl.par = ECF_PAR_SINGLE;

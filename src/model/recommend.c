@@ -38,14 +38,15 @@ void ecf_recommendation_free(ecf_recommendation *r)
 /* Growable arrays                                                     */
 /* ------------------------------------------------------------------ */
 
-static ecf_plan *push_plan(ecf_recommendation *r, size_t *cap)
+/* The next element of r->plans, not yet taken: consider() costs a
+ * candidate's first plan there and takes it (n_plans++) when it passes. */
+static ecf_plan *next_plan(ecf_recommendation *r, size_t *cap)
 {
     if (r->n_plans == *cap) {
         *cap = *cap ? *cap * 2 : 64;
         r->plans = ecf_xrealloc(r->plans, *cap * sizeof(ecf_plan));
     }
-    memset(&r->plans[r->n_plans], 0, sizeof(ecf_plan));
-    return &r->plans[r->n_plans++];
+    return &r->plans[r->n_plans];
 }
 
 static void push_reject(ecf_recommendation *r, size_t *cap,
@@ -87,6 +88,12 @@ typedef struct {
     ecf_recommend_memo *memo; /* NULL: none */
     size_t inst_index;        /* of the instance consider() is on */
     const char *region;       /* of the candidate being costed */
+    /* the storage prices of `storage_region` (ecf_rec_storage_price),
+     * resolved when `region` first differs from it: one lookup per region
+     * instead of a scan of region names per plan */
+    const char *storage_region;
+    const ecf_storage_price *storage_sp;
+    bool storage_sp_estimated;
     const ecf_price *const *prices; /* per instance in `region`; NULL:
                                        look up (ecf_rec_memo_prices) */
     ecf_recommendation *r;
@@ -96,14 +103,10 @@ typedef struct {
     int max_nodes;
     double restart_hours;
     /* Stack verdicts, one per accelerator (or CPU architecture) seen in
-     * this run: resolved on first sight, then a pointer compare. */
+     * this run: resolved on first sight, then a pointer compare (the
+     * table is at the end). */
     int n_stacks;
-    struct {
-        const ecf_accel *accel; /* NULL: accelerator-less, by `arch` */
-        int arch;
-        ecf_stack_verdict v;
-    } stacks[STACK_CACHE];
-    ecf_stack_verdict stack_spill; /* past STACK_CACHE accelerators */
+    int stack_hit; /* the entry stack_lookup found or made last */
     /* the instance stack_of() answered last, and its answer: consider()
      * asks for one instance once per node count and purchase option */
     const ecf_instance *stack_inst;
@@ -114,7 +117,22 @@ typedef struct {
     ecf_rules_prepared prep;
     /* ecf_spot_lambda per interruption band, 0..4 */
     double spot_lambda[5];
+    /* Not cleared (ctx_clear): stack_lookup writes an entry whole before
+     * n_stacks counts it, and the spill slot before it hands it out. */
+    struct {
+        const ecf_accel *accel; /* NULL: accelerator-less, by `arch` */
+        int arch;
+        ecf_stack_verdict v;
+    } stacks[STACK_CACHE];
+    ecf_stack_verdict stack_spill; /* past STACK_CACHE accelerators */
 } run_ctx;
+
+/* Zeroes a context up to its stack table (8.7 KB of the struct's 9:
+ * clearing it per run was 0.8% of a batch's instructions). */
+static void ctx_clear(run_ctx *c)
+{
+    memset(c, 0, offsetof(run_ctx, stacks));
+}
 
 /* The stack verdict of `inst` for this run's model and workload; NULL
  * when the run has no stack table. */
@@ -128,12 +146,21 @@ static const ecf_stack_verdict *stack_lookup(run_ctx *c,
 
     if (!st)
         return NULL;
+    /* neighbours in the catalog mostly share the part: the last entry
+     * first */
+    i = c->stack_hit;
+    if (i < c->n_stacks && c->stacks[i].accel == a &&
+        c->stacks[i].arch == arch)
+        return &c->stacks[i].v;
     for (i = 0; i < c->n_stacks; i++)
-        if (c->stacks[i].accel == a && c->stacks[i].arch == arch)
+        if (c->stacks[i].accel == a && c->stacks[i].arch == arch) {
+            c->stack_hit = i;
             return &c->stacks[i].v;
+        }
     if (c->n_stacks < STACK_CACHE) {
         c->stacks[c->n_stacks].accel = a;
         c->stacks[c->n_stacks].arch = arch;
+        c->stack_hit = c->n_stacks;
         v = &c->stacks[c->n_stacks++].v;
     } else {
         v = &c->stack_spill;
@@ -202,7 +229,13 @@ static void cost_job(run_ctx *c, ecf_plan *p, ecf_rule_input *in,
                                         : ECF_MIN_BILLED_S / 3600.0);
     if (e->time_hours <= 0)
         p->total_usd = 0;
-    ecf_rec_storage_cost(p, c->o, e, c->w, c->region);
+    if (!c->storage_region || c->storage_region != c->region) {
+        c->storage_sp = ecf_rec_storage_price(c->o, c->region,
+                                              &c->storage_sp_estimated);
+        c->storage_region = c->region;
+    }
+    ecf_rec_storage_cost(p, c->o, e, c->w, c->storage_sp,
+                         c->storage_sp_estimated);
     p->total_usd += p->storage_usd;
     p->usd_per_million =
         per_s > 0 ? p->hourly_usd / (per_s * 3600.0) * 1e6 : 0;
@@ -214,7 +247,8 @@ static void cost_job(run_ctx *c, ecf_plan *p, ecf_rule_input *in,
         p->usd_per_million *= 1 + rework;
     }
 
-    memset(in, 0, sizeof(*in));
+    /* every member is written here or by fill_targets(), which evaluate_
+     * calls next: no clearing pass per plan */
     in->nodes = nodes;
     in->nodes_per_group = nodes;
     in->spot = spot;
@@ -224,6 +258,7 @@ static void cost_job(run_ctx *c, ecf_plan *p, ecf_rule_input *in,
     in->total_usd = p->total_usd;
     in->expected_interruptions = p->expected_interruptions;
     in->checkpoint_hours = c->o->checkpoint_hours;
+    in->instances_needed = 0;
 }
 
 static void finish_plan(run_ctx *c, ecf_plan *p, const ecf_instance *inst,
@@ -437,7 +472,7 @@ static int consider(run_ctx *c, const ecf_instance *inst, const char *region,
             }
         }
         for (k = 0; k < 2; k++) {
-            ecf_plan tmp;
+            ecf_plan tmp, *cand = &tmp;
             ecf_rule_result res;
             if (!want[k] || (placed[k] && !scale))
                 continue;
@@ -446,7 +481,10 @@ static int consider(run_ctx *c, const ecf_instance *inst, const char *region,
                 res.failed = pf;
                 res.miss_ratio = pf_ratio;
             } else {
-                evaluate_(c, &tmp, &res, inst, price, &e, k == 1, n, false,
+                /* a first plan is costed in place: no copy when it passes */
+                if (!placed[k])
+                    cand = next_plan(c->r, &c->plan_cap);
+                evaluate_(c, cand, &res, inst, price, &e, k == 1, n, false,
                           true);
             }
             if (placed[k]) { /* --optimize time: scale out */
@@ -458,9 +496,8 @@ static int consider(run_ctx *c, const ecf_instance *inst, const char *region,
                 continue;
             }
             if (res.pass) {
-                ecf_plan *p = push_plan(c->r, &c->plan_cap);
-                at[k] = c->r->n_plans - 1;
-                *p = tmp;
+                ecf_plan *p = cand; /* next_plan's element, now taken */
+                at[k] = c->r->n_plans++;
                 finish_plan(c, p, inst, region, &e, &res);
                 p->price_estimated = estimated;
                 placed[k] = true;
@@ -526,7 +563,7 @@ static void prepare_rules(run_ctx *c)
 /* Rebuilds the evaluation context of a finished run. */
 static void ctx_from(run_ctx *c, const ecf_recommendation *r)
 {
-    memset(c, 0, sizeof(*c));
+    ctx_clear(c);
     c->m = r->model;
     c->w = &r->workload;
     c->rules = r->rules;
@@ -638,7 +675,7 @@ int ecf_recommend_run_memo(ecf_recommendation **out, const ecf_catalog *cat,
             ? ecf_rule_param_get(&rules->rules[ECF_RULE_MEMORY_FIT],
                                  "headroom_pct", 10)
             : 0;
-    memset(&c, 0, sizeof(c));
+    ctx_clear(&c);
     c.m = m;
     c.w = &ww;
     c.rules = rules;
@@ -669,7 +706,7 @@ int ecf_recommend_run_memo(ecf_recommendation **out, const ecf_catalog *cat,
      * most: reserve once instead of growing */
     c.plan_cap = ecf_catalog_count(cat) * o->n_regions * 2;
     c.rej_cap = c.plan_cap;
-    /* not zeroed: push_plan and push_reject write every element they
+    /* not zeroed: evaluate_ and push_reject write every element they
      * hand out, and clearing ~1 MB per run was 14% of a batch's time */
     c.r->plans = ecf_xmalloc((c.plan_cap ? c.plan_cap : 1) * sizeof(ecf_plan));
     c.r->rejected =

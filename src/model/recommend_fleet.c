@@ -90,7 +90,8 @@ void ecf_recommend_cost_serving(ecf_plan *p, ecf_rule_input *in,
         p->usd_per_million = p->hourly_usd / units * 1e6;
     }
 
-    memset(in, 0, sizeof(*in));
+    /* every member is written here or by the scorer's fill_targets(),
+     * which follows: no clearing pass per plan */
     in->nodes = p->nodes;
     in->nodes_per_group = group_nodes;
     in->spot = spot;
@@ -99,6 +100,8 @@ void ecf_recommend_cost_serving(ecf_plan *p, ecf_rule_input *in,
     in->total_usd = p->monthly_usd; /* --budget is monthly for serving */
     in->instances_needed = p->nodes;
     in->checkpoint_hours = o->checkpoint_hours;
+    in->time_hours = 0; /* serving: no job time */
+    in->expected_interruptions = 0;
 }
 
 /* Rank 1's Auto Scaling group and the scaling policy's target value

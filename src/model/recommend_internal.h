@@ -11,6 +11,7 @@
 #include <stddef.h>
 
 #include "ec2fit/recommend.h"
+#include "ec2fit/storage_prices.h"
 
 #define HOURS_PER_MONTH 730.0 /* AWS's billing convention: 24 x 365 / 12 */
 
@@ -102,14 +103,23 @@ const ecf_price *ecf_rec_price_known(const ecf_recommendation *r,
                                      const char *region, const ecf_price *p,
                                      ecf_price *tmp, bool *estimated);
 
-/* Costs the dataset storage of job plan `p` (after its time_hours). */
+/* The storage prices of `region` (--storage-prices): the region's, else
+ * us-east-1's (*estimated true), NULL when there are none. A pure lookup:
+ * the scorer resolves it once per region, not once per plan. */
+const ecf_storage_price *
+ecf_rec_storage_price(const ecf_recommend_opts *o, const char *region,
+                      bool *estimated);
+/* Costs the dataset storage of job plan `p` (after its time_hours) at
+ * `sp`, ecf_rec_storage_price's answer for the plan's region. */
 void ecf_rec_storage_cost(ecf_plan *p, const ecf_recommend_opts *o,
                           const ecf_estimate *e, const ecf_workload *w,
-                          const char *region);
+                          const ecf_storage_price *sp,
+                          bool sp_estimated);
 #include "ec2fit/recommend.h"
 #include "ec2fit/rules.h"
 
-/* recommend_fleet.c: fills a serving plan and its rule input. */
+/* recommend_fleet.c: fills a serving plan and its rule input (all of it
+ * but the targets the scorer's fill_targets() sets). */
 void ecf_recommend_cost_serving(ecf_plan *p, ecf_rule_input *in,
                                 const ecf_model *m, const ecf_workload *w,
                                 const ecf_recommend_opts *o,

@@ -20,7 +20,9 @@
 
 typedef struct {
     int nodes;
-    int next;      /* next entry of the same instance; -1 ends */
+    int next;      /* next entry of the same instance, fewer nodes (an
+                      instance's entries are kept by node count, most
+                      first); -1 ends */
     double epochs; /* the workload's when `est` was computed */
     ecf_rec_pf pf; /* the plan-free verdict on `est` */
     unsigned char est[MEMO_EST_BYTES];
@@ -136,15 +138,17 @@ static int find(ecf_recommend_memo *mm, size_t inst_index, int n)
     int j;
     if (mm->last_j >= 0 && mm->last_inst == inst_index && mm->last_n == n)
         return mm->last_j;
-    for (j = mm->head[inst_index]; j >= 0; j = mm->pool[j].next)
-        if (mm->pool[j].nodes == n)
-            break;
-    if (j >= 0) {
-        mm->last_j = j;
-        mm->last_inst = inst_index;
-        mm->last_n = n;
-    }
-    return j;
+    /* by node count, most first: a candidate asks for more nodes each
+     * time, so a miss usually ends at the first entry */
+    for (j = mm->head[inst_index]; j >= 0 && mm->pool[j].nodes >= n;
+         j = mm->pool[j].next)
+        if (mm->pool[j].nodes == n) {
+            mm->last_j = j;
+            mm->last_inst = inst_index;
+            mm->last_n = n;
+            return j;
+        }
+    return -1;
 }
 
 /* time_hours is the one figure of an estimate that depends on the epochs:
@@ -233,20 +237,25 @@ static void keep(ecf_recommend_memo *mm, const ecf_estimate *e,
 {
     if ((mm->n + 1) * sizeof(memo_entry) <= ECF_RECOMMEND_MEMO_MAX_BYTES) {
         memo_entry *x;
+        int *link;
         if (mm->n == mm->cap) {
             mm->cap = mm->cap ? mm->cap * 2 : 1024;
             if (mm->cap * sizeof(memo_entry) > ECF_RECOMMEND_MEMO_MAX_BYTES)
                 mm->cap = ECF_RECOMMEND_MEMO_MAX_BYTES / sizeof(memo_entry);
             mm->pool = ecf_xrealloc(mm->pool, mm->cap * sizeof(memo_entry));
         }
+        link = &mm->head[inst_index];
+        /* after the entries with more nodes (find's order) */
+        while (*link >= 0 && mm->pool[*link].nodes > n)
+            link = &mm->pool[*link].next;
         x = &mm->pool[mm->n];
         x->nodes = n;
         x->epochs = w->epochs;
         x->pf.valid = false;
-        x->next = mm->head[inst_index];
+        x->next = *link;
         memcpy(x->est, e, MEMO_EST_BYTES);
-        mm->head[inst_index] = (int)mm->n++;
-        mm->last_j = mm->head[inst_index];
+        *link = (int)mm->n++;
+        mm->last_j = (int)mm->n - 1;
         mm->last_inst = inst_index;
         mm->last_n = n;
     }

@@ -315,11 +315,28 @@ void ecf_recommend_missing_note(char *out, size_t n,
 /* Storage cost                                                        */
 /* ------------------------------------------------------------------ */
 
+const ecf_storage_price *
+ecf_rec_storage_price(const ecf_recommend_opts *o, const char *region,
+                      bool *estimated)
+{
+    const ecf_storage_price *sp;
+
+    *estimated = false;
+    if (!o->storage_prices)
+        return NULL;
+    sp = ecf_storage_prices_find(o->storage_prices, region);
+    if (!sp) {
+        sp = ecf_storage_prices_fallback(o->storage_prices);
+        *estimated = sp != NULL;
+    }
+    return sp;
+}
+
 void ecf_rec_storage_cost(ecf_plan *p, const ecf_recommend_opts *o,
                           const ecf_estimate *e, const ecf_workload *w,
-                          const char *region)
+                          const ecf_storage_price *sp,
+                          bool sp_estimated)
 {
-    const ecf_storage_price *sp = NULL;
     double monthly = 0, once = 0;
 
     p->storage = e->storage;
@@ -331,13 +348,9 @@ void ecf_rec_storage_cost(ecf_plan *p, const ecf_recommend_opts *o,
     if (!o->storage_prices || e->storage_gb <= 0 || p->time_hours <= 0 ||
         e->storage == ECF_STORAGE_NVME)
         return;
-    sp = ecf_storage_prices_find(o->storage_prices, region);
-    if (!sp) {
-        sp = ecf_storage_prices_fallback(o->storage_prices);
-        p->storage_price_estimated = sp != NULL;
-    }
     if (!sp)
         return;
+    p->storage_price_estimated = sp_estimated;
     switch ((ecf_storage)e->storage) {
     case ECF_STORAGE_S3:
         monthly = e->storage_gb * sp->s3_usd_per_gb_month;

@@ -133,6 +133,28 @@ static bool put_number(jw *w, double d, char point)
     return true;
 }
 
+/* 1 for the bytes a JSON string holds as they are (not a control
+ * character, '"' or '\\'): one table load per byte in the scans below
+ * instead of three compares. */
+static const unsigned char jw_plain[256] = {
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+};
+
 static void put_string(jw *w, const char *s)
 {
     static const char hex[] = "0123456789abcdef";
@@ -140,7 +162,7 @@ static void put_string(jw *w, const char *s)
     const unsigned char *run = q;
     size_t n = 0;
     /* most strings need no escape: one reserve and one copy */
-    while (q[n] >= 32 && q[n] != '"' && q[n] != '\\')
+    while (jw_plain[q[n]])
         n++;
     if (q[n] == 0) {
         char *d = jw_reserve(w, n + 2);
@@ -248,7 +270,7 @@ void ecf_jw_key(ecf_jw *w, const char *key)
         const unsigned char *q = (const unsigned char *)key;
         size_t n = 0, i = 0;
         char *d;
-        while (q[n] >= 32 && q[n] != '"' && q[n] != '\\')
+        while (jw_plain[q[n]])
             n++;
         if (q[n] == 0) {
             d = jw_reserve(w, n + 4);
