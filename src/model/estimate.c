@@ -97,22 +97,30 @@ static double burst_baseline(const ecf_instance *inst)
     return 0;
 }
 
-/* A part's measured matmul ceiling (docs/estimation.md 5.3, MAMF_*); 0 =
- * unmeasured. The H200 is the H100 (Hopper, gemm_scale 1). */
-static double mamf(const char *id)
+/* What has been measured on a part (docs/estimation.md 5.3 and 6): its
+ * tensor-core matmul ceiling (MAMF_*; 0 = unmeasured, the H200 is the
+ * H100: Hopper, gemm_scale 1), its fp32 matmul ceiling (FP32_MM_*; 0 =
+ * unmeasured) and its NCCL all-reduce busbw over PCIe (GB/s; 0 = the link
+ * at LINK_EFFICIENCY). Matched by id prefix; NULL when nothing is. */
+typedef struct {
+    const char *prefix;
+    double mamf, fp32_mm, pcie_busbw;
+} part_figures;
+
+static const part_figures *measured(const char *id)
 {
-    static const struct {
-        const char *prefix;
-        double mamf;
-    } parts[] = {{"a100", MAMF_A100},   {"rtx-4090", MAMF_RTX4090},
-                 {"a10g", MAMF_A10G},   {"l40s", MAMF_L40S},
-                 {"v100", MAMF_V100}};
+    static const part_figures parts[] = {
+        {"a100", MAMF_A100, 0, 0},
+        {"rtx-4090", MAMF_RTX4090, 0, 0},
+        {"a10g", MAMF_A10G, FP32_MM_A10G, A10G_NCCL_BUSBW_GBYTES_S},
+        {"l40s", MAMF_L40S, 0, 0},
+        {"v100", MAMF_V100, 0, 0}};
     size_t i;
     for (i = 0; id && i < sizeof(parts) / sizeof(parts[0]); i++)
         if (id[0] == parts[i].prefix[0] && /* most ids: no strncmp */
             strncmp(id, parts[i].prefix, strlen(parts[i].prefix)) == 0)
-            return parts[i].mamf;
-    return 0;
+            return &parts[i];
+    return NULL;
 }
 
 static void describe(devinfo *d, const ecf_instance *inst)
@@ -146,14 +154,14 @@ static void describe(devinfo *d, const ecf_instance *inst)
         d->alpha_link = 0;
     } else {
         const ecf_accel *a = inst->accel;
-        double m = mamf(a->id);
+        const part_figures *pf = measured(a->id);
         d->gen = classify(a);
         d->label = a->name ? a->name : a->id;
-        if (m > 0)
-            d->gemm_scale = m / MAMF_H100; /* 5.3 */
-        if (a->id && strcmp(a->id, "a10g") == 0)
-            d->fp32_scale = FP32_MM_A10G / FP32_MM_V100; /* 5.3 */
-        d->gemm_measured = m > 0 || d->gen == GEN_HOPPER;
+        if (pf)
+            d->gemm_scale = pf->mamf / MAMF_H100; /* 5.3 */
+        if (pf && pf->fp32_mm > 0)
+            d->fp32_scale = pf->fp32_mm / FP32_MM_V100; /* 5.3 */
+        d->gemm_measured = pf || d->gen == GEN_HOPPER;
         d->count = inst->accel_count;
         d->mem_gib = inst->accel_memory_gib > 0 ? inst->accel_memory_gib
                                                 : a->memory_gb * 1e9 / GIB;
@@ -188,8 +196,8 @@ static void describe(devinfo *d, const ecf_instance *inst)
              * estimation.md 6, "All-reduce on PCIe nodes" */
             if (l == ECF_LINK_NONE || l == ECF_LINK_PCIE)
                 d->pcie_busbw_gbytes_s =
-                    a->id && strcmp(a->id, "a10g") == 0
-                        ? A10G_NCCL_BUSBW_GBYTES_S
+                    pf && pf->pcie_busbw > 0
+                        ? pf->pcie_busbw
                         : d->link_gbytes_s * LINK_EFFICIENCY;
         }
     }

@@ -43,6 +43,30 @@ static int parse_resolution(cli_workload *wl, const char *arg, ecf_err *err)
     return 1;
 }
 
+/* A whole count from 1 to max ("1M"-style suffixes accepted, as
+ * ecf_units_parse_count reads them): --grad-accum, --global-batch,
+ * --mean-seq-len. Returns 0, or <0 with err set. */
+static int whole_count(int *out,
+                       const char *flag,
+                       const char *arg,
+                       double max,
+                       const char *what,
+                       const char *max_label,
+                       ecf_err *err)
+{
+    double d;
+    int rc = ecf_units_parse_count(&d, flag, arg, err);
+    if (rc < 0)
+        return rc;
+    if (d < 1 || d > max || d != (int)d)
+        return ecf_err_set(err, ECF_EINVAL,
+                           "%s: expected a whole number of %s from 1 to %s, "
+                           "got '%s'",
+                           flag, what, max_label, arg);
+    *out = (int)d;
+    return 0;
+}
+
 int cli_workload_option(cli_workload *wl, int c, const char *arg, ecf_err *err)
 {
     ecf_workload *w = &wl->w;
@@ -155,38 +179,17 @@ int cli_workload_option(cli_workload *wl, int c, const char *arg, ecf_err *err)
         w->packing = true;
         break;
     case CLI_WL_GRAD_ACCUM:
-        rc = ecf_units_parse_count(&d, "--grad-accum", arg, err);
-        if (rc < 0)
-            return rc;
-        if (d < 1 || d > 1e6 || d != (int)d)
-            return ecf_err_set(err, ECF_EINVAL,
-                               "--grad-accum: expected a whole number of "
-                               "micro-batches from 1 to 1M, got '%s'",
-                               arg);
-        w->grad_accum = (int)d;
-        break;
+        rc = whole_count(&w->grad_accum, "--grad-accum", arg, 1e6,
+                         "micro-batches", "1M", err);
+        return rc < 0 ? rc : 1;
     case CLI_WL_GLOBAL_BATCH:
-        rc = ecf_units_parse_count(&d, "--global-batch", arg, err);
-        if (rc < 0)
-            return rc;
-        if (d < 1 || d > 1e8 || d != (int)d)
-            return ecf_err_set(err, ECF_EINVAL,
-                               "--global-batch: expected a whole number of "
-                               "samples from 1 to 100M, got '%s'",
-                               arg);
-        w->global_batch = (int)d;
-        break;
+        rc = whole_count(&w->global_batch, "--global-batch", arg, 1e8,
+                         "samples", "100M", err);
+        return rc < 0 ? rc : 1;
     case CLI_WL_MEAN_SEQ_LEN:
-        rc = ecf_units_parse_count(&d, "--mean-seq-len", arg, err);
-        if (rc < 0)
-            return rc;
-        if (d < 1 || d > 1e8 || d != (int)d)
-            return ecf_err_set(err, ECF_EINVAL,
-                               "--mean-seq-len: expected a whole number of "
-                               "tokens from 1 to 100M, got '%s'",
-                               arg);
-        w->mean_seq_len = (int)d;
-        break;
+        rc = whole_count(&w->mean_seq_len, "--mean-seq-len", arg, 1e8,
+                         "tokens", "100M", err);
+        return rc < 0 ? rc : 1;
     case CLI_WL_KV_CACHE_DTYPE:
         rc = ecf_kv_dtype_parse(arg);
         if (rc < 0)
