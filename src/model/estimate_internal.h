@@ -155,7 +155,13 @@
 #define U_CNN_TC      0.55   /* convolutions on tensor cores (cuDNN) */
 #define U_BW          0.70   /* achieved / peak HBM bandwidth (gpt-fast) */
 #define U_FP8         0.85   /* fp8 gains ~1.7x, not 2x, over bf16 */
-#define U_QLORA       0.75   /* NF4 dequantisation cost in QLoRA */
+/* QLoRA: bitsandbytes' MatMul4Bit and torchao's LinearNF4 dequantise the
+ * whole frozen NF4 weight to bf16 before every forward and input-gradient
+ * GEMM (F.dequantize_4bit / weight.to(dtype)), a memory-bound kernel: it
+ * reads the 4-bit codes (0.5 B), the 8-bit block absmax (one per 64) and
+ * the fp32 second-level scale (one per 256 blocks), and writes 2 B. Per
+ * weight per pass (docs/estimation.md 5.4, "QLoRA dequantisation"). */
+#define NF4_DEQUANT_BYTES (0.5 + 1.0 / 64 + 4.0 / (64 * 256) + 2.0)
 #define U_CPU         0.40   /* host GEMMs: docs/estimation.md 7 */
 /* AWS Neuron compiled graphs: the median of the Trn1 training MFUs the
  * Neuron performance page publishes (bf16, ten rows, 14.8-33.1%; BERT-

@@ -137,14 +137,20 @@ static double train_compute_s_sample(const ecf_model *m,
         return f / (peak * 1e12 * u);
     {
         double ua = ek;
-        if (ua <= 0) {
+        if (ua <= 0)
             ua = u_train_tf(m, d, ECF_PREC_BF16, peak_16bit(d, p, peak));
-            if (w->task == ECF_TASK_QLORA)
-                ua *= U_QLORA;
-        }
         return (f - fa) / (peak * 1e12 * u) +
                fa / (peak_16bit(d, p, peak) * 1e12 * ua);
     }
+}
+
+/* QLoRA's 4-bit weights: the layers' linear weights; the input embedding
+ * and an untied LM head stay 16-bit (torchtune, PEFT). */
+static double nf4_params(const ecf_model *m)
+{
+    double n = m->params - (double)m->vocab * m->hidden *
+                               (is_llm(m) && !m->tie_embeddings ? 2.0 : 1.0);
+    return n > 0 ? n : m->params;
 }
 
 /* Samples per row of seq_len tokens: 1, or seq_len / mean_seq_len packed
@@ -306,14 +312,18 @@ static void eval_cand(cand *c,
         (double)pl->batch * pl->dp * c->micro * samples_per_row(w);
     c->flops_per_step = c->mult * flops_sample * c->samples_per_step;
     c->u = tf ? u_train_tf(m, d, p, peak_16bit(d, p, peak)) : u_conv(d, p);
-    if (w->task == ECF_TASK_QLORA)
-        c->u *= U_QLORA;
     c->compute_s = c->mult * c->samples_per_step / n *
                    (tf ? train_compute_s_sample(m, w, p, d, peak, c->u)
                        : (peak > 0 ? flops_sample *
                                          conv_flops_factor(m, d, p) /
                                          (peak * 1e12 * c->u)
                                    : 0));
+    /* QLoRA: each pass (forward, recomputed forward, input gradient) of
+     * each micro-batch dequantises this device's NF4 layer weights (all of
+     * them under FSDP, which gathers every layer) before its GEMMs. */
+    if (w->task == ECF_TASK_QLORA && peak > 0)
+        c->compute_s += c->mult * c->micro * nf4_params(m) / pl->tp / pl->pp *
+                        NF4_DEQUANT_BYTES / (d->bw_gbytes_s * 1e9 * U_BW);
     /* Materialised attention scores (encoders): their element-wise
      * traffic runs between the GEMMs (docs/estimation.md 5.4). */
     if (tf && peak > 0)
@@ -488,8 +498,6 @@ static double sps_ceiling(const ecf_model *m,
     double u = tf ? u_train_tf(m, d, p, peak_16bit(d, p, peak)) : u_conv(d, p),
            t;
     double mult = lora ? (ckpt ? 3.0 : 2.0) : (ckpt ? 4.0 : 3.0);
-    if (w->task == ECF_TASK_QLORA)
-        u *= U_QLORA;
     if (peak <= 0 || u <= 0)
         return 0;
     t = mult * train_compute_s_sample(m, w, p, d, peak, u);
@@ -782,6 +790,10 @@ void run_train(ecf_estimate *e,
            w->task == ECF_TASK_LORA || w->task == ECF_TASK_QLORA ? "adapter"
                                                                  : "full",
            best.mult, best.u * 100.0, peak);
+    if (w->task == ECF_TASK_QLORA)
+        assume(e, "QLoRA: the NF4 weights dequantised to bf16 before every "
+                  "GEMM pass, %.2f bytes per weight at %.0f%% of the memory "
+                  "bandwidth", NF4_DEQUANT_BYTES, U_BW * 100.0);
     if (!ecf_model_kind_is_transformer(m->kind) &&
         cnn_train_traffic(w) != CNN_TRAIN_TRAFFIC)
         assume(e,
