@@ -32,6 +32,7 @@
 #define run_train(...) ecf_est_run_train_(__VA_ARGS__)
 #define train_lean_fits(...) ecf_est_train_lean_fits_(__VA_ARGS__)
 #define train_memory(...) ecf_est_train_memory_(__VA_ARGS__)
+#define accum_pass_bytes(...) ecf_est_accum_pass_bytes_(__VA_ARGS__)
 #define train_grad_bytes(...) ecf_est_train_grad_bytes_(__VA_ARGS__)
 #define train_opt_bytes(...) ecf_est_train_opt_bytes_(__VA_ARGS__)
 #define offload_step_s(...) ecf_est_offload_step_s_(__VA_ARGS__)
@@ -433,6 +434,15 @@ void train_memory(ecf_memory *mem,
                   ecf_precision p,
                   const plan *pl,
                   const devinfo *d);
+/* Bytes per micro-batch of the pass that adds each micro-batch's weight
+ * gradients into the gradient buffer, n micro-batches per optimizer step
+ * (estimate_memory.c; docs/estimation.md 5.4, "Accumulation pass"). */
+double accum_pass_bytes(const plan *pl,
+                        const ecf_memory *mem,
+                        const ecf_model *m,
+                        const ecf_workload *w,
+                        const devinfo *d,
+                        int n);
 
 /* ================================================================ */
 /* Small helpers, inline in every file that uses them (the hot path: */

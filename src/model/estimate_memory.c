@@ -1,7 +1,9 @@
 /*
  * estimate_memory.c - memory per device of a training or inference plan
- * (weights, gradients, optimizer, activations, KV cache, LoRA, overhead)
- * and the smallest total memory a workload needs (docs/estimation.md).
+ * (weights, gradients, optimizer, activations, KV cache, LoRA, overhead),
+ * the smallest total memory a workload needs, and the step's traffic over
+ * the optimizer and gradient state (--offload, gradient accumulation)
+ * (docs/estimation.md).
  */
 #include "ec2fit/estimate.h"
 
@@ -415,4 +417,56 @@ double ecf_estimate_min_total_gib(const ecf_model *m, const ecf_workload *w)
                      ((double)w->input_tokens + w->output_tokens);
     }
     return total / GIB;
+}
+
+/* The pass that adds each micro-batch's weight gradients into the
+ * gradient buffer under --grad-accum / --global-batch (docs/estimation.md
+ * 5.4, "Accumulation pass"): it reads the buffer and the new gradient and
+ * writes the buffer, 3 x the gradient bytes on the device, on every
+ * micro-batch but the one whose update reads them with the optimizer
+ * ((n - 1) / n of the micro-batches; n = the plan's micro-batches per
+ * optimizer step). Bytes per micro-batch:
+ * - TensorFlow and JAX keep fp32 accumulator variables and add in a
+ *   conditional branch, outside the fusions of the step (Keras 3's
+ *   `_backend_increment_gradient_accumulators`; NVIDIA's DLE TensorFlow
+ *   BERT `accum_vars[i].assign_add(grad)`): 3 x 4 bytes per parameter;
+ *   tf.distribute mirrors every variable on each replica (no ZeRO or
+ *   FSDP in TensorFlow), JAX shards them with the plan's gradients;
+ * - eager PyTorch adds into param.grad in place (autograd's
+ *   AccumulateGrad), in the gradients' dtype and sharding (the memory
+ *   model's gradient bytes: whole under DDP and ZeRO-1, 1/n under ZeRO-2
+ *   and FSDP); TP and PP plans stand for Megatron-style stacks, which
+ *   fuse the add into the weight-gradient GEMM
+ *   (`gradient_accumulation_fusion`, on by default in Megatron-LM), and
+ *   Neuron and the other accelerators run the step as one compiled graph:
+ *   no pass of its own there. */
+#define ACCUM_PASS_RW 3.0
+#define ACCUM_VAR_BYTES 4.0
+
+double accum_pass_bytes(const plan *pl,
+                        const ecf_memory *mem,
+                        const ecf_model *m,
+                        const ecf_workload *w,
+                        const devinfo *d,
+                        int n)
+{
+    bool lora = w->task == ECF_TASK_LORA || w->task == ECF_TASK_QLORA;
+    double params, shard = (double)pl->tp * pl->pp, bytes;
+    bool sharded = pl->par == ECF_PAR_ZERO2 || pl->par == ECF_PAR_FSDP ||
+                   pl->par == ECF_PAR_TP_FSDP;
+    if (n < 2)
+        return 0;
+    params = lora ? lora_params(m, w->lora_rank) : m->params;
+    if (w->framework == ECF_FW_TENSORFLOW || w->framework == ECF_FW_JAX) {
+        if (w->framework == ECF_FW_JAX && sharded)
+            shard = (double)pl->tp * pl->dp * pl->pp;
+        bytes = ACCUM_VAR_BYTES * params / shard;
+    } else {
+        if (pl->tp > 1 || pl->pp > 1 || d->gen == GEN_NEURON ||
+            d->gen == GEN_OTHER)
+            return 0;
+        bytes = lora ? ACCUM_VAR_BYTES * params
+                     : mem->gradients_gib * GIB;
+    }
+    return ACCUM_PASS_RW * bytes * (n - 1) / n;
 }

@@ -245,57 +245,6 @@ static bool accum_given(const ecf_workload *w, const plan *pl)
     return accum_n(w, pl) > 0;
 }
 
-/* The pass that adds each micro-batch's weight gradients into the
- * gradient buffer under --grad-accum / --global-batch (docs/estimation.md
- * 5.4, "Accumulation pass"): it reads the buffer and the new gradient and
- * writes the buffer, 3 x the gradient bytes on the device, on every
- * micro-batch but the one whose update reads them with the optimizer
- * ((n - 1) / n of the micro-batches). Bytes per micro-batch:
- * - TensorFlow and JAX keep fp32 accumulator variables and add in a
- *   conditional branch, outside the fusions of the step (Keras 3's
- *   `_backend_increment_gradient_accumulators`; NVIDIA's DLE TensorFlow
- *   BERT `accum_vars[i].assign_add(grad)`): 3 x 4 bytes per parameter;
- *   tf.distribute mirrors every variable on each replica (no ZeRO or
- *   FSDP in TensorFlow), JAX shards them with the plan's gradients;
- * - eager PyTorch adds into param.grad in place (autograd's
- *   AccumulateGrad), in the gradients' dtype and sharding (the memory
- *   model's gradient bytes: whole under DDP and ZeRO-1, 1/n under ZeRO-2
- *   and FSDP); TP and PP plans stand for Megatron-style stacks, which
- *   fuse the add into the weight-gradient GEMM
- *   (`gradient_accumulation_fusion`, on by default in Megatron-LM), and
- *   Neuron and the other accelerators run the step as one compiled graph:
- *   no pass of its own there. */
-#define ACCUM_PASS_RW 3.0
-#define ACCUM_VAR_BYTES 4.0
-
-static double accum_pass_bytes(const cand *c,
-                               const ecf_model *m,
-                               const ecf_workload *w,
-                               const devinfo *d,
-                               bool lora)
-{
-    const plan *pl = &c->pl;
-    int n = accum_n(w, pl);
-    double params, shard = (double)pl->tp * pl->pp, bytes;
-    bool sharded = pl->par == ECF_PAR_ZERO2 || pl->par == ECF_PAR_FSDP ||
-                   pl->par == ECF_PAR_TP_FSDP;
-    if (n < 2)
-        return 0;
-    params = lora ? lora_params(m, w->lora_rank) : m->params;
-    if (w->framework == ECF_FW_TENSORFLOW || w->framework == ECF_FW_JAX) {
-        if (w->framework == ECF_FW_JAX && sharded)
-            shard = (double)pl->tp * pl->dp * pl->pp;
-        bytes = ACCUM_VAR_BYTES * params / shard;
-    } else {
-        if (pl->tp > 1 || pl->pp > 1 || d->gen == GEN_NEURON ||
-            d->gen == GEN_OTHER)
-            return 0;
-        bytes = lora ? ACCUM_VAR_BYTES * params
-                     : c->mem.gradients_gib * GIB;
-    }
-    return ACCUM_PASS_RW * bytes * (n - 1) / n;
-}
-
 /* Pipeline schedule of a tp+pp plan (docs/estimation.md 6, "Pipeline"):
  * 1F1B leaves p - 1 idle micro-batch slots per step, (p - 1) / m of the
  * work; the interleaved 1F1B schedule (Narayanan et al. 2021, sec. 2.2.2;
@@ -403,7 +352,7 @@ static void eval_cand(cand *c,
      * micro-batches */
     if (accum_given(w, pl))
         mem_bytes /= accum_n(w, pl);
-    mem_bytes += accum_pass_bytes(c, m, w, d, lora);
+    mem_bytes += accum_pass_bytes(pl, &c->mem, m, w, d, accum_n(w, pl));
     if (!tf)
         mem_bytes += (double)pl->batch * m->act_mib_per_sample *
                      ((p == ECF_PREC_FP32 || p == ECF_PREC_TF32) ? 2.0 : 1.0) *
