@@ -422,10 +422,14 @@ double ecf_estimate_min_total_gib(const ecf_model *m, const ecf_workload *w)
 /* The pass that adds each micro-batch's weight gradients into the
  * gradient buffer under --grad-accum / --global-batch (docs/estimation.md
  * 5.4, "Accumulation pass"): it reads the buffer and the new gradient and
- * writes the buffer, 3 x the gradient bytes on the device, on every
- * micro-batch but the one whose update reads them with the optimizer
- * ((n - 1) / n of the micro-batches; n = the plan's micro-batches per
- * optimizer step). Bytes per micro-batch:
+ * writes the buffer, 3 x the gradient bytes on the device, on n - 1 of
+ * the n micro-batches of an optimizer step ((n - 1) / n per micro-batch):
+ * the other one only writes the buffer (PyTorch >= 2.0 zero_grad sets the
+ * gradients to None, so the first backward assigns them; the DLE
+ * TensorFlow BERT assigns the first micro-batch's gradients with
+ * `assign`). Stacks that zero the buffer first (PyTorch 1.x zero_grad)
+ * or re-read it at the update (Keras 3) move 1-2 gradient sizes more per
+ * step, not counted (docs/estimation.md 5.4). Bytes per micro-batch:
  * - TensorFlow and JAX keep fp32 accumulator variables and add in a
  *   conditional branch, outside the fusions of the step (Keras 3's
  *   `_backend_increment_gradient_accumulators`; NVIDIA's DLE TensorFlow
@@ -438,8 +442,8 @@ double ecf_estimate_min_total_gib(const ecf_model *m, const ecf_workload *w)
  *   and FSDP); TP and PP plans stand for Megatron-style stacks, which
  *   fuse the add into the weight-gradient GEMM
  *   (`gradient_accumulation_fusion`, on by default in Megatron-LM), and
- *   Neuron and the other accelerators run the step as one compiled graph:
- *   no pass of its own there. */
+ * Neuron and the other accelerators run the step as one compiled graph
+ * (XLA/neuronx-cc, whatever the front end): no pass of its own there. */
 #define ACCUM_PASS_RW 3.0
 #define ACCUM_VAR_BYTES 4.0
 
@@ -454,7 +458,7 @@ double accum_pass_bytes(const plan *pl,
     double params, shard = (double)pl->tp * pl->pp, bytes;
     bool sharded = pl->par == ECF_PAR_ZERO2 || pl->par == ECF_PAR_FSDP ||
                    pl->par == ECF_PAR_TP_FSDP;
-    if (n < 2)
+    if (n < 2 || d->gen == GEN_NEURON || d->gen == GEN_OTHER)
         return 0;
     params = lora ? lora_params(m, w->lora_rank) : m->params;
     if (w->framework == ECF_FW_TENSORFLOW || w->framework == ECF_FW_JAX) {
@@ -462,8 +466,7 @@ double accum_pass_bytes(const plan *pl,
             shard = (double)pl->tp * pl->dp * pl->pp;
         bytes = ACCUM_VAR_BYTES * params / shard;
     } else {
-        if (pl->tp > 1 || pl->pp > 1 || d->gen == GEN_NEURON ||
-            d->gen == GEN_OTHER)
+        if (pl->tp > 1 || pl->pp > 1)
             return 0;
         bytes = lora ? ACCUM_VAR_BYTES * params
                      : mem->gradients_gib * GIB;
