@@ -362,8 +362,9 @@ static ecf_rule_id plan_free_fail(run_ctx *c, const ecf_instance *inst,
 
 /* The quiet estimate of the current instance at `n` nodes, from the memo
  * when it has it (recommend_memo.c). */
-static int memo_estimate(run_ctx *c, ecf_estimate *e,
-                         const ecf_instance *inst, int n, ecf_err *err)
+static const ecf_estimate *memo_estimate(run_ctx *c, ecf_estimate *e,
+                                         const ecf_instance *inst, int n,
+                                         ecf_err *err)
 {
     return ecf_rec_memo_estimate(c->memo, e, c->m, c->w, inst, c->inst_index,
                                  n, err);
@@ -412,6 +413,7 @@ static int consider(run_ctx *c, const ecf_instance *inst, const char *region,
     int last_nodes[2] = {0, 0};
     int n, start = 1, limit = c->max_nodes, k;
     ecf_estimate e;
+    const ecf_estimate *ep = NULL; /* e, or the memo's copy */
 
     /* a price the catalog has is the price (ecf_rec_price_known) */
     if (!price && c->o->estimate_missing_prices)
@@ -453,7 +455,7 @@ static int consider(run_ctx *c, const ecf_instance *inst, const char *region,
             /* the estimate is needed (unless a kept verdict passes, it is
              * decided here) */
             ecf_rec_pf *kept;
-            if (memo_estimate(c, &e, inst, n, err) != 0)
+            if (!(ep = memo_estimate(c, &e, inst, n, err)))
                 return -1;
             kept = ecf_rec_memo_pf(c->memo, c->inst_index, n);
             if (kept && kept->valid && kept->rules == (const void *)c->rules &&
@@ -461,7 +463,7 @@ static int consider(run_ctx *c, const ecf_instance *inst, const char *region,
                 pf = (ecf_rule_id)kept->rule;
                 pf_ratio = kept->ratio;
             } else {
-                pf = plan_free_fail(c, inst, &e, n, &pf_ratio);
+                pf = plan_free_fail(c, inst, ep, n, &pf_ratio);
                 if (kept) {
                     kept->valid = true;
                     kept->rules = c->rules;
@@ -484,21 +486,21 @@ static int consider(run_ctx *c, const ecf_instance *inst, const char *region,
                 /* a first plan is costed in place: no copy when it passes */
                 if (!placed[k])
                     cand = next_plan(c->r, &c->plan_cap);
-                evaluate_(c, cand, &res, inst, price, &e, k == 1, n, false,
+                evaluate_(c, cand, &res, inst, price, ep, k == 1, n, false,
                           true);
             }
             if (placed[k]) { /* --optimize time: scale out */
                 ecf_plan *b = &c->r->plans[at[k]];
                 if (res.pass && ecf_recommend_scale_out_pays_(b, &tmp)) {
                     *b = tmp;
-                    finish_plan(c, b, inst, region, &e, &res);
+                    finish_plan(c, b, inst, region, ep, &res);
                 }
                 continue;
             }
             if (res.pass) {
                 ecf_plan *p = cand; /* next_plan's element, now taken */
                 at[k] = c->r->n_plans++;
-                finish_plan(c, p, inst, region, &e, &res);
+                finish_plan(c, p, inst, region, ep, &res);
                 p->price_estimated = estimated;
                 placed[k] = true;
             } else {
