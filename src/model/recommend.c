@@ -393,15 +393,12 @@ static bool kept_plan_free_fail(run_ctx *c, int n, ecf_rule_id *pf,
     return true;
 }
 
-/* One instance type in one region: the fewest-node plan that passes, per
- * purchase option (or past it: recommend_scale.c), or the rejection. */
-static int consider(run_ctx *c, const ecf_instance *inst, const char *region,
-                    ecf_err *err)
+/* consider() of a type that has a price in the region (`estimated`: the
+ * price is ecf_rec_price_known's). */
+static int consider_priced(run_ctx *c, const ecf_instance *inst,
+                           const char *region, const ecf_price *price,
+                           bool estimated, ecf_err *err)
 {
-    ecf_price est_price;
-    bool estimated = false;
-    const ecf_price *price =
-        c->prices ? c->prices[c->inst_index] : ecf_instance_price(inst, region);
     bool want[2], placed[2] = {false, false},
                   scale = !c->serving && c->o->optimize == ECF_OPT_TIME;
     size_t at[2] = {0, 0};
@@ -415,15 +412,6 @@ static int consider(run_ctx *c, const ecf_instance *inst, const char *region,
     ecf_estimate e;
     const ecf_estimate *ep = NULL; /* e, or the memo's copy */
 
-    /* a price the catalog has is the price (ecf_rec_price_known) */
-    if (!price && c->o->estimate_missing_prices)
-        price = ecf_rec_price_known(c->r, inst, region, price, &est_price,
-                                    &estimated);
-    if (!price) {
-        push_reject(c->r, &c->rej_cap, inst, region, false, 0,
-                    ECF_RULE_NO_PRICE, 1e9);
-        return 0;
-    }
     want[0] = true;
     want[1] = c->spot_allowed && price->spot_usd_per_hour > 0;
     /* --max-interruption: an unknown band is not known to be under it */
@@ -535,6 +523,30 @@ static int consider(run_ctx *c, const ecf_instance *inst, const char *region,
             push_reject(c->r, &c->rej_cap, inst, region, k == 1,
                         last_nodes[k], last_rule[k], last_ratio[k]);
     return 0;
+}
+
+/* One instance type in one region: the fewest-node plan that passes, per
+ * purchase option (or past it: recommend_scale.c), or the rejection. A
+ * type without a price (most types in most regions) is rejected before
+ * any of the search's set-up. */
+static int consider(run_ctx *c, const ecf_instance *inst, const char *region,
+                    ecf_err *err)
+{
+    ecf_price est_price;
+    bool estimated = false;
+    const ecf_price *price =
+        c->prices ? c->prices[c->inst_index] : ecf_instance_price(inst, region);
+
+    /* a price the catalog has is the price (ecf_rec_price_known) */
+    if (!price && c->o->estimate_missing_prices)
+        price = ecf_rec_price_known(c->r, inst, region, price, &est_price,
+                                    &estimated);
+    if (!price) {
+        push_reject(c->r, &c->rej_cap, inst, region, false, 0,
+                    ECF_RULE_NO_PRICE, 1e9);
+        return 0;
+    }
+    return consider_priced(c, inst, region, price, estimated, err);
 }
 
 static void spot_lambdas(run_ctx *c)
