@@ -174,7 +174,15 @@ static const ecf_stack_verdict *stack_lookup(run_ctx *c,
 static const ecf_stack_verdict *stack_of(run_ctx *c, const ecf_instance *inst)
 {
     if (c->stack_inst != inst) {
-        c->stack_last = stack_lookup(c, inst);
+        /* stack_lookup's first test, here: it mostly answers (the call
+         * cost more than the test) */
+        const ecf_accel *a = inst->accel_count > 0 ? inst->accel : NULL;
+        int i = c->stack_hit;
+        if (c->o->stacks && i < c->n_stacks && c->stacks[i].accel == a &&
+            c->stacks[i].arch == (a ? -1 : (int)inst->arch))
+            c->stack_last = &c->stacks[i].v;
+        else
+            c->stack_last = stack_lookup(c, inst);
         c->stack_inst = inst;
     }
     return c->stack_last;
