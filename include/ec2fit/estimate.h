@@ -508,6 +508,15 @@ int ecf_estimate_run_quiet(ecf_estimate *out, const ecf_model *m,
                            const ecf_workload *w, const ecf_instance *inst,
                            int nodes, ecf_err *err);
 
+/** As ecf_estimate_run, but leaves the assumptions empty (n_assumptions
+ *  0): the same figures and warnings, for a caller that shows only the
+ *  warnings (a --batch line's plans: formatting the assumptions was half
+ *  of such an estimate). */
+int ecf_estimate_run_warnings(ecf_estimate *out, const ecf_model *m,
+                              const ecf_workload *w,
+                              const ecf_instance *inst, int nodes,
+                              ecf_err *err);
+
 /** Total memory the workload needs summed over all devices with the most
  *  sharding allowed (GiB): a cheap lower bound so `recommend` can skip
  *  instance types whose devices x nodes cannot hold it. `w` must be

@@ -32,6 +32,10 @@ extern const char ecf_embedded_models_end[];
 struct ecf_zoo {
     ecf_model *models;
     size_t n;
+    /* each model's name and aliases normalised (check_unique's keys,
+     * ECF_MODEL_MAX_ALIASES + 1 per model, "" unused): ecf_zoo_find runs
+     * per --batch line */
+    char (*norm)[64];
 };
 
 static const char *const kind_names[ECF_KIND_COUNT] = {
@@ -382,8 +386,8 @@ static int load_model(
 
 /* No two models may share a name or alias after normalisation (a model
  * may list spellings of its own name, e.g. "resnet-18" for "resnet18"). */
-static int
-check_unique(const ecf_model *models, size_t n, const char *file, ecf_err *err)
+static int check_unique(const ecf_model *models, size_t n, const char *file,
+                        char (**keys)[64], ecf_err *err)
 {
     enum { K = ECF_MODEL_MAX_ALIASES + 1 };
     size_t i, j, a, b;
@@ -421,7 +425,7 @@ check_unique(const ecf_model *models, size_t n, const char *file, ecf_err *err)
             }
         }
     }
-    free(norm);
+    *keys = norm; /* the zoo's (ecf_zoo_find) */
     return rc;
 }
 
@@ -471,7 +475,7 @@ static int load_buffer_(bool trusted,
         i++;
     }
     zoo->n = n;
-    rc = check_unique(zoo->models, n, name, err);
+    rc = check_unique(zoo->models, n, name, &zoo->norm, err);
     if (rc < 0)
         goto out;
     *out = zoo;
@@ -506,6 +510,7 @@ void ecf_zoo_free(ecf_zoo *zoo)
     if (!zoo)
         return;
     free(zoo->models);
+    free(zoo->norm);
     free(zoo);
 }
 
@@ -521,7 +526,7 @@ const ecf_model *ecf_zoo_at(const ecf_zoo *zoo, size_t i)
 
 const ecf_model *ecf_zoo_find(const ecf_zoo *zoo, const char *name)
 {
-    char want[64], have[64];
+    char want[64];
     size_t i, a;
 
     if (!zoo || !name || strlen(name) >= sizeof(want))
@@ -529,17 +534,12 @@ const ecf_model *ecf_zoo_find(const ecf_zoo *zoo, const char *name)
     normalise(want, sizeof(want), name);
     if (!want[0])
         return NULL;
-    for (i = 0; i < zoo->n; i++) {
-        for (a = 0; a <= ECF_MODEL_MAX_ALIASES; a++) {
-            const char *n =
-                a == 0 ? zoo->models[i].name : zoo->models[i].aliases[a - 1];
-            if (!n[0])
-                continue;
-            normalise(have, sizeof(have), n);
-            if (strcmp(want, have) == 0)
+    /* an unused alias's key is "", which `want` is not */
+    for (i = 0; i < zoo->n; i++)
+        for (a = 0; a <= ECF_MODEL_MAX_ALIASES; a++)
+            if (strcmp(want, zoo->norm[i * (ECF_MODEL_MAX_ALIASES + 1) + a]) ==
+                0)
                 return &zoo->models[i];
-        }
-    }
     return NULL;
 }
 

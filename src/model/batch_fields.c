@@ -14,6 +14,20 @@ static int field_cmp(const void *a, const void *b)
     return strcmp(((const rb_field *)a)->name, ((const rb_field *)b)->name);
 }
 
+/* snprintf(dst, size, "%s", src) without the format parsing: true when
+ * `src` fits (else `dst` holds what fits, as snprintf leaves it). */
+static bool copy_str(char *dst, size_t size, const char *src)
+{
+    size_t len = strlen(src);
+    if (len < size) {
+        memcpy(dst, src, len + 1);
+        return true;
+    }
+    memcpy(dst, src, size - 1);
+    dst[size - 1] = '\0';
+    return false;
+}
+
 /* Reads the line's fields as flag arguments: strings as they are, numbers
  * in the shortest form that reads back exactly, lists comma-joined. */
 int read_fields(rb_field *out, size_t *n_out, const cJSON *root,
@@ -33,8 +47,7 @@ int read_fields(rb_field *out, size_t *n_out, const cJSON *root,
             return ecf_err_set(err, ECF_EINVAL, "more than %d fields",
                                RB_MAX_FIELDS);
         memset(f, 0, sizeof(*f));
-        if ((size_t)snprintf(f->name, sizeof(f->name), "%s", it->string) >=
-            sizeof(f->name))
+        if (!copy_str(f->name, sizeof(f->name), it->string))
             return ecf_err_set(err, ECF_EINVAL, "unknown field \"%.40s\"",
                                it->string);
         for (p = f->name; *p; p++)
@@ -43,11 +56,9 @@ int read_fields(rb_field *out, size_t *n_out, const cJSON *root,
         if (cJSON_IsBool(it)) {
             f->is_bool = true;
             f->bval = cJSON_IsTrue(it);
-            snprintf(f->text, sizeof(f->text), "%s",
-                     f->bval ? "true" : "false");
+            copy_str(f->text, sizeof(f->text), f->bval ? "true" : "false");
         } else if (cJSON_IsString(it)) {
-            if ((size_t)snprintf(f->text, sizeof(f->text), "%s",
-                                 it->valuestring) >= sizeof(f->text))
+            if (!copy_str(f->text, sizeof(f->text), it->valuestring))
                 return ecf_err_set(err, ECF_EINVAL,
                                    "\"%s\": value longer than %zu bytes",
                                    f->name, sizeof(f->text) - 1);
@@ -89,4 +100,43 @@ int read_fields(rb_field *out, size_t *n_out, const cJSON *root,
                                out[i].name);
     *n_out = n;
     return 0;
+}
+
+char *pack_fields(const rb_field *f, size_t n)
+{
+    size_t i, len = 1, k = 0;
+    char *s;
+
+    for (i = 0; i < n; i++)
+        len += 3 + strlen(f[i].name) + strlen(f[i].text);
+    s = ecf_xmalloc(len);
+    for (i = 0; i < n; i++) {
+        size_t a = strlen(f[i].name) + 1, b = strlen(f[i].text) + 1;
+        s[k++] = (char)(1 + f[i].is_bool + 2 * f[i].bval);
+        memcpy(s + k, f[i].name, a);
+        memcpy(s + k + a, f[i].text, b);
+        k += a + b;
+    }
+    s[k] = '\0';
+    return s;
+}
+
+size_t unpack_fields(rb_field *out, const char *packed)
+{
+    size_t n = 0;
+
+    while (*packed && n < RB_MAX_FIELDS) {
+        rb_field *f = &out[n++];
+        size_t a, b;
+        memset(f, 0, sizeof(*f));
+        f->is_bool = (*packed - 1) & 1;
+        f->bval = (*packed - 1) >> 1;
+        packed++;
+        a = strlen(packed) + 1;
+        memcpy(f->name, packed, a);
+        b = strlen(packed + a) + 1;
+        memcpy(f->text, packed + a, b);
+        packed += a + b;
+    }
+    return n;
 }

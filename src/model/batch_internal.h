@@ -43,6 +43,18 @@ typedef struct {
 int read_fields(rb_field *out, size_t *n_out, const cJSON *root,
                 ecf_err *err);
 
+#define pack_fields ecf_batch_pack_fields_
+#define unpack_fields ecf_batch_unpack_fields_
+
+/** read_fields' output in one allocated string, so that a line is parsed
+ *  once (when it is grouped), not again when it runs: per field a flags
+ *  byte (never 0), the name and the text, each NUL-terminated; a 0 byte
+ *  ends the list. */
+char *pack_fields(const rb_field *f, size_t n);
+/** The fields pack_fields packed, into `out` (RB_MAX_FIELDS): their
+ *  count. */
+size_t unpack_fields(rb_field *out, const char *packed);
+
 #define cache_slot ecf_batch_cache_slot_
 #define cache_put ecf_batch_cache_put_
 #define cache_free ecf_batch_cache_free_

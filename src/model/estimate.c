@@ -357,6 +357,7 @@ static int estimate(ecf_estimate *out,
                     const ecf_instance *inst,
                     int nodes,
                     bool quiet,
+                    bool assumptions,
                     ecf_err *err);
 
 int ecf_estimate_run(ecf_estimate *out,
@@ -366,7 +367,7 @@ int ecf_estimate_run(ecf_estimate *out,
                      int nodes,
                      ecf_err *err)
 {
-    return estimate(out, m, w, inst, nodes, false, err);
+    return estimate(out, m, w, inst, nodes, false, true, err);
 }
 
 int ecf_estimate_run_quiet(ecf_estimate *out,
@@ -376,7 +377,20 @@ int ecf_estimate_run_quiet(ecf_estimate *out,
                            int nodes,
                            ecf_err *err)
 {
-    return estimate(out, m, w, inst, nodes, true, err);
+    return estimate(out, m, w, inst, nodes, true, false, err);
+}
+
+int ecf_estimate_run_warnings(ecf_estimate *out,
+                              const ecf_model *m,
+                              const ecf_workload *w,
+                              const ecf_instance *inst,
+                              int nodes,
+                              ecf_err *err)
+{
+    /* the notes start full, so assume() skips them (estimate_internal.h) */
+    int rc = estimate(out, m, w, inst, nodes, false, false, err);
+    out->n_assumptions = 0;
+    return rc;
 }
 
 static int estimate(ecf_estimate *out,
@@ -385,6 +399,7 @@ static int estimate(ecf_estimate *out,
                     const ecf_instance *inst,
                     int nodes,
                     bool quiet,
+                    bool assumptions,
                     ecf_err *err)
 {
     ecf_workload w = *w_in;
@@ -397,7 +412,7 @@ static int estimate(ecf_estimate *out,
      * n_warnings and n_assumptions say how many of them are valid, and the
      * scorer calls this for every candidate. */
     memset(out, 0, offsetof(ecf_estimate, warnings));
-    out->n_assumptions = 0;
+    out->n_assumptions = assumptions ? 0 : ECF_EST_MAX_NOTES;
     out->n_tried = 0;
     out->quiet = quiet;
     if (nodes < 1)

@@ -20,11 +20,14 @@
 /* Helpers shared across the estimator's files (declared below). The macros give them
  * library-wide names and keep the short ones in the code. */
 /* assume(e, fmt, ...) notes an assumption; on a quiet estimate (the plan
- * search's) it is skipped before its arguments are evaluated: calling the
- * variadic function only to return was 3% of a --batch line. The
- * arguments of every call are side-effect free. */
+ * search's), or when the notes are full (ecf_estimate_run_warnings fills
+ * them up front), it is skipped before its arguments are evaluated:
+ * calling the variadic function only to return was 3% of a --batch line.
+ * The arguments of every call are side-effect free. */
 #define assume(e, ...) \
-    ((e)->quiet ? (void)0 : ecf_est_assume_((e), __VA_ARGS__))
+    ((e)->quiet || (e)->n_assumptions >= ECF_EST_MAX_NOTES \
+         ? (void)0 \
+         : ecf_est_assume_((e), __VA_ARGS__))
 #define data_and_host(...) ecf_est_data_and_host_(__VA_ARGS__)
 #define storage_path(...) ecf_est_storage_path_(__VA_ARGS__)
 #define infer_memory(...) ecf_est_infer_memory_(__VA_ARGS__)

@@ -270,7 +270,9 @@ static void pp_schedule(cand *c, const ecf_model *m, const ecf_workload *w)
     c->mem.total_per_device_gib += x * (1.0 + FRAGMENTATION);
 }
 
-/* Step time of one plan (docs/estimation.md, "Training step"). */
+/* Step time of one plan (docs/estimation.md, "Training step"): sets
+ * every member of *c but c->pl, the caller's (so a candidate needs no
+ * clearing first). */
 static void eval_cand(cand *c,
                       const ecf_model *m,
                       const ecf_workload *w,
@@ -295,8 +297,12 @@ static void eval_cand(cand *c,
     c->fits = fits(&c->mem);
     c->roomy = c->mem.total_per_device_gib * (1.0 + TRAIN_HEADROOM) <=
                c->mem.available_per_device_gib;
-    if (!c->fits && !timed)
-        return; /* ranked by memory only */
+    if (!c->fits && !timed) { /* ranked by memory only */
+        c->micro = 0;
+        c->mult = c->u = c->compute_s = c->memory_s = c->comm_s = 0;
+        c->step_s = c->samples_per_step = c->flops_per_step = c->sps = 0;
+        return;
+    }
     c->micro = pl->pp > 1 ? (w->global_batch > 0 ? gbs_micro(w, pl)
                                                  : PP_MICRO_PER_STAGE * pl->pp)
                           : 1;
@@ -552,8 +558,7 @@ bool train_lean_fits(const ecf_model *m,
                      int nodes,
                      ecf_precision p)
 {
-    cand x;
-    memset(&x, 0, sizeof(x));
+    cand x; /* lean_plan sets what it reads: the plan and memory */
     return lean_plan(&x, m, w, p, d, nodes);
 }
 
@@ -589,8 +594,7 @@ static void search_train(cand *best,
      * batch; recomputing unless told not to) does not fit, nothing does:
      * report the FSDP attempt, as the ladder before the search did. */
     {
-        cand x;
-        memset(&x, 0, sizeof(x));
+        cand x; /* lean_plan, then eval_cand, set every member */
         if (!lean_plan(&x, m, w, p, d, nodes)) {
             eval_cand(&x, m, w, p, d, nodes, peak, true);
             if (n == 1)
@@ -657,9 +661,7 @@ static void search_train(cand *best,
                 }
                 if (ppn > 1)
                     continue; /* pinned pipeline */
-                /* cleared only for the candidates evaluated (about half
-                 * of the loop's turns skip) */
-                memset(&x, 0, sizeof(x));
+                /* eval_cand sets every other member: no clearing */
                 x.pl = (plan){pars[i], xtp, xdp, 1, ckpt, batch};
                 eval_cand(&x, m, w, p, d, nodes, peak, !e->quiet);
                 if (n == 1)
@@ -692,7 +694,6 @@ static void search_train(cand *best,
                         (span % d->count != 0 && d->count % span != 0) ||
                         (!tpn && !ppn && nodes % pp != 0))
                         continue;
-                    memset(&x, 0, sizeof(x));
                     x.pl = (plan){ECF_PAR_TP_PP, t, n / span, pp, ckpt, batch};
                     eval_cand(&x, m, w, p, d, nodes, peak, !e->quiet);
                     record_try(e, &x);

@@ -174,7 +174,15 @@ static const ecf_stack_verdict *stack_lookup(run_ctx *c,
 static const ecf_stack_verdict *stack_of(run_ctx *c, const ecf_instance *inst)
 {
     if (c->stack_inst != inst) {
-        c->stack_last = stack_lookup(c, inst);
+        /* stack_lookup's first test, here: it mostly answers (the call
+         * cost more than the test) */
+        const ecf_accel *a = inst->accel_count > 0 ? inst->accel : NULL;
+        int i = c->stack_hit;
+        if (c->o->stacks && i < c->n_stacks && c->stacks[i].accel == a &&
+            c->stacks[i].arch == (a ? -1 : (int)inst->arch))
+            c->stack_last = &c->stacks[i].v;
+        else
+            c->stack_last = stack_lookup(c, inst);
         c->stack_inst = inst;
     }
     return c->stack_last;
@@ -310,6 +318,32 @@ static void fill_targets(run_ctx *c, ecf_rule_input *in,
     in->stack = stack_of(c, inst);
 }
 
+/* The plan members that the costing (cost_job, or
+ * ecf_recommend_cost_serving; ecf_rec_storage_cost) and finish_plan()
+ * leave unset on some path, and a taken plan holds as zero: every other
+ * member is written on every path, so a candidate needs no clearing pass
+ * over the whole plan (2.8% of a batch's instructions). A new ecf_plan
+ * member that those do not always set belongs here. */
+static void plan_clear_unset(ecf_plan *p)
+{
+    p->time_hours = 0;              /* serving */
+    p->total_usd = 0;               /* serving */
+    p->monthly_usd = 0;             /* jobs */
+    p->usd_per_million = 0;         /* serving at no qps or capacity */
+    p->capacity_qps = 0;            /* jobs */
+    p->expected_interruptions = 0;  /* on-demand, serving */
+    p->spot_savings_pct = 0;        /* ecf_rec_spot_savings, later */
+    p->score = 0;                   /* ecf_rec_rank, later */
+    p->asg_min = p->asg_max = p->asg_warm_pool = 0; /* jobs */
+    p->asg_expected = 0;
+    p->marks = 0;                   /* ecf_rec_rank ORs them in */
+    p->price_estimated = false;     /* consider(), for a first plan */
+    p->storage = 0;                 /* serving */
+    p->storage_usd = p->storage_monthly_usd = 0;
+    p->storage_price_estimated = false;
+    memset(p->penalty_ids, 0, sizeof(p->penalty_ids)); /* past n_penalties */
+}
+
 /* Costs one purchase option of a candidate at `n` nodes and runs the
  * rules; reasons are formatted only when `fmt`. `past_plan_free`: the
  * plan-free constraints are known to pass (plan_free_fail). */
@@ -319,7 +353,7 @@ static void evaluate_(run_ctx *c, ecf_plan *p, ecf_rule_result *res,
                       bool past_plan_free)
 {
     ecf_rule_input in;
-    memset(p, 0, sizeof(*p));
+    plan_clear_unset(p);
     if (c->serving)
         ecf_recommend_cost_serving(p, &in, c->m, c->w, c->o, e, price, spot,
                                    n);
@@ -362,8 +396,9 @@ static ecf_rule_id plan_free_fail(run_ctx *c, const ecf_instance *inst,
 
 /* The quiet estimate of the current instance at `n` nodes, from the memo
  * when it has it (recommend_memo.c). */
-static int memo_estimate(run_ctx *c, ecf_estimate *e,
-                         const ecf_instance *inst, int n, ecf_err *err)
+static const ecf_estimate *memo_estimate(run_ctx *c, ecf_estimate *e,
+                                         const ecf_instance *inst, int n,
+                                         ecf_err *err)
 {
     return ecf_rec_memo_estimate(c->memo, e, c->m, c->w, inst, c->inst_index,
                                  n, err);
@@ -392,15 +427,12 @@ static bool kept_plan_free_fail(run_ctx *c, int n, ecf_rule_id *pf,
     return true;
 }
 
-/* One instance type in one region: the fewest-node plan that passes, per
- * purchase option (or past it: recommend_scale.c), or the rejection. */
-static int consider(run_ctx *c, const ecf_instance *inst, const char *region,
-                    ecf_err *err)
+/* consider() of a type that has a price in the region (`estimated`: the
+ * price is ecf_rec_price_known's). */
+static int consider_priced(run_ctx *c, const ecf_instance *inst,
+                           const char *region, const ecf_price *price,
+                           bool estimated, ecf_err *err)
 {
-    ecf_price est_price;
-    bool estimated = false;
-    const ecf_price *price =
-        c->prices ? c->prices[c->inst_index] : ecf_instance_price(inst, region);
     bool want[2], placed[2] = {false, false},
                   scale = !c->serving && c->o->optimize == ECF_OPT_TIME;
     size_t at[2] = {0, 0};
@@ -412,16 +444,8 @@ static int consider(run_ctx *c, const ecf_instance *inst, const char *region,
     int last_nodes[2] = {0, 0};
     int n, start = 1, limit = c->max_nodes, k;
     ecf_estimate e;
+    const ecf_estimate *ep = NULL; /* e, or the memo's copy */
 
-    /* a price the catalog has is the price (ecf_rec_price_known) */
-    if (!price && c->o->estimate_missing_prices)
-        price = ecf_rec_price_known(c->r, inst, region, price, &est_price,
-                                    &estimated);
-    if (!price) {
-        push_reject(c->r, &c->rej_cap, inst, region, false, 0,
-                    ECF_RULE_NO_PRICE, 1e9);
-        return 0;
-    }
     want[0] = true;
     want[1] = c->spot_allowed && price->spot_usd_per_hour > 0;
     /* --max-interruption: an unknown band is not known to be under it */
@@ -453,7 +477,7 @@ static int consider(run_ctx *c, const ecf_instance *inst, const char *region,
             /* the estimate is needed (unless a kept verdict passes, it is
              * decided here) */
             ecf_rec_pf *kept;
-            if (memo_estimate(c, &e, inst, n, err) != 0)
+            if (!(ep = memo_estimate(c, &e, inst, n, err)))
                 return -1;
             kept = ecf_rec_memo_pf(c->memo, c->inst_index, n);
             if (kept && kept->valid && kept->rules == (const void *)c->rules &&
@@ -461,7 +485,7 @@ static int consider(run_ctx *c, const ecf_instance *inst, const char *region,
                 pf = (ecf_rule_id)kept->rule;
                 pf_ratio = kept->ratio;
             } else {
-                pf = plan_free_fail(c, inst, &e, n, &pf_ratio);
+                pf = plan_free_fail(c, inst, ep, n, &pf_ratio);
                 if (kept) {
                     kept->valid = true;
                     kept->rules = c->rules;
@@ -484,21 +508,21 @@ static int consider(run_ctx *c, const ecf_instance *inst, const char *region,
                 /* a first plan is costed in place: no copy when it passes */
                 if (!placed[k])
                     cand = next_plan(c->r, &c->plan_cap);
-                evaluate_(c, cand, &res, inst, price, &e, k == 1, n, false,
+                evaluate_(c, cand, &res, inst, price, ep, k == 1, n, false,
                           true);
             }
             if (placed[k]) { /* --optimize time: scale out */
                 ecf_plan *b = &c->r->plans[at[k]];
                 if (res.pass && ecf_recommend_scale_out_pays_(b, &tmp)) {
                     *b = tmp;
-                    finish_plan(c, b, inst, region, &e, &res);
+                    finish_plan(c, b, inst, region, ep, &res);
                 }
                 continue;
             }
             if (res.pass) {
                 ecf_plan *p = cand; /* next_plan's element, now taken */
                 at[k] = c->r->n_plans++;
-                finish_plan(c, p, inst, region, &e, &res);
+                finish_plan(c, p, inst, region, ep, &res);
                 p->price_estimated = estimated;
                 placed[k] = true;
             } else {
@@ -533,6 +557,30 @@ static int consider(run_ctx *c, const ecf_instance *inst, const char *region,
             push_reject(c->r, &c->rej_cap, inst, region, k == 1,
                         last_nodes[k], last_rule[k], last_ratio[k]);
     return 0;
+}
+
+/* One instance type in one region: the fewest-node plan that passes, per
+ * purchase option (or past it: recommend_scale.c), or the rejection. A
+ * type without a price (most types in most regions) is rejected before
+ * any of the search's set-up. */
+static int consider(run_ctx *c, const ecf_instance *inst, const char *region,
+                    ecf_err *err)
+{
+    ecf_price est_price;
+    bool estimated = false;
+    const ecf_price *price =
+        c->prices ? c->prices[c->inst_index] : ecf_instance_price(inst, region);
+
+    /* a price the catalog has is the price (ecf_rec_price_known) */
+    if (!price && c->o->estimate_missing_prices)
+        price = ecf_rec_price_known(c->r, inst, region, price, &est_price,
+                                    &estimated);
+    if (!price) {
+        push_reject(c->r, &c->rej_cap, inst, region, false, 0,
+                    ECF_RULE_NO_PRICE, 1e9);
+        return 0;
+    }
+    return consider_priced(c, inst, region, price, estimated, err);
 }
 
 static void spot_lambdas(run_ctx *c)

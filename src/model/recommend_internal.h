@@ -44,10 +44,17 @@ void ecf_rec_missing_free(ecf_recommendation *r);
  * the catalog; an estimate kept for other epochs is computed afresh. */
 void ecf_rec_memo_bind(ecf_recommend_memo *memo, const ecf_catalog *cat,
                        const ecf_model *m, const ecf_workload *w);
-int ecf_rec_memo_estimate(ecf_recommend_memo *mm, ecf_estimate *e,
-                          const ecf_model *m, const ecf_workload *w,
-                          const ecf_instance *inst, size_t inst_index, int n,
-                          ecf_err *err);
+/* The estimate call gives the memo's own copy when it has one for these
+ * epochs (no copy out: a candidate reads it), else `e`, computed (and
+ * kept); NULL on error. The memo's copy holds the figures before
+ * ecf_estimate.quiet only (no notes, flags or tried table), and is valid
+ * until the memo next keeps an entry or is bound again. */
+const ecf_estimate *ecf_rec_memo_estimate(ecf_recommend_memo *mm,
+                                          ecf_estimate *e, const ecf_model *m,
+                                          const ecf_workload *w,
+                                          const ecf_instance *inst,
+                                          size_t inst_index, int n,
+                                          ecf_err *err);
 /* The plan-free verdict (ecf_rules_plan_free_fail) on a kept estimate:
  * it reads the instance, model, task, stack verdict and the estimate's
  * fit, host RAM, vCPU and peak figures, none of which depend on qps or

@@ -135,14 +135,14 @@ void ecf_rec_rank(ecf_recommendation *r, ecf_optimize opt, size_t top)
     /* Plans are large: sort pointers, then lay the array out once. */
     {
         ecf_plan **order = ecf_xcalloc(r->n_plans, sizeof(*order));
-        ecf_plan *sorted =
-            ecf_xmalloc((r->n_plans ? r->n_plans : 1) * sizeof(*sorted));
         size_t k = 0;
         if (top > 0 && top < r->n_plans) {
             /* Only the first `top` are shown: keep them in a small sorted
              * array (insertion, O(n x top)); the rest follow in catalog
              * order. Sorting every plan was a sixth of a batch profile. */
             bool *taken = ecf_xcalloc(r->n_plans, sizeof(*taken));
+            ecf_plan *first;
+            size_t shift = 0, end = r->n_plans;
             for (i = 0; i < r->n_plans; i++) {
                 ecf_plan *p = &r->plans[i];
                 size_t j;
@@ -155,22 +155,41 @@ void ecf_rec_rank(ecf_recommendation *r, ecf_optimize opt, size_t top)
                 }
                 order[j] = p;
             }
-            for (i = 0; i < k; i++)
+            first = ecf_xmalloc(k * sizeof(*first));
+            for (i = 0; i < k; i++) {
                 taken[order[i] - r->plans] = true;
-            for (i = 0; i < r->n_plans; i++)
+                first[i] = *order[i];
+            }
+            /* In place, from the back: each run of the rest between two
+             * taken plans moves up by the taken plans after it (one
+             * memmove per run, not a copy of every plan). */
+            for (i = r->n_plans; i-- > 0;) {
                 if (!taken[i])
-                    order[k++] = &r->plans[i];
+                    continue;
+                if (shift && end > i + 1)
+                    memmove(&r->plans[i + 1 + shift], &r->plans[i + 1],
+                            (end - i - 1) * sizeof(ecf_plan));
+                shift++;
+                end = i;
+            }
+            if (shift && end > 0)
+                memmove(&r->plans[shift], &r->plans[0],
+                        end * sizeof(ecf_plan));
+            memcpy(r->plans, first, k * sizeof(*first));
+            free(first);
             free(taken);
         } else {
+            ecf_plan *sorted =
+                ecf_xmalloc((r->n_plans ? r->n_plans : 1) * sizeof(*sorted));
             for (i = 0; i < r->n_plans; i++)
                 order[i] = &r->plans[i];
             qsort(order, r->n_plans, sizeof(*order), plan_cmp);
+            for (i = 0; i < r->n_plans; i++)
+                sorted[i] = *order[i];
+            free(r->plans);
+            r->plans = sorted;
         }
-        for (i = 0; i < r->n_plans; i++)
-            sorted[i] = *order[i];
         free(order);
-        free(r->plans);
-        r->plans = sorted;
     }
 }
 

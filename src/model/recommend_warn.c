@@ -51,7 +51,7 @@ int ecf_rec_warn_cache_get(ecf_rec_warn_cache **cp, ecf_estimate *e,
     int i, rc, k;
 
     if (!cp)
-        return ecf_estimate_run(e, m, w, inst, nodes, NULL);
+        return ecf_estimate_run_warnings(e, m, w, inst, nodes, NULL);
     if (!*cp)
         *cp = ecf_xcalloc(1, sizeof(**cp));
     c = *cp;
@@ -71,7 +71,7 @@ int ecf_rec_warn_cache_get(ecf_rec_warn_cache **cp, ecf_estimate *e,
                 copy_out(e, &c->e[i]);
             return c->e[i].rc;
         }
-    rc = ecf_estimate_run(e, m, w, inst, nodes, NULL);
+    rc = ecf_estimate_run_warnings(e, m, w, inst, nodes, NULL);
     if (c->n < WARN_SLOTS)
         x = &c->e[c->n++];
     else {

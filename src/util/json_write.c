@@ -117,6 +117,15 @@ static bool put_number(jw *w, double d, char point)
         jw_put(w, "null", 4);
         return true;
     }
+    /* "%1.15g" of a zero is "0" or "-0", which strtod reads back: the
+     * commonest number of a --batch line, not worth a printf */
+    if (d == 0) {
+        if (signbit(d))
+            jw_put(w, "-0", 2);
+        else
+            jw_put(w, "0", 1);
+        return true;
+    }
     if (point == '.' && (n = fast_g15(nb, d)) > 0) {
         jw_put(w, nb, (size_t)n);
         return true;
