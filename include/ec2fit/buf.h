@@ -24,6 +24,13 @@ void ecf_buf_clear(ecf_buf *b);
 void ecf_buf_append(ecf_buf *b, const void *data, size_t n);
 void ecf_buf_puts(ecf_buf *b, const char *s);
 void ecf_buf_printf(ecf_buf *b, const char *fmt, ...) ECF_PRINTF(2, 3);
+/** Appends `s` to the fixed-size string `out` (size bytes) whose length
+ *  is `len`: snprintf(out + len, size - len, "%s", s) without the format
+ *  parsing (hot paths: --batch field copies and notes). Truncates to
+ *  what fits, always NUL-terminated when len < size; returns the length
+ *  that would have been written, len + strlen(s), as snprintf's callers
+ *  add it (so a result >= size means truncated). */
+size_t ecf_str_put(char *out, size_t size, size_t len, const char *s);
 /** Hands the string to the caller (free() it); the buffer is left empty. */
 char *ecf_buf_detach(ecf_buf *b);
 

@@ -5,6 +5,8 @@
  */
 #include "batch_internal.h"
 
+#include "ec2fit/buf.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,20 +14,6 @@
 static int field_cmp(const void *a, const void *b)
 {
     return strcmp(((const rb_field *)a)->name, ((const rb_field *)b)->name);
-}
-
-/* snprintf(dst, size, "%s", src) without the format parsing: true when
- * `src` fits (else `dst` holds what fits, as snprintf leaves it). */
-static bool copy_str(char *dst, size_t size, const char *src)
-{
-    size_t len = strlen(src);
-    if (len < size) {
-        memcpy(dst, src, len + 1);
-        return true;
-    }
-    memcpy(dst, src, size - 1);
-    dst[size - 1] = '\0';
-    return false;
 }
 
 /* Reads the line's fields as flag arguments: strings as they are, numbers
@@ -47,7 +35,8 @@ int read_fields(rb_field *out, size_t *n_out, const cJSON *root,
             return ecf_err_set(err, ECF_EINVAL, "more than %d fields",
                                RB_MAX_FIELDS);
         memset(f, 0, sizeof(*f));
-        if (!copy_str(f->name, sizeof(f->name), it->string))
+        if (ecf_str_put(f->name, sizeof(f->name), 0, it->string) >=
+            sizeof(f->name))
             return ecf_err_set(err, ECF_EINVAL, "unknown field \"%.40s\"",
                                it->string);
         for (p = f->name; *p; p++)
@@ -56,9 +45,10 @@ int read_fields(rb_field *out, size_t *n_out, const cJSON *root,
         if (cJSON_IsBool(it)) {
             f->is_bool = true;
             f->bval = cJSON_IsTrue(it);
-            copy_str(f->text, sizeof(f->text), f->bval ? "true" : "false");
+            ecf_str_put(f->text, sizeof(f->text), 0, f->bval ? "true" : "false");
         } else if (cJSON_IsString(it)) {
-            if (!copy_str(f->text, sizeof(f->text), it->valuestring))
+            if (ecf_str_put(f->text, sizeof(f->text), 0, it->valuestring) >=
+                sizeof(f->text))
                 return ecf_err_set(err, ECF_EINVAL,
                                    "\"%s\": value longer than %zu bytes",
                                    f->name, sizeof(f->text) - 1);

@@ -8,6 +8,7 @@
  * data path") have the formulas. Pure: allocates only into the result and
  * the caller's per-catalog scan cache (ecf_rec_gaps, held by the memo).
  */
+#include "ec2fit/buf.h"
 #include "ec2fit/recommend.h"
 
 #include <fnmatch.h>
@@ -273,20 +274,6 @@ const ecf_price *ecf_rec_price_known(const ecf_recommendation *r,
     return NULL;
 }
 
-/* snprintf(out + len, n - len, "%s", s) for len <= n, without the format
- * parsing (a --batch line's note lists up to 12 families): the length
- * that would be written, added to `len`. */
-static size_t note_put(char *out, size_t n, size_t len, const char *s)
-{
-    size_t k = strlen(s);
-    if (len < n) {
-        size_t c = k < n - len - 1 ? k : n - len - 1;
-        memcpy(out + len, s, c);
-        out[len + c] = '\0';
-    }
-    return len + k;
-}
-
 void ecf_recommend_missing_note(char *out, size_t n,
                                 const ecf_recommendation *r, size_t i)
 {
@@ -301,8 +288,8 @@ void ecf_recommend_missing_note(char *out, size_t n,
     len += (size_t)snprintf(out + len, n - len, "no %s price for ",
                             r->missing[i].region);
     for (k = 0; k < r->missing[i].n_families && k < show && len < n; k++)
-        len = note_put(out, n, note_put(out, n, len, k ? ", " : ""),
-                       r->missing[i].families[k]);
+        len = ecf_str_put(out, n, ecf_str_put(out, n, len, k ? ", " : ""),
+                          r->missing[i].families[k]);
     if (len < n && r->missing[i].n_families > show)
         len += (size_t)snprintf(out + len, n - len, " and %zu more",
                                 r->missing[i].n_families - show);

@@ -75,6 +75,17 @@ void ecf_buf_printf(ecf_buf *b, const char *fmt, ...)
     b->len += (size_t)n;
 }
 
+size_t ecf_str_put(char *out, size_t size, size_t len, const char *s)
+{
+    size_t k = strlen(s);
+    if (len < size) {
+        size_t c = k < size - len - 1 ? k : size - len - 1;
+        memcpy(out + len, s, c);
+        out[len + c] = '\0';
+    }
+    return len + k;
+}
+
 char *ecf_buf_detach(ecf_buf *b)
 {
     char *s = b->data;
