@@ -240,11 +240,6 @@ static int accum_n(const ecf_workload *w, const plan *pl)
     return w->grad_accum > 0 ? w->grad_accum : gbs_micro(w, pl);
 }
 
-static bool accum_given(const ecf_workload *w, const plan *pl)
-{
-    return accum_n(w, pl) > 0;
-}
-
 /* Pipeline schedule of a tp+pp plan (docs/estimation.md 6, "Pipeline"):
  * 1F1B leaves p - 1 idle micro-batch slots per step, (p - 1) / m of the
  * work; the interleaved 1F1B schedule (Narayanan et al. 2021, sec. 2.2.2;
@@ -283,7 +278,7 @@ static void eval_cand(cand *c,
                       bool timed)
 {
     const plan *pl = &c->pl;
-    int n = pl->tp * pl->dp * pl->pp;
+    int n = pl->tp * pl->dp * pl->pp, accum;
     bool tf = ecf_model_kind_is_transformer(m->kind);
     bool lora = w->task == ECF_TASK_LORA || w->task == ECF_TASK_QLORA;
     double flops_sample, mem_bytes, comm_bytes, comm = 0, tp_comm = 0,
@@ -303,6 +298,7 @@ static void eval_cand(cand *c,
         c->step_s = c->samples_per_step = c->flops_per_step = c->sps = 0;
         return;
     }
+    accum = accum_n(w, pl); /* micro-batches per optimizer step, or 0 */
     c->micro = pl->pp > 1 ? (w->global_batch > 0 ? gbs_micro(w, pl)
                                                  : PP_MICRO_PER_STAGE * pl->pp)
                           : 1;
@@ -356,9 +352,9 @@ static void eval_cand(cand *c,
     }
     /* --grad-accum N (or --global-batch): one optimizer step per N
      * micro-batches */
-    if (accum_given(w, pl))
-        mem_bytes /= accum_n(w, pl);
-    mem_bytes += accum_pass_bytes(pl, &c->mem, m, w, d, accum_n(w, pl));
+    if (accum > 0)
+        mem_bytes /= accum;
+    mem_bytes += accum_pass_bytes(pl, &c->mem, m, w, d, accum);
     if (!tf)
         mem_bytes += (double)pl->batch * m->act_mib_per_sample *
                      ((p == ECF_PREC_FP32 || p == ECF_PREC_TF32) ? 2.0 : 1.0) *
@@ -431,7 +427,7 @@ static void eval_cand(cand *c,
     /* Convnets: element-wise traffic adds to convolution time; for
      * transformers the optimizer traffic is the only memory term and it
      * also runs after the backward pass. */
-    c->step_s = tf && !accum_given(w, pl)
+    c->step_s = tf && accum == 0
                     ? (c->compute_s > c->memory_s ? c->compute_s : c->memory_s)
                     : c->compute_s + c->memory_s;
     c->step_s += exposed;
@@ -818,12 +814,12 @@ void run_train(ecf_estimate *e,
                    : "no fp32 copy");
     if (w->grad_accum > 0 || (w->global_batch > 0 && pl.pp == 1))
         assume(e,
-               accum_given(w, &pl)
+               accum_n(w, &pl) > 0
                    ? "gradient accumulation: one optimizer step per %d "
                      "micro-batches; its memory pass follows the backward"
                    : "--grad-accum %d not applied: the pipeline's own "
                      "micro-batches set the optimizer steps",
-               accum_given(w, &pl) ? accum_n(w, &pl) : w->grad_accum);
+               accum_n(w, &pl) > 0 ? accum_n(w, &pl) : w->grad_accum);
     if (w->global_batch > 0)
         assume(e,
                "global batch %d: %d micro-batch(es) of %d per replica x %d "

@@ -80,6 +80,25 @@ double ecf_kv_bytes_per_elem(const ecf_workload *w, int precision,
 /* Workload resolution                                               */
 /* ================================================================ */
 
+/* --grad-accum and --global-batch, counts per optimizer step: at least 1
+ * when given (0 = not given), and only for a training task. */
+static int per_step_count(int v,
+                          const char *flag,
+                          const char *what,
+                          bool training,
+                          ecf_task task,
+                          ecf_err *err)
+{
+    if (v < 0)
+        return ecf_err_set(err, ECF_EINVAL, "%s: must be at least 1", flag);
+    if (v > 0 && !training)
+        return ecf_err_set(err, ECF_EINVAL,
+                           "%s: counts %s per optimizer step of a training "
+                           "run; --task %s has none",
+                           flag, what, ecf_task_name(task));
+    return 0;
+}
+
 int ecf_workload_resolve(ecf_workload *w, const ecf_model *m, ecf_err *err)
 {
     bool training;
@@ -189,22 +208,15 @@ int ecf_workload_resolve(ecf_workload *w, const ecf_model *m, ecf_err *err)
                                "length --seq-len %d",
                                w->mean_seq_len, w->seq_len);
     }
-    if (w->grad_accum < 0)
-        return ecf_err_set(err, ECF_EINVAL,
-                           "--grad-accum: must be at least 1");
-    if (w->grad_accum > 0 && !training)
-        return ecf_err_set(err, ECF_EINVAL,
-                           "--grad-accum: counts micro-batches per optimizer "
-                           "step of a training run; --task %s has none",
-                           ecf_task_name(w->task));
-    if (w->global_batch < 0)
-        return ecf_err_set(err, ECF_EINVAL,
-                           "--global-batch: must be at least 1");
-    if (w->global_batch > 0 && !training)
-        return ecf_err_set(err, ECF_EINVAL,
-                           "--global-batch: counts samples per optimizer "
-                           "step of a training run; --task %s has none",
-                           ecf_task_name(w->task));
+    {
+        int rc = per_step_count(w->grad_accum, "--grad-accum",
+                                "micro-batches", training, w->task, err);
+        if (rc == 0)
+            rc = per_step_count(w->global_batch, "--global-batch", "samples",
+                                training, w->task, err);
+        if (rc < 0)
+            return rc;
+    }
     /* both: N micro-batches of b samples on each replica make the global
      * batch, so it must be a whole multiple of N (and of N x b when the
      * micro-batch is given) */

@@ -72,6 +72,17 @@ static void test_train_variants__logits_at_the_loss(void **state)
                        full.flops_per_step / full.samples_per_step, 1.0);
 }
 
+/* BERT-large fine-tuned at `batch` x 512 tokens without recomputation,
+ * the workload the single-V100 (p3.2xlarge) tests below share. */
+static void bert_ft(ecf_workload *w, ecf_precision p, int batch)
+{
+    w->task = ECF_TASK_FINETUNE;
+    w->precision = p;
+    w->batch_size = batch;
+    w->seq_len = 512;
+    w->activation_checkpointing = ECF_CKPT_OFF;
+}
+
 /* --master-weights amp: torch.amp autocast over fp32 weights (the
  * Hugging Face Trainer's fp16=True). BERT-large at batch 4 x 512 on a
  * V100: the gradients are fp32 (4 B/param instead of 2), the 2-byte
@@ -87,11 +98,7 @@ static void test_train_variants__amp_master_weights(void **state)
     ecf_workload w = ECF_WORKLOAD_INIT;
     ecf_estimate mixed, amp;
 
-    w.task = ECF_TASK_FINETUNE;
-    w.precision = ECF_PREC_FP16;
-    w.batch_size = 4;
-    w.seq_len = 512;
-    w.activation_checkpointing = ECF_CKPT_OFF;
+    bert_ft(&w, ECF_PREC_FP16, 4);
     fx_est(&mixed, f, "bert-large", &w, "p3.2xlarge", 1);
     w.master_weights = ECF_MASTER_AMP;
     fx_est(&amp, f, "bert-large", &w, "p3.2xlarge", 1);
@@ -348,11 +355,7 @@ static void test_train_variants__grad_accum(void **state)
     ecf_err err = ECF_ERR_INIT;
     double pass, acc;
 
-    w.task = ECF_TASK_FINETUNE;
-    w.precision = ECF_PREC_FP32;
-    w.batch_size = 1;
-    w.seq_len = 512;
-    w.activation_checkpointing = ECF_CKPT_OFF;
+    bert_ft(&w, ECF_PREC_FP32, 1);
     fx_est(&unset, f, "bert-large", &w, "p3.2xlarge", 1);
     w.grad_accum = 1;
     fx_est(&one, f, "bert-large", &w, "p3.2xlarge", 1);
@@ -469,11 +472,7 @@ static void test_train_variants__global_batch(void **state)
                        (1.0 + 3.0 / 4.0) / (1.0 + 3.0 / 32.0), 1e-9);
 
     w = (ecf_workload)ECF_WORKLOAD_INIT;
-    w.task = ECF_TASK_FINETUNE;
-    w.precision = ECF_PREC_FP32;
-    w.batch_size = 1;
-    w.seq_len = 512;
-    w.activation_checkpointing = ECF_CKPT_OFF;
+    bert_ft(&w, ECF_PREC_FP32, 1);
     w.grad_accum = 4;
     fx_est(&accum, f, "bert-large", &w, "p3.2xlarge", 1);
     w.grad_accum = 0;
