@@ -130,8 +130,20 @@ check "cloudwatch: agent publishes nvidia_gpu per Auto Scaling group" jq -e '.cl
 check "cloudwatch neuron: no nvidia_smi alarm, a note instead" jq -e '([.alarms[].AlarmName | select(test("gpu"))] | length == 0)
   and (.notes | length == 1) and .cloudwatch_agent == null' cw-inf2.json
 
-# ---- botocore: the API input shapes ----
+# ---- botocore: the API input shapes, from the models vendored in
+# tests/fixtures/botocore (botocore 1.43.67), whatever botocore is installed ----
 if have_botocore; then
+  sums_ok() { # every vendored model has the sha256 SOURCE.md states
+    local f n=0
+    for f in ecs/2014-11-13 cloudwatch/2010-08-01 events/2015-10-07; do
+      grep -q "^| \`$f/service-2.json\` |.* | \`$(sha256sum "$SRC_DIR/tests/fixtures/botocore/$f/service-2.json" | cut -d' ' -f1)\` |$" \
+        "$SRC_DIR/tests/fixtures/botocore/SOURCE.md" && n=$((n + 1))
+    done
+    [ "$n" -eq 3 ]
+  }
+  check "botocore: the three vendored models match SOURCE.md's sha256" sums_ok
+  check "botocore: the capacity provider has managedDraining (unknown to Debian 12's botocore 1.29.27)" \
+    jq -e '.capacityProvider.autoScalingGroupProvider.managedDraining == "ENABLED"' ecs.json
   check "botocore: ecs RegisterTaskDefinition, CreateCapacityProvider, CreateService" python3 "$VALIDATE" ecs ecs.json
   check "botocore: ecs (Neuron)" python3 "$VALIDATE" ecs ecs-inf2.json
   check "botocore: ecs, the issue's command as written" python3 "$VALIDATE" ecs ecs-issue.json
@@ -147,6 +159,6 @@ if have_botocore; then
   check "botocore: refuses a string Threshold" test "$(python3 "$VALIDATE" cloudwatch bad2.json > /dev/null; echo $?)" -eq 1
 else
   echo "SKIP: python3-botocore not installed (apt-get install python3-botocore)"
-  skip=7
+  skip=9
 fi
 finish
