@@ -2,7 +2,8 @@
 # `ec2fit completion bash|zsh|fish`: every subcommand of `ec2fit --help`,
 # every flag of every command's --help, every zoo model and every catalog
 # type appear in each script; the bash one completes as a user would see it;
-# each script parses in its shell (zsh and fish when installed).
+# each script parses in its shell (zsh, fish and Debian's bash-completion:
+# the README installs them; a missing one is reported as skipped).
 set -u
 . "$(dirname "$0")/checks.sh"
 mkdir -p "$WORK"
@@ -11,8 +12,11 @@ for sh in bash zsh fish; do
   check "$sh: exit 0" test $? -eq 0
 done
 check "bash: syntax" bash -n "$WORK/c.bash"
-if command -v zsh >/dev/null; then check "zsh: syntax" zsh -n "$WORK/c.zsh"; fi
-if command -v fish >/dev/null; then check "fish: syntax" fish -n "$WORK/c.fish"; fi
+skip=0
+for sh in zsh fish; do
+  if command -v "$sh" >/dev/null; then check "$sh: syntax" "$sh" -n "$WORK/c.$sh"
+  else echo "SKIP: $sh not installed (apt-get install $sh): syntax not checked"; skip=$((skip + 1)); fi
+done
 
 cmds=$("$EC2FIT" --help | awk '/^Commands:/ {on=1; next} on && /^  [a-z]/ {print $1} on && /^$/ {on=0}')
 check "commands listed in --help" test -n "$cmds"
@@ -51,7 +55,7 @@ done
 
 # bash, as the shell calls it, with Debian's bash-completion loaded
 BC=/usr/share/bash-completion/bash_completion
-[ -r "$BC" ] || { echo "bash-completion not installed: sourcing the script alone"; BC=/dev/null; }
+[ -r "$BC" ] || { echo "SKIP: bash-completion not installed (apt-get install bash-completion): sourcing the script alone"; BC=/dev/null; skip=$((skip + 1)); }
 complete_bash() { # words... ; prints COMPREPLY one per line (word 0 is the binary)
   bash -c 'source "$1"; source "$2"; shift 2; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); COMP_LINE="$*"; COMP_POINT=${#COMP_LINE}; _ec2fit; printf "%s\n" "${COMPREPLY[@]}"' _ "$BC" "$WORK/c.bash" "$@" 2>/dev/null
 }

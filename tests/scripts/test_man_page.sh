@@ -13,6 +13,8 @@ section() { # .SH NAME -> its text up to the next .SH
 }
 if command -v groff > /dev/null; then
   check "groff -ww: no warning" test -z "$(groff -man -Tutf8 -ww -z "$MAN" 2>&1)"
+else
+  echo "SKIP: groff not installed (apt-get install groff-base): rendering not checked"; skip=1
 fi
 
 section ENVIRONMENT > "$WORK/env"
