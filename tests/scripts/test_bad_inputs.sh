@@ -85,7 +85,7 @@ if [ "$vg" = auto ]; then
   vg=1
   command -v valgrind >/dev/null || { vg=0; vg_missing=1; }
   # A sanitizer build maps shadow memory that valgrind cannot run.
-  if grep -q -a __asan_init "$EC2FIT" || grep -q -a __ubsan_handle "$EC2FIT"; then vg=0; fi
+  if grep -q -a __asan_init "$EC2FIT" || grep -q -a __ubsan_handle "$EC2FIT"; then vg=0; vg_missing=0; fi
 fi
 [ "$vg" = 1 ] || echo "note: valgrind cases run without valgrind (sanitizer build or no valgrind)"
 
