@@ -521,11 +521,16 @@ static bool lean_plan(cand *x,
                    1,
                    w->activation_checkpointing != ECF_CKPT_OFF,
                    w->batch_explicit ? w->batch_size : 1};
+    long global = train_global_batch(w, d, nodes);
+    x->pl.batch = train_keep_batch(global, n, x->pl.batch, true);
     if (tp && n > 1) {
         plan lean = x->pl;
         lean.par = ECF_PAR_TP_FSDP;
         lean.tp = tp;
         lean.dp = n / tp;
+        lean.batch = train_keep_batch(global, lean.dp,
+                                      w->batch_explicit ? w->batch_size : 1,
+                                      true);
         train_memory(&x->mem, m, w, p, &lean, d);
     } else {
         train_memory(&x->mem, m, w, p, &x->pl, d);
@@ -747,7 +752,11 @@ void run_train(ecf_estimate *e,
     e->batch_size = pl.batch;
     e->grad_accum_steps = best.accum > 0 ? best.accum : 1;
     e->global_batch = pl.batch * pl.dp * e->grad_accum_steps;
-    if (pl.batch != w->batch_size)
+    if (pl.batch != w->batch_size && w->batch_explicit)
+        warn(e, "batch lowered from %d to %d per device: %d replicas x %d "
+                "micro-batches keep the global batch %ld",
+             w->batch_size, pl.batch, pl.dp, best.accum, global);
+    else if (pl.batch != w->batch_size)
         warn(e, "batch lowered from %d to %d per device: fits with %.0f%% "
                 "headroom and is the fastest plan",
              w->batch_size, pl.batch, TRAIN_HEADROOM * 100.0);

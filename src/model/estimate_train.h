@@ -34,8 +34,9 @@ long train_global_batch(const ecf_workload *w, const devinfo *d, int nodes);
 
 /* The micro-batch a plan of `dp` replicas runs, tried at `batch`: the
  * largest divisor of G / dp not above `batch`, so that micro-batch x dp x
- * micro-batches = G exactly; `batch` itself when pinned (--batch-size) or
- * when dp does not divide G. */
+ * micro-batches = G exactly, even below a pinned --batch-size (`pinned`:
+ * the caller says so in its warning); `batch` itself when dp does not
+ * divide G. */
 int train_keep_batch(long global, int dp, int batch, bool pinned);
 
 /* Micro-batches per optimizer step on each replica of plan `pl`:

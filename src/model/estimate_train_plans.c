@@ -24,7 +24,8 @@ long train_global_batch(const ecf_workload *w, const devinfo *d, int nodes)
 int train_keep_batch(long global, int dp, int batch, bool pinned)
 {
     long per;
-    if (pinned || global <= 0 || dp < 1 || global % dp != 0)
+    (void)pinned; /* the global batch wins over a pinned micro-batch */
+    if (global <= 0 || dp < 1 || global % dp != 0)
         return batch;
     per = global / dp;
     if (batch > per)
@@ -110,6 +111,7 @@ bool train_nxd_lean(cand *x,
                     int nodes)
 {
     int n = d->count * nodes, tp, pp, top = max_tp(m, d, nodes);
+    long global = train_global_batch(w, d, nodes);
     bool have = false;
     for (tp = 1; tp <= d->count; tp = next_tp(d, tp))
         for (pp = 1; tp * pp <= n; pp *= 2) {
@@ -122,7 +124,10 @@ bool train_nxd_lean(cand *x,
                         n / (tp * pp),
                         pp,
                         w->activation_checkpointing != ECF_CKPT_OFF,
-                        w->batch_explicit ? w->batch_size : 1};
+                        train_keep_batch(global, n / (tp * pp),
+                                         w->batch_explicit ? w->batch_size
+                                                           : 1,
+                                         true)};
             train_memory(&mem, m, w, p, &pl, d);
             if (!have || mem.total_per_device_gib <
                              x->mem.total_per_device_gib) {
