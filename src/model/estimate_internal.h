@@ -180,9 +180,10 @@
  * (the estimator's own MFU for that row at u), i.e. the GEMM efficiency
  * at which the estimator reproduces MFU_i; the median of the ten u_i
  * (14.8-35.9%; GPT-3 23B / 46B shapes from neuronx-nemo-megatron
- * gpt_23b.sh / gpt_46b.sh) is 29.7% (docs/estimation.md 5.3, "Neuron";
- * test_neuron re-derives it). Serving keeps NEURON_MFU x U_INFER /
- * U_TRAIN. */
+ * gpt_23b.sh / gpt_46b.sh) is 30.5% with the per-NeuronCore NxD plans
+ * (29.7% with the chip-level plans before issue 24; docs/estimation.md
+ * 5.3, "Neuron"; test_neuron re-derives it). Serving keeps NEURON_MFU x
+ * U_INFER / U_TRAIN. */
 #define NEURON_TRAIN_GEMM 0.305
 #define U_POWER_LIMITED                                                        \
     0.60 /* <= 75 W parts (T4, L4) cannot hold boost                           \
