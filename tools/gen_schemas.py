@@ -53,7 +53,7 @@ PRECISION = enum("fp32", "tf32", "fp16", "bf16", "fp8", "int8", "int4")
 TASK = enum("train", "finetune", "lora", "qlora", "infer", "batch")
 MODEL_KIND = enum("cnn", "vit", "encoder", "decoder", "moe", "speech", "diffusion")
 PARALLELISM = enum("single", "dp", "fsdp", "tp", "tp+dp", "tp+pp", "tp+fsdp",
-                   "zero-1", "zero-2")
+                   "zero-1", "zero-2", "nxd")
 BOTTLENECK = enum("compute", "memory-bandwidth", "communication", "data",
                   "host-memory", "device-memory")
 PURCHASE = enum("on-demand", "spot", "reserved-1y", "savings-plan-1y",
@@ -153,7 +153,9 @@ PLAN_TRIED = obj({
     "virtual_stages": dict(POSINT, description="interleaved 1F1B: model chunks per pipeline device (1: plain 1F1B)"),
     "batch": POSINT, "recompute": BOOL,
     "fits": dict(BOOL, description="fits with the search's headroom"),
-    "gib_per_device": NONNEG, "step_s": NONNEG, "samples_per_s": NONNEG,
+    "gib_per_device": NONNEG,
+    "step_s": dict(NNONNEG, description="null when the plan does not fit (no step runs)"),
+    "samples_per_s": dict(NNONNEG, description="null when the plan does not fit"),
     "chosen": BOOL})
 # LLM serving: the KV-cache tokens one replica has room for beside its
 # weights and workspace (vLLM's '# GPU blocks' x 16; docs/estimation.md
@@ -196,8 +198,12 @@ ESTIMATE = doc("estimate.schema.json", "ec2fit estimate --output json", obj({
                   "active_params": POSINT}),
     "task": TASK, "precision": PRECISION, "instance": TYPE, "fits": BOOL,
     "devices": POSINT, "nodes": POSINT, "parallelism": PARALLELISM,
+    "strategy": dict(STR, description="the plan's strategy as run: \"nxd tp8 pp1 zero1\" for NeuronX Distributed, else the parallelism"),
     "tp_degree": POSINT, "dp_degree": POSINT, "pp_degree": POSINT,
-    "batch_size": POSINT, "seq_len": NPOS_OR_NULL,
+    "batch_size": POSINT,
+    "global_batch": dict(NPOS_OR_NULL, description="training: samples per optimizer step over all replicas (batch_size x dp_degree x grad_accum_steps), the user's whatever the parallelism; null for serving"),
+    "grad_accum_steps": dict(NPOS_OR_NULL, description="training: micro-batches per optimizer step on each replica (pipeline or gradient accumulation); null for serving"),
+    "seq_len": NPOS_OR_NULL,
     "activation_checkpointing": BOOL,
     "memory": obj(dict({k: NONNEG for k in (
         "weights_gib", "gradients_gib", "optimizer_gib", "activations_gib",
@@ -207,10 +213,13 @@ ESTIMATE = doc("estimate.schema.json", "ec2fit estimate --output json", obj({
                         "description": "LLM serving: the KV cache's element type (--kv-cache-dtype, auto resolved); null otherwise"},
         kv_capacity_tokens={"type": ["integer", "null"], "minimum": 0,
                             "description": "LLM serving: KV-cache tokens one replica has room for within the serving fit; null otherwise"})),
-    "peak_tflops": NONNEG, "utilization": NONNEG, "step_time_s": NONNEG,
+    "peak_tflops": NONNEG, "utilization": NONNEG,
+    "step_time_s": dict(NNONNEG, description="null when the plan does not fit (fits false): no time, no cost"),
     "compute_s": NONNEG, "memory_s": NONNEG, "communication_s": NONNEG,
-    "throughput": obj({"value": NONNEG, "unit": THROUGHPUT_UNIT}),
-    "samples_per_s": NONNEG, "tokens_per_s": NNUM, "time_hours": NONNEG,
+    "throughput": obj({"value": dict(NNONNEG, description="null when the plan does not fit"), "unit": THROUGHPUT_UNIT}),
+    "samples_per_s": dict(NNONNEG, description="null when the plan does not fit"),
+    "tokens_per_s": NNUM,
+    "time_hours": dict(NNONNEG, description="null when the plan does not fit"),
     "startup_s": dict(NONNEG, description="per-node start-up (boot, image pull, weights read; or --startup), included in time_hours"),
     "latency_ms": NNUM, "ttft_ms": NNUM, "per_token_ms": NNUM,
     "max_qps_per_replica": NNUM, "replicas": NINT,

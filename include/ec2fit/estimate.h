@@ -272,12 +272,21 @@ typedef enum {
     ECF_PAR_TP_FSDP,    /* training: tensor parallel in a node, FSDP across */
     ECF_PAR_ZERO1,      /* training: ZeRO-1, optimizer states sharded */
     ECF_PAR_ZERO2,      /* training: ZeRO-2, optimizer states + gradients */
+    ECF_PAR_NXD,        /* training on Neuron: NeuronX Distributed, tensor
+                           parallel over a node's NeuronCores x pipeline
+                           stages x data parallel with ZeRO-1 */
     ECF_PAR_COUNT
 } ecf_parallelism;
 
 /** "single", "dp", "fsdp", "tp", "tp+dp", "tp+pp", "tp+fsdp", "zero-1",
- *  "zero-2". */
+ *  "zero-2", "nxd". */
 const char *ecf_parallelism_name(ecf_parallelism p);
+
+/** A training plan's strategy as it is run, into `buf` (`n` bytes):
+ *  "nxd tp8 pp1 zero1" for NeuronX Distributed (TP x pipeline stages,
+ *  ZeRO-1 over the replicas), else ecf_parallelism_name(p). Returns buf. */
+const char *ecf_strategy_label(char *buf, size_t n, ecf_parallelism p,
+                               int tp, int pp);
 
 typedef enum {
     ECF_BN_COMPUTE = 0,
@@ -329,8 +338,8 @@ typedef struct {
     int batch;        /* per device micro-batch */
     bool checkpointing;
     bool fits; /* with the search's headroom */
-    double step_time_s;
-    double samples_per_s;
+    double step_time_s;   /* 0 when the plan does not fit at all */
+    double samples_per_s; /* 0 when the plan does not fit at all */
     double mem_gib; /* per device */
 } ecf_train_try;
 
@@ -405,6 +414,16 @@ typedef struct {
     int pp_degree; /* pipeline stages (nodes) */
     bool activation_checkpointing;
     int batch_size;          /* per device/replica micro-batch used */
+    int grad_accum_steps;    /* training: micro-batches per optimizer step
+                                on each replica (pipeline or gradient
+                                accumulation); 1 otherwise */
+    int global_batch;        /* training: samples per optimizer step over
+                                all replicas = batch_size x dp_degree x
+                                grad_accum_steps; the user's
+                                (--global-batch, else batch x the devices
+                                of plain data parallel x --grad-accum)
+                                whatever the parallelism (docs/estimation.md
+                                6, "Global batch"); 0 for serving */
     int seq_len;             /* tokens per sample used (0 = n/a) */
     ecf_precision precision; /* what runs (after any fallback) */
     ecf_memory memory;

@@ -93,7 +93,7 @@ static void print_table(const ecf_estimate *e,
                         const ecf_stack_verdict *sv,
                         bool explain)
 {
-    char acc[96], t[32], cnt[32];
+    char acc[96], t[32], cnt[32], strat[48];
     int i;
 
     cli_accel_label(acc, sizeof(acc), in);
@@ -120,14 +120,26 @@ static void print_table(const ecf_estimate *e,
            e->fits ? "fits" : "DOES NOT FIT");
     printf("\nParallelism      %s (tp %d, dp %d, pp %d), batch %d per "
            "%s%s\n",
-           ecf_parallelism_name(e->parallelism), e->tp_degree, e->dp_degree,
-           e->pp_degree, e->batch_size,
+           ecf_strategy_label(strat, sizeof(strat), e->parallelism,
+                              e->tp_degree, e->pp_degree),
+           e->tp_degree, e->dp_degree, e->pp_degree, e->batch_size,
            ecf_task_is_training(w->task) ? "device" : "replica",
            e->activation_checkpointing ? ", activation checkpointing" : "");
+    if (ecf_task_is_training(w->task) && e->global_batch > 0)
+        printf("Global batch     %d per optimizer step (batch %d x %d "
+               "replica%s x %d micro-batch%s)\n",
+               e->global_batch, e->batch_size, e->dp_degree,
+               e->dp_degree == 1 ? "" : "s", e->grad_accum_steps,
+               e->grad_accum_steps == 1 ? "" : "es");
     printf("Compute          %.1f TFLOPS peak per device, %.0f%% achieved "
            "in GEMMs\n",
            e->peak_tflops, e->utilization * 100);
-    if (ecf_task_is_training(w->task)) {
+    if (!e->fits) {
+        /* a plan that does not fit runs no step: no time, no cost */
+        printf("%s - (does not fit)\n", ecf_task_is_training(w->task)
+                                            ? "Step time       "
+                                            : "Latency         ");
+    } else if (ecf_task_is_training(w->task)) {
         printf("Step time        %.3f s (compute %.3f s, memory %.3f s, "
                "exposed communication %.3f s)\n",
                e->step_time_s, e->compute_s, e->memory_s, e->comm_s);
@@ -145,9 +157,15 @@ static void print_table(const ecf_estimate *e,
         if (ecf_model_kind_is_llm(m->kind))
             rr_print_kv_capacity(stdout, e, "");
     }
-    printf("Throughput       %.4g %s\n", e->throughput, e->throughput_unit);
+    if (e->fits)
+        printf("Throughput       %.4g %s\n", e->throughput,
+               e->throughput_unit);
+    else
+        printf("Throughput       - (does not fit)\n");
     fmt_time(t, sizeof(t), e->time_hours);
-    if (e->time_hours > 0)
+    if (!e->fits)
+        printf("Time             - (does not fit)\n");
+    else if (e->time_hours > 0)
         printf("Time             %s for %s %s x %g epoch%s (incl. %.1f min "
                "start-up)\n",
                t, ecf_units_format_count(cnt, sizeof(cnt), w->dataset_amount),
@@ -155,7 +173,9 @@ static void print_table(const ecf_estimate *e,
                w->epochs == 1 ? "" : "s", e->startup_s / 60);
     else
         printf("Time             - (no --dataset)\n");
-    if (price && e->time_hours > 0)
+    if (price && !e->fits)
+        printf("Cost             - (does not fit)\n");
+    else if (price && e->time_hours > 0)
         printf("Cost             $%.2f on-demand in %s ($%.4g/h x %d "
                "node%s)\n",
                price->ondemand_usd_per_hour * e->nodes *
@@ -212,6 +232,7 @@ static void print_json(const ecf_estimate *e,
                        bool explain)
 {
     cJSON *root = cJSON_CreateObject(), *o, *arr;
+    char strat[48];
     bool infer = !ecf_task_is_training(w->task);
     bool llm_serving = infer && ecf_model_kind_is_llm(m->kind);
     int i;
@@ -231,10 +252,22 @@ static void print_json(const ecf_estimate *e,
     cJSON_AddNumberToObject(root, "nodes", e->nodes);
     cJSON_AddStringToObject(root, "parallelism",
                             ecf_parallelism_name(e->parallelism));
+    cJSON_AddStringToObject(root, "strategy",
+                            ecf_strategy_label(strat, sizeof(strat),
+                                               e->parallelism, e->tp_degree,
+                                               e->pp_degree));
     cJSON_AddNumberToObject(root, "tp_degree", e->tp_degree);
     cJSON_AddNumberToObject(root, "dp_degree", e->dp_degree);
     cJSON_AddNumberToObject(root, "pp_degree", e->pp_degree);
     cJSON_AddNumberToObject(root, "batch_size", e->batch_size);
+    if (!infer && e->global_batch > 0) {
+        cJSON_AddNumberToObject(root, "global_batch", e->global_batch);
+        cJSON_AddNumberToObject(root, "grad_accum_steps",
+                                e->grad_accum_steps);
+    } else {
+        cJSON_AddNullToObject(root, "global_batch");
+        cJSON_AddNullToObject(root, "grad_accum_steps");
+    }
     if (e->seq_len > 0)
         cJSON_AddNumberToObject(root, "seq_len", e->seq_len);
     else
@@ -265,21 +298,25 @@ static void print_json(const ecf_estimate *e,
     }
     cli_json_add_num(root, "peak_tflops", e->peak_tflops, 2);
     cli_json_add_num(root, "utilization", e->utilization, 3);
-    cli_json_add_num(root, "step_time_s", e->step_time_s, 6);
+    /* a plan that does not fit runs no step: time and cost are null */
+    add_or_null(root, "step_time_s", e->step_time_s, 6, e->fits);
     cli_json_add_num(root, "compute_s", e->compute_s, 6);
     cli_json_add_num(root, "memory_s", e->memory_s, 6);
     cli_json_add_num(root, "communication_s", e->comm_s, 6);
     o = cJSON_AddObjectToObject(root, "throughput");
-    cli_json_add_num(o, "value", e->throughput, 3);
+    add_or_null(o, "value", e->throughput, 3, e->fits);
     cJSON_AddStringToObject(o, "unit", e->throughput_unit);
-    cli_json_add_num(root, "samples_per_s", e->samples_per_s, 3);
-    add_or_null(root, "tokens_per_s", e->tokens_per_s, 3, e->tokens_per_s > 0);
-    cli_json_add_num(root, "time_hours", e->time_hours, 4);
+    add_or_null(root, "samples_per_s", e->samples_per_s, 3, e->fits);
+    add_or_null(root, "tokens_per_s", e->tokens_per_s, 3,
+                e->fits && e->tokens_per_s > 0);
+    add_or_null(root, "time_hours", e->time_hours, 4, e->fits);
     cli_json_add_num(root, "startup_s", e->startup_s, 1);
-    add_or_null(root, "latency_ms", e->latency_ms, 3, infer);
-    add_or_null(root, "ttft_ms", e->ttft_ms, 3, llm_serving);
-    add_or_null(root, "per_token_ms", e->per_token_ms, 4, llm_serving);
-    add_or_null(root, "max_qps_per_replica", e->max_qps_per_replica, 4, infer);
+    add_or_null(root, "latency_ms", e->latency_ms, 3, infer && e->fits);
+    add_or_null(root, "ttft_ms", e->ttft_ms, 3, llm_serving && e->fits);
+    add_or_null(root, "per_token_ms", e->per_token_ms, 4,
+                llm_serving && e->fits);
+    add_or_null(root, "max_qps_per_replica", e->max_qps_per_replica, 4,
+                infer && e->fits);
     if (infer)
         cJSON_AddNumberToObject(root, "replicas", e->replicas);
     else
@@ -308,7 +345,7 @@ static void print_json(const ecf_estimate *e,
                          price->ondemand_usd_per_hour * e->nodes, 4);
         add_or_null(o, "total_usd",
                     price->ondemand_usd_per_hour * e->nodes * e->time_hours, 2,
-                    e->time_hours > 0);
+                    e->fits && e->time_hours > 0);
     } else {
         cJSON_AddNullToObject(root, "cost");
     }

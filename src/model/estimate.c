@@ -443,14 +443,23 @@ static int estimate(ecf_estimate *out,
         if (want != ECF_PREC_INT8)
             w.precision = ran;
     }
-    /* Neuron serving: the device is the NeuronCore (estimate_neuron.c);
+    /* Neuron: the device is the NeuronCore, serving and training alike
+     * (estimate_neuron.c; PyTorch-NeuronX runs one worker per core);
      * e->devices stays the chips (renderers map /dev/neuronN per chip). */
-    if (!ecf_task_is_training(w.task) &&
-        (cores = ecf_est_neuron_core_view(&d, inst, &peak)) > 1)
+    if ((cores = ecf_est_neuron_core_view(&d, inst, &peak)) > 1 &&
+        ecf_task_is_training(w.task) && inst->accel_count > 1)
+        /* a training collective's ring over all the node's cores puts a
+         * chip's two cores next to each other: each chip-to-chip edge
+         * carries one rank's chunk per step, at the chip's full link */
+        d.link_gbytes_s *= cores;
+    if (cores > 1)
         assume(out,
-               "Neuron: a compiled graph runs on one NeuronCore; %d cores "
-               "of %.0f TFLOPS, %.1f GiB and %.0f GB/s each serve replicas "
-               "or one tensor-parallel group",
+               ecf_task_is_training(w.task)
+                   ? "Neuron: one training worker per NeuronCore; %d cores "
+                     "of %.0f TFLOPS, %.1f GiB and %.0f GB/s each"
+                   : "Neuron: a compiled graph runs on one NeuronCore; %d "
+                     "cores of %.0f TFLOPS, %.1f GiB and %.0f GB/s each "
+                     "serve replicas or one tensor-parallel group",
                d.count, peak, d.mem_gib, d.bw_gbytes_s);
     out->precision = (ecf_precision)w.precision;
     out->cpu_only = d.cpu;
@@ -533,7 +542,9 @@ int ecf_estimate_min_nodes_keep(const ecf_model *m,
         ecf_task_is_training(tw.task)) {
         ecf_precision ran = ECF_PREC_BF16,
                       want = (ecf_precision)tw.precision;
-        ecf_estimate_peak_tflops(inst, want, &ran);
+        double peak = ecf_estimate_peak_tflops(inst, want, &ran);
+        /* the device estimate() trains on: the NeuronCore on Neuron */
+        ecf_est_neuron_core_view(&d, inst, &peak);
         if (ran != want && want != ECF_PREC_INT4 && want != ECF_PREC_INT8)
             tw.precision = ran;
         train = true;

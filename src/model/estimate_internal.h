@@ -106,11 +106,6 @@
  * fits: the default headroom_pct of the memory-fit rule
  * (data/rules.json), so estimate and recommend agree by default. */
 #define TRAIN_HEADROOM 0.10
-/* Pipeline parallelism: micro-batches per optimizer step per stage. The
- * 1F1B bubble is (p-1)/(m+p-1) (Narayanan et al. 2021, sec. 2.2); with
- * m = 8p it stays below 1/8, as in Megatron-LM's published runs where
- * the global batch holds many more micro-batches than stages. */
-#define PP_MICRO_PER_STAGE 8
 /* Plans whose throughputs differ by less than this are a tie (the
  * simpler wins): the optimizer-traffic and overlap terms that separate
  * them are smaller than the estimator's resolution. */
@@ -185,10 +180,11 @@
  * (the estimator's own MFU for that row at u), i.e. the GEMM efficiency
  * at which the estimator reproduces MFU_i; the median of the ten u_i
  * (14.8-35.9%; GPT-3 23B / 46B shapes from neuronx-nemo-megatron
- * gpt_23b.sh / gpt_46b.sh) is 29.7% (docs/estimation.md 5.3, "Neuron";
- * test_neuron re-derives it). Serving keeps NEURON_MFU x U_INFER /
- * U_TRAIN. */
-#define NEURON_TRAIN_GEMM 0.297
+ * gpt_23b.sh / gpt_46b.sh) is 30.5% with the per-NeuronCore NxD plans
+ * (29.7% with the chip-level plans before issue 24; docs/estimation.md
+ * 5.3, "Neuron"; test_neuron re-derives it). Serving keeps NEURON_MFU x
+ * U_INFER / U_TRAIN. */
+#define NEURON_TRAIN_GEMM 0.305
 #define U_POWER_LIMITED                                                        \
     0.60 /* <= 75 W parts (T4, L4) cannot hold boost                           \
             clocks under sustained tensor load */

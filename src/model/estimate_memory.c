@@ -169,11 +169,14 @@ void train_memory(ecf_memory *mem,
         shard = n;
     else if (pl->par == ECF_PAR_TP || pl->par == ECF_PAR_TP_DP)
         shard = pl->tp;
-    else if (pl->par == ECF_PAR_TP_PP)
+    else if (pl->par == ECF_PAR_TP_PP || pl->par == ECF_PAR_NXD)
         shard = (double)pl->tp * pl->pp;
     /* Megatron's distributed optimizer (ZeRO-1) shards the optimizer
-     * states of each stage over its data-parallel replicas too. */
-    opt_shard = pl->par == ECF_PAR_TP_PP ? shard * pl->dp : shard;
+     * states of each stage over its data-parallel replicas too, as NeuronX
+     * Distributed's ZeRO-1 optimizer (NeuronZero1Optimizer) does. */
+    opt_shard = pl->par == ECF_PAR_TP_PP || pl->par == ECF_PAR_NXD
+                    ? shard * pl->dp
+                    : shard;
     grad_shard = shard;
     /* ZeRO-1 partitions the optimizer states over the data-parallel
      * ranks, ZeRO-2 the gradients too; the weights stay replicated

@@ -13,22 +13,11 @@
 #include <string.h>
 
 #include "estimate_internal.h"
+#include "estimate_train.h"
 
 /* ================================================================ */
 /* Training                                                          */
 /* ================================================================ */
-
-/* One candidate plan and its step time: the search below evaluates
- * many and keeps the fastest that fits. */
-typedef struct {
-    plan pl;
-    int micro; /* micro-batches per optimizer step (pipeline), else 1 */
-    int vp;    /* model chunks per pipeline device (interleaved), else 1 */
-    ecf_memory mem;
-    double mult, u, compute_s, memory_s, comm_s, step_s;
-    double samples_per_step, flops_per_step, sps;
-    bool fits, roomy; /* fits; fits with TRAIN_HEADROOM */
-} cand;
 
 /* Forward FLOPs of one training sample. Packed, a sample is one of the
  * seq_len / mean_seq_len sequences of a row: its linear layers see its
@@ -217,27 +206,18 @@ static double dp_exposed_s(double comm,
     return x;
 }
 
-/* Micro-batches per optimizer step on each replica that --global-batch G
- * sets: G / (micro-batch x data-parallel replicas), Megatron-LM's
- * num_microbatches (docs/estimation.md 6); at least 1; 0 when not given. */
-static int gbs_micro(const ecf_workload *w, const plan *pl)
+/* Micro-batches per optimizer step of a plan without a pipeline when the
+ * user set the step (--grad-accum N or --global-batch G;
+ * docs/estimation.md 5.4): the plan's count that keeps the global batch
+ * (c->accum, Megatron-LM's num_microbatches = G / (micro-batch x
+ * replicas)), after which the optimizer traffic follows the backward
+ * pass. 0 when neither is given (the traffic taken as amortised);
+ * pipelines keep their count in c->micro. */
+static int accum_n(const ecf_workload *w, const cand *c)
 {
-    long per = (long)pl->batch * pl->dp;
-    if (w->global_batch <= 0 || per <= 0)
+    if (c->pl.pp != 1)
         return 0;
-    return w->global_batch / per >= 1 ? (int)(w->global_batch / per) : 1;
-}
-
-/* Micro-batches per optimizer step of a plan without a pipeline
- * (--grad-accum N, else the --global-batch count; docs/estimation.md 5.4):
- * the optimizer traffic then follows the backward pass once per N
- * micro-batches. 0 when neither is given; pipelines keep their own
- * micro-batch count. */
-static int accum_n(const ecf_workload *w, const plan *pl)
-{
-    if (pl->pp != 1)
-        return 0;
-    return w->grad_accum > 0 ? w->grad_accum : gbs_micro(w, pl);
+    return w->grad_accum > 0 || w->global_batch > 0 ? c->accum : 0;
 }
 
 /* Pipeline schedule of a tp+pp plan (docs/estimation.md 6, "Pipeline"):
@@ -268,7 +248,7 @@ static void pp_schedule(cand *c, const ecf_model *m, const ecf_workload *w)
 /* Step time of one plan (docs/estimation.md, "Training step"): sets
  * every member of *c but c->pl, the caller's (so a candidate needs no
  * clearing first). */
-static void eval_cand(cand *c,
+void train_eval_cand(cand *c,
                       const ecf_model *m,
                       const ecf_workload *w,
                       ecf_precision p,
@@ -294,14 +274,16 @@ static void eval_cand(cand *c,
                c->mem.available_per_device_gib;
     if (!c->fits && !timed) { /* ranked by memory only */
         c->micro = 0;
+        c->accum = 1;
         c->mult = c->u = c->compute_s = c->memory_s = c->comm_s = 0;
         c->step_s = c->samples_per_step = c->flops_per_step = c->sps = 0;
         return;
     }
-    accum = accum_n(w, pl); /* micro-batches per optimizer step, or 0 */
-    c->micro = pl->pp > 1 ? (w->global_batch > 0 ? gbs_micro(w, pl)
-                                                 : PP_MICRO_PER_STAGE * pl->pp)
-                          : 1;
+    /* micro-batches per optimizer step that keep the global batch; a
+     * pipeline runs them as its m, else gradient accumulation */
+    c->accum = train_plan_accum(train_global_batch(w, d, nodes), pl);
+    accum = accum_n(w, c); /* given by the user, or 0 */
+    c->micro = pl->pp > 1 ? c->accum : 1;
     /* FLOPs: forward + backward = 3x forward (6 x params x tokens for
      * transformers); recompute adds one forward (4x: +33%). LoRA skips
      * weight gradients: 2x forward (+1 with recompute). */
@@ -390,7 +372,7 @@ static void eval_cand(cand *c,
         if (lora)
             wbytes = wbytes / 1.5 + comm_bytes / pl->tp;
         comm = 1.5 * grad_sync_s(wbytes, 1, nodes, d);
-    } else if (pl->par == ECF_PAR_TP_PP) {
+    } else if (pl->par == ECF_PAR_TP_PP || pl->par == ECF_PAR_NXD) {
         /* Each stage's gradient shard is reduced over the dp replicas of
          * that stage, one per node (Megatron distributed optimizer:
          * reduce-scatter + all-gather = one all-reduce). */
@@ -441,7 +423,7 @@ static void eval_cand(cand *c,
  * DP before FSDP before TP before PP); a later one must be faster by more
  * than PLAN_TIE, below which the estimate cannot tell them apart and the
  * simpler plan is the one to run. */
-static bool cand_better(const cand *a, const cand *b)
+bool train_cand_better(const cand *a, const cand *b)
 {
     if (a->roomy != b->roomy)
         return a->roomy;
@@ -464,7 +446,7 @@ static int tp_in_node(const ecf_model *m, const devinfo *d)
     return tp >= 2 ? tp : 0;
 }
 
-static void record_try(ecf_estimate *e, const cand *c)
+void train_record_try(ecf_estimate *e, const cand *c)
 {
     ecf_train_try *t;
     if (e->quiet || e->n_tried >= ECF_EST_MAX_TRIED)
@@ -479,8 +461,9 @@ static void record_try(ecf_estimate *e, const cand *c)
     t->batch = c->pl.batch;
     t->checkpointing = c->pl.ckpt;
     t->fits = c->roomy;
-    t->step_time_s = c->step_s;
-    t->samples_per_s = c->sps;
+    /* a plan that does not fit runs no step: no time to show */
+    t->step_time_s = c->fits ? c->step_s : 0;
+    t->samples_per_s = c->fits ? c->sps : 0;
     t->mem_gib = c->mem.total_per_device_gib;
 }
 
@@ -530,17 +513,24 @@ static bool lean_plan(cand *x,
                       int nodes)
 {
     int n = d->count * nodes, tp = tp_in_node(m, d);
+    if (d->gen == GEN_NEURON)
+        return train_nxd_lean(x, m, w, p, d, nodes);
     x->pl = (plan){n > 1 ? ECF_PAR_FSDP : ECF_PAR_DP,
                    1,
                    n,
                    1,
                    w->activation_checkpointing != ECF_CKPT_OFF,
                    w->batch_explicit ? w->batch_size : 1};
+    long global = train_global_batch(w, d, nodes);
+    x->pl.batch = train_keep_batch(global, n, x->pl.batch, true);
     if (tp && n > 1) {
         plan lean = x->pl;
         lean.par = ECF_PAR_TP_FSDP;
         lean.tp = tp;
         lean.dp = n / tp;
+        lean.batch = train_keep_batch(global, lean.dp,
+                                      w->batch_explicit ? w->batch_size : 1,
+                                      true);
         train_memory(&x->mem, m, w, p, &lean, d);
     } else {
         train_memory(&x->mem, m, w, p, &x->pl, d);
@@ -582,6 +572,7 @@ static void search_train(cand *best,
     bool have = false,
          lora = w->task == ECF_TASK_LORA || w->task == ECF_TASK_QLORA;
     int c, pp, t;
+    long global = train_global_batch(w, d, nodes);
     double ceiling = sps_ceiling(m, w, p, d, n, peak, false);
     double ckpt_ceiling = -1; /* computed when first needed */
 
@@ -592,10 +583,10 @@ static void search_train(cand *best,
     {
         cand x; /* lean_plan, then eval_cand, set every member */
         if (!lean_plan(&x, m, w, p, d, nodes)) {
-            eval_cand(&x, m, w, p, d, nodes, peak, true);
+            train_eval_cand(&x, m, w, p, d, nodes, peak, true);
             if (n == 1)
                 x.pl.par = ECF_PAR_SINGLE;
-            record_try(e, &x);
+            train_record_try(e, &x);
             *best = x;
             return;
         }
@@ -625,6 +616,11 @@ static void search_train(cand *best,
                 if (best->sps * (1.0 + PLAN_TIE) >=
                     ckpt_ceiling * (1.0 + 1e-9))
                     continue;
+            }
+            if (d->gen == GEN_NEURON) { /* NeuronX Distributed layouts */
+                train_search_nxd(best, &have, &plain_fits, e, m, w, p, d,
+                                 nodes, peak, global, batch, ckpt, tpn, ppn);
+                continue;
             }
             for (i = 0; i < 5; i++) {
                 cand x;
@@ -658,12 +654,14 @@ static void search_train(cand *best,
                 if (ppn > 1)
                     continue; /* pinned pipeline */
                 /* eval_cand sets every other member: no clearing */
-                x.pl = (plan){pars[i], xtp, xdp, 1, ckpt, batch};
-                eval_cand(&x, m, w, p, d, nodes, peak, !e->quiet);
+                x.pl = (plan){pars[i], xtp, xdp, 1, ckpt,
+                              train_keep_batch(global, xdp, batch,
+                                               w->batch_explicit)};
+                train_eval_cand(&x, m, w, p, d, nodes, peak, !e->quiet);
                 if (n == 1)
                     x.pl.par = ECF_PAR_SINGLE;
-                record_try(e, &x);
-                if (!have || cand_better(&x, best)) {
+                train_record_try(e, &x);
+                if (!have || train_cand_better(&x, best)) {
                     *best = x;
                     have = true;
                 }
@@ -690,10 +688,12 @@ static void search_train(cand *best,
                         (span % d->count != 0 && d->count % span != 0) ||
                         (!tpn && !ppn && nodes % pp != 0))
                         continue;
-                    x.pl = (plan){ECF_PAR_TP_PP, t, n / span, pp, ckpt, batch};
-                    eval_cand(&x, m, w, p, d, nodes, peak, !e->quiet);
-                    record_try(e, &x);
-                    if (!have || cand_better(&x, best)) {
+                    x.pl = (plan){ECF_PAR_TP_PP, t, n / span, pp, ckpt,
+                                  train_keep_batch(global, n / span, batch,
+                                                   w->batch_explicit)};
+                    train_eval_cand(&x, m, w, p, d, nodes, peak, !e->quiet);
+                    train_record_try(e, &x);
+                    if (!have || train_cand_better(&x, best)) {
                         *best = x;
                         have = true;
                     }
@@ -716,6 +716,7 @@ void run_train(ecf_estimate *e,
     cand best;
     plan pl;
     bool pinned;
+    long global = train_global_batch(w, d, nodes);
 
     bool tf = ecf_model_kind_is_transformer(m->kind);
 
@@ -749,7 +750,13 @@ void run_train(ecf_estimate *e,
     e->pp_degree = pl.pp;
     e->activation_checkpointing = pl.ckpt;
     e->batch_size = pl.batch;
-    if (pl.batch != w->batch_size)
+    e->grad_accum_steps = best.accum > 0 ? best.accum : 1;
+    e->global_batch = pl.batch * pl.dp * e->grad_accum_steps;
+    if (pl.batch != w->batch_size && w->batch_explicit)
+        warn(e, "batch lowered from %d to %d per device: %d replicas x %d "
+                "micro-batches keep the global batch %ld",
+             w->batch_size, pl.batch, pl.dp, best.accum, global);
+    else if (pl.batch != w->batch_size)
         warn(e, "batch lowered from %d to %d per device: fits with %.0f%% "
                 "headroom and is the fastest plan",
              w->batch_size, pl.batch, TRAIN_HEADROOM * 100.0);
@@ -788,6 +795,12 @@ void run_train(ecf_estimate *e,
            w->task == ECF_TASK_LORA || w->task == ECF_TASK_QLORA ? "adapter"
                                                                  : "full",
            best.mult, best.u * 100.0, peak);
+    /* Neuron: the first run compiles the step's graphs (not timed) */
+    if (d->gen == GEN_NEURON)
+        assume(e, "Neuron: the first run compiles the step's graphs "
+                  "(neuronx-cc; neuron_parallel_compile ahead of time), "
+                  "cached afterwards; compile time not included "
+                  "(docs/estimation.md 7)");
     if (w->task == ECF_TASK_QLORA)
         assume(e, "QLoRA: the NF4 weights dequantised to bf16 before every "
                   "GEMM pass, %.2f bytes per weight at %.0f%% of the memory "
@@ -812,20 +825,21 @@ void run_train(ecf_estimate *e,
                w->cross_entropy == ECF_CE_CHUNKED
                    ? "one chunk in 8 upcast to fp32 at a time"
                    : "no fp32 copy");
-    if (w->grad_accum > 0 || (w->global_batch > 0 && pl.pp == 1))
-        assume(e,
-               accum_n(w, &pl) > 0
-                   ? "gradient accumulation: one optimizer step per %d "
-                     "micro-batches; its memory pass follows the backward"
-                   : "--grad-accum %d not applied: the pipeline's own "
-                     "micro-batches set the optimizer steps",
-               accum_n(w, &pl) > 0 ? accum_n(w, &pl) : w->grad_accum);
-    if (w->global_batch > 0)
+    if (w->grad_accum > 0 && accum_n(w, &best) > 0)
+        assume(e, "gradient accumulation: one optimizer step per %d "
+                  "micro-batches; its memory pass follows the backward",
+               accum_n(w, &best));
+    /* the user's global batch, kept by every plan (docs/estimation.md
+     * 6, "Global batch") */
+    if (e->global_batch != global)
+        warn(e, "global batch %ld not kept: %d replicas do not divide it; "
+                "the plan runs %d per optimizer step",
+             global, pl.dp, e->global_batch);
+    else if (w->global_batch > 0 || w->grad_accum > 0 || best.accum > 1)
         assume(e,
                "global batch %d: %d micro-batch(es) of %d per replica x %d "
                "replica(s) per optimizer step",
-               w->global_batch, pl.pp > 1 ? best.micro : accum_n(w, &pl),
-               pl.batch, pl.dp);
+               e->global_batch, best.accum, pl.batch, pl.dp);
     if (pl.pp > 1 && best.vp > 1)
         assume(e,
                "pipeline: %d stages x %d micro-batches per step, interleaved "

@@ -24,8 +24,18 @@ const char *ecf_parallelism_name(ecf_parallelism p)
 {
     static const char *const names[ECF_PAR_COUNT] = {
         "single", "dp",      "fsdp",  "tp",    "tp+dp",
-        "tp+pp",  "tp+fsdp", "zero-1", "zero-2"};
+        "tp+pp",  "tp+fsdp", "zero-1", "zero-2", "nxd"};
     return (unsigned)p < ECF_PAR_COUNT ? names[p] : "unknown";
+}
+
+const char *ecf_strategy_label(char *buf, size_t n, ecf_parallelism p,
+                               int tp, int pp)
+{
+    if (p == ECF_PAR_NXD)
+        snprintf(buf, n, "nxd tp%d pp%d zero1", tp, pp);
+    else
+        snprintf(buf, n, "%s", ecf_parallelism_name(p));
+    return buf;
 }
 
 const char *ecf_bottleneck_name(ecf_bottleneck b)

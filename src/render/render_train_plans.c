@@ -16,7 +16,14 @@
 static void strategy(char *buf, size_t n, const ecf_train_try *t)
 {
     const char *name = ecf_parallelism_name(t->parallelism);
-    if (t->pp > 1 && t->vp > 1)
+    if (t->parallelism == ECF_PAR_NXD) {
+        char nx[48];
+        ecf_strategy_label(nx, sizeof(nx), t->parallelism, t->tp, t->pp);
+        if (t->pp > 1)
+            snprintf(buf, n, "%s dp%d x%d mb", nx, t->dp, t->microbatches);
+        else
+            snprintf(buf, n, "%s dp%d", nx, t->dp);
+    } else if (t->pp > 1 && t->vp > 1)
         snprintf(buf, n, "%s tp%d pp%d dp%d x%d mb v%d", name, t->tp, t->pp,
                  t->dp, t->microbatches, t->vp);
     else if (t->pp > 1)
@@ -69,6 +76,12 @@ const char *rr_chosen_reason(const ecf_estimate *e)
         return "the per-layer tensor-parallel all-reduces inside the node "
                "cost less than what sharding alone leaves (smaller batch, "
                "recomputation or exposed all-gathers across nodes)";
+    case ECF_PAR_NXD:
+        return "NeuronX Distributed, the Neuron SDK's training library: "
+               "tensor parallel over the node's NeuronCores, pipeline "
+               "stages and ZeRO-1 optimizer sharding over the replicas "
+               "(FSDP is not a Neuron training strategy); this layout is "
+               "the fastest that fits each NeuronCore's memory";
     case ECF_PAR_TP_PP:
         return "tensor parallel stays on the node's fast links and "
                "pipeline stages send only activations across nodes, so "
@@ -82,6 +95,7 @@ const char *rr_chosen_reason(const ecf_estimate *e)
 void rr_print_plans_tried(FILE *f, const ecf_estimate *e, const char *type,
                           int nodes)
 {
+    char lbl[48];
     int i;
 
     if (e->n_tried == 0)
@@ -95,13 +109,20 @@ void rr_print_plans_tried(FILE *f, const ecf_estimate *e, const char *type,
         const ecf_train_try *t = &e->tried[i];
         char s[64];
         strategy(s, sizeof(s), t);
-        fprintf(f, "%c %-26s %6d %5s %5s %9.1f %10.3f %12.1f\n",
-                is_chosen(t, e) ? '*' : ' ', s, t->batch,
-                t->checkpointing ? "yes" : "no", t->fits ? "yes" : "no",
-                t->mem_gib, t->step_time_s, t->samples_per_s);
+        if (t->step_time_s > 0)
+            fprintf(f, "%c %-26s %6d %5s %5s %9.1f %10.3f %12.1f\n",
+                    is_chosen(t, e) ? '*' : ' ', s, t->batch,
+                    t->checkpointing ? "yes" : "no", t->fits ? "yes" : "no",
+                    t->mem_gib, t->step_time_s, t->samples_per_s);
+        else /* does not fit: no step runs, no time */
+            fprintf(f, "%c %-26s %6d %5s %5s %9.1f %10s %12s\n",
+                    is_chosen(t, e) ? '*' : ' ', s, t->batch,
+                    t->checkpointing ? "yes" : "no", "no", t->mem_gib, "-",
+                    "-");
     }
     fprintf(f, "Chosen: %s%s, batch %d%s: %s.\n",
-            ecf_parallelism_name(e->parallelism),
+            ecf_strategy_label(lbl, sizeof(lbl), e->parallelism,
+                               e->tp_degree, e->pp_degree),
             e->tp_degree > 1 ? " (tensor parallel in the node)" : " (no TP)",
             e->batch_size,
             e->activation_checkpointing ? ", recomputing activations" : "",
@@ -127,8 +148,13 @@ static void json_plans_tried(cJSON *o, const ecf_estimate *e)
         cJSON_AddBoolToObject(x, "recompute", t->checkpointing);
         cJSON_AddBoolToObject(x, "fits", t->fits);
         cli_json_add_num(x, "gib_per_device", t->mem_gib, 3);
-        cli_json_add_num(x, "step_s", t->step_time_s, 6);
-        cli_json_add_num(x, "samples_per_s", t->samples_per_s, 3);
+        if (t->step_time_s > 0) {
+            cli_json_add_num(x, "step_s", t->step_time_s, 6);
+            cli_json_add_num(x, "samples_per_s", t->samples_per_s, 3);
+        } else { /* does not fit: no time */
+            cJSON_AddNullToObject(x, "step_s");
+            cJSON_AddNullToObject(x, "samples_per_s");
+        }
         cJSON_AddBoolToObject(x, "chosen", is_chosen(t, e));
         cJSON_AddItemToArray(arr, x);
     }

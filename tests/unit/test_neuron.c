@@ -169,9 +169,10 @@ static void test_neuron__tensor_parallel_over_24_cores(void **state)
                         "even NeuronCore count from 1 to 1024, got 3");
 }
 
-/* Training keeps the chip as the device (the training model's Neuron
- * rows are calibrated that way): 16 Trainium chips of 190 TFLOPS. */
-static void test_neuron__training_keeps_chips(void **state)
+/* Training runs one worker per NeuronCore, as serving does (PyTorch-
+ * NeuronX: two per Trainium chip): 32 cores of 95 TFLOPS and 16 GiB on
+ * trn1.32xlarge; e->devices stays the 16 chips. */
+static void test_neuron__training_per_core(void **state)
 {
     fx *f = *state;
     ecf_workload w = ECF_WORKLOAD_INIT;
@@ -182,16 +183,19 @@ static void test_neuron__training_keeps_chips(void **state)
     w.batch_size = 8;
     w.seq_len = 512;
     run_ok(&e, model(state, "bert-large"), &w, &f->trn1_32xl, 1);
-    assert_float_equal(e.peak_tflops, 190.0, 1e-12);
+    assert_float_equal(e.peak_tflops, 95.0, 1e-12);
+    assert_float_equal(e.memory.available_per_device_gib, 16.0, 1e-9);
     assert_int_equal(e.devices, 16);
+    assert_int_equal(e.dp_degree * e.tp_degree * e.pp_degree, 32);
     /* Trn1 training GEMMs run at NEURON_TRAIN_GEMM, derived from the MFUs
      * the Neuron performance page publishes (below), with no width term:
-     * BERT-large (h 1024) and Llama 2 70B (h 8192) get the same 29.7% */
-    assert_float_equal(e.utilization, 0.297, 1e-12);
+     * BERT-large (h 1024) and Llama 2 70B (h 8192) get the same 30.5% */
+    assert_float_equal(e.utilization, 0.305, 1e-12);
     w.batch_size = 1;
     w.seq_len = 4096;
     run_ok(&e, model(state, "llama-2-70b"), &w, &f->trn1_32xl, 32);
-    assert_float_equal(e.utilization, 0.297, 1e-12);
+    assert_float_equal(e.utilization, 0.305, 1e-12);
+    assert_int_equal(e.parallelism, ECF_PAR_NXD);
 }
 
 /* A GPT-3-style decoder (4h GELU MLP, learned positions, tied
@@ -238,11 +242,11 @@ static void test_neuron__train_gemm_from_published_mfu(void **state)
         int layers, hidden, heads, nodes, batch, seq;
         double mfu;
     } rows[10] = {
-        /* BERT-large ph1/ph2 (batch per chip = 2 cores x micro-batch) */
-        {"bert-large", 0, 0, 0, 16, 32, 128, 25.83},
-        {"bert-large", 0, 0, 0, 16, 4, 512, 15.5},
-        {"bert-large", 0, 0, 0, 1, 32, 128, 27.49},
-        {"bert-large", 0, 0, 0, 1, 32, 128, 29.07},
+        /* BERT-large ph1/ph2 (micro-batch per NeuronCore) */
+        {"bert-large", 0, 0, 0, 16, 16, 128, 25.83},
+        {"bert-large", 0, 0, 0, 16, 2, 512, 15.5},
+        {"bert-large", 0, 0, 0, 1, 16, 128, 27.49},
+        {"bert-large", 0, 0, 0, 1, 16, 128, 29.07},
         /* NeMo GPT-3 23B / 46B (neuronx-nemo-megatron gpt_23b.sh,
          * gpt_46b.sh: 28 / 56 layers, h 8192, 64 heads) and 175B */
         {NULL, 28, 8192, 64, 32, 1, 2048, 29.65},
@@ -273,12 +277,13 @@ static void test_neuron__train_gemm_from_published_mfu(void **state)
         /* model FLOPs: recomputation's extra forward is not counted */
         mfu_est = e.flops_per_step * (e.activation_checkpointing ? 0.75 : 1) /
                   e.step_time_s /
-                  (e.devices * rows[i].nodes * e.peak_tflops * 1e12);
+                  ((double)e.tp_degree * e.dp_degree * e.pp_degree *
+                   e.peak_tflops * 1e12);
         u[i] = rows[i].mfu / 100.0 * e.utilization / mfu_est;
     }
     qsort(u, 10, sizeof(u[0]), cmp_double);
     med = 0.5 * (u[4] + u[5]);
-    assert_true(fabs(med - 0.297) < 0.003);
+    assert_true(fabs(med - 0.305) < 0.003);
 }
 
 /* A NeuronCore of trn1.32xlarge as serving sees it: 384 GB/s of
@@ -429,7 +434,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_neuron__encoder_runs_on_one_core),
         cmocka_unit_test(test_neuron__tensor_parallel_over_24_cores),
-        cmocka_unit_test(test_neuron__training_keeps_chips),
+        cmocka_unit_test(test_neuron__training_per_core),
         cmocka_unit_test(test_neuron__allreduce_by_message_size),
         cmocka_unit_test(test_neuron__buckets),
         cmocka_unit_test(test_neuron__kv_read_per_query_head),

@@ -411,7 +411,8 @@ static void test_train_variants__pinned_interleaved_pipeline(void **state)
     ecf_workload w = ECF_WORKLOAD_INIT;
     ecf_estimate plain, inter, own;
     ecf_err err = ECF_ERR_INIT;
-    double mb = 8.0 * 4;
+    /* the global batch is batch 1 x 64 GPUs: 4 replicas run m = 16 */
+    double mb = 64.0 / 4;
 
     pin_tp4_pp4(&w);
     fx_est(&plain, f, "llama-2-70b", &w, "p5.48xlarge", 8);
@@ -420,6 +421,8 @@ static void test_train_variants__pinned_interleaved_pipeline(void **state)
     assert_int_equal(plain.tp_degree, 4);
     assert_int_equal(plain.pp_degree, 4);
     assert_int_equal(plain.dp_degree, 4);
+    assert_int_equal(plain.global_batch, 64);
+    assert_int_equal(plain.grad_accum_steps, 16);
     w.virtual_stages = 20;
     fx_est(&inter, f, "llama-2-70b", &w, "p5.48xlarge", 8);
     assert_float_equal(inter.compute_s / plain.compute_s,
@@ -445,9 +448,10 @@ static void test_train_variants__pinned_interleaved_pipeline(void **state)
 
 /* --global-batch G sets the micro-batches per step: Megatron-LM's
  * num_microbatches = G / (micro-batch x data-parallel replicas). The
- * pinned TP 4 x PP 4 llama-2-70b layout on 8 nodes has 4 replicas: G =
- * 128 at batch 1 gives m = 32 (the 8p default, same step), G = 16 gives
- * m = 4 and the 1F1B bubble (p - 1) / m. Without a pipeline the count is
+ * pinned TP 4 x PP 4 llama-2-70b layout on 8 nodes has 4 replicas: not
+ * given, G is batch 1 x 64 GPUs = 64 (m = 16, the same step as
+ * --global-batch 64); G = 128 gives m = 32, G = 16 gives m = 4 and the
+ * 1F1B bubble (p - 1) / m. Without a pipeline the count is
  * the --grad-accum one: BERT-large on one V100 at G = 4 steps as
  * --grad-accum 4; both flags must agree (docs/estimation.md 6). */
 static void test_train_variants__global_batch(void **state)
@@ -460,10 +464,14 @@ static void test_train_variants__global_batch(void **state)
 
     pin_tp4_pp4(&w);
     fx_est(&dflt, f, "llama-2-70b", &w, "p5.48xlarge", 8);
+    assert_int_equal(dflt.global_batch, 64);
+    w.global_batch = 64;
+    fx_est(&g128, f, "llama-2-70b", &w, "p5.48xlarge", 8);
+    assert_float_equal(g128.step_time_s, dflt.step_time_s, 1e-12);
     w.global_batch = 128;
     fx_est(&g128, f, "llama-2-70b", &w, "p5.48xlarge", 8);
     assert_int_equal(g128.dp_degree, 4);
-    assert_float_equal(g128.step_time_s, dflt.step_time_s, 1e-12);
+    assert_int_equal(g128.global_batch, 128);
     assert_float_equal(g128.samples_per_step, 128.0, 1e-9);
     w.global_batch = 16;
     fx_est(&g16, f, "llama-2-70b", &w, "p5.48xlarge", 8);
