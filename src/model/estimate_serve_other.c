@@ -178,7 +178,7 @@ void serve_other_times(infer_times *t,
          * 24 MiB SBUF), not a CPU (section 7). */
         if (d->gen >= GEN_OLD && d->gen <= GEN_BLACKWELL && !d->cpu &&
             strcmp(eng->name, "trtllm") != 0)
-            t->latency_s += b * attn_score_infer_bytes(m, w->seq_len, p) *
+            t->latency_s += b * attn_score_infer_bytes(m, w, d, w->seq_len, p) *
                             (1.0 + eager_score_passes(m, eng) *
                                        EAGER_SCORE_PASS_BYTES /
                                        ATTN_SCORE_INFER_BYTES) /

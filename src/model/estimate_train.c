@@ -330,7 +330,7 @@ static void eval_cand(cand *c,
      * traffic runs between the GEMMs (docs/estimation.md 5.4). */
     if (tf && peak > 0)
         c->compute_s += c->samples_per_step / pl->dp / pl->tp / pl->pp *
-                        attn_score_train_bytes(m, sample_seq(w), p, pl->ckpt) /
+                        attn_score_train_bytes(m, w, d, sample_seq(w), p, pl->ckpt) /
                         (d->bw_gbytes_s * 1e9 * (d->cpu ? 1.0 : U_BW));
 
     /* Memory traffic: the optimizer step reads and writes every state byte
@@ -507,7 +507,7 @@ static double sps_ceiling(const ecf_model *m,
     if (!tf)
         t *= conv_flops_factor(m, d, p); /* Winograd (CUDA-core fp32) */
     if (tf)
-        t += attn_score_train_bytes(m, sample_seq(w), p, ckpt) /
+        t += attn_score_train_bytes(m, w, d, sample_seq(w), p, ckpt) /
              (d->bw_gbytes_s * 1e9 * (d->cpu ? 1.0 : U_BW));
     if (!tf)
         t += m->act_mib_per_sample *
