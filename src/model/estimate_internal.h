@@ -511,6 +511,32 @@ static inline double lora_params(const ecf_model *m, int r)
     return r * per_layer * m->layers;
 }
 
+/* Bytes one UNet training sample's forward saves for its backward, from
+ * the UNet's shape (estimate_diffusion.c; docs/estimation.md 4.3,
+ * "Diffusion training"), elem_bytes per element; `naive`: eager attention
+ * (the softmax outputs are saved too). 0 for a model without a UNet. */
+double ecf_est_unet_train_bytes(const ecf_model *m, double elem_bytes,
+                                bool naive);
+
+/* Diffusion training traffic, accesses per saved activation byte: the
+ * producer writes it and its consumer reads it in the forward, the
+ * backward reads it, writes its gradient and reads that gradient once
+ * (docs/estimation.md 5.4, "Diffusion training"). */
+#define DIFF_TRAIN_ACCESSES 5.0
+
+/* Activation bytes one diffusion training sample saves (no checkpointing):
+ * a UNet from its shape, a diffusion transformer (no "unet") from
+ * act_mib_per_sample, derived from its block count and width
+ * (docs/estimation.md 2.1). elem_bytes: 2 in 16-bit, 4 in fp32. */
+static inline double diff_train_act_bytes(const ecf_model *m,
+                                          const ecf_workload *w,
+                                          double elem_bytes)
+{
+    if (m->unet_levels > 0)
+        return ecf_est_unet_train_bytes(m, elem_bytes, w->naive_attention);
+    return m->act_mib_per_sample * 1048576.0 * elem_bytes / 2.0;
+}
+
 /* Whether a transformer's attention stores its a x s x s score matrices
  * (docs/estimation.md 5.3, "Attention kernel"). The default follows the
  * framework's current attention: PyTorch 2's scaled_dot_product_attention

@@ -220,7 +220,14 @@ void train_memory(ecf_memory *mem,
              amp_scores +
              train_logit_bytes(m, w, w->seq_len, act_scale, pl->tp)) /
             GIB;
-    } else
+    } else if (m->kind == ECF_KIND_DIFFUSION)
+        /* from the UNet's shape, or the diffusion transformer's derived
+         * act_mib_per_sample (docs/estimation.md 4.3, "Diffusion
+         * training") */
+        mem->activations_gib = pl->batch *
+                               diff_train_act_bytes(m, w, 2.0 * act_scale) *
+                               (pl->ckpt ? CNN_CKPT_KEEP : 1.0) / GIB;
+    else
         mem->activations_gib = pl->batch * m->act_mib_per_sample * act_scale *
                                (pl->ckpt ? CNN_CKPT_KEEP : 1.0) / 1024.0;
     sum_memory(mem, d->mem_gib);

@@ -503,6 +503,47 @@ static void test_train_variants__global_batch(void **state)
                                  "x batch x data-parallel replicas");
 }
 
+/* Diffusion training activations from the UNet's shape (issue 24;
+ * docs/estimation.md 4.3, "Diffusion training"): SD 1.5 at 512x512 saves
+ * 488.24 M elements per sample (ResBlocks 3 ci + 3 co channel-planes,
+ * transformer blocks 30c + 3c, the down/upsampler inputs), 931.25 MiB in
+ * 16-bit; SDXL at 1024x1024 with transformer_depth [1, 2, 10] 6,930 MiB.
+ * SD 1.5 at 64 images per GPU then fits an 80 GB A100 without
+ * recomputation, as MLPerf Training v4.0's Stable Diffusion runs at 64 per
+ * H100 80GB (LambdaLabsML/training_results_v4.0 config_1cc_01x08x64.sh).
+ * Eager attention saves each self-attention's softmax output on top. */
+static void test_train_variants__unet_training_activations(void **state)
+{
+    fx *f = *state;
+    ecf_workload w = ECF_WORKLOAD_INIT;
+    ecf_estimate e;
+    double sdpa, eager;
+
+    w.task = ECF_TASK_TRAIN;
+    w.precision = ECF_PREC_BF16;
+    w.batch_size = 64; /* recomputation left to the search (auto) */
+    fx_est(&e, f, "stable-diffusion-1.5", &w, "p4de.24xlarge", 1);
+    sdpa = e.memory.activations_gib;
+    assert_float_equal(sdpa, 64 * 931.25 / 1024.0, 1e-9);
+    assert_true(e.memory.total_per_device_gib < 80.0 * 0.9);
+    assert_false(e.activation_checkpointing);
+    w.naive_attention = true;
+    w.activation_checkpointing = ECF_CKPT_OFF;
+    fx_est(&e, f, "stable-diffusion-1.5", &w, "p4de.24xlarge", 1);
+    eager = e.memory.activations_gib;
+    /* softmax outputs: 8 heads x (4096^2 x 5 + 1024^2 x 5 + 256^2 x 5 +
+     * 64^2 x 1) elements x 2 B per sample */
+    assert_float_equal((eager - sdpa) * 1024.0 * 1024.0 * 1024.0 / 64.0,
+                       8.0 * 2.0 *
+                           (5.0 * 4096.0 * 4096 + 5.0 * 1024 * 1024 +
+                            5.0 * 256 * 256 + 64.0 * 64),
+                       1.0);
+    w.naive_attention = false;
+    w.batch_size = 1;
+    fx_est(&e, f, "sdxl", &w, "p5.48xlarge", 1);
+    assert_float_equal(e.memory.activations_gib, 6930.0 / 1024.0, 1e-9);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -518,6 +559,7 @@ int main(void)
         cmocka_unit_test(test_train_variants__grad_accum),
         cmocka_unit_test(test_train_variants__pinned_interleaved_pipeline),
         cmocka_unit_test(test_train_variants__global_batch),
+        cmocka_unit_test(test_train_variants__unet_training_activations),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
