@@ -310,8 +310,12 @@ build_workload(ecf_workload *w, const cJSON *row, char *msg, size_t msg_len)
         else if (strcmp(engine, "mxnet") == 0)
             w->fused_conv_bn = true;
     }
-    /* diffusion rows measured with diffusers' pre-SDPA attention */
-    if (jstr(row, "attention") && strcmp(jstr(row, "attention"), "naive") == 0)
+    /* rows measured with attention that stores its scores (--attention
+     * eager): diffusers' pre-SDPA AttnProcessor ("naive"), transformers'
+     * eager BERT/ViT classes and NVIDIA's PyTorch BERT ("eager") */
+    if (jstr(row, "attention") &&
+        (strcmp(jstr(row, "attention"), "naive") == 0 ||
+         strcmp(jstr(row, "attention"), "eager") == 0))
         w->naive_attention = true;
     /* "input_pipeline": "dali": the run decoded its images on the GPUs
      * (the MLPerf ResNet logs load common/dali.py), so the host-core

@@ -104,6 +104,10 @@ typedef struct {
     int unet_channels[ECF_UNET_MAX_LEVELS];   /* block_out_channels */
     int unet_attn_heads[ECF_UNET_MAX_LEVELS]; /* transformer heads at the
                                                  level, 0 = no attention */
+    int unet_tf_depth[ECF_UNET_MAX_LEVELS]; /* transformer blocks per
+                                               attention level (the
+                                               config's transformer_depth;
+                                               1 when not given) */
     int vae_channels; /* VAE decoder width at full resolution (ddconfig ch) */
     bool vae_fp32;    /* the pipeline decodes in fp32 (SDXL force_upcast) */
     char source[512];    /* where every number comes from */

@@ -68,6 +68,20 @@ int ecf_zoo_load_unet(ecf_model *m,
                            "%s: \"unet\": \"attn_heads\" has %d levels, "
                            "\"channels\" %d",
                            where, nh, n);
+    /* transformer blocks per attention level (SDXL's transformer_depth
+     * [1, 2, 10]); absent: 1 per level, as SD 1.x's transformer_depth 1 */
+    for (nh = 0; nh < n; nh++)
+        m->unet_tf_depth[nh] = 1;
+    if (cJSON_GetObjectItemCaseSensitive(u, "tf_depth")) {
+        nh = get_levels(m->unet_tf_depth, u, "tf_depth", 1, 1024, where, err);
+        if (nh < 0)
+            return nh;
+        if (nh != n)
+            return ecf_err_set(err, ECF_EPARSE,
+                               "%s: \"unet\": \"tf_depth\" has %d levels, "
+                               "\"channels\" %d",
+                               where, nh, n);
+    }
     v = cJSON_GetObjectItemCaseSensitive(u, "vae_channels");
     if (!cJSON_IsNumber(v) || v->valuedouble != floor(v->valuedouble) ||
         v->valuedouble < 1 || v->valuedouble > 100000)

@@ -507,13 +507,77 @@ static inline double lora_params(const ecf_model *m, int r)
     return r * per_layer * m->layers;
 }
 
-/* Training activations per sample per device, bytes, for transformers. */
-static inline double
-tf_act_bytes(const ecf_model *m, int seq, bool ckpt, double act_scale, int tp)
+/* Bytes one UNet training sample's forward saves for its backward, from
+ * the UNet's shape (estimate_diffusion.c; docs/estimation.md 4.3,
+ * "Diffusion training"), elem_bytes per element; `naive`: eager attention
+ * (the softmax outputs are saved too). 0 for a model without a UNet. */
+double ecf_est_unet_train_bytes(const ecf_model *m, double elem_bytes,
+                                bool naive);
+
+/* Diffusion training traffic, accesses per saved activation byte: the
+ * producer writes it and its consumer reads it in the forward, the
+ * backward reads it, writes its gradient and reads that gradient once
+ * (docs/estimation.md 5.4, "Diffusion training"). */
+#define DIFF_TRAIN_ACCESSES 5.0
+
+/* Activation bytes one diffusion training sample saves (no checkpointing):
+ * a UNet from its shape, a diffusion transformer (no "unet") from
+ * act_mib_per_sample, derived from its block count and width
+ * (docs/estimation.md 2.1). elem_bytes: 2 in 16-bit, 4 in fp32. */
+static inline double diff_train_act_bytes(const ecf_model *m,
+                                          const ecf_workload *w,
+                                          double elem_bytes)
+{
+    if (m->unet_levels > 0)
+        return ecf_est_unet_train_bytes(m, elem_bytes, w->naive_attention);
+    return m->act_mib_per_sample * 1048576.0 * elem_bytes / 2.0;
+}
+
+/* Whether a transformer's attention stores its a x s x s score matrices
+ * (docs/estimation.md 5.3, "Attention kernel"). The default follows the
+ * framework's current attention: PyTorch 2's scaled_dot_product_attention
+ * (flash or memory-efficient backends: O(s) extra memory, no score
+ * traffic), the default attention of Hugging Face's BERT, RoBERTa,
+ * DistilBERT, ViT and Whisper classes since transformers 4.41
+ * (attn_implementation "sdpa"), and JAX's fused dot-product attention
+ * (jax.nn.dot_product_attention; XLA's cuDNN fused MHA). The scores are
+ * stored on the stacks that compute them as separate ops: eager attention
+ * (--attention eager: attn_implementation "eager", diffusers' pre-2.0
+ * AttnProcessor) and TensorFlow graphs (--framework tensorflow: Keras
+ * MultiHeadAttention and the TF BERT of NVIDIA's DeepLearningExamples run
+ * matmul, softmax and dropout as ops) and Neuron devices (d: NULL when
+ * none), where SDPA has no fused backend and falls back to its math
+ * implementation (matmul, softmax, matmul: torch.nn.functional.
+ * scaled_dot_product_attention's reference code) in the traced XLA graph,
+ * as the Hugging Face encoder tutorials of torch-neuronx run. Decoder
+ * training stores them only under --attention eager (its stacks run
+ * fused kernels by default: NxD's flash attention on Neuron). */
+static inline bool stores_scores(const ecf_model *m,
+                                 const ecf_workload *w,
+                                 const devinfo *d)
+{
+    if (!ecf_model_kind_is_transformer(m->kind))
+        return false;
+    if (w->naive_attention)
+        return true;
+    if (is_llm(m))
+        return false;
+    return w->framework == ECF_FW_TENSORFLOW ||
+           (d && d->gen == GEN_NEURON && !d->cpu);
+}
+
+/* Training activations per sample per device, bytes, for transformers;
+ * `scores`: the attention stores its score matrices (stores_scores). */
+static inline double tf_act_bytes(const ecf_model *m,
+                                  int seq,
+                                  bool ckpt,
+                                  double act_scale,
+                                  int tp,
+                                  bool scores)
 {
     double s = seq, h = m->hidden, a = m->heads;
     double per_layer = s * h * ACT_BYTES_PER_SBH;
-    if (!is_llm(m))
+    if (scores)
         per_layer += ACT_ATTN_SCORES * a * s * s;
     per_layer *= act_scale / tp;
     /* Full recomputation keeps each layer's 16-bit input (2*s*h bytes)
@@ -588,8 +652,9 @@ static inline double u_gemm(const devinfo *d, ecf_precision p, double base,
 }
 
 /* Attention-score traffic of training, for transformers that materialise
- * the a x s x s scores (the ones whose memory holds ACT_ATTN_SCORES: not
- * the FlashAttention decoders). Bytes per score element, 16-bit scores
+ * the a x s x s scores (stores_scores: eager attention and TensorFlow
+ * graphs; 0 for the fused kernels, which keep the scores on chip).
+ * Decoders under --attention eager add the same per-layer terms. Bytes per score element, 16-bit scores
  * and a 1-byte dropout mask: forward 13 = QK^T writes S (2), softmax
  * reads S and writes P (4), dropout reads P, writes P' and the mask (5),
  * P'V reads P' (2); backward 19 = dP' written (2), dV reads P' (2),
@@ -597,11 +662,15 @@ static inline double u_gemm(const devinfo *d, ecf_precision p, double base,
  * backward reads dP and P and writes dS (6), dQ and dK read dS (4). */
 #define ATTN_SCORE_FWD_BYTES 13.0
 #define ATTN_SCORE_BWD_BYTES 19.0
-static inline double
-attn_score_train_bytes(const ecf_model *m, int seq, ecf_precision p, bool ckpt)
+static inline double attn_score_train_bytes(const ecf_model *m,
+                                            const ecf_workload *w,
+                                            const devinfo *d,
+                                            int seq,
+                                            ecf_precision p,
+                                            bool ckpt)
 {
     double b;
-    if (is_llm(m) || !ecf_model_kind_is_transformer(m->kind) || seq <= 0)
+    if (!stores_scores(m, w, d) || seq <= 0)
         return 0;
     b = (ATTN_SCORE_FWD_BYTES * (ckpt ? 2.0 : 1.0) + ATTN_SCORE_BWD_BYTES) *
         m->heads * (double)seq * seq * m->layers;
@@ -611,11 +680,14 @@ attn_score_train_bytes(const ecf_model *m, int seq, ecf_precision p, bool ckpt)
 /* Inference: 8 of the forward's 13 bytes per score element (no dropout:
  * QK^T writes S, softmax reads S and writes P, P V reads P). */
 #define ATTN_SCORE_INFER_BYTES 8.0
-static inline double
-attn_score_infer_bytes(const ecf_model *m, int seq, ecf_precision p)
+static inline double attn_score_infer_bytes(const ecf_model *m,
+                                            const ecf_workload *w,
+                                            const devinfo *d,
+                                            int seq,
+                                            ecf_precision p)
 {
     double b;
-    if (is_llm(m) || !ecf_model_kind_is_transformer(m->kind) || seq <= 0)
+    if (!stores_scores(m, w, d) || seq <= 0)
         return 0;
     b = ATTN_SCORE_INFER_BYTES * m->heads * (double)seq * seq * m->layers;
     return (p == ECF_PREC_FP32 || p == ECF_PREC_TF32) ? 2.0 * b : b;

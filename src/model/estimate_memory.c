@@ -212,17 +212,25 @@ void train_memory(ecf_memory *mem,
         /* fp32 softmax under autocast, where the scores are materialised
          * (the encoders of tf_act_bytes); one layer's under recomputation */
         double amp_scores =
-            train_amp(w, wb) && !is_llm(m)
+            train_amp(w, wb) && stores_scores(m, w, d)
                 ? AMP_SCORE_EXTRA * m->heads * (double)w->seq_len *
                       w->seq_len / pl->tp * (pl->ckpt ? 1 : m->layers)
                 : 0;
         mem->activations_gib =
             pl->batch *
-            (tf_act_bytes(m, w->seq_len, pl->ckpt, act_scale, pl->tp) +
+            (tf_act_bytes(m, w->seq_len, pl->ckpt, act_scale, pl->tp,
+                          stores_scores(m, w, d)) +
              amp_scores +
              train_logit_bytes(m, w, w->seq_len, act_scale, pl->tp)) /
             GIB;
-    } else
+    } else if (m->kind == ECF_KIND_DIFFUSION)
+        /* from the UNet's shape, or the diffusion transformer's derived
+         * act_mib_per_sample (docs/estimation.md 4.3, "Diffusion
+         * training") */
+        mem->activations_gib = pl->batch *
+                               diff_train_act_bytes(m, w, 2.0 * act_scale) *
+                               (pl->ckpt ? CNN_CKPT_KEEP : 1.0) / GIB;
+    else
         mem->activations_gib = pl->batch * m->act_mib_per_sample * act_scale *
                                (pl->ckpt ? CNN_CKPT_KEEP : 1.0) / 1024.0;
     sum_memory(mem, d->mem_gib);
@@ -348,11 +356,14 @@ void infer_memory(ecf_memory *mem,
             ctx = 0;
         }
     } else if (ecf_model_kind_is_transformer(m->kind)) {
-        /* two layers' activations live at a time */
+        /* two layers' activations live at a time; the scores only where
+         * the attention stores them (stores_scores) */
         mem->activations_gib =
             pl->batch * 2.0 *
             (w->seq_len * (double)m->hidden * ACT_BYTES_PER_SBH +
-             ACT_ATTN_SCORES * m->heads * (double)w->seq_len * w->seq_len) *
+             (stores_scores(m, w, d) ? ACT_ATTN_SCORES * m->heads *
+                                        (double)w->seq_len * w->seq_len
+                                  : 0)) *
             act_elem / GIB;
     } else if (m->unet_levels > 0) {
         /* UNet diffusion: the larger of a denoising step and the VAE

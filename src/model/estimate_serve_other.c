@@ -156,13 +156,17 @@ void serve_other_times(infer_times *t,
                  (2.0 * matmul_params(m)) *
                  ecf_est_gemm_act_bytes_per_token(
                      m, pl->tp, p == ECF_PREC_FP8 ? 1.0 : 2.0 * act_elem);
-    if (!ecf_model_kind_is_transformer(m->kind))
-        bytes +=
-            b * m->act_mib_per_sample * 1048576.0 * act_elem *
-            CNN_INFER_TRAFFIC *
-            (m->kind == ECF_KIND_DIFFUSION
-                 ? (double)ecf_model_cfg_passes(m) * m->diffusion_steps
-                 : 1.0);
+    /* element-wise passes over the forward's feature maps: a convnet's
+     * counted set; a diffusion model's from its shape (the tensors a
+     * training forward would save: diff_train_act_bytes), per pass of
+     * each denoising step */
+    if (m->kind == ECF_KIND_DIFFUSION)
+        bytes += b * diff_train_act_bytes(m, w, 2.0 * act_elem) *
+                 CNN_INFER_TRAFFIC * (double)ecf_model_cfg_passes(m) *
+                 m->diffusion_steps;
+    else if (!ecf_model_kind_is_transformer(m->kind))
+        bytes += b * m->act_mib_per_sample * 1048576.0 * act_elem *
+                 CNN_INFER_TRAFFIC;
     memt = bytes / bw;
     t->mem_bound = memt > compute;
     t->weight_bytes = bytes;
@@ -178,7 +182,7 @@ void serve_other_times(infer_times *t,
          * 24 MiB SBUF), not a CPU (section 7). */
         if (d->gen >= GEN_OLD && d->gen <= GEN_BLACKWELL && !d->cpu &&
             strcmp(eng->name, "trtllm") != 0)
-            t->latency_s += b * attn_score_infer_bytes(m, w->seq_len, p) *
+            t->latency_s += b * attn_score_infer_bytes(m, w, d, w->seq_len, p) *
                             (1.0 + eager_score_passes(m, eng) *
                                        EAGER_SCORE_PASS_BYTES /
                                        ATTN_SCORE_INFER_BYTES) /

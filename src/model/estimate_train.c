@@ -133,6 +133,20 @@ static double train_compute_s_sample(const ecf_model *m,
     }
 }
 
+/* Element-wise traffic of one training sample of a convnet or a
+ * diffusion model, bytes (docs/estimation.md 5.4): a convnet's passes
+ * over its saved activations (cnn_train_traffic, by how the step is
+ * compiled); a diffusion model's saved activations from its shape
+ * (diff_train_act_bytes), each byte accessed DIFF_TRAIN_ACCESSES times. */
+static double train_act_traffic(const ecf_model *m, const ecf_workload *w,
+                                ecf_precision p)
+{
+    double elem = (p == ECF_PREC_FP32 || p == ECF_PREC_TF32) ? 2.0 : 1.0;
+    if (m->kind == ECF_KIND_DIFFUSION)
+        return diff_train_act_bytes(m, w, 2.0 * elem) * DIFF_TRAIN_ACCESSES;
+    return m->act_mib_per_sample * elem * 1048576.0 * cnn_train_traffic(w);
+}
+
 /* QLoRA's 4-bit weights: the layers' linear weights; the input embedding
  * and an untied LM head stay 16-bit (torchtune, PEFT). */
 static double nf4_params(const ecf_model *m)
@@ -312,7 +326,7 @@ void train_eval_cand(cand *c,
      * traffic runs between the GEMMs (docs/estimation.md 5.4). */
     if (tf && peak > 0)
         c->compute_s += c->samples_per_step / pl->dp / pl->tp / pl->pp *
-                        attn_score_train_bytes(m, sample_seq(w), p, pl->ckpt) /
+                        attn_score_train_bytes(m, w, d, sample_seq(w), p, pl->ckpt) /
                         (d->bw_gbytes_s * 1e9 * (d->cpu ? 1.0 : U_BW));
 
     /* Memory traffic: the optimizer step reads and writes every state byte
@@ -338,9 +352,7 @@ void train_eval_cand(cand *c,
         mem_bytes /= accum;
     mem_bytes += accum_pass_bytes(pl, &c->mem, m, w, d, accum);
     if (!tf)
-        mem_bytes += (double)pl->batch * m->act_mib_per_sample *
-                     ((p == ECF_PREC_FP32 || p == ECF_PREC_TF32) ? 2.0 : 1.0) *
-                     1048576.0 * cnn_train_traffic(w) *
+        mem_bytes += (double)pl->batch * train_act_traffic(m, w, p) *
                      (pl->ckpt ? 4.0 / 3.0 : 1.0);
     c->memory_s = mem_bytes / (d->bw_gbytes_s * 1e9 * (d->cpu ? 1.0 : U_BW));
 
@@ -490,12 +502,10 @@ static double sps_ceiling(const ecf_model *m,
     if (!tf)
         t *= conv_flops_factor(m, d, p); /* Winograd (CUDA-core fp32) */
     if (tf)
-        t += attn_score_train_bytes(m, sample_seq(w), p, ckpt) /
+        t += attn_score_train_bytes(m, w, d, sample_seq(w), p, ckpt) /
              (d->bw_gbytes_s * 1e9 * (d->cpu ? 1.0 : U_BW));
     if (!tf)
-        t += m->act_mib_per_sample *
-             ((p == ECF_PREC_FP32 || p == ECF_PREC_TF32) ? 2.0 : 1.0) *
-             1048576.0 * cnn_train_traffic(w) * (ckpt ? 4.0 / 3.0 : 1.0) /
+        t += train_act_traffic(m, w, p) * (ckpt ? 4.0 / 3.0 : 1.0) /
              (d->bw_gbytes_s * 1e9 * (d->cpu ? 1.0 : U_BW));
     return t > 0 ? n / t : 0;
 }

@@ -289,29 +289,40 @@ int ecf_workload_resolve(ecf_workload *w, const ecf_model *m, ecf_err *err)
                            m->kind == ECF_KIND_CNN || m->kind == ECF_KIND_VIT
                                ? ecf_task_name(w->task)
                                : m->name);
-    if (w->naive_attention && !(m->unet_levels > 0 && !training))
+    /* --attention eager: stored score matrices, for every transformer and
+     * the UNet diffusion models (docs/estimation.md 5.3, "Attention
+     * kernel"); the diffusion transformers' activations are counted per
+     * block without a score term */
+    if (w->naive_attention && !ecf_model_kind_is_transformer(m->kind) &&
+        m->unet_levels < 1)
         return ecf_err_set(err, ECF_EINVAL,
-                           m->unet_levels > 0
-                               ? "--attention: eager attention memory is "
-                                 "modelled for serving (--task infer or "
-                                 "batch), not --task %s"
-                               : "--attention: eager attention memory is "
-                                 "modelled for UNet diffusion models "
-                                 "(stable-diffusion-1.5, sdxl), not %s",
-                           m->unet_levels > 0 ? ecf_task_name(w->task)
-                                              : m->name);
-    /* --attention flash2|cudnn|flash3: the causal attention core of
-     * decoder training (docs/estimation.md 5.3, "Attention kernel") */
-    if (w->attn_kernel != ECF_ATTN_AUTO && !(is_llm(m) && training))
+                           "--attention: eager attention memory is "
+                           "modelled for transformers and UNet diffusion "
+                           "models (stable-diffusion-1.5, sdxl), not %s (%s)",
+                           m->name, ecf_model_kind_name(m->kind));
+    if (w->naive_attention && is_llm(m) && !training)
         return ecf_err_set(err, ECF_EINVAL,
-                           is_llm(m) ? "--attention %s: the attention "
-                                       "kernel is modelled for training, "
-                                       "not --task %s"
-                                     : "--attention %s: the attention "
-                                       "kernel is modelled for decoder "
-                                       "language models, not %s",
+                           "--attention: eager attention memory is "
+                           "modelled for decoder training, not --task %s "
+                           "(the serving engines run fused attention)",
+                           ecf_task_name(w->task));
+    /* --attention flash2|cudnn|flash3: the attention core of decoder and
+     * encoder training, whose FLOPs ec2fit separates from the linear
+     * layers' (docs/estimation.md 5.3, "Attention kernel") */
+    if (w->attn_kernel != ECF_ATTN_AUTO &&
+        !((is_llm(m) || m->kind == ECF_KIND_ENCODER) && training))
+        return ecf_err_set(err, ECF_EINVAL,
+                           is_llm(m) || m->kind == ECF_KIND_ENCODER
+                               ? "--attention %s: the attention kernel is "
+                                 "modelled for training, not --task %s"
+                               : "--attention %s: the attention kernel is "
+                                 "modelled for decoder language models and "
+                                 "encoders (their attention FLOPs are "
+                                 "counted apart), not %s",
                            ecf_attn_kernel_name(w->attn_kernel),
-                           is_llm(m) ? ecf_task_name(w->task) : m->name);
+                           is_llm(m) || m->kind == ECF_KIND_ENCODER
+                               ? ecf_task_name(w->task)
+                               : m->name);
     if (w->fused_conv_bn && !(m->kind == ECF_KIND_CNN && training))
         return ecf_err_set(err, ECF_EINVAL,
                            m->kind == ECF_KIND_CNN

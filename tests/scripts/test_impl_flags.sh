@@ -2,8 +2,8 @@
 # The implementation choices the estimator models (issue 14's leftovers;
 # docs/cli.md): --data-loader cpu|dali (JPEG decode on host cores or on
 # the GPUs), --conv-kernels framework|fused (cuDNN fused conv+BN+ReLU, as
-# NVIDIA's MLPerf ResNet) and --attention sdpa|eager (UNet diffusion
-# serving memory). Each is checked on a published measurement from
+# NVIDIA's MLPerf ResNet) and --attention sdpa|eager (stored attention
+# scores: transformers and UNet diffusion models, issue 24). Each is checked on a published measurement from
 # tests/fixtures/calibration.json (its expect and tolerance read from the
 # row), then its errors: exact one-line messages, exit 2.
 set -u
@@ -85,10 +85,24 @@ err "ec2fit: estimate: --data-loader: the JPEG-decode limit is modelled for imag
 err "ec2fit: estimate: --data-loader: the JPEG-decode limit is modelled for training and --task batch, not --task infer" estimate --model resnet50 --task infer --instance g5.xlarge --data-loader dali
 err "ec2fit: estimate: --conv-kernels: fused kernels are modelled for convnets (cnn), not vit_b_16" estimate --model vit_b_16 --task train --instance p5.48xlarge --conv-kernels fused
 err "ec2fit: estimate: --conv-kernels: fused kernels are modelled for training, not --task infer" estimate --model resnet50 --task infer --instance g5.xlarge --conv-kernels fused
-err "ec2fit: recommend: --attention: eager attention memory is modelled for UNet diffusion models (stable-diffusion-1.5, sdxl), not llama-3.1-8b" recommend --model llama-3.1-8b --task infer --attention eager
-err "ec2fit: estimate: --attention: eager attention memory is modelled for serving (--task infer or batch), not --task lora" estimate --model sdxl --task lora --instance p4d.24xlarge --attention eager
+err "ec2fit: recommend: --attention: eager attention memory is modelled for transformers and UNet diffusion models (stable-diffusion-1.5, sdxl), not resnet50 (cnn)" recommend --model resnet50 --task infer --attention eager
+err "ec2fit: recommend: --attention: eager attention memory is modelled for decoder training, not --task infer (the serving engines run fused attention)" recommend --model llama-3.1-8b --task infer --attention eager
 err "ec2fit: estimate: --attention flash2: the attention kernel is modelled for training, not --task infer" estimate --model llama-3.1-8b --task infer --instance p5.48xlarge --attention flash2
-err "ec2fit: estimate: --attention cudnn: the attention kernel is modelled for decoder language models, not bert-large" estimate --model bert-large --task train --instance p5.48xlarge --attention cudnn
+err "ec2fit: estimate: --attention cudnn: the attention kernel is modelled for decoder language models and encoders (their attention FLOPs are counted apart), not vit_b_16" estimate --model vit_b_16 --task train --instance p5.48xlarge --attention cudnn
+err "ec2fit: estimate: --attention flash2: the attention kernel is modelled for training, not --task infer" estimate --model bert-large --task infer --instance p5.48xlarge --attention flash2
+# --attention for encoders (issue 24): the default is PyTorch 2 SDPA (no
+# stored scores); eager stores Korthikanti's 5 a s^2 bytes per layer:
+# BERT-large, 16 heads x 512^2 x 24 layers x 5 B = 480 MiB more per sample
+# than the default at batch 1, and their element-wise traffic slows the step
+run_b() { "$EC2FIT" estimate --model bert-large --task train --instance p5.48xlarge --seq-len 512 --batch-size 1 --no-activation-checkpointing --output json "$@"; }
+run_b > "$WORK/bert_sdpa.json"
+run_b --attention eager > "$WORK/bert_eager.json"
+check "bert-large eager: +480 MiB of scores a sample (JSON keeps 3 decimals of GiB)" jq -e --slurpfile s "$WORK/bert_sdpa.json" '((.memory.activations_gib - $s[0].memory.activations_gib) * 1024 - 480 | fabs) < 1.5' "$WORK/bert_eager.json"
+check "bert-large eager: slower step than sdpa" jq -e --slurpfile s "$WORK/bert_sdpa.json" '.step_time_s > $s[0].step_time_s' "$WORK/bert_eager.json"
+run_b --framework tensorflow > "$WORK/bert_tf.json"
+check "bert-large --framework tensorflow stores the scores as eager does" jq -e --slurpfile s "$WORK/bert_eager.json" '.memory.activations_gib == $s[0].memory.activations_gib' "$WORK/bert_tf.json"
+"$EC2FIT" estimate --model bert-large --task train --instance p5.48xlarge --seq-len 512 --attention flash2 --output json > "$WORK/bert_fa2.json"
+check "bert-large flash2 on p5: the kernel's measured rate, said so" jq -e '[.assumptions[] | select(test("^--attention flash2: the attention core at the kernel.s measured H100 rate"))] | length == 1' "$WORK/bert_fa2.json"
 # --attention flash2 on training: the kernel's H100 figure where it applies
 # (0.279 of the bf16 peak at 8k tokens: FlashAttention-3 paper figs. 4-5,
 # 3 / (1/333 + 2.5/318) / 989.5), an assumption saying so where it does not

@@ -328,8 +328,8 @@ static int teardown(void **state)
     return 0;
 }
 
-static double latency_ms(const char *model, const char *type, int engine,
-                         int seq)
+static double latency_ms_attn(const char *model, const char *type,
+                              int engine, int seq, bool eager)
 {
     ecf_workload w = ECF_WORKLOAD_INIT;
     ecf_estimate e;
@@ -342,8 +342,15 @@ static double latency_ms(const char *model, const char *type, int engine,
     w.batch_size = 1;
     w.seq_len = seq;
     w.engine = engine;
+    w.naive_attention = eager;
     assert_int_equal(ecf_estimate_run(&e, m, &w, in, 1, &err), 0);
     return e.latency_ms;
+}
+
+static double latency_ms(const char *model, const char *type, int engine,
+                         int seq)
+{
+    return latency_ms_attn(model, type, engine, seq, false);
 }
 
 /* TGI 1.0.3's GPTQ kernels (docs/estimation.md 5.5, "Weight-only
@@ -443,7 +450,8 @@ static void test_engines__eager_dispatch_per_kernel(void **state)
 }
 
 /* The eager forward's extra passes over the attention scores
- * (docs/estimation.md 5.5): Hugging Face BertSelfAttention divides the
+ * (docs/estimation.md 5.5), with eager attention (--attention eager, as
+ * transformers before 4.41 ran BERT): Hugging Face BertSelfAttention divides the
  * scores by sqrt(d) and adds the mask as two ops of their own
  * (models/bert/modeling_bert.py), each reading and writing every score.
  * BERT-large at 512 tokens in fp32 on an A10G: 16 heads x 512^2 scores x
@@ -454,8 +462,10 @@ static void test_engines__eager_score_passes(void **state)
 {
     double hf, triton, extra;
     (void)state;
-    hf = latency_ms("bert-large", "g5.2xlarge", ECF_ENGINE_HF, 512);
-    triton = latency_ms("bert-large", "g5.2xlarge", ECF_ENGINE_TRITON, 512);
+    hf = latency_ms_attn("bert-large", "g5.2xlarge", ECF_ENGINE_HF, 512,
+                         true);
+    triton = latency_ms_attn("bert-large", "g5.2xlarge", ECF_ENGINE_TRITON,
+                             512, true);
     extra = 16.0 * 512 * 512 * 24 * 2 * 2 * 4 / (600e9 * 0.70) * 1e3;
     assert_float_equal(extra, 3.834792, 1e-6);
     assert_float_equal(hf - (triton - 4.0), extra, 1e-6);
@@ -468,6 +478,12 @@ static void test_engines__eager_score_passes(void **state)
      * large as the two passes here) and the passes stay */
     assert_float_equal(hf - 2.0 * extra,
                        (22.4806 - 2.0 * extra) * 0.924 / 0.668, 1e-3);
+    /* the default attention (SDPA) stores no scores: no softmax traffic,
+     * no extra passes; Hugging Face and Triton differ by Triton's 4 ms */
+    hf = latency_ms("bert-large", "g5.2xlarge", ECF_ENGINE_HF, 512);
+    triton = latency_ms("bert-large", "g5.2xlarge", ECF_ENGINE_TRITON, 512);
+    assert_float_equal(hf - (triton - 4.0), 0, 1e-6);
+    assert_float_equal(hf, 28.1567 - 2.0 * extra, 1e-4);
 }
 
 int main(void)

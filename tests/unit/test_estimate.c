@@ -433,7 +433,8 @@ static void test_estimate__winograd_on_cuda_core_convolutions(void **state)
 static void test_estimate__gradient_allreduce_without_efa(void **state)
 {
     /* bert-large fine-tune, fp16, batch 32 x seq 128, on 2 x p3.16xlarge
-     * (8 V100 over NVLink 300 GB/s, 25 Gbps network, no EFA), DP.
+     * (8 V100 over NVLink 300 GB/s, 25 Gbps network, no EFA), DP, eager
+     * attention (--attention eager: the scores are materialised).
      *   compute per device: fwd per sample = (2 x 303,887,360 matmul
      *   params + 4*24*128*1024 attention) x 128 = 79,405,776,896 FLOPs;
      *   x 3 x 32 = 7.622955e12 / (125e12 x 0.56 x 0.5) = 0.217799 s
@@ -455,6 +456,7 @@ static void test_estimate__gradient_allreduce_without_efa(void **state)
     w.precision = ECF_PREC_FP16;
     w.batch_size = 32;
     w.seq_len = 128;
+    w.naive_attention = true;
     run_ok(&e, model(state, "bert-large"), &w, &f->p3_16x, 2);
     assert_int_equal(e.parallelism, ECF_PAR_DP);
     assert_float_equal(e.compute_s, 0.228025, 1e-5);
@@ -473,9 +475,10 @@ static void test_estimate__a100_gemm_ceiling_and_attention_scores(void **state)
      *   GEMMs: 7.622955e12 FLOPs (as above) / (312e12 x 0.56 x 0.859 /
      *   0.801 x 1024 / 2048) = 0.0813673 s (an A100 reaches 267.9 of 312
      *   TFLOPS in matmul against an H100's 792.1 of 989: MAMF)
-     *   attention scores: 6,442,450,944 B (as above) / (2039e9 x 0.7)
-     *   = 0.0045137 s
-     *   optimizer traffic (~7.5 ms) stays under the compute: step 0.085881 */
+     *   attention scores, under --attention eager only: 6,442,450,944 B
+     *   (as above) / (2039e9 x 0.7) = 0.0045137 s
+     *   optimizer traffic (~7.5 ms) stays under the compute: step 0.085881
+     *   eager, 0.0813673 under the default SDPA (no stored scores) */
     fx *f = *state;
     ecf_workload w = ECF_WORKLOAD_INIT;
     ecf_estimate e;
@@ -484,8 +487,13 @@ static void test_estimate__a100_gemm_ceiling_and_attention_scores(void **state)
     w.batch_size = 32;
     w.seq_len = 128;
     run_ok(&e, model(state, "bert-large"), &w, &f->p4de_1, 1);
+    assert_float_equal(e.compute_s, 0.0813673, 1e-6);
+    assert_float_equal(e.step_time_s, 0.0813673, 1e-6);
+    w.naive_attention = true;
+    run_ok(&e, model(state, "bert-large"), &w, &f->p4de_1, 1);
     assert_float_equal(e.compute_s, 0.0813673 + 0.0045137, 1e-6);
     assert_float_equal(e.step_time_s, 0.085881, 1e-6);
+    w.naive_attention = false;
     /* a decoder (FlashAttention: no scores) pays the GEMMs only: gpt2 at
      * 1024 tokens, batch 8, is FLOPs / (peak x u) exactly, its width term
      * at the A100-80GB's half-width 1024 x (312 / 2039) / (989.5 / 3350)

@@ -92,18 +92,25 @@ static void test_llama2_7b_intensity(void **state)
  * element (QK^T writes S 2, softmax reads S and writes P 4, PV reads P 2).
  * BERT-large at 384 tokens: 8 x 16 heads x 384^2 x 24 layers =
  * 452,984,832 bytes per sample, 0.42 ms at 70% of an A100-40GB's 1,555
- * GB/s; twice that in fp32; none for a causal LM (FlashAttention). */
+ * GB/s; twice that in fp32; only where the attention stores its scores
+ * (--attention eager, --framework tensorflow); none under the default
+ * PyTorch 2 SDPA, and none for a causal LM served by fused kernels. */
 static void test_attn_scores_infer(void **state)
 {
     const ecf_model *m = model(state, "bert-large");
-    assert_float_equal(attn_score_infer_bytes(m, 384, ECF_PREC_FP16),
+    ecf_workload eager = ECF_WORKLOAD_INIT, sdpa = ECF_WORKLOAD_INIT,
+                 tf = ECF_WORKLOAD_INIT;
+    eager.naive_attention = true;
+    tf.framework = ECF_FW_TENSORFLOW;
+    assert_float_equal(attn_score_infer_bytes(m, &eager, NULL, 384, ECF_PREC_FP16),
                        452984832.0, 1e-3);
-    assert_float_equal(attn_score_infer_bytes(m, 384, ECF_PREC_FP32),
+    assert_float_equal(attn_score_infer_bytes(m, &tf, NULL, 384, ECF_PREC_FP32),
                        905969664.0, 1e-3);
-    assert_float_equal(
-        attn_score_infer_bytes(model(state, "llama-2-7b"), 2048,
-                               ECF_PREC_BF16),
-        0, 0);
+    assert_float_equal(attn_score_infer_bytes(m, &sdpa, NULL, 384, ECF_PREC_FP16),
+                       0, 0);
+    assert_float_equal(attn_score_infer_bytes(model(state, "llama-2-7b"),
+                                              &sdpa, NULL, 2048, ECF_PREC_BF16),
+                       0, 0);
 }
 
 /* Models without layer shapes (CNNs, diffusion) have no term. */
