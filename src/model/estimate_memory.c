@@ -20,6 +20,35 @@
 /* Memory plans                                                      */
 /* ================================================================ */
 
+/* A CPU-only host also holds the runtime that runs the model: the
+ * framework for training, the serving engine's for inference (triton and
+ * the LLM engines are PyTorch processes, tf-serving TensorFlow). JAX and
+ * ONNX Runtime have no published figure: nothing is charged. */
+void ecf_est_cpu_runtime(devinfo *d, const ecf_model *m,
+                         const ecf_workload *w)
+{
+    int fw = w->framework;
+
+    if (!d->cpu)
+        return;
+    if (!ecf_task_is_training(w->task))
+        fw = serve_engine_pick(m, w, false) == ECF_ENGINE_TF_SERVING
+                 ? ECF_FW_TENSORFLOW
+                 : ECF_FW_PYTORCH;
+    if (fw == ECF_FW_PYTORCH) {
+        d->runtime_gib = CPU_RUNTIME_PYTORCH_GIB;
+        d->runtime = "PyTorch";
+    } else if (fw == ECF_FW_TENSORFLOW) {
+        d->runtime_gib = CPU_RUNTIME_TENSORFLOW_GIB;
+        d->runtime = "TensorFlow";
+    }
+    /* below RUNTIME_OVERHEAD_GIB nothing fits: the plans charge it */
+    d->mem_gib -= d->runtime_gib;
+    if (d->mem_gib < 0)
+        d->mem_gib = 0;
+}
+
+
 static void sum_memory(ecf_memory *mem, double avail)
 {
     double parts = mem->weights_gib + mem->gradients_gib + mem->optimizer_gib +
