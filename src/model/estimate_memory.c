@@ -301,6 +301,13 @@ static void serve_sum_memory(ecf_memory *mem,
      * (vLLM profiles a full max_num_batched_tokens step) */
     per_tok = kv_bytes_per_token(m, kv_elem) / kv_split / pl->pp / GIB *
               (paged ? 1.0 : 1.0 + FRAGMENTATION);
+    /* local-attention layers keep only their window: a token of this
+     * workload's context costs its share of the whole-context bytes */
+    {
+        double full = (double)w->input_tokens + w->output_tokens;
+        if (full > 0)
+            per_tok *= ecf_model_kv_context(m, full) / full;
+    }
     room = avail / (1.0 + h) -
            (mem->weights_gib + mem->lora_gib + ctx_gib +
             ws_max_gib * (1.0 + FRAGMENTATION));
@@ -351,7 +358,8 @@ void infer_memory(ecf_memory *mem,
         double held = (double)w->input_tokens +
                       w->output_tokens *
                           (eng->paged_kv && !reserve ? 0.5 : 1.0);
-        mem->kv_cache_gib = kv_bytes_per_token(m, kv_elem) * held * pl->batch /
+        mem->kv_cache_gib = kv_bytes_per_token(m, kv_elem) *
+                            ecf_model_kv_context(m, held) * pl->batch /
                             kv_split / pl->pp / GIB;
         /* prefill workspace: hidden states and MLP intermediates of one
          * layer for the tokens prefilled in one engine step (the engine's
@@ -443,7 +451,8 @@ double ecf_estimate_min_total_gib(const ecf_model *m, const ecf_workload *w)
                                 w, p,
                                 serve_engine_get(
                                     serve_engine_pick(m, w, false)))) *
-                     ((double)w->input_tokens + w->output_tokens);
+                     ecf_model_kv_context(m, (double)w->input_tokens +
+                                                 w->output_tokens);
     }
     return total / GIB;
 }
