@@ -97,6 +97,10 @@ typedef struct {
                              2 x kv_heads x head_dim: the compressed latent
                              of multi-head latent attention (DeepSeek-V3:
                              kv_lora_rank + qk_rope_head_dim = 576); 0 = GQA */
+    int sliding_window;  /* tokens a local (sliding-window or chunked)
+                            attention layer keeps in its KV cache; 0 = none */
+    int sliding_layers;  /* how many of the layers are local (Gemma 3 27B:
+                            52 of 62); 0 with a window = all of them */
     /* Diffusion UNet (zoo key "unet"; data/sources/diffusion), used for
      * the inference activations of docs/estimation.md 4.3. 0 levels = not
      * a UNet (the DiT models keep act_mib_per_sample). */
@@ -194,6 +198,12 @@ double ecf_model_transformer_params(const ecf_model *m,
  *  layers x kv_dim_per_layer for latent attention (MLA), else
  *  2 x layers x kv_heads x head_dim. 0 for non-LLM kinds. */
 double ecf_model_kv_elems_per_token(const ecf_model *m);
+
+/** Tokens of KV cache a request with `ctx` tokens of context holds, per
+ *  layer on average: (global layers x ctx + local layers x min(ctx,
+ *  sliding_window)) / layers; `ctx` when the model has no local layers.
+ *  Multiply by ecf_model_kv_elems_per_token for the elements. */
+double ecf_model_kv_context(const ecf_model *m, double ctx);
 
 /** Forward passes per denoising step: 1 for guidance-distilled models
  *  (cfg_passes = 1), else 2 (classifier-free guidance). */

@@ -316,6 +316,68 @@ static int read_deepseek(ecf_model *m,
     return 0;
 }
 
+int ecf_hf_window(ecf_model *m,
+                  const cJSON *o,
+                  const char *model_type,
+                  const char *pfx,
+                  const char *name,
+                  ecf_err *err)
+{
+    const cJSON *types = cJSON_GetObjectItemCaseSensitive(o, "layer_types");
+    const cJSON *use = cJSON_GetObjectItemCaseSensitive(o, "use_sliding_window");
+    const cJSON *t;
+    int win = 0, chunk = 0, pattern = 0, local = 0, chunked = 0, rc;
+
+    rc = get_int(&win, o, "sliding_window", false, 1, 100000000, pfx, name,
+                 err);
+    if (rc == 0)
+        rc = get_int(&chunk, o, "attention_chunk_size", false, 1, 100000000,
+                     pfx, name, err);
+    if (rc == 0)
+        rc = get_int(&pattern, o, "sliding_window_pattern", false, 1, 10000,
+                     pfx, name, err);
+    if (rc < 0)
+        return rc;
+    if (cJSON_IsArray(types)) {
+        if (cJSON_GetArraySize(types) != m->layers)
+            return ecf_err_set(err, ECF_EINVAL,
+                               "%s: \"%slayer_types\": %d entries for %d "
+                               "layers",
+                               name, pfx, cJSON_GetArraySize(types),
+                               m->layers);
+        cJSON_ArrayForEach(t, types)
+        {
+            if (!cJSON_IsString(t))
+                return ecf_err_set(err, ECF_EINVAL,
+                                   "%s: \"%slayer_types\": expected strings",
+                                   name, pfx);
+            if (strcmp(t->valuestring, "sliding_attention") == 0)
+                local++;
+            else if (strcmp(t->valuestring, "chunked_attention") == 0)
+                chunked++;
+        }
+        if (chunked > 0 && local == 0 && chunk > 0) {
+            local = chunked;
+            win = chunk;
+        }
+        if (local == 0 || win == 0)
+            return 0;
+    } else if (cJSON_IsFalse(use) || win == 0) {
+        return 0;
+    } else if (pattern > 0) {
+        /* Gemma 3: layer i is global when (i + 1) % pattern == 0 */
+        local = m->layers - m->layers / pattern;
+    } else if (strcmp(model_type, "gemma2") == 0) {
+        /* Gemma 2: even layers local, odd global */
+        local = (m->layers + 1) / 2;
+    } else {
+        local = m->layers; /* Mistral 7B v0.1, Phi-3: every layer */
+    }
+    m->sliding_window = win;
+    m->sliding_layers = local;
+    return 0;
+}
+
 static void finish(ecf_model *m, const char *name, const char *type,
                    const char *note)
 {
@@ -394,6 +456,9 @@ int ecf_hf_arch_config(ecf_model *out,
                       err);
     if (rc == 0)
         rc = ecf_zoo_check_transformer(&m, name, err);
+    if (rc == 0)
+        rc = ecf_hf_window(&m, text, a->model_type,
+                           text == root ? "" : "text_config.", name, err);
     if (rc == 0 && a->fam == FAM_GEMMA3 && vision) {
         if (!cJSON_IsObject(vision))
             return ecf_err_set(err, ECF_EINVAL,

@@ -20,6 +20,19 @@ double ecf_model_kv_elems_per_token(const ecf_model *m)
     return 2.0 * m->layers * m->kv_heads * (double)m->head_dim;
 }
 
+double ecf_model_kv_context(const ecf_model *m, double ctx)
+{
+    double local, win;
+
+    if (m->sliding_window <= 0 || m->layers <= 0 || ctx <= m->sliding_window)
+        return ctx;
+    local = m->sliding_layers > 0 && m->sliding_layers < m->layers
+                ? m->sliding_layers
+                : m->layers;
+    win = m->sliding_window;
+    return ((m->layers - local) * ctx + local * win) / m->layers;
+}
+
 int ecf_model_cfg_passes(const ecf_model *m)
 {
     return m->cfg_passes == 1 ? 1 : 2;

@@ -224,6 +224,9 @@ check_transformer(ecf_model *m, const char *where, ecf_code code, ecf_err *err)
         return ecf_err_set(err, code,
                            "%s: experts per token must be from 1 to %d", where,
                            m->experts);
+    if (m->sliding_layers > m->layers)
+        return ecf_err_set(err, code, "%s: %d sliding-window layers of %d",
+                           where, m->sliding_layers, m->layers);
     return 0;
 }
 
@@ -277,6 +280,10 @@ static const model_field model_fields[] = {
     {"cfg_passes", offsetof(ecf_model, cfg_passes), true, false, 0, 2},
     {"kv_dim_per_layer", offsetof(ecf_model, kv_dim_per_layer), true, false, 0,
      1000000},
+    {"sliding_window", offsetof(ecf_model, sliding_window), true, false, 0,
+     100000000},
+    {"sliding_layers", offsetof(ecf_model, sliding_layers), true, false, 0,
+     10000},
 };
 
 static int load_model(
@@ -870,6 +877,9 @@ int ecf_model_from_hf_config(ecf_model *out,
     if (st->traits & ECF_TF_BERT_EXTRAS)
         m.params += (type_vocab - 2.0) * m.hidden;
     m.active_params = st->kind == ECF_KIND_MOE ? active : m.params;
+    rc = ecf_hf_window(&m, root, st->model_type, "", name, err);
+    if (rc < 0)
+        goto out;
     snprintf(m.name, sizeof(m.name), "%s", name);
     snprintf(m.display, sizeof(m.display), "%s (%s config)", name,
              st->model_type);

@@ -26,6 +26,20 @@ int ecf_hf_arch_config(ecf_model *out,
                        const char *name,
                        ecf_err *err);
 
+/** The local-attention layers of a decoder config `o` (its text object;
+ *  `pfx` names it in messages) into m->sliding_window / sliding_layers:
+ *  "layer_types" ("sliding_attention" / "chunked_attention" entries),
+ *  else "sliding_window_pattern" (every N-th layer global: Gemma 3), else
+ *  gemma2's alternation, else "sliding_window" on every layer unless
+ *  "use_sliding_window" is false; "attention_chunk_size" for chunked
+ *  layers (Llama 4). Needs m->layers. ECF_EINVAL naming `name`. */
+int ecf_hf_window(ecf_model *m,
+                  const cJSON *o,
+                  const char *model_type,
+                  const char *pfx,
+                  const char *name,
+                  ecf_err *err);
+
 /** zoo.c's architecture check (kv_heads and head_dim defaults, GQA and
  *  expert ranges), ECF_EINVAL naming `where`. */
 int ecf_zoo_check_transformer(ecf_model *m, const char *where, ecf_err *err);

@@ -422,6 +422,7 @@ static int estimate(ecf_estimate *out,
     if (rc < 0)
         return rc;
     describe(&d, inst);
+    ecf_est_cpu_runtime(&d, m, &w);
     want = (ecf_precision)w.precision;
     peak = ecf_estimate_peak_tflops(inst, want, &ran);
     /* NeuronX LLM serving stores int8 weights and dequantises them to the
@@ -486,14 +487,42 @@ static int estimate(ecf_estimate *out,
         run_train(out, m, &w, &d, nodes, (ecf_precision)w.precision, peak);
     else
         run_infer(out, m, &w, &d, nodes, (ecf_precision)w.precision, ran, peak);
+    if (d.cpu && d.burst_baseline > 0 && ecf_task_is_training(w.task) &&
+        out->step_time_s > 0) {
+        /* A training job is a sustained load: on a burstable type it runs
+         * at the baseline share of its vCPUs (standard credits; docs/
+         * estimation.md "Burstable CPUs"), as serving capacity does. */
+        double b = d.burst_baseline;
+        out->step_time_s /= b;
+        out->compute_s /= b;
+        out->memory_s /= b;
+        out->samples_per_s *= b;
+        out->tokens_per_s *= b;
+        out->throughput *= b;
+        out->time_samples_per_s *= b;
+        if (w.dataset_samples > 0 && out->time_samples_per_s > 0)
+            out->time_hours = w.dataset_samples * w.epochs /
+                              out->time_samples_per_s / 3600.0;
+        assume(out,
+               "burstable CPU: a training job is a sustained load, timed at "
+               "the %.0f%% baseline per vCPU (standard credits)",
+               b * 100);
+    }
     if (d.cpu) {
         /* The memory plans charge every device a CUDA context; a CPU has
-         * none. describe() credited it to the available side, so the fit
-         * and batch choice are right; take it off both sides for the
-         * report (the comparison is unchanged). */
-        out->memory.overhead_gib -= RUNTIME_OVERHEAD_GIB;
-        out->memory.total_per_device_gib -= RUNTIME_OVERHEAD_GIB;
-        out->memory.available_per_device_gib -= RUNTIME_OVERHEAD_GIB;
+         * none. describe() credited it to the available side and
+         * ecf_est_cpu_runtime() took the runtime's own RAM off it, so the fit and
+         * batch choice are right; for the report the context leaves both
+         * sides and the runtime shows as overhead (the comparison is
+         * unchanged). */
+        double adj = d.runtime_gib - RUNTIME_OVERHEAD_GIB;
+        out->memory.overhead_gib += adj;
+        out->memory.total_per_device_gib += adj;
+        out->memory.available_per_device_gib += adj;
+        if (d.runtime)
+            assume(out, "CPU-only: the %s runtime holds %.2f GiB of host "
+                        "RAM before the model",
+                   d.runtime, d.runtime_gib);
     }
     if (nodes > 1 && !d.cpu && !(inst->efa && inst->efa_gbps > 0))
         warn(out,
@@ -535,6 +564,7 @@ int ecf_estimate_min_nodes_keep(const ecf_model *m,
     if (last_n)
         *last_n = 0;
     describe(&d, inst);
+    ecf_est_cpu_runtime(&d, m, w);
     /* Training: the estimate fits exactly when the plan search's leanest
      * plan does (train_lean_fits), on the workload and precision estimate()
      * hands run_train; the full estimate is not needed. */

@@ -204,6 +204,14 @@
 #define CPU_OS_RESERVE_MIN_GIB 0.25
 #define CPU_OS_RESERVE_FRAC    0.05
 #define CPU_STREAM_EFF         0.75
+/* Host RAM the runtime itself holds on a CPU-only host before any model
+ * byte (docs/estimation.md 7, "Host-RAM floor per runtime"): a CPU-only
+ * PyTorch process after `import torch` commits 603 MB (pytorch/pytorch
+ * #64720, torch 1.9.0+cpu, 2021-09-09); importing TensorFlow adds 297.7 MB
+ * of peak RSS (Cornerstone-OnDemand/modelkit#199, ru_maxrss 455,536,640
+ * vs 157,827,072 bytes, 2023-09-21). */
+#define CPU_RUNTIME_PYTORCH_GIB    (603e6 / 1073741824.0)
+#define CPU_RUNTIME_TENSORFLOW_GIB (297.7e6 / 1073741824.0)
 /* Fixed per-node overheads (docs/estimation.md "Fixed overheads"): EC2
  * launch to a usable OS (Karpenter: nodes in under a minute), a serving/
  * training container image (vllm/vllm-openai ~9 GB, vllm-project/vllm
@@ -353,6 +361,9 @@ typedef struct {
     bool power_limited; /* TDP <= POWER_LIMITED_W */
     double burst_baseline; /* burstable (t3/t3a/t4g): the sustained share
                               of each vCPU; 0 = not burstable */
+    double runtime_gib; /* CPU-only: the runtime's own host RAM
+                           (CPU_RUNTIME_*), taken from mem_gib */
+    const char *runtime; /* its name, for the notes; NULL = none */
     double gemm_scale; /* MAMF of the part / MAMF_H100 (1 = unmeasured) */
     bool gemm_measured; /* part with a MAMF_* or Hopper (5.3) */
     double fp32_scale; /* measured fp32 (CUDA-core) matmul ceiling of the
@@ -818,5 +829,10 @@ grad_sync_s(double bytes, int per_node, int nodes, const devinfo *d)
                          NET_EFFICIENCY);
     return t;
 }
+
+/* CPU-only host: the runtime's own RAM (CPU_RUNTIME_*) off d->mem_gib,
+ * named in d->runtime (estimate_memory.c); no-op on accelerators. */
+void ecf_est_cpu_runtime(devinfo *d, const ecf_model *m,
+                         const ecf_workload *w);
 
 #endif

@@ -20,6 +20,35 @@
 /* Memory plans                                                      */
 /* ================================================================ */
 
+/* A CPU-only host also holds the runtime that runs the model: the
+ * framework for training, the serving engine's for inference (triton and
+ * the LLM engines are PyTorch processes, tf-serving TensorFlow). JAX and
+ * ONNX Runtime have no published figure: nothing is charged. */
+void ecf_est_cpu_runtime(devinfo *d, const ecf_model *m,
+                         const ecf_workload *w)
+{
+    int fw = w->framework;
+
+    if (!d->cpu)
+        return;
+    if (!ecf_task_is_training(w->task))
+        fw = serve_engine_pick(m, w, false) == ECF_ENGINE_TF_SERVING
+                 ? ECF_FW_TENSORFLOW
+                 : ECF_FW_PYTORCH;
+    if (fw == ECF_FW_PYTORCH) {
+        d->runtime_gib = CPU_RUNTIME_PYTORCH_GIB;
+        d->runtime = "PyTorch";
+    } else if (fw == ECF_FW_TENSORFLOW) {
+        d->runtime_gib = CPU_RUNTIME_TENSORFLOW_GIB;
+        d->runtime = "TensorFlow";
+    }
+    /* below RUNTIME_OVERHEAD_GIB nothing fits: the plans charge it */
+    d->mem_gib -= d->runtime_gib;
+    if (d->mem_gib < 0)
+        d->mem_gib = 0;
+}
+
+
 static void sum_memory(ecf_memory *mem, double avail)
 {
     double parts = mem->weights_gib + mem->gradients_gib + mem->optimizer_gib +
@@ -283,6 +312,13 @@ static void serve_sum_memory(ecf_memory *mem,
      * (vLLM profiles a full max_num_batched_tokens step) */
     per_tok = kv_bytes_per_token(m, kv_elem) / kv_split / pl->pp / GIB *
               (paged ? 1.0 : 1.0 + FRAGMENTATION);
+    /* local-attention layers keep only their window: a token of this
+     * workload's context costs its share of the whole-context bytes */
+    {
+        double full = (double)w->input_tokens + w->output_tokens;
+        if (full > 0)
+            per_tok *= ecf_model_kv_context(m, full) / full;
+    }
     room = avail / (1.0 + h) -
            (mem->weights_gib + mem->lora_gib + ctx_gib +
             ws_max_gib * (1.0 + FRAGMENTATION));
@@ -333,7 +369,8 @@ void infer_memory(ecf_memory *mem,
         double held = (double)w->input_tokens +
                       w->output_tokens *
                           (eng->paged_kv && !reserve ? 0.5 : 1.0);
-        mem->kv_cache_gib = kv_bytes_per_token(m, kv_elem) * held * pl->batch /
+        mem->kv_cache_gib = kv_bytes_per_token(m, kv_elem) *
+                            ecf_model_kv_context(m, held) * pl->batch /
                             kv_split / pl->pp / GIB;
         /* prefill workspace: hidden states and MLP intermediates of one
          * layer for the tokens prefilled in one engine step (the engine's
@@ -428,7 +465,8 @@ double ecf_estimate_min_total_gib(const ecf_model *m, const ecf_workload *w)
                                 w, p,
                                 serve_engine_get(
                                     serve_engine_pick(m, w, false)))) *
-                     ((double)w->input_tokens + w->output_tokens);
+                     ecf_model_kv_context(m, (double)w->input_tokens +
+                                                 w->output_tokens);
     }
     return total / GIB;
 }

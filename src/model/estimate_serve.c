@@ -158,7 +158,8 @@ static void llm_times(infer_times *t,
     if (int4_kernel)
         weights_dev = wk[2];
     /* an MLA latent is read whole by every TP rank (see infer_memory) */
-    kv_dev = kv_bytes_per_token(m, kv_elem) * ctx_avg * b /
+    kv_dev = kv_bytes_per_token(m, kv_elem) * ecf_model_kv_context(m, ctx_avg) *
+             b /
              (m->kv_dim_per_layer > 0 ? pp : split);
     /* Neuron hook (estimate_neuron.c): padded query heads and replicated
      * KV heads per core, the KV read over the decode bucket; 1 elsewhere */
@@ -169,7 +170,8 @@ static void llm_times(infer_times *t,
     }
     dec_flops = b *
                 (2.0 * matmul_params(m) +
-                 4.0 * m->layers * ctx_avg * m->heads * m->head_dim) /
+                 4.0 * m->layers * ecf_model_kv_context(m, ctx_avg) *
+                     m->heads * m->head_dim) /
                 split;
     /* The step's GEMMs (weights read, 2 x params FLOPs per token) and
      * its attention (every request's KV read, 4 x layers x context x

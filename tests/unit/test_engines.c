@@ -42,7 +42,7 @@ typedef struct {
 } doc_row;
 
 static const doc_row documented[] = {
-    {ECF_ENGINE_VLLM, 0.5e-3, 0, 0, 0.70, 0.50, 0.75, 1.0, 8192, 4e-3, 1.0,
+    {ECF_ENGINE_VLLM, 0.5e-3, 0, 0, 0.70, 1.0, 0.75, 1.0, 8192, 4e-3, 1.0,
      true, true, false, 0, 0, 0, 0, 0, false, 0},
     /* TGI 1.0.3's GPTQ path: Triton on the column-parallel projections
      * (fxmarty/q4f16-gemm-gemv-benchmark, A10G: 8192^2 weights in 0.2963
