@@ -215,6 +215,14 @@ static void put_cstr(FILE *f, const char *s, bool any)
         fprintf(f, "\"%s\"", s);
 }
 
+static const char *const kind_enum[ECF_RANGE_KIND_COUNT] = {
+    "ECF_RANGE_TRAIN_THROUGHPUT", "ECF_RANGE_TIME_TO_TRAIN",
+    "ECF_RANGE_INFER_THROUGHPUT", "ECF_RANGE_INFER_LATENCY",
+    "ECF_RANGE_MEMORY"};
+static const char *const level_enum[ECF_RANGE_LEVEL_COUNT] = {
+    "ECF_RANGE_LEVEL_CLASS", "ECF_RANGE_LEVEL_ENGINE", "ECF_RANGE_LEVEL_TASK",
+    "ECF_RANGE_LEVEL_FAMILY", "ECF_RANGE_LEVEL_KIND"};
+
 /* Writes the table as C (every class with enough rows, each once). */
 static int calib_write_ranges(const calib_set *set, const char *path)
 {
@@ -251,7 +259,8 @@ static int calib_write_ranges(const calib_set *set, const char *path)
                               &res[i].key, (ecf_range_level)level, SIZE_MAX);
             if (n < RANGE_MIN_ROWS && level != ECF_RANGE_LEVEL_KIND)
                 continue;
-            fprintf(f, "    {%d, %d, ", (int)res[i].kind, level);
+            fprintf(f, "    {%s, %s, ", kind_enum[res[i].kind],
+                    level_enum[level]);
             put_cstr(f, res[i].key.family, level >= ECF_RANGE_LEVEL_KIND);
             fputs(", ", f);
             put_cstr(f, res[i].key.task, level >= ECF_RANGE_LEVEL_FAMILY);
@@ -264,7 +273,8 @@ static int calib_write_ranges(const calib_set *set, const char *path)
             count++;
         }
     if (count == 0)
-        fprintf(f, "    {0, 0, NULL, NULL, NULL, NULL, 1, 1, 0},\n");
+        fprintf(f, "    {ECF_RANGE_TRAIN_THROUGHPUT, ECF_RANGE_LEVEL_KIND, "
+                   "NULL, NULL, NULL, NULL, 1, 1, 0},\n");
     fprintf(f, "};\n\nstatic const ecf_range_table table = {\n    classes, "
                "%zu, %d, %.1f, %.1f, \"tests/fixtures/calibration.json\"};\n\n"
                "const ecf_range_table *ecf_ranges_embedded(void)\n{\n"
