@@ -838,13 +838,20 @@ calib_check_baseline(const calib_set *set, const char *path, FILE *f)
     return bad;
 }
 
+#include <stdint.h>
+
+#include "calib_ranges.c"
+
 #ifndef CALIB_NO_MAIN
-/* Exit status: 0 ok, 1 the fixture or baseline cannot be read or the gate
- * found a regression, 2 usage. */
+/* Exit status: 0 ok, 1 the fixture or baseline cannot be read, the gate
+ * found a regression or a kind's ranges cover under 80% of its rows, 2
+ * usage. --write-ranges FILE only writes the range table (the build's
+ * generated source, ec2fit/ranges.h). */
 int main(int argc, char **argv)
 {
     calib_set *set;
-    const char *write_path = NULL, *check_path = NULL, *fixture = NULL;
+    const char *write_path = NULL, *check_path = NULL, *fixture = NULL,
+               *ranges_path = NULL;
     int i, rc;
 
     for (i = 1; i < argc; i++) {
@@ -852,6 +859,8 @@ int main(int argc, char **argv)
             write_path = argv[++i];
         else if (strcmp(argv[i], "--check-baseline") == 0 && i + 1 < argc)
             check_path = argv[++i];
+        else if (strcmp(argv[i], "--write-ranges") == 0 && i + 1 < argc)
+            ranges_path = argv[++i];
         else if (argv[i][0] != '-' && !fixture)
             fixture = argv[i];
         else
@@ -859,14 +868,23 @@ int main(int argc, char **argv)
     }
     if (!fixture || i > argc) {
         fprintf(stderr, "usage: calib_report [--check-baseline FILE] "
-                        "[--write-baseline FILE] tests/fixtures/"
-                        "calibration.json\n");
+                        "[--write-baseline FILE] [--write-ranges FILE.c] "
+                        "tests/fixtures/calibration.json\n");
         return 2;
     }
     set = ecf_xcalloc(1, sizeof(*set));
     rc = calib_load(set, fixture);
-    if (rc == 0) {
+    if (rc == 0 && ranges_path) {
+        rc = calib_write_ranges(set, ranges_path);
+    } else if (rc == 0) {
+        int under;
         calib_print(set, stdout);
+        under = calib_print_ranges(set, stdout);
+        if (under > 0) {
+            printf("range coverage: %d kind(s) under %.0f%%\n", under,
+                   RANGE_COVERAGE_MIN);
+            rc = -1;
+        }
         if (check_path) {
             int bad = calib_check_baseline(set, check_path, stdout);
             if (bad != 0)

@@ -193,6 +193,23 @@ EXPLAIN_PROPS = {"plans_tried": arr(PLAN_TRIED), "chosen_reason": STR,
                  "serving_breakdown": SERVING_BREAKDOWN}
 
 STORAGE_KIND = enum("s3", "gp3", "fsx", "efs", "nvme")
+# docs/estimation.md "Ranges": the likely range of a figure beside it (low
+# <= the figure <= high, rounded as the figure), from the calibration rows
+# of the class that set it (schema-compatible addition: optional)
+RANGE = obj({
+    "low": NONNEG, "high": NONNEG,
+    "basis_rows": dict(POSINT, description="calibration rows behind the range"),
+    "basis_kind": enum("train_throughput", "time_to_train", "infer_throughput",
+                       "infer_latency", "memory"),
+    "basis_class": dict(STR, description="family/task/generation/engine, * = any"),
+    "basis_level": enum("class", "family-task-engine", "family-task",
+                        "family", "kind")})
+RANGE_KEYS = ("time_hours", "throughput", "latency_ms", "ttft_ms",
+              "per_token_ms", "memory_per_device_gib", "total_usd",
+              "monthly_usd")
+RANGES = dict(obj({k: RANGE for k in RANGE_KEYS}, optional=RANGE_KEYS),
+              description="likely ranges of the figures (docs/estimation.md, Ranges)")
+
 ESTIMATE = doc("estimate.schema.json", "ec2fit estimate --output json", obj({
     "model": obj({"name": STR, "kind": MODEL_KIND, "params": POSINT,
                   "active_params": POSINT}),
@@ -241,8 +258,9 @@ ESTIMATE = doc("estimate.schema.json", "ec2fit estimate --output json", obj({
                   "platform": STR,
                   "status": enum("supported", "unverified", "unsupported"),
                   "reason": {"type": "string"}, "source": STR}),
+    "ranges": RANGES,
     **EXPLAIN_PROPS,
-}, optional=tuple(EXPLAIN_PROPS)), 1)
+}, optional=("ranges", *EXPLAIN_PROPS)), 1)
 
 NNUM_POS = {"type": ["number", "null"], "exclusiveMinimum": 0}
 NNUM_POS_ = NNUM_POS
@@ -254,7 +272,7 @@ PLAN_OPTIONAL = ("zone_group", "latency_ms", "ttft_ms", "per_token_ms", "capacit
                  "spot_savings_pct", "plan_savings_pct", "storage",
                  "cost_breakdown", "purchase_options",
                  "auto_scaling", "interruption_probability", "capacity_caveat",
-                 *EXPLAIN_PROPS)
+                 "ranges", *EXPLAIN_PROPS)
 # serving plans: what each purchase option would cost the plan's fleet
 # (docs/rules.md "Purchase options")
 PURCHASE_ROW = obj({
@@ -304,6 +322,7 @@ PLAN = obj({
                                                  "ssm_parameter": STR})]},
     "marks": arr(enum("cheapest", "fastest", "best-value")),
     "warnings": arr(obj({"rule": STR, "reason": STR})),
+    "ranges": RANGES,
     **EXPLAIN_PROPS,
 }, optional=PLAN_OPTIONAL)
 # spot plans carry the spot fields, on-demand plans none of them
@@ -403,6 +422,10 @@ TF_EXTERNAL = {"$schema": D, "$id": BASE + "tf-external.schema.json",
                    "hourly_usd": {"type": "string", "pattern": r"^[0-9]+\.[0-9]+$"},
                    "monthly_usd": {"type": "string", "pattern": r"^([0-9]+\.[0-9]+)?$"},
                    "total_usd": {"type": "string", "pattern": r"^([0-9]+\.[0-9]+)?$"},
+                   # the high ends of the likely ranges ("" when none)
+                   "monthly_usd_high": {"type": "string", "pattern": r"^([0-9]+\.[0-9]+)?$"},
+                   "total_usd_high": {"type": "string", "pattern": r"^([0-9]+\.[0-9]+)?$"},
+                   "time_hours_high": {"type": "string", "pattern": r"^([0-9]+\.[0-9]+)?$"},
                    "catalog_as_of": DATE,
                    "purchase": PURCHASE,
                    # serving only: the Auto Scaling group

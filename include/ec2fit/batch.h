@@ -59,12 +59,14 @@ typedef struct {
                                   not costed */
     ecf_batch_render_text_fn render_text; /* optional: NULL prints
                                   render's tree */
+    const ecf_range_table *ranges; /* likely ranges (ecf_ranges_embedded);
+                                      NULL: plans carry none */
 } ecf_batch_opts;
 
 #define ECF_BATCH_OPTS_INIT                                                    \
     {                                                                          \
         NULL, "embedded", NULL, NULL, NULL, 5, false, "us-east-1", NULL, 0,    \
-            NULL, NULL, NULL, NULL, -1, NULL, NULL                             \
+            NULL, NULL, NULL, NULL, -1, NULL, NULL, NULL                       \
     }
 
 /** Reads profiles from `in` to its end; writes one line per non-blank input

@@ -13,6 +13,7 @@
 #include "ec2fit/catalog.h"
 #include "ec2fit/estimate.h"
 #include "ec2fit/light.h"
+#include "ec2fit/ranges.h"
 #include "ec2fit/recommend.h"
 #include "ec2fit/rules.h"
 #include "ec2fit/zoo.h"
@@ -37,6 +38,8 @@ typedef struct {
     const char *node_class_spec; /* karpenter: also an EC2NodeClass with this
                                     AMI alias family ("al2023",
                                     "bottlerocket"); NULL = none */
+    const ecf_range_table *ranges; /* likely ranges of each figure
+                                      (ecf_ranges_embedded); NULL: none */
     ecf_recommend_memo *memo; /* --batch: the thread's memo, which keeps
                                  the shown plans' estimator warnings;
                                  NULL = none */

@@ -16,11 +16,13 @@
 #include <cjson/cJSON.h>
 
 #include "render_common.h"
+#include "recommend_render.h"
 #include "render_explain.h"
 #include "workload_flags.h"
 #include "cli_config.h"
 #include "cmd.h"
 #include "ec2fit/estimate.h"
+#include "ec2fit/ranges.h"
 #include "ec2fit/stacks.h"
 #include "ec2fit/stacks_resolve.h"
 #include "ec2fit/units.h"
@@ -84,6 +86,29 @@ static void fmt_time(char *buf, size_t n, double hours)
 static const char *const stack_status[] = {"supported", "unverified",
                                            "unsupported"};
 
+/* The likely ranges of the estimate (docs/estimation.md "Ranges"); the
+ * cost is the on-demand job's, as the "Cost" line and cost.total_usd. */
+static void estimate_ranges(ecf_ranges *rg, const ecf_estimate *e,
+                            const ecf_model *m, const ecf_workload *w,
+                            const ecf_instance *in, const ecf_price *price)
+{
+    double total = price && e->time_hours > 0
+                       ? price->ondemand_usd_per_hour * e->nodes *
+                             e->time_hours
+                       : 0;
+    ecf_ranges_for_estimate(rg, ecf_ranges_embedded(), m, w, in, e, total);
+}
+
+/* " (likely low-high)" of a set range, "" otherwise */
+static const char *span(char *buf, size_t n, const ecf_fig_range *r,
+                        const char *unit)
+{
+    buf[0] = '\0';
+    if (r->set)
+        snprintf(buf, n, " (likely %.4g-%.4g%s)", r->low, r->high, unit);
+    return buf;
+}
+
 static void print_table(const ecf_estimate *e,
                         const ecf_model *m,
                         const ecf_workload *w,
@@ -93,9 +118,11 @@ static void print_table(const ecf_estimate *e,
                         const ecf_stack_verdict *sv,
                         bool explain)
 {
-    char acc[96], t[32], cnt[32], strat[48];
+    char acc[96], t[32], cnt[32], strat[48], sp[64];
+    ecf_ranges rg;
     int i;
 
+    estimate_ranges(&rg, e, m, w, in, price);
     cli_accel_label(acc, sizeof(acc), in);
     printf("%s (%s, %s params), %s, %s on %d x %s (%s)\n", m->name,
            ecf_model_kind_name(m->kind),
@@ -158,8 +185,8 @@ static void print_table(const ecf_estimate *e,
             rr_print_kv_capacity(stdout, e, "");
     }
     if (e->fits)
-        printf("Throughput       %.4g %s\n", e->throughput,
-               e->throughput_unit);
+        printf("Throughput       %.4g %s%s\n", e->throughput,
+               e->throughput_unit, span(sp, sizeof(sp), &rg.throughput, ""));
     else
         printf("Throughput       - (does not fit)\n");
     fmt_time(t, sizeof(t), e->time_hours);
@@ -167,10 +194,11 @@ static void print_table(const ecf_estimate *e,
         printf("Time             - (does not fit)\n");
     else if (e->time_hours > 0)
         printf("Time             %s for %s %s x %g epoch%s (incl. %.1f min "
-               "start-up)\n",
+               "start-up)%s\n",
                t, ecf_units_format_count(cnt, sizeof(cnt), w->dataset_amount),
                ecf_dataset_unit_name(w->dataset_unit), w->epochs,
-               w->epochs == 1 ? "" : "s", e->startup_s / 60);
+               w->epochs == 1 ? "" : "s", e->startup_s / 60,
+               span(sp, sizeof(sp), &rg.time_hours, " h"));
     else
         printf("Time             - (no --dataset)\n");
     if (price && !e->fits)
@@ -359,6 +387,12 @@ static void print_json(const ecf_estimate *e,
     cJSON_AddStringToObject(o, "status", stack_status[sv->status]);
     cJSON_AddStringToObject(o, "reason", sv->why);
     cJSON_AddStringToObject(o, "source", sv->source ? sv->source : "");
+    {
+        /* docs/estimation.md "Ranges": beside the figures above */
+        ecf_ranges rg;
+        estimate_ranges(&rg, e, m, w, in, price);
+        rr_json_ranges_tree(root, &rg);
+    }
     arr = cJSON_AddArrayToObject(root, "warnings");
     for (i = 0; i < e->n_warnings; i++)
         cJSON_AddItemToArray(arr, cJSON_CreateString(e->warnings[i]));

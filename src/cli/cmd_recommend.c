@@ -456,6 +456,7 @@ int cli_recommend_main(int argc, char **argv, rr_printer printer)
     view.images = want_images ? &images : NULL;
     view.node_class = node_class;
     view.node_class_spec = node_class_spec;
+    view.ranges = ecf_ranges_embedded();
     if (explain)
         ecf_recommend_sort_rejected(rec);
     view.color = out == CLI_OUT_TABLE && cli_use_color(stdout);

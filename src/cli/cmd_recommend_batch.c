@@ -105,6 +105,7 @@ int cli_recommend_batch(int argc, char **argv)
     }
     b.storage_prices = storage;
     b.images = &images;
+    b.ranges = ecf_ranges_embedded();
     b.cat = cat;
     b.rules = &rules;
     b.zoo = zoo;

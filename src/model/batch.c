@@ -80,6 +80,7 @@ typedef struct {
     const ecf_stacks *stacks;
     const struct ecf_storage_prices *storage_prices;
     const ecf_images *images; /* image per stack, for plan JSON */
+    const ecf_range_table *ranges; /* likely ranges, for plan JSON */
     int top;
     bool explain;
     const char *default_region;
@@ -403,6 +404,7 @@ static int run_profile(char **json_out, rb_batch *b, rb_profile *p,
     view.top = b->top;
     view.explain = b->explain;
     view.images = b->images;
+    view.ranges = b->ranges;
     view.memo = memo;
     if (b->explain)
         ecf_recommend_sort_rejected(rec);
@@ -806,6 +808,7 @@ int ecf_recommend_batch(FILE *in, FILE *out, FILE *diag,
     b.stacks = opts->stacks;
     b.storage_prices = opts->storage_prices;
     b.images = opts->images;
+    b.ranges = opts->ranges;
     b.default_region_origin = opts->default_region_origin;
     b.default_framework = opts->default_framework;
 

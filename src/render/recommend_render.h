@@ -28,6 +28,9 @@ void rr_print_json(FILE *f, const rr_view *v);
 /** The --output json object, the caller's (cJSON_Delete): batch mode
  *  prints it compact on one line. */
 struct cJSON *rr_json(const rr_view *v);
+/** Adds the "ranges" object of ec2fit/ranges.h to a cJSON object
+ *  (`ec2fit estimate`'s output; render_ranges.c). */
+void rr_json_ranges_tree(struct cJSON *o, const ecf_ranges *rg);
 /** The same object as compact text (ecf_json_print of rr_json), written
  *  without a tree: malloc'd, the caller's (each --batch line). */
 char *rr_json_text(const rr_view *v);

@@ -38,6 +38,18 @@ const char *cost_basis_name(ecf_cost_basis b);
 void workload_line(char *buf, size_t n, const rr_view *v);
 size_t closest(const ecf_rejection **out, size_t max,
                       const ecf_recommendation *r);
+/* render_ranges.c: the likely ranges (ec2fit/ranges.h) of a plan; all
+ * zero (none set) when v->ranges is NULL. */
+void rr_plan_ranges(ecf_ranges *out, const rr_view *v, const ecf_plan *p);
+/** Adds the "ranges" object (nothing when no figure has a range). */
+void rr_json_ranges(rj *o, const ecf_ranges *rg);
+/** " (7.1-10.2)": the range in the unit of `scale` (the figure / scale);
+ *  "" when r is not set. */
+void rr_fmt_span(char *buf, size_t n, const ecf_fig_range *r, double scale);
+/** The unit fmt_hours picks for h: 1/60 (minutes), 1 (hours), 24 (days). */
+double rr_hours_scale(double h);
+/** --explain: rank 1's ranges, with the class and rows behind each. */
+void rr_print_ranges_explain(FILE *f, const rr_view *v);
 /* render_train_plans.c: --explain, the training plans tried for rank 1. */
 void rr_print_train_plans(FILE *f, const rr_view *v);
 

@@ -130,16 +130,29 @@ static void table(FILE *f, const rr_view *v)
                 : (r->basis == ECF_COST_MONTHLY ? "Monthly" : "$/1M"));
     for (i = 0; i < n; i++) {
         const ecf_plan *p = &r->plans[i];
-        char acc[96], c1[64], c2[48], c3[48], num[48];
+        char acc[96], c1[112], c2[48], c3[112], num[48], sp[48];
+        ecf_ranges rg;
         cli_accel_label(acc, sizeof(acc), p->inst);
+        rr_plan_ranges(&rg, v, p);
         rr_fmt_money(c2, sizeof(c2), p->hourly_usd, i < 64 ? dh : 2);
         rr_fmt_money(c3, sizeof(c3), y_of(r, p), i < 64 ? dc : 2);
+        /* the likely range after the figure (docs/estimation.md
+         * "Ranges"), as the table prints it */
+        rr_fmt_span(sp, sizeof(sp),
+                    r->serving ? &rg.monthly_usd
+                    : r->basis == ECF_COST_TOTAL ? &rg.total_usd
+                                                 : &rg.throughput,
+                    1);
+        if (r->serving || r->basis == ECF_COST_TOTAL)
+            snprintf(c3 + strlen(c3), sizeof(c3) - strlen(c3), "%s", sp);
         if (r->serving) {
             rr_fmt_num(num, sizeof(num), p->latency_ms, 0);
-            snprintf(c1, sizeof(c1), "%s ms", num);
+            rr_fmt_span(sp, sizeof(sp), &rg.latency_ms, 1);
+            snprintf(c1, sizeof(c1), "%s ms%s", num, sp);
         } else if (r->basis == ECF_COST_TOTAL) {
             rr_fmt_num(num, sizeof(num), p->time_hours, 1);
-            snprintf(c1, sizeof(c1), "%s h", num);
+            rr_fmt_span(sp, sizeof(sp), &rg.time_hours, 1);
+            snprintf(c1, sizeof(c1), "%s h%s", num, sp);
         } else {
             rr_fmt_num(num, sizeof(num), p->throughput, 0);
             snprintf(c1, sizeof(c1), "%s %s", num,

@@ -208,6 +208,12 @@ static void json_plan(rj *o, const rr_view *v, const ecf_plan *p,
         rj_numr(o, "capacity_qps", p->capacity_qps, 3);
         rr_json_fleet_plan(o, p);
     }
+    {
+        /* docs/estimation.md "Ranges": beside the figures above */
+        ecf_ranges rg;
+        rr_plan_ranges(&rg, v, p);
+        rr_json_ranges(o, &rg);
+    }
     rj_str(o, "bottleneck", ecf_bottleneck_name(p->bottleneck));
     if (p->spot) {
         if (p->interruption_band >= 0)

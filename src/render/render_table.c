@@ -46,6 +46,42 @@ static void print_rejected_grouped(FILE *f, const rr_view *v, size_t limit)
 
 
 
+/* The time (latency when serving; throughput without a dataset) and
+ * cost cells of a plan, each with its likely range: "8.4 h (7.1-10.2)". */
+static void plan_cells(char *c1, char *c3, size_t n, const rr_view *v,
+                       const ecf_plan *p)
+{
+    const ecf_recommendation *r = v->rec;
+    ecf_ranges rg;
+    char s1[48], s3[48];
+    size_t l;
+
+    rr_plan_ranges(&rg, v, p);
+    if (r->serving) {
+        snprintf(c1, n, "%.0f ms", p->latency_ms);
+        rr_fmt_span(s1, sizeof(s1), &rg.latency_ms, 1);
+        fmt_usd(c3, n, p->monthly_usd);
+        rr_fmt_span(s3, sizeof(s3), &rg.monthly_usd, 1);
+    } else if (r->basis == ECF_COST_TOTAL) {
+        fmt_hours(c1, n, p->time_hours);
+        rr_fmt_span(s1, sizeof(s1), &rg.time_hours,
+                    rr_hours_scale(p->time_hours));
+        fmt_usd(c3, n, p->total_usd);
+        rr_fmt_span(s3, sizeof(s3), &rg.total_usd, 1);
+    } else {
+        char t[24];
+        fmt_count(t, sizeof(t), p->throughput);
+        snprintf(c1, n, "%s/s", t);
+        s1[0] = '\0';
+        fmt_usd(c3, n, p->usd_per_million);
+        s3[0] = '\0';
+    }
+    l = strlen(c1);
+    snprintf(c1 + l, n - l, "%s", s1);
+    l = strlen(c3);
+    snprintf(c3 + l, n - l, "%s", s3);
+}
+
 void rr_print_table(FILE *f, const rr_view *v)
 {
     const ecf_recommendation *r = v->rec;
@@ -55,6 +91,7 @@ void rr_print_table(FILE *f, const rr_view *v)
     const char *green = v->color ? "\033[32m" : "";
     const char *reset = v->color ? "\033[0m" : "";
     int tw = 8, aw = 11, rw = 0; /* rw: REGION column, multi-region only */
+    int lw = 10, cw = 11;        /* time/latency and cost columns */
     char rc[72];
 
     char lbl[512], ty[256];
@@ -84,30 +121,39 @@ void rr_print_table(FILE *f, const rr_view *v)
     if (rw > 0)
         snprintf(rc, sizeof(rc), "%-*s ", rw, "REGION");
 
+    /* the likely ranges widen the time/latency and cost columns */
+    for (i = 0; i < n; i++) {
+        char c1[64], c3[64];
+        plan_cells(c1, c3, sizeof(c1), v, &r->plans[i]);
+        if ((int)strlen(c1) > lw)
+            lw = (int)strlen(c1);
+        if ((int)strlen(c3) > cw)
+            cw = (int)strlen(c3);
+    }
     if (n > 0) {
         if (r->serving)
-            fprintf(f, "%s%-4s %-*s %s%5s %-11s %-*s %13s %10s %9s %10s %11s "
+            fprintf(f, "%s%-4s %-*s %s%5s %-11s %-*s %13s %*s %9s %10s %*s "
                        "%11s %-16s %s%s\n",
                     bold, "RANK", tw, "INSTANCE", rc, "NODES", "PURCHASE", aw,
-                    "ACCELERATOR", "MEM_GiB/DEV", "LATENCY", "CAP_QPS",
-                    "$/HOUR", "MONTHLY",
+                    "ACCELERATOR", "MEM_GiB/DEV", lw, "LATENCY", "CAP_QPS",
+                    "$/HOUR", cw, "MONTHLY",
                     strcmp(r->per_million_unit, "tokens") == 0 ? "$/1M_TOK"
                                                                : "$/1M_REQ",
                     "BOTTLENECK", "NOTE",
                     reset);
         else
-            fprintf(f, "%s%-4s %-*s %s%5s %-9s %-*s %13s %10s %11s %11s "
+            fprintf(f, "%s%-4s %-*s %s%5s %-9s %-*s %13s %*s %11s %*s "
                        "%-16s %s%s\n",
                     bold, "RANK", tw, "INSTANCE", rc, "NODES", "PURCHASE", aw,
-                    "ACCELERATOR", "MEM_GiB/DEV",
+                    "ACCELERATOR", "MEM_GiB/DEV", lw,
                     r->basis == ECF_COST_TOTAL ? "TIME" : "THROUGHPUT",
-                    "$/HOUR",
+                    "$/HOUR", cw,
                     r->basis == ECF_COST_TOTAL ? "TOTAL" : "$/1M",
                     "BOTTLENECK", "NOTE", reset);
     }
     for (i = 0; i < n; i++) {
         const ecf_plan *p = &r->plans[i];
-        char acc[96], mem[32], c1[32], c2[32], c3[32], c4[32];
+        char acc[96], mem[32], c1[64], c2[32], c3[64], c4[32];
         cli_accel_label(acc, sizeof(acc), p->inst);
         snprintf(mem, sizeof(mem), "%.1f/%.1f", p->required_per_device_gib,
                  p->available_per_device_gib);
@@ -120,37 +166,27 @@ void rr_print_table(FILE *f, const rr_view *v)
         fmt_usd(c2, sizeof(c2), p->hourly_usd);
         if (rw > 0)
             snprintf(rc, sizeof(rc), "%-*s ", rw, p->region);
+        plan_cells(c1, c3, sizeof(c1), v, p);
         if (r->serving) {
-            snprintf(c1, sizeof(c1), "%.0f ms", p->latency_ms);
-            snprintf(c3, sizeof(c3), "%.3g", p->capacity_qps);
-            fmt_usd(c4, sizeof(c4), p->monthly_usd);
+            snprintf(c4, sizeof(c4), "%.3g", p->capacity_qps);
             {
                 char c5[32];
                 fmt_usd(c5, sizeof(c5), p->usd_per_million);
                 fprintf(f,
-                        "%-4zu %-*s %s%5d %-11s %-*s %13s %10s %9s %10s %11s "
+                        "%-4zu %-*s %s%5d %-11s %-*s %13s %*s %9s %10s %*s "
                         "%11s %-16s %s%s%s\n",
                         i + 1, tw, ecf_textsafe(ty, sizeof(ty), p->inst->type), rc, p->nodes, purchase(p), aw,
                         acc,
-                        mem, c1, c3, c2, c4, c5,
+                        mem, lw, c1, c4, c2, cw, c3, c5,
                         ecf_bottleneck_name(p->bottleneck), green, mk, reset);
             }
         } else {
-            if (r->basis == ECF_COST_TOTAL) {
-                fmt_hours(c1, sizeof(c1), p->time_hours);
-                fmt_usd(c3, sizeof(c3), p->total_usd);
-            } else {
-                char t[24];
-                fmt_count(t, sizeof(t), p->throughput);
-                snprintf(c1, sizeof(c1), "%s/s", t);
-                fmt_usd(c3, sizeof(c3), p->usd_per_million);
-            }
             fprintf(f,
-                    "%-4zu %-*s %s%5d %-9s %-*s %13s %10s %11s %11s %-16s "
+                    "%-4zu %-*s %s%5d %-9s %-*s %13s %*s %11s %*s %-16s "
                     "%s%s%s\n",
                     i + 1, tw, ecf_textsafe(ty, sizeof(ty), p->inst->type), rc, p->nodes, purchase(p), aw, acc,
                     mem,
-                    c1, c2, c3, ecf_bottleneck_name(p->bottleneck), green, mk,
+                    lw, c1, c2, cw, c3, ecf_bottleneck_name(p->bottleneck), green, mk,
                     reset);
         }
     }
@@ -246,8 +282,10 @@ void rr_print_table(FILE *f, const rr_view *v)
                     ecf_rule_name(cl[k]->rule), reason);
         }
     }
-    if (v->explain)
+    if (v->explain) {
         rr_print_train_plans(f, v);
+        rr_print_ranges_explain(f, v);
+    }
     if (v->explain && r->n_rejected > 0) {
         fprintf(f, "\nRejected, by rule:\n");
         print_rejected_grouped(f, v, 10);

@@ -48,6 +48,18 @@ void rr_print_tf_external(FILE *f, const rr_view *v)
     put_num(o, "hourly_usd", p->hourly_usd, 6);
     put_num(o, "monthly_usd", v->rec->serving ? p->monthly_usd : 0, 2);
     put_num(o, "total_usd", v->rec->serving ? 0 : p->total_usd, 2);
+    {
+        /* the high ends of the likely ranges (docs/estimation.md
+         * "Ranges"), "" where the figure has none */
+        ecf_ranges rg;
+        rr_plan_ranges(&rg, v, p);
+        put_num(o, "monthly_usd_high",
+                rg.monthly_usd.set ? rg.monthly_usd.high : 0, 2);
+        put_num(o, "total_usd_high", rg.total_usd.set ? rg.total_usd.high : 0,
+                2);
+        put_num(o, "time_hours_high",
+                rg.time_hours.set ? rg.time_hours.high : 0, 4);
+    }
     cJSON_AddStringToObject(o, "purchase", purchase(p));
     if (v->rec->serving) {
         const ecf_recommendation *r = v->rec;

@@ -49,6 +49,18 @@ void rr_print_tfvars(FILE *f, const rr_view *v)
         cli_json_add_num(o, "monthly_usd", p->monthly_usd, 2);
     }
     {
+        /* the high end of the likely range (docs/estimation.md "Ranges"):
+         * what a budget should hold */
+        ecf_ranges rg;
+        rr_plan_ranges(&rg, v, p);
+        if (rg.monthly_usd.set)
+            cli_json_add_num(o, "monthly_usd_high", rg.monthly_usd.high, 2);
+        if (rg.time_hours.set)
+            cli_json_add_num(o, "time_hours_high", rg.time_hours.high, 4);
+        if (rg.total_usd.set)
+            cli_json_add_num(o, "total_usd_high", rg.total_usd.high, 2);
+    }
+    {
         /* for `data "aws_ssm_parameter"` (docs/terraform.md) */
         const ecf_image *im =
             ecf_images_for(v->images, ECF_IMAGE_USE_INSTANCE, p->inst);

@@ -81,6 +81,57 @@ check "batch --explain: rank 1 of the training and serving lines explained" test
 echo '{"model":"resnet50","task":"train","dataset":"1.28M"}' | "$EC2FIT" tf-external > "$WORK/tf.json"
 check "tf-external validates" valid tf-external "$WORK/tf.json"
 
+# likely ranges (docs/estimation.md "Ranges"): the acceptance command of
+# issue 27, then jobs, serving and estimates over many workloads; every
+# document validates, every figure lies inside its range as printed
+run rec_ranges recommend recommend --model resnet50 --task train --dataset 1.28M --epochs 90 --output json
+check "resnet50 x 90 epochs: every plan has time, total and throughput ranges around its figures" jq -e '
+  (.recommendations | length) > 0 and all(.recommendations[];
+    .ranges.time_hours.low <= .time_hours and .time_hours <= .ranges.time_hours.high and
+    .ranges.total_usd.low <= .total_usd and .total_usd <= .ranges.total_usd.high and
+    .ranges.throughput.low <= .throughput.value and .throughput.value <= .ranges.throughput.high and
+    .ranges.time_hours.basis_rows >= 5 and (.time_hours | type) == "number")' "$WORK/rec_ranges.json"
+inside() { # document jq-path-of-figure range-key
+  jq -e --arg k "$3" "[.. | objects | select(has(\"ranges\") and (.ranges | has(\$k)))] | length > 0 and all(.[]; .ranges[\$k].low <= ($2) and ($2) <= .ranges[\$k].high)" "$1" > /dev/null
+}
+i=0
+while read -r args; do
+  i=$((i + 1))
+  # shellcheck disable=SC2086
+  "$EC2FIT" recommend $args --output json > "$WORK/rng_$i.json" 2> /dev/null
+  check "ranges $i ($args) validate" valid recommend "$WORK/rng_$i.json"
+  case "$args" in
+    *--qps*)
+      for k in latency_ms monthly_usd; do
+        check "ranges $i: $k inside" inside "$WORK/rng_$i.json" ".$k" "$k"; done
+      case "$args" in *llama*|*mistral*)
+        for k in ttft_ms per_token_ms; do
+          check "ranges $i: $k inside" inside "$WORK/rng_$i.json" ".$k" "$k"; done ;;
+      esac ;;
+    *)
+      for k in time_hours total_usd; do
+        check "ranges $i: $k inside" inside "$WORK/rng_$i.json" ".$k" "$k"; done ;;
+  esac
+  check "ranges $i: throughput inside" inside "$WORK/rng_$i.json" ".throughput.value" throughput
+  check "ranges $i: memory inside" inside "$WORK/rng_$i.json" ".memory.required_per_device_gib" memory_per_device_gib
+done <<'EOW'
+--model llama-3.1-8b --task infer --qps 50
+--model mistral-7b --task infer --qps 3 --engine trtllm
+--model bert-base --task infer --qps 200
+--model resnet50 --task infer --qps 20
+--model llama-3.1-70b --task lora --dataset 100M
+--model bert-large --task finetune --dataset 2.4M --epochs 2
+--model bert-base --task batch --dataset 10M
+--model vit-b-16 --task train --dataset 1.28M --epochs 3
+--model llama-3.1-8b --task qlora --dataset 20M --spot
+EOW
+for e in est_train est_moe est_explain_serve est_explain_train; do
+  check "$e: throughput inside its range" inside "$WORK/$e.json" ".throughput.value" throughput
+done
+check "est_train: time inside its range" inside "$WORK/est_train.json" ".time_hours" time_hours
+check "est_explain_serve: latency inside its range" inside "$WORK/est_explain_serve.json" ".latency_ms" latency_ms
+check "tf-external: the high ends beside the figures" jq -e '(.total_usd_high | tonumber) >= (.total_usd | tonumber) and (.time_hours_high | tonumber) > 0 and .monthly_usd_high == ""' "$WORK/tf.json"
+
 # every document carries schema_version; recommend's is 2 (spot_savings_pct became an integer)
 for f in "$WORK"/*.json; do
   check "$(basename "$f"): schema_version first" jq -e 'keys_unsorted[0] == "schema_version"' "$f"
@@ -117,5 +168,8 @@ mut estimate_extra estimate '.memory.vram_gib = 1' est_train
 mut tried_no_chosen estimate 'del(.plans_tried[0].chosen)' est_explain_train
 mut tried_bad_strategy recommend '.recommendations[0].plans_tried[0].strategy = "zero-4"' rec_explain_pp
 mut serve_bad_limit estimate '.serving_breakdown.batch_limited_by = "budget"' est_explain_serve
+mut range_string recommend '.recommendations[0].ranges.time_hours.low |= tostring' rec_ranges
+mut range_unknown recommend '.recommendations[0].ranges.speed = .recommendations[0].ranges.throughput' rec_ranges
+mut range_no_rows estimate 'del(.ranges.throughput.basis_rows)' est_train
 mut serve_extra recommend '.recommendations[0].serving_breakdown.tokens = 1' rec_explain_serve
 finish

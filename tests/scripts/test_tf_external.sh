@@ -13,11 +13,11 @@ run() { # stdin-text: runs tf-external, sets rc
 }
 flat_strings() { jq -e 'type == "object" and all(.[]; type == "string")' "$OUT"; }
 keys_ok() {
-  jq -e 'keys == ["catalog_as_of","hourly_usd","instance_count","instance_type","monthly_usd","purchase","region","schema_version","total_usd","use_spot","zone_group"]' "$OUT"
+  jq -e 'keys == ["catalog_as_of","hourly_usd","instance_count","instance_type","monthly_usd","monthly_usd_high","purchase","region","schema_version","time_hours_high","total_usd","total_usd_high","use_spot","zone_group"]' "$OUT"
 }
 # serving adds the Auto Scaling group (docs/terraform.md)
 keys_serve_ok() {
-  jq -e 'keys == ["asg_desired_capacity","asg_max_size","asg_min_size","catalog_as_of","hourly_usd","instance_count","instance_type","monthly_usd","purchase","region","schema_version","target_value","total_usd","use_spot","warm_pool_size","zone_group"]' "$OUT"
+  jq -e 'keys == ["asg_desired_capacity","asg_max_size","asg_min_size","catalog_as_of","hourly_usd","instance_count","instance_type","monthly_usd","monthly_usd_high","purchase","region","schema_version","target_value","time_hours_high","total_usd","total_usd_high","use_spot","warm_pool_size","zone_group"]' "$OUT"
 }
 one_line_err() { test "$(wc -l < "$ERR")" -eq 1 && grep -q '^ec2fit: ' "$ERR"; }
 

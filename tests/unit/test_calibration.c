@@ -151,6 +151,60 @@ static void test_calibration__baseline_round_trips_and_catches_a_drift(
                      -1);
 }
 
+static void test_calibration__ranges_cover_80pct_of_each_kind(void **state)
+{
+    /* docs/estimation.md "Ranges": leave-one-out coverage >= 80% per
+     * kind (in-sample for kinds under 20 rows); the report's gate. */
+    calib_set *set = *state;
+    FILE *f = fopen("/dev/null", "w");
+
+    assert_non_null(f);
+    assert_int_equal(calib_print_ranges(set, f), 0);
+    fclose(f);
+}
+
+static void test_calibration__embedded_ranges_are_todays(void **state)
+{
+    /* The table compiled into the library is what the rows give today
+     * (with the packed catalog the binary loads, not the JSON one the
+     * build-time generator reads): byte for byte. */
+    calib_set *set = *state;
+    char path[] = "/tmp/ecf_calib_ranges_XXXXXX";
+    ecf_buf a = ECF_BUF_INIT, b = ECF_BUF_INIT;
+    ecf_err err = ECF_ERR_INIT;
+    const ecf_range_table *t = ecf_ranges_embedded();
+    int fd = mkstemp(path);
+    size_t i;
+    int k;
+
+    assert_true(fd >= 0);
+    close(fd);
+    assert_int_equal(calib_write_ranges(set, path), 0);
+    assert_int_equal(ecf_buf_read_file(&a, path, 1u << 20, &err), 0);
+    assert_int_equal(ecf_buf_read_file(&b, ECF_RANGES_SRC, 1u << 20, &err),
+                     0);
+    assert_int_equal(a.len, b.len);
+    assert_memory_equal(a.data, b.data, a.len);
+    ecf_buf_dispose(&a);
+    ecf_buf_dispose(&b);
+    unlink(path);
+    /* every kind has its whole-kind fallback; factors bracket 1 */
+    assert_int_equal(t->min_rows, RANGE_MIN_ROWS);
+    for (k = 0; k < ECF_RANGE_KIND_COUNT; k++) {
+        ecf_range_key none = {"?", "?", "?", "?"};
+        const ecf_range_class *c =
+            ecf_range_lookup(t, (ecf_range_kind)k, &none);
+        assert_non_null(c);
+        assert_int_equal(c->level, ECF_RANGE_LEVEL_KIND);
+        assert_true(c->rows >= 18);
+    }
+    for (i = 0; i < t->n; i++) {
+        assert_true(t->classes[i].low <= 1 && t->classes[i].low > 0);
+        assert_true(t->classes[i].high >= 1);
+        assert_true(t->classes[i].rows >= RANGE_MIN_ROWS);
+    }
+}
+
 int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
@@ -160,12 +214,16 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_calibration__no_kind_regresses_past_the_baseline),
         cmocka_unit_test(
             test_calibration__baseline_round_trips_and_catches_a_drift),
+        cmocka_unit_test(test_calibration__ranges_cover_80pct_of_each_kind),
+        cmocka_unit_test(test_calibration__embedded_ranges_are_todays),
     };
     if (argc > 1 && strcmp(argv[1], "--report") == 0) {
         calib_set *set = ecf_xcalloc(1, sizeof(*set));
         int rc = calib_load(set, argc > 2 ? argv[2] : FIXTURE);
-        if (rc == 0)
+        if (rc == 0) {
             calib_print(set, stdout);
+            calib_print_ranges(set, stdout);
+        }
         calib_free(set);
         free(set);
         return rc == 0 ? 0 : 1;
