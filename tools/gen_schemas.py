@@ -162,6 +162,17 @@ PLAN_TRIED = obj({
 # "KV capacity"); null for training and non-LLM models
 KV_CAPACITY = {"type": ["integer", "null"], "minimum": 0,
                "description": "LLM serving: KV-cache tokens one replica has room for (vLLM's '# GPU blocks' x block size); null otherwise"}
+# LLM online serving: the service level the batch was chosen within, the
+# tighter of each target and the default (MLPerf Inference server scenario:
+# TTFT 2000 ms, TPOT 200 ms; docs/estimation.md 5.4 "Default service level")
+SERVICE_LEVEL = {"oneOf": [{"type": "null"}, obj({
+    "ttft_ms": {"type": "number", "exclusiveMinimum": 0},
+    "tpot_ms": {"type": "number", "exclusiveMinimum": 0}})],
+    "description": "LLM online serving: the TTFT and TPOT bounds the batch is chosen within (the tighter of each target and the default); null otherwise"}
+SERVICE_LEVEL_EXPLAIN = {"oneOf": [{"type": "null"}, obj({
+    "ttft_ms": {"type": "number", "exclusiveMinimum": 0},
+    "tpot_ms": {"type": "number", "exclusiveMinimum": 0},
+    "admission_limit": POSINT})]}
 SERVING_BREAKDOWN = obj({
     "engine": enum("vllm", "tgi", "trtllm", "hf", "tf-serving", "triton",
                    "neuron"),
@@ -185,10 +196,12 @@ SERVING_BREAKDOWN = obj({
     "batch": POSINT,
     "batch_limited_by": {"oneOf": [{"type": "null"}, enum(
         "batch-size", "model-default", "memory", "latency-ms", "ttft-ms",
-        "tpot-ms", "knee", "max-batch")]},
+        "tpot-ms", "knee", "max-batch", "throughput")]},
     "knee_ms": NNONNEG, "target_ms": NNONNEG,
+    "service_level": SERVICE_LEVEL_EXPLAIN,
     "next_batch": {"type": ["integer", "null"], "minimum": 1},
-    "next_batch_gib_per_device": NNONNEG, "next_batch_ms": NNONNEG})
+    "next_batch_gib_per_device": NNONNEG, "next_batch_ms": NNONNEG},
+    optional=("service_level",))
 EXPLAIN_PROPS = {"plans_tried": arr(PLAN_TRIED), "chosen_reason": STR,
                  "serving_breakdown": SERVING_BREAKDOWN}
 
@@ -239,6 +252,7 @@ ESTIMATE = doc("estimate.schema.json", "ec2fit estimate --output json", obj({
     "time_hours": dict(NNONNEG, description="null when the plan does not fit"),
     "startup_s": dict(NONNEG, description="per-node start-up (boot, image pull, weights read; or --startup), included in time_hours"),
     "latency_ms": NNUM, "ttft_ms": NNUM, "per_token_ms": NNUM,
+    "service_level": SERVICE_LEVEL,
     "max_qps_per_replica": NNUM, "replicas": NINT,
     "bottleneck": BOTTLENECK,
     "data": obj({"required_mbytes_s": NONNEG, "available_mbytes_s": NONNEG,
@@ -260,7 +274,7 @@ ESTIMATE = doc("estimate.schema.json", "ec2fit estimate --output json", obj({
                   "reason": {"type": "string"}, "source": STR}),
     "ranges": RANGES,
     **EXPLAIN_PROPS,
-}, optional=("ranges", *EXPLAIN_PROPS)), 1)
+}, optional=("ranges", "service_level", *EXPLAIN_PROPS)), 1)
 
 NNUM_POS = {"type": ["number", "null"], "exclusiveMinimum": 0}
 NNUM_POS_ = NNUM_POS
@@ -343,7 +357,7 @@ RECOMMEND_PROPS = {
         "input_tokens": POSINT, "output_tokens": POSINT,
         "dataset_samples": NPOS, "epochs": {"type": "number", "exclusiveMinimum": 0},
         "qps": NPOS, "peak_qps": NPOS, "latency_ms": NPOS,
-        "ttft_ms": NPOS, "tpot_ms": NPOS,
+        "ttft_ms": NPOS, "tpot_ms": NPOS, "service_level": SERVICE_LEVEL,
         "deadline_hours": NPOS, "budget_usd": NPOS, "budget_hourly_usd": NPOS,
         "regions": {"type": "array", "items": LOCATION, "minItems": 1},
         "spot_considered": BOOL, "max_nodes": POSINT,
@@ -351,7 +365,7 @@ RECOMMEND_PROPS = {
         "storage": enum("auto", "s3", "gp3", "fsx", "efs", "nvme"),
         "storage_throughput_mbytes_s": NPOS,
         "estimate_missing_prices": BOOL,
-    }, optional=("input_tokens", "output_tokens")),
+    }, optional=("input_tokens", "output_tokens", "service_level")),
     "cost_basis": enum("total", "per_million", "monthly"),
     "notes": arr(STR),
     "missing_prices": arr(obj({

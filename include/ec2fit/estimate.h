@@ -345,6 +345,24 @@ typedef struct {
 
 #define ECF_EST_MAX_TRIED 32
 
+/** Default service level of online LLM serving (docs/estimation.md 5.4,
+ *  "Default service level"): MLPerf Inference's server-scenario bounds for
+ *  llama2-70b and mixtral-8x7b, TTFT 2000 ms and TPOT 200 ms
+ *  (mlcommons/inference loadgen/mlperf.conf@001712e9). Without targets
+ *  the batch is the cheapest per request within it; a target only
+ *  tightens it, so leaving a target out never costs more. */
+#define ECF_SERVE_SLO_TTFT_MS 2000.0
+#define ECF_SERVE_SLO_TPOT_MS 200.0
+
+/** The service level online serving of `m` is planned within: the
+ *  tighter of each of w's --ttft-ms and --tpot-ms and the default
+ *  (ECF_SERVE_SLO_*). Returns false, outputs 0, when none applies (not an
+ *  LLM, or not --task infer). Pure. */
+bool ecf_estimate_service_level(double *ttft_ms_out,
+                                double *tpot_ms_out,
+                                const ecf_model *m,
+                                const ecf_workload *w);
+
 /** What stopped the serving batch from doubling (ecf_serve_terms.limit). */
 typedef enum {
     ECF_BATCH_LIMIT_NONE = 0, /* not computed (quiet run, training) */
@@ -356,6 +374,8 @@ typedef enum {
     ECF_BATCH_LIMIT_TPOT,     /* ... misses --tpot-ms */
     ECF_BATCH_LIMIT_KNEE,     /* ... exceeds the knee (no target set) */
     ECF_BATCH_LIMIT_CAP,      /* the largest automatic batch */
+    ECF_BATCH_LIMIT_THROUGHPUT, /* a larger batch that meets the service
+                                   level serves fewer requests/s */
     ECF_BATCH_LIMIT_COUNT
 } ecf_batch_limit;
 
@@ -387,6 +407,14 @@ typedef struct {
     int next_batch;         /* the batch that failed (0 = none tried) */
     double next_gib;        /* its memory per device (with headroom) */
     double next_ms;         /* its value of the missed target */
+    /* The service level the batch was chosen within (LLM serving,
+     * docs/estimation.md 5.4 "Default service level"): the tighter of
+     * each target and the default (ECF_SERVE_SLO_*); slo_default when
+     * the bound in `limit` is the default's, not a flag's. */
+    bool slo_default;
+    double slo_ttft_ms;     /* 0: no bound (not an LLM) */
+    double slo_tpot_ms;
+    int admit_limit;        /* the engine's admission limit (requests) */
     /* LLM decode, the terms TPOT sums (docs/estimation.md 5.4): the GEMM
      * and attention rooflines (each the slower of its reads and its
      * FLOPs, over the pipeline stages), or dispatch_ms when the host's

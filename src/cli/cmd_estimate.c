@@ -343,6 +343,16 @@ static void print_json(const ecf_estimate *e,
     add_or_null(root, "ttft_ms", e->ttft_ms, 3, llm_serving && e->fits);
     add_or_null(root, "per_token_ms", e->per_token_ms, 4,
                 llm_serving && e->fits);
+    {
+        double slo_ttft, slo_tpot;
+        if (ecf_estimate_service_level(&slo_ttft, &slo_tpot, m, w)) {
+            cJSON *sl = cJSON_AddObjectToObject(root, "service_level");
+            cli_json_add_num(sl, "ttft_ms", slo_ttft, 3);
+            cli_json_add_num(sl, "tpot_ms", slo_tpot, 3);
+        } else {
+            cJSON_AddNullToObject(root, "service_level");
+        }
+    }
     add_or_null(root, "max_qps_per_replica", e->max_qps_per_replica, 4,
                 infer && e->fits);
     if (infer)

@@ -317,6 +317,14 @@ static const struct {
  * factor of a lone request's. Past the knee, throughput barely grows while
  * every request waits longer. */
 #define SERVE_KNEE_LATENCY    2.0
+/* Online LLM serving's admission limits (docs/estimation.md 5.4, "Default
+ * service level"): vLLM's --max-num-seqs default 256 (docs.vllm.ai,
+ * "Engine Arguments"), taken by every LLM engine without its own; TGI's
+ * --max-concurrent-requests default 128 (huggingface.co/docs/
+ * text-generation-inference/reference/launcher). TensorRT-LLM's is its
+ * max_batch_requests in data/engines.json. */
+#define VLLM_MAX_NUM_SEQS           256
+#define TGI_MAX_CONCURRENT_REQUESTS 128
 /* A serving plan fits when its memory plus this headroom does: the
  * memory-fit rule's default headroom_pct (data/rules.json; vLLM's default
  * --gpu-memory-utilization 0.9 leaves the same 10%), applied by the

@@ -301,31 +301,104 @@ static void serve_times(infer_times *t,
         serve_other_times(t, m, w, d, p, peak, pl, eng, u);
 }
 
-/* Whether one batch's times meet every serving target: --latency-ms
- * (or, without targets, `knee_s`), --ttft-ms and --tpot-ms. */
-static bool meets_targets(const infer_times *t, const ecf_workload *w,
-                          double knee_s)
+/* The bounds a serving batch is chosen within (docs/estimation.md 5.4,
+ * "Default service level"). LLMs: the tighter of each of --ttft-ms and
+ * --tpot-ms and the default (ECF_SERVE_SLO_*), and --latency-ms if set.
+ * Other models: --latency-ms, and without it `knee_s`; a target looser
+ * than the knee keeps the knee. Every bound is the tighter of a flag and
+ * the default, so a run with a target searches a subset of the batches a
+ * run without it does, and a looser target a superset of a tighter one's:
+ * leaving a target out, or loosening it, never costs more. */
+typedef struct {
+    double latency_s, ttft_s, tpot_s; /* HUGE_VAL: no bound */
+} serve_slo;
+
+static double tighter(double flag_ms, double dflt_s)
 {
-    bool any = w->latency_target_ms > 0 || w->ttft_target_ms > 0 ||
-               w->tpot_target_ms > 0;
-    if (!any)
-        return t->latency_s <= knee_s;
-    if (w->latency_target_ms > 0 && t->latency_s * 1e3 > w->latency_target_ms)
+    return flag_ms > 0 && flag_ms / 1e3 < dflt_s ? flag_ms / 1e3 : dflt_s;
+}
+
+static void serve_slo_of(serve_slo *s, const ecf_model *m,
+                         const ecf_workload *w, double knee_s)
+{
+    if (is_llm(m)) {
+        s->ttft_s = tighter(w->ttft_target_ms, ECF_SERVE_SLO_TTFT_MS / 1e3);
+        s->tpot_s = tighter(w->tpot_target_ms, ECF_SERVE_SLO_TPOT_MS / 1e3);
+        s->latency_s = tighter(w->latency_target_ms, HUGE_VAL);
+    } else {
+        s->ttft_s = tighter(w->ttft_target_ms, HUGE_VAL);
+        s->tpot_s = tighter(w->tpot_target_ms, HUGE_VAL);
+        s->latency_s = tighter(w->latency_target_ms, knee_s);
+    }
+}
+
+bool ecf_estimate_service_level(double *ttft_ms_out,
+                                double *tpot_ms_out,
+                                const ecf_model *m,
+                                const ecf_workload *w)
+{
+    serve_slo s;
+    *ttft_ms_out = *tpot_ms_out = 0;
+    if (!m || !w || w->task != ECF_TASK_INFER || !is_llm(m))
         return false;
-    if (w->ttft_target_ms > 0 && t->ttft_s * 1e3 > w->ttft_target_ms)
-        return false;
-    if (w->tpot_target_ms > 0 && t->per_token_s * 1e3 > w->tpot_target_ms)
-        return false;
+    serve_slo_of(&s, m, w, HUGE_VAL);
+    *ttft_ms_out = s.ttft_s * 1e3;
+    *tpot_ms_out = s.tpot_s * 1e3;
     return true;
 }
 
+/* Whether one batch's times meet every bound of `s`. */
+static bool meets_slo(const infer_times *t, const serve_slo *s)
+{
+    return t->latency_s <= s->latency_s && t->ttft_s <= s->ttft_s &&
+           t->per_token_s <= s->tpot_s;
+}
+
+/* The most requests one replica holds at once: the engine's admission
+ * limit (docs/estimation.md 5.4): TensorRT-LLM's max_batch_size
+ * (max_batch_requests in data/engines.json), TGI's
+ * --max-concurrent-requests default 128, vLLM's max_num_seqs default
+ * 256, which the other LLM engines take too; MAX_AUTO_BATCH for models
+ * other than LLMs. */
+static int serve_admit_limit(const ecf_model *m, const serve_engine *eng)
+{
+    if (!is_llm(m))
+        return MAX_AUTO_BATCH;
+    if (eng->max_batch > 0)
+        return eng->max_batch;
+    if (strcmp(eng->name, "tgi") == 0)
+        return TGI_MAX_CONCURRENT_REQUESTS;
+    return VLLM_MAX_NUM_SEQS;
+}
+
+/* The knee of a plan: SERVE_KNEE_LATENCY x a lone request's latency
+ * (models other than LLMs only; HUGE_VAL for LLMs, which take the default
+ * service level instead). */
+static double serve_knee_s(const ecf_model *m, const ecf_workload *w,
+                           const devinfo *d, ecf_precision p, double peak,
+                           const plan *pl, const serve_engine *eng)
+{
+    infer_times t;
+    plan one = *pl;
+    double u = 0;
+    if (is_llm(m))
+        return HUGE_VAL;
+    one.batch = 1;
+    serve_times(&t, m, w, d, p, peak, &one, eng, &u);
+    return SERVE_KNEE_LATENCY * t.latency_s;
+}
+
 /* Online serving: the batch (concurrent requests per replica) for `pl`,
- * one rule for `estimate` and `recommend`: the batch is lowered until the
- * plan fits with the memory-fit rule's headroom, then the largest power
- * of two that fits and meets the targets (--latency-ms, --ttft-ms,
- * --tpot-ms; without any, within SERVE_KNEE_LATENCY x a lone request's
- * latency) is kept. An explicit --batch-size is kept. Returns false when
- * batch 1 does not fit. */
+ * one rule for `estimate` and `recommend`: among the batches 1, 2, 4, ...
+ * up to the engine's admission limit (and the limit itself) that fit with
+ * the memory-fit rule's headroom and meet the service level (serve_slo),
+ * the one that serves the most requests per second per replica, i.e. the
+ * cheapest per request (the smaller on a tie). Batch 1 when none meets
+ * it. An explicit --batch-size is kept. Returns false when batch 1 does
+ * not fit. Memory grows with the batch, so the walk stops at the first
+ * batch that does not fit; latency does too, but requests per second
+ * need not peak at the largest batch that meets the bounds, so every
+ * fitting batch is timed. */
 static bool serve_batch(plan *pl,
                         ecf_memory *mem_out,
                         const ecf_model *m,
@@ -338,8 +411,9 @@ static bool serve_batch(plan *pl,
     infer_times t;
     ecf_memory mem;
     plan trial = *pl;
-    double u = 0, knee;
-    int b, lo = 0, hi = 0;
+    serve_slo slo;
+    double u = 0, best = -1;
+    int b, limit = serve_admit_limit(m, eng), best_b = 1;
 
     if (w->batch_explicit) {
         infer_memory(mem_out, m, w, p, pl, d);
@@ -352,30 +426,26 @@ static bool serve_batch(plan *pl,
         pl->batch = 1;
         return false;
     }
-    serve_times(&t, m, w, d, p, peak, &trial, eng, &u);
-    knee = SERVE_KNEE_LATENCY * t.latency_s;
-    /* Memory and latency only grow with the batch (KV cache, prefill,
-     * decode reads), so "fits and meets the targets" holds up to one
-     * largest power of two: binary-search the exponents 1..log2(MAX)
-     * instead of walking them (the scorer runs this for every type). */
-    for (b = MAX_AUTO_BATCH; b > 1; b /= 2)
-        hi++;
-    hi++; /* exclusive bound: exponents lo (passes) .. hi - 1 */
-    while (hi - lo > 1) {
-        int mid = (lo + hi) / 2;
-        trial.batch = 1 << mid;
-        infer_memory(&mem, m, w, p, &trial, d);
-        if (fits_serving(&mem, w)) {
-            serve_times(&t, m, w, d, p, peak, &trial, eng, &u);
-            if (meets_targets(&t, w, knee)) {
-                lo = mid;
-                *mem_out = mem;
-                continue;
-            }
+    serve_slo_of(&slo, m, w, serve_knee_s(m, w, d, p, peak, pl, eng));
+    for (b = 1; b <= limit; b = b < limit && b * 2 > limit ? limit : b * 2) {
+        double tput;
+        trial.batch = b;
+        if (b > 1) {
+            infer_memory(&mem, m, w, p, &trial, d);
+            if (!fits_serving(&mem, w))
+                break;
         }
-        hi = mid;
+        serve_times(&t, m, w, d, p, peak, &trial, eng, &u);
+        tput = t.latency_s > 0 ? b / t.latency_s : 0;
+        if (meets_slo(&t, &slo) && tput > best) {
+            best = tput;
+            best_b = b;
+            *mem_out = mem;
+        }
+        if (b == limit)
+            break;
     }
-    pl->batch = 1 << lo;
+    pl->batch = best_b;
     return true;
 }
 
@@ -444,10 +514,18 @@ static void explain_serve(ecf_estimate *e,
     x->queue_ms = (t->ttft_s - t->prefill_s - t->join_s) * 1e3;
     if (x->queue_ms < 0)
         x->queue_ms = 0;
-    if (w->task == ECF_TASK_INFER && !targets && !w->batch_explicit) {
-        next.batch = 1;
-        serve_times(&nt, m, w, d, p, peak, &next, eng, &u);
-        x->knee_ms = SERVE_KNEE_LATENCY * nt.latency_s * 1e3;
+    if (w->task == ECF_TASK_INFER && !w->batch_explicit) {
+        serve_slo slo;
+        double knee = serve_knee_s(m, w, d, p, peak, pl, eng);
+        serve_slo_of(&slo, m, w, knee);
+        if (!x->llm && (!targets || w->latency_target_ms <= 0 ||
+                        knee * 1e3 < w->latency_target_ms))
+            x->knee_ms = knee * 1e3;
+        x->admit_limit = serve_admit_limit(m, eng);
+        if (x->llm) {
+            x->slo_ttft_ms = slo.ttft_s * 1e3;
+            x->slo_tpot_ms = slo.tpot_s * 1e3;
+        }
     }
     if (!e->fits) {
         x->limit = ECF_BATCH_LIMIT_MEMORY;
@@ -464,14 +542,17 @@ static void explain_serve(ecf_estimate *e,
         return;
     }
     /* offline LLM jobs admit whole requests up to the engine's limit
-     * (fill_batch); online serving doubles */
-    if (pl->batch >= (w->task != ECF_TASK_INFER && eng->max_batch > 0
-                          ? eng->max_batch
-                          : MAX_AUTO_BATCH)) {
+     * (fill_batch); online serving doubles up to its admission limit */
+    if (pl->batch >= (w->task != ECF_TASK_INFER
+                          ? (eng->max_batch > 0 ? eng->max_batch
+                                                : MAX_AUTO_BATCH)
+                          : x->admit_limit)) {
         x->limit = ECF_BATCH_LIMIT_CAP;
         return;
     }
     next.batch = w->task != ECF_TASK_INFER ? pl->batch + 1 : pl->batch * 2;
+    if (w->task == ECF_TASK_INFER && next.batch > x->admit_limit)
+        next.batch = x->admit_limit;
     x->next_batch = next.batch;
     infer_memory(&mem, m, w, p, &next, d);
     x->next_gib = mem.total_per_device_gib * (1.0 + h);
@@ -485,17 +566,26 @@ static void explain_serve(ecf_estimate *e,
         x->limit = ECF_BATCH_LIMIT_LATENCY;
         x->target_ms = w->latency_target_ms;
         x->next_ms = nt.latency_s * 1e3;
-    } else if (w->ttft_target_ms > 0 && nt.ttft_s * 1e3 > w->ttft_target_ms) {
+    } else if (x->llm && nt.ttft_s * 1e3 > x->slo_ttft_ms) {
         x->limit = ECF_BATCH_LIMIT_TTFT;
-        x->target_ms = w->ttft_target_ms;
+        x->target_ms = x->slo_ttft_ms;
+        x->slo_default = !(w->ttft_target_ms > 0 &&
+                           w->ttft_target_ms <= ECF_SERVE_SLO_TTFT_MS);
         x->next_ms = nt.ttft_s * 1e3;
-    } else if (w->tpot_target_ms > 0 &&
-               nt.per_token_s * 1e3 > w->tpot_target_ms) {
+    } else if (x->llm && nt.per_token_s * 1e3 > x->slo_tpot_ms) {
         x->limit = ECF_BATCH_LIMIT_TPOT;
-        x->target_ms = w->tpot_target_ms;
+        x->target_ms = x->slo_tpot_ms;
+        x->slo_default = !(w->tpot_target_ms > 0 &&
+                           w->tpot_target_ms <= ECF_SERVE_SLO_TPOT_MS);
         x->next_ms = nt.per_token_s * 1e3;
-    } else if (!targets) {
+    } else if (!x->llm && x->knee_ms > 0 &&
+               nt.latency_s * 1e3 > x->knee_ms) {
         x->limit = ECF_BATCH_LIMIT_KNEE;
+        x->next_ms = nt.latency_s * 1e3;
+    } else {
+        /* the next batch meets the bounds but serves fewer requests/s
+         * (or a larger one past it does not fit or meet them) */
+        x->limit = ECF_BATCH_LIMIT_THROUGHPUT;
         x->next_ms = nt.latency_s * 1e3;
     }
 }
@@ -565,8 +655,13 @@ void run_infer(ecf_estimate *e,
             tput = t.latency_s > 0
                        ? (double)(d->count / tp) * trial.batch / t.latency_s
                        : 0;
-            if (serving)
-                meets = meets_targets(&t, w, 1e30);
+            if (serving) {
+                /* the knee bounds a group's batch, not the choice
+                 * between groups */
+                serve_slo slo;
+                serve_slo_of(&slo, m, w, HUGE_VAL);
+                meets = meets_slo(&t, &slo);
+            }
             if (!found || (meets && !best_meets) ||
                 (meets == best_meets &&
                  (meets ? tput > best_tput : t.latency_s < best_lat))) {
@@ -649,6 +744,19 @@ void run_infer(ecf_estimate *e,
                    eng->name, eng->int4_col_gweights_s, eng->int4_row_bytes,
                    eng->int4_recons_rows, eng->int4_recons_bytes,
                    t.weight_bytes / 1e9);
+        if (w->task == ECF_TASK_INFER && !w->batch_explicit) {
+            serve_slo slo;
+            serve_slo_of(&slo, m, w, HUGE_VAL);
+            assume(e,
+                   "service level: TTFT <= %g ms, TPOT <= %g ms (%s); the "
+                   "batch serving the most requests/s within it, up to "
+                   "%s's admission limit of %d",
+                   slo.ttft_s * 1e3, slo.tpot_s * 1e3,
+                   w->ttft_target_ms > 0 || w->tpot_target_ms > 0
+                       ? "targets, within the default"
+                       : "default: MLPerf Inference server scenario",
+                   eng->name, serve_admit_limit(m, eng));
+        }
         if (pl.batch > 1)
             assume(e,
                    "%d input + %d output tokens per request, %d in flight; "

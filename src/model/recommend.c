@@ -199,6 +199,19 @@ static double spot_expected(const run_ctx *c, int band, int nodes,
 }
 
 /* Fills the plan and rule input for one purchase option at `nodes`. */
+
+/* The nodes one replica of a job spans: a training job's whole cluster
+ * (its gradients are all-reduced across it); an offline job's (--task
+ * batch) replicas are independent, one per node unless the model is
+ * pipelined across nodes. The multi-node-no-efa rule reads it. */
+static int job_group_nodes(const run_ctx *c, const ecf_estimate *e,
+                           int nodes)
+{
+    if (c->w->task == ECF_TASK_BATCH && e && e->pp_degree <= 1)
+        return 1;
+    return nodes;
+}
+
 static void cost_job(run_ctx *c, ecf_plan *p, ecf_rule_input *in,
                      const ecf_estimate *e, const ecf_price *price, bool spot,
                      int nodes)
@@ -217,7 +230,7 @@ static void cost_job(run_ctx *c, ecf_plan *p, ecf_rule_input *in,
     p->purchase_option = pu;
     p->spot = spot;
     p->nodes = nodes;
-    p->nodes_per_group = nodes;
+    p->nodes_per_group = job_group_nodes(c, e, nodes);
     p->usd_per_hour_instance = unit_price;
     p->hourly_usd = unit_price * nodes;
     p->time_hours = e->time_hours;
@@ -258,7 +271,7 @@ static void cost_job(run_ctx *c, ecf_plan *p, ecf_rule_input *in,
     /* every member is written here or by fill_targets(), which evaluate_
      * calls next: no clearing pass per plan */
     in->nodes = nodes;
-    in->nodes_per_group = nodes;
+    in->nodes_per_group = p->nodes_per_group;
     in->spot = spot;
     in->interruption_band = p->interruption_band;
     in->hourly_usd = p->hourly_usd;
@@ -387,7 +400,7 @@ static ecf_rule_id plan_free_fail(run_ctx *c, const ecf_instance *inst,
     ecf_rule_input in;
     memset(&in, 0, sizeof(in));
     in.nodes = n;
-    in.nodes_per_group = n;
+    in.nodes_per_group = job_group_nodes(c, e, n);
     fill_targets(c, &in, inst, e);
     if (c->prepared)
         return ecf_rules_plan_free_fail_prepared(&c->prep, &in, ratio);
@@ -435,6 +448,12 @@ static int consider_priced(run_ctx *c, const ecf_instance *inst,
 {
     bool want[2], placed[2] = {false, false},
                   scale = !c->serving && c->o->optimize == ECF_OPT_TIME;
+    /* An offline job without a deadline scales out while it costs no more
+     * (recommend_scale.c, ecf_recommend_scale_even_): its replicas are
+     * independent, so more nodes finish sooner at the same node-hours. */
+    bool even = !c->serving && !scale && c->w->task == ECF_TASK_BATCH &&
+                c->o->deadline_hours <= 0;
+    double base_usd[2] = {0, 0}; /* the fewest-node plan's total */
     size_t at[2] = {0, 0};
     /* the last failure per purchase option: rule and how far off (the
      * whole ecf_rule_result is kilobytes; copying it per failure was 6% of
@@ -456,7 +475,7 @@ static int consider_priced(run_ctx *c, const ecf_instance *inst,
 
     /* A multi-node plan on a type without EFA is rejected by rule; don't
      * search past one node, so the reason reported is the one-node one. */
-    if (!inst->efa &&
+    if (!inst->efa && !even &&
         c->rules->rules[ECF_RULE_MULTI_NODE_NO_EFA].enabled &&
         c->rules->rules[ECF_RULE_MULTI_NODE_NO_EFA].kind ==
             ECF_RULE_CONSTRAINT)
@@ -498,7 +517,7 @@ static int consider_priced(run_ctx *c, const ecf_instance *inst,
         for (k = 0; k < 2; k++) {
             ecf_plan tmp, *cand = &tmp;
             ecf_rule_result res;
-            if (!want[k] || (placed[k] && !scale))
+            if (!want[k] || (placed[k] && !scale && !even))
                 continue;
             if (pf != ECF_RULE_NO_PRICE) { /* evaluate()'s verdict */
                 res.pass = false;
@@ -511,9 +530,12 @@ static int consider_priced(run_ctx *c, const ecf_instance *inst,
                 evaluate_(c, cand, &res, inst, price, ep, k == 1, n, false,
                           true);
             }
-            if (placed[k]) { /* --optimize time: scale out */
+            if (placed[k]) { /* --optimize time, or an even scale-out */
                 ecf_plan *b = &c->r->plans[at[k]];
-                if (res.pass && ecf_recommend_scale_out_pays_(b, &tmp)) {
+                if (res.pass &&
+                    (scale ? ecf_recommend_scale_out_pays_(b, &tmp)
+                           : ecf_recommend_scale_even_(b, &tmp,
+                                                       base_usd[k]))) {
                     *b = tmp;
                     finish_plan(c, b, inst, region, ep, &res);
                 }
@@ -525,6 +547,7 @@ static int consider_priced(run_ctx *c, const ecf_instance *inst,
                 finish_plan(c, p, inst, region, ep, &res);
                 p->price_estimated = estimated;
                 placed[k] = true;
+                base_usd[k] = p->total_usd;
             } else {
                 last_rule[k] = res.failed;
                 last_ratio[k] = res.miss_ratio;
@@ -537,8 +560,8 @@ static int consider_priced(run_ctx *c, const ecf_instance *inst,
             }
         }
         if ((placed[0] || !want[0]) && (placed[1] || !want[1])) {
-            if (!ecf_recommend_scale_on_(scale, n, limit, c->r->plans, want,
-                                         at))
+            if (!ecf_recommend_scale_on_(scale || even, n, limit,
+                                         c->r->plans, want, at))
                 break;
             continue;
         }

@@ -138,6 +138,13 @@ void ecf_recommend_fleet_summary(ecf_recommendation *r,
 /* recommend_scale.c: true when plan `p` (more nodes) shortens the job by a
  * larger fraction than it adds to the cost of plan `b`. */
 bool ecf_recommend_scale_out_pays_(const ecf_plan *b, const ecf_plan *p);
+/* recommend_scale.c: an offline job's scale-out at equal cost: true when
+ * plan `p` (more nodes) finishes sooner than `b` and costs at most
+ * ECF_SCALE_EVEN_TOL more than the fewest-node plan, `base_usd`.
+ * 0.1%: docs/recommend.md, "Offline jobs scale out at equal cost". */
+#define ECF_SCALE_EVEN_TOL 0.001
+bool ecf_recommend_scale_even_(const ecf_plan *b, const ecf_plan *p,
+                               double base_usd);
 /* recommend_scale.c: whether to go on to n + 1 nodes when every wanted
  * purchase option k already has its plan, plans[at[k]]. */
 bool ecf_recommend_scale_on_(bool scale, int n, int limit,

@@ -50,6 +50,10 @@ static double per_million(const ecf_model *m, const ecf_workload *w,
     return units > 0 ? monthly / units * 1e6 : 0;
 }
 
+/* The cheapest EC2 plan's monthly cost; INFINITY when there is none, and
+ * then no alternative is "cheaper": an alternative is offered in place of
+ * a plan, so without one there is nothing it is cheaper than (a CPU
+ * Lightsail fleet for an LLM no EC2 type can serve is not an answer). */
 static double best_ec2_monthly(const ecf_recommendation *rec)
 {
     size_t i;
@@ -122,7 +126,7 @@ static void lambda_option(ecf_light_option *o, const ecf_lambda_pricing *p,
     }
     if (!found)
         snprintf(o->name, sizeof(o->name), "lambda");
-    o->cheaper = o->feasible && o->monthly_usd < ec2;
+    o->cheaper = o->feasible && isfinite(ec2) && o->monthly_usd < ec2;
 }
 
 static void lightsail_option(ecf_light_option *o, const ecf_light *light,
@@ -176,7 +180,7 @@ static void lightsail_option(ecf_light_option *o, const ecf_light *light,
             o->usd_per_million = per_million(m, w, monthly);
         }
     }
-    o->cheaper = o->feasible && o->monthly_usd < ec2;
+    o->cheaper = o->feasible && isfinite(ec2) && o->monthly_usd < ec2;
 }
 
 size_t ecf_recommend_light(ecf_light_option *out, size_t max,

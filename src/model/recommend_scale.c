@@ -1,7 +1,8 @@
 /*
- * recommend_scale.c - when a training job on more nodes is worth it
- * (--optimize time): the scale-out rule the scorer applies past the
- * fewest-node plan (docs/recommend.md, "Optimize").
+ * recommend_scale.c - when a job on more nodes is worth it: --optimize
+ * time's scale-out rule, and an offline job's even scale-out; the rules
+ * the scorer applies past the fewest-node plan (docs/recommend.md,
+ * "Optimize", "Offline jobs scale out at equal cost").
  */
 #include "ec2fit/recommend.h"
 
@@ -21,6 +22,22 @@ bool ecf_recommend_scale_out_pays_(const ecf_plan *b, const ecf_plan *p)
     return dt > 0 && dt > dc;
 }
 
+/* An offline job (--task batch) without a deadline: a plan on more nodes
+ * replaces `b` when it finishes sooner and its total stays within
+ * ECF_SCALE_EVEN_TOL of the fewest-node plan's, `base_usd`. The replicas
+ * are independent, so the node-hours of the work do not change; what
+ * does is each added node's start-up and, on spot, the rework of its
+ * interruptions, both a small fraction of a long job. The search stops
+ * at the run's max_nodes (16 for jobs; --max-nodes). */
+bool ecf_recommend_scale_even_(const ecf_plan *b, const ecf_plan *p,
+                               double base_usd)
+{
+    if (b->time_hours <= 0 || p->time_hours <= 0 || base_usd <= 0 ||
+        p->total_usd <= 0)
+        return false;
+    return p->time_hours < b->time_hours &&
+           p->total_usd <= base_usd * (1 + ECF_SCALE_EVEN_TOL);
+}
 
 /* Whether to evaluate more nodes once every purchase option has a plan
  * (plans[at[k]] for the wanted options k): only when scaling out, up to

@@ -80,11 +80,15 @@ void ecf_stacks_resolve(ecf_stack_verdict *out, const ecf_stacks *s,
     }
     out->platform = s->platforms[platform].name;
     check(out, s, platform, STACK_ID_FW(fw), task, m->kind);
-    if (task == ECF_TASK_INFER) {
+    /* an offline job's --engine (vLLM's offline class, trtllm-bench) has
+     * the support its engine has for serving on the platform */
+    if (task == ECF_TASK_INFER ||
+        (task == ECF_TASK_BATCH && w->engine > ECF_ENGINE_AUTO)) {
         ecf_stack_verdict e;
         out->engine = ecf_stacks_engine(s, platform, m, w);
         memset(&e, 0, sizeof(e));
-        check(&e, s, platform, STACK_ID_ENGINE(out->engine), task, m->kind);
+        check(&e, s, platform, STACK_ID_ENGINE(out->engine), ECF_TASK_INFER,
+              m->kind);
         if (out->engine == ECF_ENGINE_TF_SERVING && fw != ECF_FW_TENSORFLOW &&
             e.status != ECF_STACK_UNSUPPORTED) {
             e.status = ECF_STACK_UNSUPPORTED;

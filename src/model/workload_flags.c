@@ -397,6 +397,44 @@ static int find_model(ecf_model *out, const ecf_zoo *shared, const char *name,
     return rc;
 }
 
+/* Flags the serving model would otherwise ignore (docs/stacks.md,
+ * "Refused combinations"): every LLM serving engine modelled (vLLM, TGI,
+ * TensorRT-LLM, Hugging Face, Neuron) runs a PyTorch checkpoint, so a
+ * TensorFlow or JAX framework for an LLM's serving has no plan to change;
+ * TF Serving has no LLM runtime (no continuous batching or paged KV
+ * cache); vLLM, TGI and TensorRT-LLM serve only LLMs. */
+static int check_serving_stack(const cli_workload *wl, const ecf_model *m,
+                               ecf_err *err)
+{
+    bool llm = ecf_model_kind_is_llm(m->kind);
+    int e = wl->w.engine;
+    if (wl->w.task != ECF_TASK_INFER && wl->w.task != ECF_TASK_BATCH)
+        return 0;
+    if (llm && wl->framework_set && wl->w.framework != ECF_FW_PYTORCH)
+        return ecf_err_set(err, ECF_EINVAL,
+                           "--framework %s: no %s serving stack is modelled "
+                           "for an LLM (%s): its engines (vllm, tgi, trtllm, "
+                           "hf, neuron) run PyTorch checkpoints; drop "
+                           "--framework or use --framework pytorch",
+                           ecf_framework_name(wl->w.framework),
+                           ecf_framework_name(wl->w.framework), m->name);
+    if (llm && e == ECF_ENGINE_TF_SERVING)
+        return ecf_err_set(err, ECF_EINVAL,
+                           "--engine tf-serving: TensorFlow Serving has no "
+                           "LLM runtime (continuous batching, paged KV "
+                           "cache) for %s; use vllm, tgi, trtllm, hf or "
+                           "neuron",
+                           m->name);
+    if (!llm && (e == ECF_ENGINE_VLLM || e == ECF_ENGINE_TGI ||
+                 e == ECF_ENGINE_TRTLLM))
+        return ecf_err_set(err, ECF_EINVAL,
+                           "--engine %s: serves LLMs only, and %s is a %s "
+                           "model; use triton, tf-serving, hf or neuron",
+                           ecf_engine_name(e), m->name,
+                           ecf_model_kind_name(m->kind));
+    return 0;
+}
+
 int cli_workload_finish(cli_workload *wl,
                         ecf_model *model_out,
                         bool need_task,
@@ -429,10 +467,13 @@ int cli_workload_finish_zoo(cli_workload *wl,
                            "infer or batch)");
     if (!wl->framework_set && wl->default_framework >= 0)
         wl->w.framework = wl->default_framework;
-    if (wl->w.engine != 0 && wl->w.task != ECF_TASK_INFER)
+    /* offline jobs (--task batch) run on a serving engine too: vLLM's
+     * offline LLM class, trtllm-bench, Triton's perf_analyzer */
+    if (wl->w.engine != 0 && wl->w.task != ECF_TASK_INFER &&
+        wl->w.task != ECF_TASK_BATCH)
         return ecf_err_set(err, ECF_EINVAL,
-                           "--engine: a serving engine is for --task infer, "
-                           "not %s",
+                           "--engine: a serving engine is for --task infer "
+                           "or batch, not %s",
                            ecf_task_name(wl->w.task));
     if (wl->model) {
         rc = find_model(model_out, zoo, wl->model, err);
@@ -458,6 +499,8 @@ int cli_workload_finish_zoo(cli_workload *wl,
         if (rc < 0)
             ecf_err_prefix(err, "--model-config");
     }
+    if (rc == 0)
+        rc = check_serving_stack(wl, model_out, err);
     if (rc == 0)
         rc = ecf_model_diffusion_scale(model_out, wl->steps, wl->res_w,
                                        wl->res_h, err);

@@ -95,6 +95,17 @@ static void json_workload(rj *o, const rr_view *v)
     add_opt_num(o, "latency_ms", w->latency_target_ms, 3);
     add_opt_num(o, "ttft_ms", w->ttft_target_ms, 3);
     add_opt_num(o, "tpot_ms", w->tpot_target_ms, 3);
+    {
+        double slo_ttft, slo_tpot;
+        if (ecf_estimate_service_level(&slo_ttft, &slo_tpot, v->model, w)) {
+            rj sl = rj_open(o, "service_level", '{');
+            rj_numr(&sl, "ttft_ms", slo_ttft, 3);
+            rj_numr(&sl, "tpot_ms", slo_tpot, 3);
+            rj_close(&sl, '}');
+        } else {
+            rj_null(o, "service_level");
+        }
+    }
     add_opt_num(o, "deadline_hours", v->opts->deadline_hours, 4);
     add_opt_num(o, "budget_usd", v->opts->budget_usd, 2);
     add_opt_num(o, "budget_hourly_usd", v->opts->budget_hourly_usd, 4);

@@ -16,7 +16,7 @@
 /* JSON names of ecf_batch_limit (NULL: not computed). */
 static const char *const limit_names[ECF_BATCH_LIMIT_COUNT] = {
     NULL,      "batch-size", "model-default", "memory",   "latency-ms",
-    "ttft-ms", "tpot-ms",    "knee",          "max-batch"};
+    "ttft-ms", "tpot-ms",    "knee",          "max-batch", "throughput"};
 
 static const char *limit_name(ecf_batch_limit l)
 {
@@ -48,12 +48,26 @@ limit_text(char *buf, size_t n, const ecf_estimate *e, const ecf_serve_terms *x)
                  x->next_batch, x->next_ms, x->target_ms);
         break;
     case ECF_BATCH_LIMIT_TTFT:
+        if (x->slo_default) {
+            snprintf(buf, n,
+                     "the default service level limits it: batch %d has a "
+                     "%.1f ms TTFT, over %g ms",
+                     x->next_batch, x->next_ms, x->target_ms);
+            break;
+        }
         snprintf(buf, n,
                  "the target limits it: batch %d has a %.1f ms TTFT, over "
                  "--ttft-ms %g",
                  x->next_batch, x->next_ms, x->target_ms);
         break;
     case ECF_BATCH_LIMIT_TPOT:
+        if (x->slo_default) {
+            snprintf(buf, n,
+                     "the default service level limits it: batch %d takes "
+                     "%.2f ms per output token, over %g ms",
+                     x->next_batch, x->next_ms, x->target_ms);
+            break;
+        }
         snprintf(buf, n,
                  "the target limits it: batch %d takes %.2f ms per output "
                  "token, over --tpot-ms %g",
@@ -61,12 +75,23 @@ limit_text(char *buf, size_t n, const ecf_estimate *e, const ecf_serve_terms *x)
         break;
     case ECF_BATCH_LIMIT_KNEE:
         snprintf(buf, n,
-                 "the knee limits it (no target set): batch %d takes %.1f ms "
-                 "per request, over %.1f ms",
+                 "the default service level limits it (latency within 2x a "
+                 "lone request's): batch %d takes %.1f ms per request, over "
+                 "%.1f ms",
                  x->next_batch, x->next_ms, x->knee_ms);
         break;
     case ECF_BATCH_LIMIT_CAP:
-        snprintf(buf, n, "the largest batch tried");
+        if (x->admit_limit > 0 && e->batch_size >= x->admit_limit)
+            snprintf(buf, n, "the engine's admission limit (%d requests)",
+                     x->admit_limit);
+        else
+            snprintf(buf, n, "the largest batch tried");
+        break;
+    case ECF_BATCH_LIMIT_THROUGHPUT:
+        snprintf(buf, n,
+                 "the cheapest per request within the service level: batch "
+                 "%d serves fewer requests/s (%.1f ms per request)",
+                 x->next_batch, x->next_ms);
         break;
     default:
         snprintf(buf, n, "-");
@@ -263,6 +288,14 @@ void rr_json_serve_terms(cJSON *o, const ecf_estimate *e)
     else
         cJSON_AddNullToObject(s, "batch_limited_by");
     num_or_null(s, "knee_ms", x->knee_ms, 3, x->knee_ms > 0);
+    if (x->llm && x->slo_ttft_ms > 0) {
+        t = cJSON_AddObjectToObject(s, "service_level");
+        cli_json_add_num(t, "ttft_ms", x->slo_ttft_ms, 3);
+        cli_json_add_num(t, "tpot_ms", x->slo_tpot_ms, 3);
+        cJSON_AddNumberToObject(t, "admission_limit", x->admit_limit);
+    } else {
+        cJSON_AddNullToObject(s, "service_level");
+    }
     num_or_null(s, "target_ms", x->target_ms, 3, x->target_ms > 0);
     if (next)
         cJSON_AddNumberToObject(s, "next_batch", x->next_batch);

@@ -252,7 +252,7 @@ void rr_print_table(FILE *f, const rr_view *v)
         bool header = false;
         for (i = 0; i < v->n_light; i++) {
             const ecf_light_option *o = &v->light[i];
-            if (!o->feasible || !(o->cheaper || r->n_plans == 0))
+            if (!o->feasible || !o->cheaper)
                 continue;
             if (!header) {
                 fprintf(f, "\nCheaper light alternatives (CPU only)\n");

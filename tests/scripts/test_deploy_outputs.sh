@@ -118,9 +118,11 @@ check "cloudwatch: low = 70 x (n-1)/n over 15 min" jq -e -n --slurpfile c cw.jso
    | .Threshold == ((70 * ($n - 1) / $n * 10 | round) / 10) and .EvaluationPeriods == 15 and .ComparisonOperator == "LessThanThreshold"'
 check "cloudwatch: memory above vLLM's 90% pre-allocation, halfway to full" jq -e '.alarms[2].Threshold == 95
   and ([.alarms[2].Metrics[].MetricStat.Metric.MetricName | select(. != null)] == ["nvidia_smi_memory_used","nvidia_smi_memory_total"])' cw.json
+# (the JSON rounds capacity and latency to 3 decimals, so the product can
+# exceed the ceiling taken from the unrounded values by a few thousandths)
 check "cloudwatch: backlog = per-instance req/s x latency" jq -e -n --slurpfile c cw.json --slurpfile j gpu.json \
   '$j[0].recommendations[0] as $p | ($p.capacity_qps / $p.nodes * $p.latency_ms / 1000) as $b
-   | ($c[0].alarms[3].Threshold - $b) >= -0.001 and ($c[0].alarms[3].Threshold - $b) < 1.001'
+   | ($c[0].alarms[3].Threshold - $b) >= -0.01 and ($c[0].alarms[3].Threshold - $b) < 1.001'
 check "cloudwatch: every alarm says why" jq -e 'all(.alarms[]; (.AlarmDescription | length) > 60 and (.AlarmDescription | length) <= 1024)' cw.json
 check "cloudwatch: spot events as EventBridge patterns" jq -e '[.event_rules[].EventPattern | fromjson | .["detail-type"][0]]
   == ["EC2 Spot Instance Interruption Warning","EC2 Instance Rebalance Recommendation"]' cw.json

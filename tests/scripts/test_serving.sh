@@ -30,11 +30,13 @@ check "recommend does not reject g5.xlarge for memory" bash -c "! grep -E '^ +g5
 check "8B on g6e.xlarge: TTFT under 150 ms" jq -e '.ttft_ms > 0 and .ttft_ms < 150' "$E"
 check "engine is vLLM by default" jq -e '.stack.engine == "vllm"' "$E"
 
-# eager TGI pays tens of ms per decode step at TP8; vLLM a few ms
+# eager TGI pays tens of ms per decode step at TP8; vLLM a few ms (at one
+# batch, 8: without it each engine takes its own admission limit, TGI 128
+# and vLLM 256, docs/estimation.md 5.4)
 for m in llama-2-13b; do
-  "$EC2FIT" estimate --model $m --task infer --instance p4d.24xlarge --engine tgi --tensor-parallel 8 --output json > "$E"
+  "$EC2FIT" estimate --model $m --task infer --instance p4d.24xlarge --engine tgi --tensor-parallel 8 --batch-size 8 --output json > "$E"
   check "$m TGI TP8 on p4d: tens of ms per token" jq -e '.per_token_ms >= 15 and .per_token_ms < 100' "$E"
-  "$EC2FIT" estimate --model $m --task infer --instance p4d.24xlarge --engine vllm --tensor-parallel 8 --output json > "$E"
+  "$EC2FIT" estimate --model $m --task infer --instance p4d.24xlarge --engine vllm --tensor-parallel 8 --batch-size 8 --output json > "$E"
   check "$m vLLM TP8 on p4d: a few ms per token" jq -e '.per_token_ms > 1 and .per_token_ms < 10' "$E"
 done
 # SageMaker TGI benchmark (philschmid/text-generation-inference-tests,
