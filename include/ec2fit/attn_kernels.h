@@ -6,6 +6,10 @@
 #ifndef EC2FIT_ATTN_KERNELS_H
 #define EC2FIT_ATTN_KERNELS_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /** --attention flash2|cudnn|flash3 (training). AUTO: not said; the
  *  attention core runs at the linear layers' rate (sdpa/eager keep
  *  their serving/memory meaning and leave the kernel AUTO). */
@@ -31,5 +35,9 @@ int ecf_attn_kernel_parse(const char *s);
  *  512 and 16k and held flat outside. 0 for AUTO (not a measured kernel).
  *  Applies to Hopper parts only; the caller decides. */
 double ecf_attn_kernel_hopper_eff(int kernel, double seq);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -14,6 +14,10 @@
 
 #include "ec2fit/err.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /** Inputs, all borrowed and optional (NULL or "" = unset). */
 typedef struct {
     const char *access_key_id;           /* AWS_ACCESS_KEY_ID */
@@ -76,5 +80,9 @@ int ecf_awscreds_region(char *out, size_t n, const ecf_awscreds_env *env,
  *  "AWS_SESSION_TOKEN contains a line break", or "FILE [PROFILE]:
  *  aws_secret_access_key contains a control character" for a file. */
 int ecf_awscreds_check(const ecf_awscreds *c, ecf_err *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

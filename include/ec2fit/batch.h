@@ -26,6 +26,10 @@
 #include "ec2fit/stacks.h"
 #include "ec2fit/zoo.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct cJSON;
 
 /** Turns one result into the JSON object printed for its line (without
@@ -78,5 +82,9 @@ typedef struct {
  *  the caller's to see (ferror(in)). */
 int ecf_recommend_batch(FILE *in, FILE *out, FILE *diag,
                         const ecf_batch_opts *opts);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

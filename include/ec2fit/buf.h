@@ -10,6 +10,10 @@
 
 #include "ec2fit/err.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct {
     char *data;
     size_t len;
@@ -48,5 +52,9 @@ int ecf_buf_open_regular(const char *path, ecf_err *err);
  *  ECF_EIO "PATH: STRERROR", "PATH: not a regular file (...)". */
 int ecf_buf_read_file(ecf_buf *out, const char *path, size_t max_bytes,
                       ecf_err *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -19,6 +19,10 @@
 #include "ec2fit/buf.h"
 #include "ec2fit/err.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define ECF_CACHE_CATALOG "catalog.json"
 #define ECF_CACHE_META "catalog.json.meta"
 #define ECF_CACHE_LOCK "update.lock"
@@ -79,5 +83,9 @@ int ecf_cache_read(ecf_buf *out, const char *dir, ecf_err *err);
 
 /** Joins DIR and a file name; caller frees. */
 char *ecf_cache_path(const char *dir, const char *name);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

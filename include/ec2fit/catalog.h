@@ -18,6 +18,10 @@
 
 #include "ec2fit/err.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define ECF_CATALOG_SCHEMA_VERSION 1
 /* Hard limits enforced by the loader (see docs/catalog.md). */
 #define ECF_CATALOG_MAX_BYTES (64u * 1024u * 1024u)
@@ -211,5 +215,9 @@ int ecf_precision_parse(const char *s);
 const char *ecf_accel_kind_name(ecf_accel_kind k);
 const char *ecf_link_name(ecf_link l);
 const char *ecf_arch_name(ecf_arch a);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -6,6 +6,10 @@
 #ifndef EC2FIT_COLLECTIVES_H
 #define EC2FIT_COLLECTIVES_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /** A published single-node sweep of NCCL all_reduce, 8 GPUs. NONE: no
  *  curve (the caller keeps its link formula). */
 typedef enum {
@@ -28,5 +32,9 @@ double ecf_ar_curve_busbw_gbytes_s(int curve, double bytes);
  *  figure, nccl-tests doc/PERFORMANCE.md). 0 when n <= 1, bytes <= 0 or
  *  curve NONE. */
 double ecf_ar_curve_allreduce_s(int curve, double bytes, int n);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -12,6 +12,10 @@
 
 #include <stddef.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define ECF_SHA256_LEN 32
 #define ECF_SHA256_HEX_LEN 64 /* without the terminating NUL */
 
@@ -30,5 +34,9 @@ void ecf_crypto_hex(char *out, const unsigned char *bytes, size_t len);
 /** Lowercase hex SHA-256 of the data, NUL-terminated. */
 void ecf_crypto_sha256_hex(char out[ECF_SHA256_HEX_LEN + 1], const void *data,
                            size_t len);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -16,6 +16,10 @@
 
 #include "ec2fit/err.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define ECF_ENGINES_SCHEMA_VERSION 1
 #define ECF_ENGINES_MAX_BYTES (256u * 1024u)
 #define ECF_ENGINE_NAME_LEN 16
@@ -100,5 +104,9 @@ const ecf_engine_perf *ecf_engines_get(const ecf_engines *e, int engine);
  *  process; NULL only in a build without it (the tests hold the embedded
  *  file to the strict loader, so a shipped build always has it). */
 const ecf_engines *ecf_engines_builtin(void);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

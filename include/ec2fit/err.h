@@ -12,6 +12,10 @@
 
 #include <stddef.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #if defined(__GNUC__)
 #define ECF_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
 #else
@@ -55,5 +59,9 @@ void *ecf_xmalloc(size_t n);
 void *ecf_xcalloc(size_t n, size_t size);
 void *ecf_xrealloc(void *p, size_t n);
 char *ecf_xstrdup(const char *s);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

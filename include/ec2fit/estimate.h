@@ -23,6 +23,10 @@
 #include "ec2fit/units.h"
 #include "ec2fit/zoo.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* ------------------------------------------------------------------ */
 /* Workload                                                            */
 /* ------------------------------------------------------------------ */
@@ -621,5 +625,9 @@ double ecf_estimate_unet_infer_act_gib(const ecf_model *m,
                                        int images,
                                        double elem_bytes,
                                        bool naive_attention);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

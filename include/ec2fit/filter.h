@@ -10,6 +10,10 @@
 
 #include "ec2fit/catalog.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum {
     ECF_SORT_PRICE = 0,
     ECF_SORT_ACCEL_MEMORY,
@@ -91,5 +95,9 @@ int ecf_sort_parse(const char *s);
 
 /** The sort key names, "|"-separated, for messages and help. */
 const char *ecf_sort_names(void);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

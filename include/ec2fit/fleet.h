@@ -12,6 +12,10 @@
 
 #include "ec2fit/catalog.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum {
     ECF_PURCHASE_AUTO = 0,
     ECF_PURCHASE_ON_DEMAND,
@@ -71,5 +75,9 @@ typedef struct {
 void ecf_asg_size(ecf_asg_fleet *out, double qps, double peak,
                   bool peak_given, double cap_group, double utilization,
                   double start_s);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

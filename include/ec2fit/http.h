@@ -17,6 +17,10 @@
 #include "ec2fit/buf.h"
 #include "ec2fit/err.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define ECF_HTTP_DEFAULT_MAX_BYTES (64u * 1024u * 1024u)
 #define ECF_HTTP_DEFAULT_RETRIES 3
 #define ECF_HTTP_DEFAULT_TIMEOUT_MS 60000L
@@ -114,5 +118,9 @@ char *ecf_http_redact_url(const char *url);
 /** True when the URL parses and its host is 127.0.0.1, localhost or
  *  [::1]; such requests never use a proxy (CURLOPT_NOPROXY). */
 bool ecf_http_url_is_loopback(const char *url);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

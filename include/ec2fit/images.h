@@ -16,6 +16,10 @@
 #include "ec2fit/catalog.h"
 #include "ec2fit/err.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define ECF_IMAGES_SCHEMA_VERSION 1
 #define ECF_IMAGES_MAX_BYTES (256u * 1024u)
 
@@ -80,5 +84,9 @@ const ecf_image *ecf_images_for(const ecf_images *imgs, ecf_image_use use,
 /** "cpu", "nvidia", "neuron"; "instance", "ecs", "eks", "bottlerocket". */
 const char *ecf_stack_name(ecf_stack s);
 const char *ecf_image_use_name(ecf_image_use u);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

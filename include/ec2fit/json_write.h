@@ -10,6 +10,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /** malloc'd text (free() it), or NULL where cJSON_PrintUnformatted would
  *  give NULL (an item of no known type, a raw item without text). Aborts
  *  on out of memory. */
@@ -42,5 +46,9 @@ void ecf_jw_literal(ecf_jw *w, const char *text);
 bool ecf_jw_value(ecf_jw *w, const cJSON *item);
 /** The text, malloc'd (the caller frees it); `w` is empty after. */
 char *ecf_jw_finish(ecf_jw *w);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -20,6 +20,10 @@
 
 #include "ec2fit/err.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define ECF_LIGHT_SCHEMA_VERSION 1
 /* Hard limits enforced by the loader. */
 #define ECF_LIGHT_MAX_BYTES   (1024u * 1024u)
@@ -148,5 +152,9 @@ bool ecf_lambda_fits(const ecf_lambda_pricing *p,
  *  less in shorter ones, so this rate also compares directly with an EC2
  *  on-demand hourly price. NAN on invalid arguments. */
 double ecf_lightsail_hourly_usd(const ecf_lightsail_bundle *b);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

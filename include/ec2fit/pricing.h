@@ -17,6 +17,10 @@
 #include "ec2fit/buf.h"
 #include "ec2fit/err.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define ECF_PRICING_HOST "api.pricing.us-east-1.amazonaws.com"
 #define ECF_PRICING_REGION "us-east-1" /* the API's own region */
 #define ECF_PRICING_SERVICE "pricing"  /* SigV4 service name */
@@ -198,5 +202,9 @@ int ecf_pricing_merge(char **json_out, ecf_pricing_report *report,
  *  characters are replaced so the result fits on one line; at most 200
  *  bytes. */
 char *ecf_pricing_error_message(const char *data, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

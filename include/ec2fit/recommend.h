@@ -24,6 +24,10 @@
 #include "ec2fit/stacks.h"
 #include "ec2fit/zoo.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum { ECF_OPT_COST = 0, ECF_OPT_TIME, ECF_OPT_BALANCED } ecf_optimize;
 typedef enum { ECF_SPOT_AUTO = -1, ECF_SPOT_NO = 0, ECF_SPOT_YES = 1 } ecf_spot_policy;
 
@@ -309,5 +313,9 @@ double ecf_spot_lambda(int band);
 /** "cost", "time", "balanced"; -1 when unknown. */
 int ecf_optimize_parse(const char *s);
 const char *ecf_optimize_name(ecf_optimize o);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

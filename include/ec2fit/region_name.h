@@ -10,6 +10,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /**
  * The parent region of `location`: the name up to and including its first
  * all-digit part ("us-gov-west-1", "us-west-2"). Writes it to `out` (at
@@ -17,5 +21,9 @@
  * has parts after that), false (out = location) for a region.
  */
 bool ecf_region_parent(char *out, size_t n, const char *location);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -12,6 +12,10 @@
 #include "ec2fit/err.h"
 #include "ec2fit/result.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct cJSON;
 
 typedef enum {
@@ -41,5 +45,9 @@ struct cJSON *ecf_render_json_tree(const ecf_result *r);
  *  the tree), written without building it: malloc'd, the caller frees
  *  it. A --batch line's document. */
 char *ecf_render_json_text(const ecf_result *r);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -18,6 +18,10 @@
 #include "ec2fit/rules.h"
 #include "ec2fit/zoo.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct {
     const ecf_catalog *cat;
     const char *catalog_label; /* "embedded", a path */
@@ -44,5 +48,9 @@ typedef struct {
                                  the shown plans' estimator warnings;
                                  NULL = none */
 } ecf_result;
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

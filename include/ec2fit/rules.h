@@ -23,6 +23,10 @@
 #include "ec2fit/stacks.h"
 #include "ec2fit/zoo.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* ------------------------------------------------------------------ */
 /* Evaluation                                                          */
 /* ------------------------------------------------------------------ */
@@ -141,5 +145,9 @@ void ecf_rules_eval_quiet_past_plan_free_prepared(
 void ecf_rules_format(char *out, size_t n, const char *tmpl,
                       const char *const *names, const char *const *values,
                       size_t count);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -12,6 +12,10 @@
 
 #include "ec2fit/err.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define ECF_RULES_SCHEMA_VERSION 1
 #define ECF_RULES_MAX_BYTES (1u * 1024u * 1024u)
 #define ECF_RULE_MSG_LEN 480
@@ -82,5 +86,9 @@ int ecf_rules_embedded(ecf_rules *out, ecf_err *err);
 
 /** A parameter of a rule (as loaded); `dflt` when absent. */
 double ecf_rule_param_get(const ecf_rule *r, const char *name, double dflt);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -17,6 +17,10 @@
 #include "ec2fit/buf.h"
 #include "ec2fit/err.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /** One request header as sent. Names are case-insensitive; duplicates are
  *  allowed and are joined with ',' in their given order (SigV4 rule). */
 typedef struct {
@@ -87,5 +91,9 @@ void ecf_sigv4_format_date(char out[17], time_t t);
  *  bytes. When `keep_slash` is non-zero, '/' is kept (path encoding). */
 void ecf_sigv4_uri_encode(ecf_buf *out, const char *s, size_t len,
                           int keep_slash);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

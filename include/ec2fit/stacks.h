@@ -20,6 +20,10 @@
 #include "ec2fit/err.h"
 #include "ec2fit/zoo.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define ECF_STACKS_SCHEMA_VERSION 1
 #define ECF_STACKS_MAX_BYTES (1u * 1024u * 1024u)
 #define ECF_STACKS_MAX_PLATFORMS 32
@@ -96,5 +100,9 @@ const char *ecf_stacks_as_of(const ecf_stacks *s);
 int ecf_stacks_platform(const ecf_stacks *s, const ecf_instance *inst);
 
 
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -9,6 +9,10 @@
 #include "ec2fit/estimate.h"
 #include "ec2fit/stacks.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /** The engine a serving plan on `platform` uses: w->engine when set, else
  *  the platform's default (neuron on Inferentia/Trainium), else vLLM for
  *  decoder/MoE LLMs, TF Serving for --framework tensorflow, else Triton. */
@@ -21,5 +25,9 @@ ecf_engine ecf_stacks_engine(const ecf_stacks *s, int platform,
 void ecf_stacks_resolve(ecf_stack_verdict *out, const ecf_stacks *s,
                         int platform, const ecf_model *m,
                         const ecf_workload *w);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -14,6 +14,10 @@
 
 #include "ec2fit/err.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /** One region's storage prices, USD (docs/catalog.md, "Storage prices"). */
 typedef struct {
     char region[32];
@@ -52,5 +56,9 @@ ecf_storage_prices_fallback(const ecf_storage_prices *sp);
 
 /** The document's as_of date (YYYY-MM-DD). */
 const char *ecf_storage_prices_as_of(const ecf_storage_prices *sp);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -8,6 +8,10 @@
 
 #include <stdbool.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum {
     ECF_TASK_TRAIN = 0, /* pre-training from scratch: full weights, Adam */
     ECF_TASK_FINETUNE,  /* full fine-tune: same memory as train */
@@ -24,5 +28,9 @@ const char *ecf_task_name(ecf_task t);
 int ecf_task_parse(const char *s);
 /** True for train, finetune, lora and qlora. */
 bool ecf_task_is_training(ecf_task t);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

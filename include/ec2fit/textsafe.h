@@ -13,6 +13,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /** True when `s` holds a byte or code point that ecf_textsafe would
  *  escape: C0 controls U+0000-U+001F (TAB, CR and LF included), DEL
  *  U+007F, C1 controls U+0080-U+009F (UTF-8 C2 80..C2 9F), or a byte that
@@ -36,5 +40,9 @@ char *ecf_textsafe_dup(const char *src);
  *  forms, no surrogates, nothing above U+10FFFF), 0 when invalid. Reads
  *  at most 4 bytes and stops at a NUL (which is never a continuation). */
 size_t ecf_utf8_len(const unsigned char *s);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

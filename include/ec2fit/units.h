@@ -38,6 +38,10 @@
 
 #include "ec2fit/err.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /** What a --dataset amount counts. */
 typedef enum {
     ECF_DATASET_NONE = 0, /* no dataset given */
@@ -112,5 +116,9 @@ int ecf_units_parse_range(ecf_range *out,
 /** Formats a count compactly with 3 significant digits ("7.24B", "350K",
  *  "124M", "12"). Always NUL-terminates; returns `buf`. */
 char *ecf_units_format_count(char *buf, size_t size, double v);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -19,6 +19,10 @@
 
 #include "ec2fit/err.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define ECF_ZOO_MAX_BYTES     (4u * 1024u * 1024u)
 #define ECF_ZOO_MAX_MODELS    1000
 #define ECF_MODEL_MAX_ALIASES 4
@@ -217,5 +221,9 @@ int ecf_model_cfg_passes(const ecf_model *m);
  *  side is not a multiple of 8 from 64 to 8192. */
 int ecf_model_diffusion_scale(
     ecf_model *m, int steps, int width, int height, ecf_err *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

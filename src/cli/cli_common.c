@@ -68,14 +68,100 @@ void cli_warn(const char *fmt, ...)
     fputc('\n', stderr);
 }
 
-int cli_bad_option(const char *cmd, int c, int argc, char **argv)
+/* The long names of `longopts` that begin with `prefix` (len bytes), one per
+ * option value (glibc's getopt_long does not call aliases of one option
+ * ambiguous). */
+static size_t prefix_matches(const char **out, size_t max,
+                             const struct option *longopts,
+                             const char *prefix, size_t len)
+{
+    size_t n = 0, i, k;
+    for (i = 0; longopts[i].name; i++) {
+        bool seen = false;
+        if (strncmp(longopts[i].name, prefix, len) != 0)
+            continue;
+        for (k = 0; k < i; k++)
+            if (strncmp(longopts[k].name, prefix, len) == 0 &&
+                longopts[k].val == longopts[i].val &&
+                longopts[k].flag == longopts[i].flag)
+                seen = true;
+        if (!seen && n < max)
+            out[n] = longopts[i].name;
+        if (!seen)
+            n++;
+    }
+    return n;
+}
+
+/* cli_suggest allows 2 edits even in a 4-letter word, which turns
+ * instance-selector's --gpus into "did you mean --qps?". A short word
+ * (4 letters or fewer) gets a suggestion only one edit away, or when it has
+ * the suggestion's letters in another order (--tsak for --task). */
+static bool close_enough(const char *typed, const char *name)
+{
+    size_t n = strlen(typed), i;
+    int counts[256] = {0};
+    if (n > 4 || cli_edit_distance(typed, name) <= 1)
+        return true;
+    if (strlen(name) != n)
+        return false;
+    for (i = 0; i < n; i++) {
+        counts[(unsigned char)typed[i]]++;
+        counts[(unsigned char)name[i]]--;
+    }
+    for (i = 0; i < 256; i++)
+        if (counts[i] != 0)
+            return false;
+    return true;
+}
+
+/* The hint after "unknown flag": "did you mean --region?" (closest long
+ * name by edit distance, cli_suggest's limit), "could be --max-price,
+ * --max-results" (an ambiguous abbreviation) or the command's --help. */
+static void flag_hint(char *hint, size_t size, const char *cmd,
+                      const char *flag, const struct option *longopts)
+{
+    const char *names[256];
+    const char *sugg[8];
+    size_t n = 0, k, ns;
+
+    snprintf(hint, size, "see 'ec2fit %s%s--help'", cmd ? cmd : "",
+             cmd ? " " : "");
+    if (!longopts || flag[0] != '-' || flag[1] != '-' || !flag[2])
+        return;
+    k = prefix_matches(names, 4, longopts, flag + 2, strlen(flag + 2));
+    if (k >= 2) {
+        size_t len = (size_t)snprintf(hint, size, "could be --%s, --%s",
+                                      names[0], names[1]);
+        if (k > 2 && len < size)
+            snprintf(hint + len, size - len, "%s--%s%s",
+                     k == 3 ? " or " : ", ", names[2], k > 3 ? ", ..." : "");
+        return;
+    }
+    while (n < sizeof(names) / sizeof(names[0]) && longopts[n].name) {
+        names[n] = longopts[n].name;
+        n++;
+    }
+    /* the best match that is close enough (--sotr: --spot and --sort are
+     * both 2 edits away; only --sort has its letters) */
+    ns = cli_suggest(sugg, 8, flag + 2, names, n);
+    for (k = 0; k < ns; k++) {
+        if (close_enough(flag + 2, sugg[k])) {
+            snprintf(hint, size, "did you mean --%s?", sugg[k]);
+            break;
+        }
+    }
+}
+
+int cli_bad_option(const char *cmd, int c, int argc, char **argv,
+                   const struct option *longopts)
 {
     /* getopt_long leaves the offending element at argv[optind - 1] for
      * unknown long options and missing values; optopt holds the character
      * of a short option. Optstrings start with ':' so that a missing value
      * comes back as ':' rather than '?'. */
     const char *arg = (optind > 0 && optind - 1 < argc) ? argv[optind - 1] : "";
-    char flag[128];
+    char flag[128], hint[160];
     const char *eq;
 
     /* For long options optopt holds the option's `val`, often > 255. */
@@ -91,16 +177,15 @@ int cli_bad_option(const char *cmd, int c, int argc, char **argv)
         ecf_textsafe(safe, sizeof(safe), flag);
         memcpy(flag, safe, sizeof(flag));
     }
-    if (c == ':')
+    if (c == ':') {
         fprintf(stderr, "ec2fit: %s%s%s: missing value\n", cmd ? cmd : "",
                 cmd ? ": " : "", flag);
-    else if (cmd)
-        fprintf(stderr,
-                "ec2fit: %s: %s: unknown flag (see 'ec2fit %s --help')\n",
-                cmd, flag, cmd);
-    else
-        fprintf(stderr, "ec2fit: %s: unknown flag (see 'ec2fit --help')\n",
-                flag);
+        return 2;
+    }
+    flag_hint(hint, sizeof(hint), cmd, flag, longopts);
+    fprintf(stderr, "ec2fit: %s%s%s: %s flag (%s)\n", cmd ? cmd : "",
+            cmd ? ": " : "", flag,
+            strncmp(hint, "could be", 8) == 0 ? "ambiguous" : "unknown", hint);
     return 2;
 }
 
@@ -127,6 +212,11 @@ int cli_parse_output(cli_output *out, const char *s, unsigned allowed,
     }
     return ecf_err_set(err, ECF_EINVAL, "--output: expected %s, got '%s'",
                        list, s);
+}
+
+unsigned cli_output_all(void)
+{
+    return (1u << (sizeof(output_names) / sizeof(output_names[0]))) - 1u;
 }
 
 bool cli_use_color(FILE *f)

@@ -78,16 +78,12 @@ static int resolve_rules(cli_config *c, const char *value, ecf_err *err)
 
 int cli_config_load(ecf_err *err)
 {
-    static const char *const names[] = {"table",  "json",     "csv",
-                                        "markdown", "tfvars", "karpenter",
-                                        "html"};
     cli_config c = {"", "", -1, "", "", -1};
     ecf_buf text = ECF_BUF_INIT;
     cJSON *root = NULL;
     const cJSON *item = NULL;
     char rules[4096] = "";
     int fd, rc = 0;
-    size_t i;
 
     config = c;
     if (cli_config_path(c.path, sizeof(c.path)) != 0)
@@ -133,14 +129,19 @@ int cli_config_load(ecf_err *err)
                 c.spot = cJSON_IsTrue(item) ? 1 : 0;
         } else if (strcmp(key, "output") == 0) {
             rc = copy_string(c.output, sizeof(c.output), item, c.path, err);
-            for (i = 0; rc == 0 && i < sizeof(names) / sizeof(names[0]); i++)
-                if (strcmp(c.output, names[i]) == 0)
-                    break;
-            if (rc == 0 && i == sizeof(names) / sizeof(names[0]))
-                rc = ecf_err_set(err, ECF_EPARSE,
-                                 "%s: \"output\": expected table|json|csv|"
-                                 "markdown|tfvars|karpenter|html, got '%s'",
-                                 c.path, c.output);
+            /* the CLI's one list of formats (cli_parse_output), so a
+             * format --output takes is never refused here */
+            if (rc == 0) {
+                cli_output v;
+                ecf_err e = ECF_ERR_INIT;
+                const char *pfx = "--output: ";
+                if (cli_parse_output(&v, c.output, cli_output_all(), &e) != 0)
+                    rc = ecf_err_set(err, ECF_EPARSE, "%s: \"output\": %s",
+                                     c.path,
+                                     strncmp(e.msg, pfx, strlen(pfx)) == 0
+                                         ? e.msg + strlen(pfx)
+                                         : e.msg);
+            }
         } else if (strcmp(key, "rules") == 0) {
             rc = copy_string(rules, sizeof(rules), item, c.path, err);
             if (rc == 0)

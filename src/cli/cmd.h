@@ -50,10 +50,15 @@ int cli_fail(const ecf_err *err);
 int cli_usage_error(const char *cmd, const char *fmt, ...) ECF_PRINTF(2, 3);
 /** Prints "ec2fit: warning: <formatted>" on stderr. */
 void cli_warn(const char *fmt, ...) ECF_PRINTF(1, 2);
+struct option;
 /** getopt_long's own messages are suppressed (opterr = 0) and optstrings
  *  start with ':'; this turns its '?' (unknown flag) and ':' (missing
- *  value) results `c` into one line naming the flag. Returns 2. */
-int cli_bad_option(const char *cmd, int c, int argc, char **argv);
+ *  value) results `c` into one line naming the flag. An unknown long flag
+ *  gets the closest of `longopts` (the command's table, NULL for none) by
+ *  edit distance: "--regoin: unknown flag (did you mean --region?)"; an
+ *  ambiguous abbreviation names the flags it could be. Returns 2. */
+int cli_bad_option(const char *cmd, int c, int argc, char **argv,
+                   const struct option *longopts);
 
 /* ---- output formats ---- */
 typedef enum {
@@ -72,6 +77,9 @@ typedef enum {
 int cli_parse_output(cli_output *out, const char *s, unsigned allowed,
                      ecf_err *err);
 #define CLI_OUT_BIT(x) (1u << (x))
+/** Every format some command prints (the `allowed` of config.json's
+ *  "output", which each command then narrows to its own). */
+unsigned cli_output_all(void);
 
 /* ---- catalog selection ---- */
 

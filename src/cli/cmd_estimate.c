@@ -483,7 +483,7 @@ int cmd_estimate(int argc, char **argv)
             explain = true;
             break;
         default:
-            return cli_bad_option("estimate", c, argc, argv);
+            return cli_bad_option("estimate", c, argc, argv, longopts);
         }
     }
     if (optind < argc)

@@ -3,6 +3,7 @@
  * flags (accelerator model, per-device and total accelerator memory, EFA).
  */
 #include <getopt.h>
+#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,6 +42,9 @@ static void usage(FILE *f)
         "  --efa                       only types with EFA\n"
         "  --arch x86_64|arm64         CPU architecture\n"
         "  --family LIST               comma-separated families or globs (p5,g6*)\n"
+        "  --allow-list REGEX          only types whose name matches (POSIX ERE,\n"
+        "                              unanchored: 'p5|g6e', '^g6\\.')\n"
+        "  --deny-list REGEX           drop types whose name matches\n"
         "  --region R|all              prices from region R (default: AWS_REGION,\n"
         "                              AWS_DEFAULT_REGION, then us-east-1); all:\n"
         "                              one row per region with a price\n"
@@ -53,12 +57,23 @@ static void usage(FILE *f)
         "                              interruption, savings, name\n"
         "  --order asc|desc            (default: asc for price, price-per-accel,\n"
         "                              interruption, name; desc for the others)\n"
+
         "  --max-results N             print at most N rows\n"
         "  -o, --output table|json|csv (default table)\n"
         CLI_OUTPUT_FILE_HELP
         "  --catalog FILE|embedded     catalog to read (default: embedded, or\n"
         "                              EC2FIT_CATALOG, or the update cache)\n"
-        "  -h, --help                  this help\n\n"
+        "  -h, --help                  this help\n"
+        "amazon-ec2-instance-selector spellings (docs/coming-from.md):\n"
+        "  --gpus RANGE                GPUs per instance, at least 1 (sets\n"
+        "                              --accelerator gpu unless given);\n"
+        "                              --gpus-min N, --gpus-max N: one side\n"
+        "  --cpu-architecture A        as --arch;  --efa-support  as --efa\n"
+        "  --sort-by KEY               instance-type, vcpus, memory, gpus,\n"
+        "                              price-per-hour (or a --sort key);\n"
+        "                              ascending unless --sort-direction desc\n"
+        "  --sort-direction asc|desc   as --order (also ascending, descending)\n"
+        "\n"
         "Exit status: 0 ok (also when nothing matches), 1 runtime error, 2 usage.\n",
         f);
 }
@@ -70,7 +85,9 @@ enum {
     /* ranges and upper bounds (list_range below) */
     O_ACCELS, O_ACCEL_MEM, O_TOTAL_MEM, O_VCPUS, O_MEM,
     O_MAX_ACCELS, O_MAX_ACCEL_MEM, O_MAX_TOTAL_MEM, O_MAX_VCPUS, O_MAX_MEM,
-    O_ORDER, O_MAX_RESULTS
+    O_ORDER, O_MAX_RESULTS,
+    /* amazon-ec2-instance-selector spellings with their own handling */
+    O_GPUS, O_GPUS_MIN, O_GPUS_MAX, O_ALLOW, O_DENY, O_SORT_BY
 };
 
 static const struct option longopts[] = {
@@ -96,6 +113,15 @@ static const struct option longopts[] = {
     {"memory-min", required_argument, NULL, O_MIN_MEM},
     {"memory-max", required_argument, NULL, O_MAX_MEM},
     {"gpu-memory-total", required_argument, NULL, O_TOTAL_MEM},
+    {"gpus", required_argument, NULL, O_GPUS},
+    {"gpus-min", required_argument, NULL, O_GPUS_MIN},
+    {"gpus-max", required_argument, NULL, O_GPUS_MAX},
+    {"cpu-architecture", required_argument, NULL, O_ARCH},
+    {"efa-support", no_argument, NULL, O_EFA},
+    {"allow-list", required_argument, NULL, O_ALLOW},
+    {"deny-list", required_argument, NULL, O_DENY},
+    {"sort-by", required_argument, NULL, O_SORT_BY},
+    {"sort-direction", required_argument, NULL, O_ORDER},
     {"order", required_argument, NULL, O_ORDER},
     {"max-results", required_argument, NULL, O_MAX_RESULTS},
     {"efa", no_argument, NULL, O_EFA},
@@ -335,6 +361,60 @@ static int list_range(ecf_filter *f, int opt, const char *flag,
     return 0;
 }
 
+/* instance-selector's --sort-by keys (its quantity flags and the JSON paths
+ * of the same fields, README of aws/amazon-ec2-instance-selector v2.4) that
+ * have an ec2fit --sort key of the same meaning; any --sort key also goes. */
+static int sort_by_parse(const char *s)
+{
+    static const struct {
+        const char *is, *ecf;
+    } map[] = {{"instance-type", "name"},
+               {".InstanceType", "name"},
+               {"vcpus", "vcpus"},
+               {".VCpuInfo.DefaultVCpus", "vcpus"},
+               {"memory", "memory"},
+               {".MemoryInfo.SizeInMiB", "memory"},
+               {"gpus", "accelerators"},
+               {"price-per-hour", "price"},
+               {".OndemandPricePerHour", "price"}};
+    size_t i;
+    for (i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+        if (strcmp(s, map[i].is) == 0)
+            return ecf_sort_parse(map[i].ecf);
+    return ecf_sort_parse(s);
+}
+
+/* --allow-list / --deny-list: a POSIX extended regex, unanchored like Go's
+ * regexp.MatchString that instance-selector uses. RE2-only syntax (Perl
+ * classes \d \D, (?flags), lazy *?) means something else or nothing in
+ * POSIX ERE, so it is refused rather than silently matched differently. */
+static int list_regex(regex_t *re, bool *have, const char *flag,
+                      const char *s, ecf_err *err)
+{
+    char why[128];
+    int rc;
+    if (strstr(s, "\\d") || strstr(s, "\\D") || strstr(s, "(?") ||
+        strstr(s, "*?") || strstr(s, "+?"))
+        return ecf_err_set(err, ECF_EINVAL,
+                           "%s: '%s': RE2-only syntax (\\d, (?...), lazy "
+                           "quantifiers) is not supported; use POSIX "
+                           "extended syntax such as [0-9]",
+                           flag, s);
+    if (*have)
+        regfree(re);
+    *have = false;
+    rc = regcomp(re, s, REG_EXTENDED | REG_NOSUB);
+    if (rc != 0) {
+        regerror(rc, re, why, sizeof(why));
+        regfree(re);
+        return ecf_err_set(err, ECF_EINVAL,
+                           "%s: invalid regular expression '%s': %s", flag,
+                           s, why);
+    }
+    *have = true;
+    return 0;
+}
+
 /* Exit-2 message unless every family pattern matches some family. */
 int cmd_list(int argc, char **argv)
 {
@@ -350,7 +430,10 @@ int cmd_list(int argc, char **argv)
     size_t n = 0, i, nfam = 0, shown;
     int sort = ECF_SORT_PRICE, c, status = 0, order = -1, max_results = 0;
     int idx = 0;
-    bool all_regions = false;
+    bool all_regions = false, gpus = false, sort_by = false;
+    bool have_allow = false, have_deny = false;
+    regex_t allow, deny;
+    const char *gpus_flag = NULL;
 
     f.region = cli_default_region();
     cli_config_default_output(&out, CLI_OUT_BIT(CLI_OUT_TABLE) |
@@ -379,6 +462,24 @@ int cmd_list(int argc, char **argv)
         case O_MAX_MEM:
             rc = list_range(&f, c, flag, optarg, &err);
             break;
+        case O_GPUS: case O_GPUS_MIN: case O_GPUS_MAX:
+            /* instance-selector counts GPUs only: the accelerator count of
+             * the GPU kind, from at least 1 (a range from 0 would also
+             * take CPU-only and Neuron types there, and cannot be said
+             * with --accelerator gpu) */
+            rc = list_range(&f, c == O_GPUS ? O_ACCELS
+                                : c == O_GPUS_MIN ? O_MIN_ACCELS
+                                                  : O_MAX_ACCELS,
+                            flag, optarg, &err);
+            gpus = true;
+            gpus_flag = longopts[idx].name;
+            break;
+        case O_ALLOW:
+            rc = list_regex(&allow, &have_allow, flag, optarg, &err);
+            break;
+        case O_DENY:
+            rc = list_regex(&deny, &have_deny, flag, optarg, &err);
+            break;
         case O_EFA:
             f.efa = true;
             break;
@@ -390,8 +491,8 @@ int cmd_list(int argc, char **argv)
                 f.arch = ECF_ARCH_ARM64;
             else
                 rc = ecf_err_set(&err, ECF_EINVAL,
-                                 "--arch: expected x86_64 or arm64, got '%s'",
-                                 optarg);
+                                 "%s: expected x86_64 or arm64, got '%s'",
+                                 flag, optarg);
             break;
         case O_FAMILY:
             free(family_arg);
@@ -421,13 +522,27 @@ int cmd_list(int argc, char **argv)
                 rc = ecf_err_set(&err, ECF_EINVAL,
                                  "--sort: expected %s, got '%s'",
                                  ecf_sort_names(), optarg);
+            sort_by = false;
+            break;
+        case O_SORT_BY:
+            sort = sort_by_parse(optarg);
+            if (sort < 0)
+                rc = ecf_err_set(&err, ECF_EINVAL,
+                                 "--sort-by: expected instance-type, vcpus, "
+                                 "memory, gpus, price-per-hour or %s, got "
+                                 "'%s'",
+                                 ecf_sort_names(), optarg);
+            sort_by = true;
             break;
         case O_ORDER:
-            if (strcmp(optarg, "asc") == 0 || strcmp(optarg, "desc") == 0)
+            /* instance-selector's --sort-direction also spells them out */
+            if (strcmp(optarg, "asc") == 0 || strcmp(optarg, "desc") == 0 ||
+                strcmp(optarg, "ascending") == 0 ||
+                strcmp(optarg, "descending") == 0)
                 order = optarg[0] == 'd';
             else
                 rc = ecf_err_set(&err, ECF_EINVAL,
-                                 "--order: expected asc or desc, got '%s'",
+                                 "%s: expected asc or desc, got '%s'", flag,
                                  optarg);
             break;
         case O_MAX_RESULTS:
@@ -449,7 +564,7 @@ int cmd_list(int argc, char **argv)
             output_file = optarg;
             break;
         default:
-            status = cli_bad_option("list", c, argc, argv);
+            status = cli_bad_option("list", c, argc, argv, longopts);
             goto out;
         }
         if (rc) {
@@ -462,6 +577,20 @@ int cmd_list(int argc, char **argv)
                                  argv[optind]);
         goto out;
     }
+    if (gpus && f.min_accelerators < 1) {
+        status = cli_usage_error(
+            "list",
+            "--%s: a GPU count range from 0 is not supported (it would "
+            "take CPU-only and Neuron types too): use --accelerators RANGE "
+            "(0 = CPU only), or add --gpus-min 1",
+            gpus_flag);
+        goto out;
+    }
+    if (gpus && !f.accelerator)
+        f.accelerator = "gpu";
+    /* instance-selector sorts ascending unless told otherwise */
+    if (sort_by && order < 0)
+        order = 0;
     if (output_file && cli_output_begin(output_file, &err) != 0) {
         status = cli_fail(&err);
         goto out;
@@ -507,6 +636,9 @@ int cmd_list(int argc, char **argv)
     for (i = 0; i < ecf_catalog_count(cat); i++) {
         const ecf_instance *in = ecf_catalog_at(cat, i);
         size_t k;
+        if ((have_allow && regexec(&allow, in->type, 0, NULL, 0) != 0) ||
+            (have_deny && regexec(&deny, in->type, 0, NULL, 0) == 0))
+            continue;
         if (!all_regions) {
             if (ecf_filter_match(&f, in)) {
                 v[n].in = in;
@@ -543,6 +675,10 @@ int cmd_list(int argc, char **argv)
         break;
     }
 out:
+    if (have_allow)
+        regfree(&allow);
+    if (have_deny)
+        regfree(&deny);
     free(v);
     free(families);
     free(family_arg);

@@ -147,7 +147,7 @@ int cmd_models(int argc, char **argv)
             output_file = optarg;
             break;
         default:
-            return cli_bad_option("models", c, argc, argv);
+            return cli_bad_option("models", c, argc, argv, longopts);
         }
     }
     if (optind < argc)

@@ -141,7 +141,7 @@ int cli_recommend_main(int argc, char **argv, rr_printer printer)
     char *fam_store = NULL, *exfam_store = NULL, *reg_store = NULL;
     size_t nfam = 0, nex = 0, nreg = 0, i;
     int c, status = 0, top = 5;
-    bool explain = false, want_images = false;
+    bool explain = false, want_images = false, out_given = false;
 
     memset(&view, 0, sizeof(view));
     /* User defaults (docs/config.md): any flag below overrides them. */
@@ -269,6 +269,7 @@ int cli_recommend_main(int argc, char **argv, rr_printer printer)
         case 'o':
         case O_OUTPUT:
             rc = cli_parse_output(&out, optarg, outputs, &err);
+            out_given = true;
             break;
         case O_RULES:
             rules_path = optarg;
@@ -304,7 +305,8 @@ int cli_recommend_main(int argc, char **argv, rr_printer printer)
                                  optarg);
             break;
         default:
-            status = cli_bad_option(me, c, argc, argv);
+            status =
+                cli_bad_option(me, c, argc, argv, cli_recommend_longopts());
             goto out;
         }
         if (rc) {
@@ -363,6 +365,11 @@ int cli_recommend_main(int argc, char **argv, rr_printer printer)
                                  "--peak-qps: only for --task infer");
         goto out;
     }
+    /* config.json's "output": "ecs" (or "cloudwatch") is a serving
+     * default: a training run keeps the table (docs/config.md) */
+    if ((out == CLI_OUT_ECS || out == CLI_OUT_CLOUDWATCH) && !printer &&
+        wl.w.task != ECF_TASK_INFER && !out_given)
+        out = CLI_OUT_TABLE;
     if ((out == CLI_OUT_ECS || out == CLI_OUT_CLOUDWATCH) && !printer &&
         wl.w.task != ECF_TASK_INFER) {
         status = cli_usage_error(

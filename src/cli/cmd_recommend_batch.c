@@ -51,7 +51,7 @@ int cli_recommend_batch(int argc, char **argv)
                            : c == '?' || c == ':' || c == 'h' ? NULL
                                                               : longopts[idx].name;
         if (!name)
-            return cli_bad_option("recommend", c, argc, argv);
+            return cli_bad_option("recommend", c, argc, argv, longopts);
         if (strcmp(name, "batch") == 0) {
             path = optarg;
         } else if (strcmp(name, "output-file") == 0) {

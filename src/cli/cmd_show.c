@@ -221,7 +221,7 @@ int cmd_show(int argc, char **argv)
             output_file = optarg;
             break;
         default:
-            return cli_bad_option("show", c, argc, argv);
+            return cli_bad_option("show", c, argc, argv, longopts);
         }
     }
     if (optind >= argc)

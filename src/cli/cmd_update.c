@@ -526,7 +526,7 @@ static int parse_args(update_opts *o, int argc, char **argv)
             usage(stdout);
             return -1;
         default:
-            return cli_bad_option(CMD, c, argc, argv);
+            return cli_bad_option(CMD, c, argc, argv, longopts);
         }
     }
     if (optind < argc)

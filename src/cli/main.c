@@ -104,7 +104,7 @@ int main(int argc, char **argv)
         case 'V':
             return cli_finish_stdout(version());
         default:
-            return cli_bad_option(NULL, c, argc, argv);
+            return cli_bad_option(NULL, c, argc, argv, longopts);
         }
     }
     if (optind >= argc) {

@@ -126,7 +126,7 @@ not an object|["us-west-2"]|expected a JSON object
 unknown key|{"regoin": "us-west-2"}|unknown key "regoin"
 spot not a boolean|{"spot": "yes"}|"spot": expected true or false
 region not a string|{"region": 5}|"region": expected a non-empty string
-unknown output|{"output": "yaml"}|"output": expected table|json|csv|markdown|tfvars|karpenter|html, got 'yaml'
+unknown output|{"output": "yaml"}|"output": expected table|json|csv|markdown|tfvars|karpenter|html|ecs|cloudwatch, got 'yaml'
 CASES
 echo '{"regoin": "x"}' > "$F"
 "$EC2FIT" models > "$OUT" 2> "$ERR"

@@ -47,6 +47,8 @@ done
 for f in README.md copyright changelog.gz; do
   check "installed: /usr/share/doc/ec2fit/$f" test -s "$DOC/$f"
 done
+check "installed: JSON Schemas in /usr/share/ec2fit/schema, as SEE ALSO says" \
+  bash -c "grep -q '/usr/share/ec2fit/schema' '$WORK/see' && test -s '$WORK/inst/share/ec2fit/schema/recommend.schema.json'"
 check "installed: man page (gzip)" bash -c "zcat '$WORK/inst/share/man/man1/ec2fit.1.gz' | cmp -s - '$MAN'"
 
 section COMMANDS > "$WORK/cmds"
