@@ -795,7 +795,7 @@ int ecf_recommend_batch(FILE *in, FILE *out, FILE *diag,
     char *line = NULL;
     size_t cap = 0;
     long long got;
-    int read_errno = 0;
+    bool read_error = false;
     long lineno = 0;
     int status = 0;
     rb_item *items = NULL;
@@ -838,7 +838,7 @@ int ecf_recommend_batch(FILE *in, FILE *out, FILE *diag,
         if (got == 0)
             break;
         if (got < 0) {
-            read_errno = errno ? errno : EIO;
+            read_error = true;
             break;
         }
         lineno++;
@@ -870,13 +870,8 @@ int ecf_recommend_batch(FILE *in, FILE *out, FILE *diag,
     if (n_items)
         status = worse(status, run_chunk(&b, items, n_items, memos, n_workers,
                                          out, diag));
-    if (read_errno) {
-        /* after the lines read so far, which were answered */
-        fprintf(diag, "ec2fit: recommend: --batch: read error after line "
-                      "%ld: %s\n",
-                lineno, strerror(read_errno));
+    if (read_error) /* ferror(in) is set: the caller names the input */
         status = worse(status, 1);
-    }
     free(line);
     free(items);
     for (t = 0; t < RB_MAX_THREADS; t++)
