@@ -363,6 +363,12 @@ int cli_recommend_main(int argc, char **argv, rr_printer printer)
                                  "--peak-qps: only for --task infer");
         goto out;
     }
+    if (o.peak_qps > 0 && o.peak_qps < wl.w.qps) {
+        /* was raised to --qps silently */
+        status = cli_usage_error(me, "--peak-qps: %g is below --qps %g",
+                                 o.peak_qps, wl.w.qps);
+        goto out;
+    }
     if ((out == CLI_OUT_ECS || out == CLI_OUT_CLOUDWATCH) && !printer &&
         wl.w.task != ECF_TASK_INFER) {
         status = cli_usage_error(

@@ -344,6 +344,9 @@ static int build_profile(rb_profile *p, const rb_batch *b,
     if (p->o.peak_qps > 0 && p->wl.w.task != ECF_TASK_INFER)
         return ecf_err_set(err, ECF_EINVAL,
                            "--peak-qps: only for --task infer");
+    if (p->o.peak_qps > 0 && p->o.peak_qps < p->wl.w.qps)
+        return ecf_err_set(err, ECF_EINVAL, "--peak-qps: %g is below --qps %g",
+                           p->o.peak_qps, p->wl.w.qps);
 
     if (strcmp(p->regions, "all") == 0) {
         for (i = 0; i < ecf_catalog_region_count(b->cat) &&

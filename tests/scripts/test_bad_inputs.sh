@@ -111,6 +111,10 @@ with open(os.path.join(d, "gen_batch_ff.jsonl"), "wb") as f:
     f.write(b'{"model": "res\xffnet", "task": "train"}\n')
 w("gen_batch_65_families.jsonl", json.dumps({"model": "resnet50", "task": "train",
     "exclude-families": ",".join("f%d" % i for i in range(65))}) + "\n")
+w("gen_hf_200t.json", json.dumps({"model_type": "llama", "hidden_size": 65536,
+    "num_hidden_layers": 1000, "intermediate_size": 1000000,
+    "num_attention_heads": 64, "num_key_value_heads": 8, "vocab_size": 32000,
+    "max_position_embeddings": 4096}))
 w("credentials_ctl.ini", "[default]\naws_access_key_id = AKID\naws_secret_access_key = se\x01cret\n")
 PY
 truncate -s 70M "$dir/gen_catalog_70mb.json"
