@@ -462,6 +462,10 @@ int cmd_list(int argc, char **argv)
                                  argv[optind]);
         goto out;
     }
+    if (cli_output_not_input(output_file, copts.path, "--catalog", &err) != 0) {
+        status = cli_usage_error("list", "%s", err.msg);
+        goto out;
+    }
     if (output_file && cli_output_begin(output_file, &err) != 0) {
         status = cli_fail(&err);
         goto out;

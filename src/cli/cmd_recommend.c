@@ -135,6 +135,7 @@ int cli_recommend_main(int argc, char **argv, rr_printer printer)
     ecf_model model;
     cli_output out = CLI_OUT_TABLE;
     const char *region = NULL, *regions_arg = NULL, *rules_path = NULL;
+    const char *batch_path = NULL;
     const char *label = NULL, *output_file = NULL;
     const char *node_class = NULL, *node_class_spec = NULL;
     const char **fam = NULL, **exfam = NULL, **regv = NULL;
@@ -278,6 +279,7 @@ int cli_recommend_main(int argc, char **argv, rr_printer printer)
             break;
         case O_BATCH:
             batch = true;
+            batch_path = optarg;
             break;
         case O_OUTPUT_FILE:
             output_file = optarg;
@@ -315,6 +317,22 @@ int cli_recommend_main(int argc, char **argv, rr_printer printer)
     if (optind < argc) {
         status = cli_usage_error(me, "unexpected argument '%s'",
                                  argv[optind]);
+        goto out;
+    }
+    if (cli_output_not_input(output_file, copts.path, "--catalog", &err) != 0) {
+        status = cli_usage_error(me, "%s", err.msg);
+        goto out;
+    }
+    if (cli_output_not_input(output_file, rules_path, "--rules", &err) != 0) {
+        status = cli_usage_error(me, "%s", err.msg);
+        goto out;
+    }
+    if (cli_output_not_input(output_file, wl.model_config, "--model-config", &err) != 0) {
+        status = cli_usage_error(me, "%s", err.msg);
+        goto out;
+    }
+    if (cli_output_not_input(output_file, batch_path, "--batch", &err) != 0) {
+        status = cli_usage_error(me, "%s", err.msg);
         goto out;
     }
     if (output_file && cli_output_begin(output_file, &err) != 0) {

@@ -115,6 +115,14 @@ w("gen_hf_200t.json", json.dumps({"model_type": "llama", "hidden_size": 65536,
     "num_hidden_layers": 1000, "intermediate_size": 1000000,
     "num_attention_heads": 64, "num_key_value_heads": 8, "vocab_size": 32000,
     "max_position_embeddings": 4096}))
+w("aws_config_bad.ini", "[default]\nregion = eu-west-1\ngarbage line\n")
+w("aws_config_ok.ini", "[default]\nregion = us-east-1\n")
+# an --output-file that is also an input (own copies: on failure they are
+# overwritten)
+w("gen_out_catalog.json", json.dumps(base))
+w("gen_out_rules.json", json.dumps(base))
+w("gen_out_hf.json", hf)
+w("gen_out_batch.jsonl", '{"model": "resnet50", "task": "train"}\n')
 w("credentials_ctl.ini", "[default]\naws_access_key_id = AKID\naws_secret_access_key = se\x01cret\n")
 PY
 truncate -s 70M "$dir/gen_catalog_70mb.json"
