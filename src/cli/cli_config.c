@@ -216,6 +216,17 @@ static const char *aws_profile_region(void)
     return profile_region;
 }
 
+const char *cli_rules_origin(const char *path)
+{
+    static char what[sizeof(((cli_config *)0)->path) + 16];
+    if (path && path == cli_config_get()->rules) {
+        snprintf(what, sizeof(what), "%.4096s: \"rules\"",
+                 cli_config_get()->path);
+        return what;
+    }
+    return "--rules";
+}
+
 const char *cli_region_origin(const char *region)
 {
     static char what[sizeof(((cli_config *)0)->path) + 16];

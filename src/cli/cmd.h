@@ -98,6 +98,10 @@ long cli_now(void);
  *  cli_default_region returned from there, else "--region". Static storage,
  *  valid until the next call. (cli_config.c) */
 const char *cli_region_origin(const char *region);
+/** Where a rules file came from, for its error messages: "--rules", or
+ *  "CONFIG: \"rules\"" when `path` is config.json's (same pointer).
+ *  Static storage, overwritten by the next call. */
+const char *cli_rules_origin(const char *path);
 
 /** Exit-2 error "FLAG: no family matches 'X' (did you mean A, B, C?)"
  *  unless every entry of the NULL-terminated `pats` matches at least one

@@ -315,8 +315,27 @@ int cli_recommend_main(int argc, char **argv, rr_printer printer)
         }
     }
     if (optind < argc) {
-        status = cli_usage_error(me, "unexpected argument '%s'",
-                                 argv[optind]);
+        /* "--params --top 1": --params took "--top" as its value, and
+         * getopt moved the stray "1" to the end */
+        int k, taken = 0;
+        for (k = 1; k + 1 < optind && !taken; k++) {
+            const struct option *lo = cli_recommend_longopts();
+            if (strncmp(argv[k], "--", 2) != 0 || strchr(argv[k], '=') ||
+                argv[k + 1][0] != '-' || !argv[k + 1][1])
+                continue;
+            for (; lo->name; lo++)
+                if (lo->has_arg == required_argument &&
+                    strcmp(lo->name, argv[k] + 2) == 0)
+                    taken = k;
+        }
+        if (taken)
+            status = cli_usage_error(
+                me, "unexpected argument '%s': %s took '%s' as its value "
+                    "(give %s a value)",
+                argv[optind], argv[taken], argv[taken + 1], argv[taken]);
+        else
+            status = cli_usage_error(me, "unexpected argument '%s'",
+                                     argv[optind]);
         goto out;
     }
     if (cli_output_not_input(output_file, copts.path, "--catalog", &err) != 0) {
@@ -398,7 +417,11 @@ int cli_recommend_main(int argc, char **argv, rr_printer printer)
 
     if (rules_path) {
         if (ecf_rules_load_file(&rules, rules_path, &err) != 0) {
-            status = cli_fail(&err);
+            /* name the flag or config key too (issue 28) */
+            ecf_err named = ECF_ERR_INIT;
+            ecf_err_set(&named, err.code, "%s: %s",
+                        cli_rules_origin(rules_path), err.msg);
+            status = cli_fail(&named);
             goto out;
         }
     } else if (ecf_rules_embedded(&rules, &err) != 0) {
