@@ -35,7 +35,9 @@ for h in "$@"; do
   echo "== fuzz_$h (${secs}s)"
   # Relative paths in recommend_args seeds resolve against the fixtures.
   extra=""
-  [ "$h" = recommend_args ] && extra=-close_fd_mask=2  # its own messages
+  case $h in  # the CLI's own messages
+    recommend_args|batch_line|tf_external) extra=-close_fd_mask=2 ;;
+  esac
   if (cd "$src/tests/fixtures" &&
       "$exe" $extra -max_total_time="$secs" -max_len=65536 -timeout=10 \
         -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$work/" \

@@ -68,8 +68,11 @@ void ecf_awscreds_dispose(ecf_awscreds *creds);
  * the default profile), as the AWS CLI reads it after AWS_REGION and
  * AWS_DEFAULT_REGION. Only env->profile, config_file and home are used.
  * Returns 1 with `out` set, 0 when there is none (no file, no section, no
- * key, a file the AWS CLI would refuse, a value longer than n - 1), <0 when
- * the file exists but cannot be read.
+ * key, a value longer than n - 1), <0 as ecf_awscreds_resolve would fail
+ * on the same files: a file that exists but cannot be read (over 1 MiB,
+ * not regular), ECF_EPARSE "FILE:LINE: reason" for a file the AWS CLI
+ * would refuse, and ECF_EPARSE "AWS_PROFILE: the profile 'P' could not be
+ * found in ..." when a named profile is in neither file.
  */
 int ecf_awscreds_region(char *out, size_t n, const ecf_awscreds_env *env,
                         ecf_err *err);

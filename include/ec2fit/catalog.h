@@ -28,6 +28,28 @@ extern "C" {
 #define ECF_CATALOG_MAX_INSTANCES 200000 /* 100x the embedded catalog (bench/) */
 #define ECF_CATALOG_MAX_REGIONS 200
 #define ECF_CATALOG_MAX_ACCELERATORS 500
+/* Upper bounds on catalog numbers (docs/catalog.md "Limits"): 10x or more
+ * above the largest value in data/catalog.json (2026 data), low enough that
+ * products and quotients of catalog numbers stay finite and every integer
+ * derived from them fits its type. A non-zero number is also at least
+ * ECF_CATALOG_MIN_POSITIVE, so nothing divides by a denormal. */
+#define ECF_CATALOG_MAX_VCPU 8192             /* catalog max: 896 */
+#define ECF_CATALOG_MAX_MEMORY_GIB 262144.0   /* catalog max: 32,768 */
+#define ECF_CATALOG_MAX_DEVICE_MEM_GB 16384.0 /* catalog max: 288 */
+#define ECF_CATALOG_MAX_BW_GBYTES_S 1e6       /* catalog max: 8,000 */
+#define ECF_CATALOG_MAX_TDP_W 100000.0        /* catalog max: 1,200 */
+#define ECF_CATALOG_MAX_TFLOPS 1e6            /* catalog max: 5,000 */
+#define ECF_CATALOG_MAX_CPU_GFLOPS 1e9        /* catalog max: 1.74e6 */
+#define ECF_CATALOG_MAX_NET_GBPS 1e6          /* catalog max: 6,400 */
+#define ECF_CATALOG_MAX_NVME_GB 1e8           /* catalog max: 335,520 */
+#define ECF_CATALOG_MAX_EFA_INTERFACES 256    /* catalog max: 32 */
+#define ECF_CATALOG_MAX_USD_PER_HOUR 100000.0 /* catalog max: 361 */
+#define ECF_CATALOG_MIN_POSITIVE 1e-6
+/* Identifiers (docs/catalog.md "Identifiers"): the characters AWS uses,
+ * so a name can be written into YAML, HCL, Markdown, HTML, CSV and a
+ * terminal without quoting surprises. */
+#define ECF_CATALOG_MAX_TYPE_LEN 63
+#define ECF_CATALOG_MAX_REGION_LEN 63
 
 /** Numeric precisions. Index of ecf_accel.tflops. */
 typedef enum {

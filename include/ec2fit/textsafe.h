@@ -41,6 +41,13 @@ char *ecf_textsafe_dup(const char *src);
  *  at most 4 bytes and stops at a NUL (which is never a continuation). */
 size_t ecf_utf8_len(const unsigned char *s);
 
+/** True when `s` is an identifier: 1 to `max_len` bytes, the first a
+ *  lowercase ASCII letter or digit, the others lowercase letters, digits
+ *  or one of the characters in `punct` (e.g. "-." for instance types).
+ *  The loaders check catalog names with it (docs/catalog.md
+ *  "Identifiers"), so a name needs no quoting in any output language. */
+bool ecf_ident_valid(const char *s, size_t max_len, const char *punct);
+
 #ifdef __cplusplus
 }
 #endif

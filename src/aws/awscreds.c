@@ -364,30 +364,66 @@ int ecf_awscreds_region(char *out, size_t n, const ecf_awscreds_env *env,
                         ecf_err *err)
 {
     ecf_buf conf_path = ECF_BUF_INIT, text = ECF_BUF_INIT, sect = ECF_BUF_INIT;
+    ecf_buf cred_path = ECF_BUF_INIT;
     ini_hit hit = {NULL, NULL, NULL, NULL, false};
     const char *profile = set(env->profile) ? env->profile : "default";
     const char *why = NULL;
+    bool named = set(env->profile) && strcmp(env->profile, "default") != 0;
+    size_t bad;
     int rc = 0, got;
 
     if (n > 0)
         out[0] = '\0';
     file_path(&conf_path, env->config_file, env->home, "config");
     got = read_optional(&text, conf_path.data, err);
-    if (got <= 0) {
+    if (got < 0) {
         rc = got;
         goto out;
     }
-    ecf_buf_printf(&sect, "profile %s", profile);
-    if (ini_scan(&hit, text.data, sect.data,
-                 strcmp(profile, "default") == 0 ? "default" : NULL,
-                 &why) == 0 &&
-        set(hit.region) && strlen(hit.region) < n) {
-        memcpy(out, hit.region, strlen(hit.region) + 1);
-        rc = 1;
+    if (got > 0) {
+        ecf_buf_printf(&sect, "profile %s", profile);
+        bad = ini_scan(&hit, text.data, sect.data,
+                       strcmp(profile, "default") == 0 ? "default" : NULL,
+                       &why);
+        if (bad) {
+            /* as ecf_awscreds_resolve: the AWS CLI refuses the file */
+            rc = ecf_err_set(err, ECF_EPARSE, "%s:%zu: %s", conf_path.data,
+                             bad, why);
+            goto out;
+        }
+        if (set(hit.region) && strlen(hit.region) < n) {
+            memcpy(out, hit.region, strlen(hit.region) + 1);
+            rc = 1;
+            goto out;
+        }
+    }
+    if (named && !hit.section_found) {
+        /* the profile may live in the credentials file only (no region
+         * then, and no error); in neither file it is a typo */
+        scan_dispose(&hit, &text);
+        memset(&hit, 0, sizeof(hit));
+        file_path(&cred_path, env->shared_credentials_file, env->home,
+                  "credentials");
+        got = read_optional(&text, cred_path.data, err);
+        if (got < 0) {
+            rc = got;
+            goto out;
+        }
+        if (got > 0 && ini_scan(&hit, text.data, profile, NULL, &why) == 0 &&
+            hit.section_found)
+            goto out;
+        rc = ecf_err_set(err, ECF_EPARSE,
+                         "AWS_PROFILE: the profile '%s' could not be found "
+                         "in %s%s%s",
+                         profile, cred_path.len ? cred_path.data : "",
+                         cred_path.len && conf_path.len ? " or " : "",
+                         conf_path.len ? conf_path.data
+                                       : "(HOME is not set)");
     }
 out:
     scan_dispose(&hit, &text);
     ecf_buf_dispose(&sect);
     ecf_buf_dispose(&conf_path);
+    ecf_buf_dispose(&cred_path);
     return rc;
 }

@@ -71,6 +71,15 @@ static int mkdirs(const char *dir, ecf_err *err)
     return rc;
 }
 
+/* A symlink whose target is missing (the cache dir's "No such file" was
+ * reported against update.lock inside it). */
+static bool dangling(const char *path)
+{
+    struct stat st;
+    return lstat(path, &st) == 0 && S_ISLNK(st.st_mode) &&
+           stat(path, &st) != 0;
+}
+
 int ecf_cache_lock(int *fd_out, const char *dir, bool *waited_out,
                    ecf_err *err)
 {
@@ -94,6 +103,11 @@ int ecf_cache_lock(int *fd_out, const char *dir, bool *waited_out,
             rc = ecf_err_set(err, ECF_EIO,
                              "%s: is a symbolic link (refusing to follow it)",
                              path);
+        else if (errno == ENOENT && dangling(dir))
+            rc = ecf_err_set(err, ECF_EIO,
+                             "%s: a symbolic link to a directory that does "
+                             "not exist",
+                             dir);
         else
             rc = ecf_err_set(err, ECF_EIO, "%s: %s", path, strerror(errno));
         goto out;

@@ -35,6 +35,10 @@
 #endif
 
 #define MAX_BACKOFF_MS 8000L
+/* A 429/503's Retry-After is honoured up to this (a longer one is cut to
+ * it): the whole update stays under a few minutes with the default 3
+ * retries, and a server cannot park the client for hours. */
+#define MAX_RETRY_AFTER_MS 30000L
 
 /* libcurl is loaded when first needed (dlopen) instead of linked: linking
  * it maps ~30 shared libraries (TLS, HTTP/2, IDN, LDAP, Kerberos ...) into
@@ -355,7 +359,8 @@ typedef enum { ATTEMPT_OK, ATTEMPT_RETRY, ATTEMPT_FAIL } attempt_result;
 static attempt_result attempt(ecf_http_response *out,
                               const ecf_http_request *req,
                               const ecf_http_opts *opts, size_t max_bytes,
-                              long timeout_ms, long connect_ms, int *rc_out,
+                              long timeout_ms, long connect_ms,
+                              long *retry_after_ms, int *rc_out,
                               ecf_err *err)
 {
     CURL *h = NULL;
@@ -455,8 +460,44 @@ static attempt_result attempt(ecf_http_response *out,
             res = ATTEMPT_OK;
             goto out;
         }
+        if (status >= 300 && status < 400) {
+            /* not followed (a redirect could carry the signed request to
+             * another host): say so, and where it pointed */
+            char *loc = NULL, *safe = NULL;
+            if (lc.easy_getinfo(h, CURLINFO_REDIRECT_URL, &loc) == CURLE_OK &&
+                loc) {
+                /* its origin only: the path and query are the server's
+                 * and may carry a signature */
+                const char *host = strstr(loc, "://");
+                size_t len = host ? strcspn(host + 3, "/?#") + 3 +
+                                        (size_t)(host - loc)
+                                  : 0;
+                char *origin = ecf_xmalloc(len + 1);
+                memcpy(origin, loc, len);
+                origin[len] = '\0';
+                safe = len ? ecf_http_redact_url(origin) : NULL;
+                free(origin);
+            }
+            rc = ecf_err_set(err, ECF_EHTTP,
+                             "HTTP %ld: a redirect%s%s, which ec2fit does "
+                             "not follow (point the endpoint at the final "
+                             "URL)",
+                             status, safe ? " to " : "", safe ? safe : "");
+            free(safe);
+            res = ATTEMPT_FAIL;
+            goto out;
+        }
         rc = ecf_err_set(err, ECF_EHTTP, "HTTP %ld", status);
         res = (status == 429 || status >= 500) ? ATTEMPT_RETRY : ATTEMPT_FAIL;
+        if (res == ATTEMPT_RETRY) {
+            /* RFC 9110 10.2.3: seconds (an HTTP date gives 0 here) */
+            curl_off_t ra = 0;
+            if (lc.easy_getinfo(h, CURLINFO_RETRY_AFTER, &ra) == CURLE_OK &&
+                ra > 0)
+                *retry_after_ms = ra > MAX_RETRY_AFTER_MS / 1000
+                                      ? MAX_RETRY_AFTER_MS
+                                      : (long)ra * 1000;
+        }
         goto out;
     }
     if (s.too_large || cc == CURLE_FILESIZE_EXCEEDED) {
@@ -564,8 +605,9 @@ int ecf_http_send(ecf_http_response *out, const ecf_http_request *req,
                       : req->headers[i].value);
         if (req->body_len)
             trace(opts, "> (%zu-byte body)", req->body_len);
-        r = attempt(out, req, opts, max_bytes, timeout_ms, connect_ms, &rc,
-                    err);
+        long retry_after_ms = 0;
+        r = attempt(out, req, opts, max_bytes, timeout_ms, connect_ms,
+                    &retry_after_ms, &rc, err);
         out->attempts = n + 1;
         if (r == ATTEMPT_OK)
             return 0;
@@ -577,6 +619,8 @@ int ecf_http_send(ecf_http_response *out, const ecf_http_request *req,
             if (cap > MAX_BACKOFF_MS || cap <= 0)
                 cap = MAX_BACKOFF_MS;
             wait = cap / 2 + (long)(next_random() % (uint64_t)(cap / 2 + 1));
+            if (retry_after_ms > wait) /* the server's Retry-After, bounded */
+                wait = retry_after_ms;
             trace(opts, "retrying in %ld ms (attempt %d of %d)", wait, n + 2,
                   retries + 1);
             sleep_ms(wait);

@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "parse.h"
 #include "ec2fit/buf.h"
 #include "ec2fit/cache.h"
 
@@ -33,6 +34,8 @@
 
 typedef enum { SRC_EMBEDDED, SRC_FILE, SRC_CACHE } src_kind;
 
+#define NOW_MAX 253402300799L /* 9999-12-31T23:59:59Z */
+
 static char *cache_label; /* "cache:PATH", lives until exit */
 
 long cli_now(void)
@@ -40,13 +43,22 @@ long cli_now(void)
     /* EC2FIT_NOW (seconds since the epoch) pins "today" for the tests of
      * staleness and of the dates an update records. */
     const char *s = getenv("EC2FIT_NOW");
+    static bool warned;
     if (s && *s) {
         char *end = NULL;
         long v;
         errno = 0;
         v = strtol(s, &end, 10);
-        if (!errno && end && !*end && v > 0)
+        /* up to 9999-12-31T23:59:59Z: the date code's four-digit years,
+         * and far from overflowing now + a day or days * 86400 */
+        if (cli_plain_number(s, true) && !errno && !*end && v > 0 &&
+            v <= NOW_MAX)
             return v;
+        if (!warned)
+            cli_warn("EC2FIT_NOW: expected seconds since 1970 from 1 to %ld "
+                     "(9999-12-31), got '%s'; using the clock",
+                     NOW_MAX, s);
+        warned = true;
     }
     return (long)time(NULL);
 }
@@ -76,8 +88,10 @@ static void warn_if_stale(const ecf_catalog *cat, src_kind kind,
 
     if (env && *env) {
         char *end = NULL;
-        long v = strtol(env, &end, 10);
-        if (end && !*end && v >= 0)
+        long v;
+        errno = 0;
+        v = strtol(env, &end, 10);
+        if (cli_plain_number(env, true) && !errno && !*end && v >= 0)
             limit = v;
     }
     if (limit == 0)

@@ -298,6 +298,22 @@ static int output_fail(const char *path, int e, ecf_err *err)
                        strerror(e));
 }
 
+int cli_output_not_input(const char *output_file, const char *input,
+                         const char *flag, ecf_err *err)
+{
+    struct stat o, i;
+    if (!output_file || !input || strcmp(input, "-") == 0 ||
+        stat(output_file, &o) != 0 || stat(input, &i) != 0)
+        return 0;
+    /* the same file under any name (hard link, symlink, ./c.json) */
+    if (o.st_dev == i.st_dev && o.st_ino == i.st_ino)
+        return ecf_err_set(err, ECF_EINVAL,
+                           "--output-file: %s is also the %s input; write "
+                           "to another file",
+                           output_file, flag);
+    return 0;
+}
+
 int cli_output_begin(const char *path, ecf_err *err)
 {
     const char *slash;

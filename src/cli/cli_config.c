@@ -195,19 +195,37 @@ static const char *aws_profile_region(void)
         env.config_file = cf;
         env.home = home;
         bool named;
+        int rc;
         done = true;
         named = env.profile && *env.profile &&
                 strcmp(env.profile, "default") != 0;
-        if (ecf_awscreds_region(profile_region, sizeof(profile_region), &env,
-                                &err) == 1)
+        env.shared_credentials_file = getenv("AWS_SHARED_CREDENTIALS_FILE");
+        rc = ecf_awscreds_region(profile_region, sizeof(profile_region), &env,
+                                 &err);
+        if (rc == 1) {
             snprintf(profile_region_from, sizeof(profile_region_from),
                      "%.4096s: [%s%s] region",
                      cf && *cf ? cf : "~/.aws/config",
                      named ? "profile " : "", named ? env.profile : "default");
-        else
+        } else {
             profile_region[0] = '\0';
+            /* was silent: a region from a file that update refuses */
+            if (rc < 0)
+                cli_warn("%s; no region taken from the AWS config", err.msg);
+        }
     }
     return profile_region;
+}
+
+const char *cli_rules_origin(const char *path)
+{
+    static char what[sizeof(((cli_config *)0)->path) + 16];
+    if (path && path == cli_config_get()->rules) {
+        snprintf(what, sizeof(what), "%.4096s: \"rules\"",
+                 cli_config_get()->path);
+        return what;
+    }
+    return "--rules";
 }
 
 const char *cli_region_origin(const char *region)

@@ -106,6 +106,10 @@ long cli_now(void);
  *  cli_default_region returned from there, else "--region". Static storage,
  *  valid until the next call. (cli_config.c) */
 const char *cli_region_origin(const char *region);
+/** Where a rules file came from, for its error messages: "--rules", or
+ *  "CONFIG: \"rules\"" when `path` is config.json's (same pointer).
+ *  Static storage, overwritten by the next call. */
+const char *cli_rules_origin(const char *path);
 
 /** Exit-2 error "FLAG: no family matches 'X' (did you mean A, B, C?)"
  *  unless every entry of the NULL-terminated `pats` matches at least one
@@ -134,6 +138,15 @@ int cli_finish_stdout(int status);
  *  validation. Errors: ECF_EIO (cannot create the temporary, a directory),
  *  ECF_EINVAL (empty name, given twice). */
 int cli_output_begin(const char *path, ecf_err *err);
+/** Refuses an --output-file that is also an input (`flag` names it:
+ *  "--catalog", "--rules", "--model-config", "--batch"): compared by
+ *  st_dev/st_ino, so another name for the same file is caught too. The
+ *  input would otherwise be replaced by the output of reading it. 0 when
+ *  either is unset, "-" or does not exist yet; ECF_EINVAL (exit 2)
+ *  "--output-file: F is also the --catalog input; write to another
+ *  file". */
+int cli_output_not_input(const char *output_file, const char *input,
+                         const char *flag, ecf_err *err);
 /** Records the errno of a failed write to stdout (call right after an
  *  fwrite whose result is not checked), so cli_finish_stdout reports the
  *  real cause (ENOSPC, EBADF) instead of a generic EIO. */

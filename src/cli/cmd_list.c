@@ -591,6 +591,10 @@ int cmd_list(int argc, char **argv)
     /* instance-selector sorts ascending unless told otherwise */
     if (sort_by && order < 0)
         order = 0;
+    if (cli_output_not_input(output_file, copts.path, "--catalog", &err) != 0) {
+        status = cli_usage_error("list", "%s", err.msg);
+        goto out;
+    }
     if (output_file && cli_output_begin(output_file, &err) != 0) {
         status = cli_fail(&err);
         goto out;

@@ -135,6 +135,7 @@ int cli_recommend_main(int argc, char **argv, rr_printer printer)
     ecf_model model;
     cli_output out = CLI_OUT_TABLE;
     const char *region = NULL, *regions_arg = NULL, *rules_path = NULL;
+    const char *batch_path = NULL;
     const char *label = NULL, *output_file = NULL;
     const char *node_class = NULL, *node_class_spec = NULL;
     const char **fam = NULL, **exfam = NULL, **regv = NULL;
@@ -279,6 +280,7 @@ int cli_recommend_main(int argc, char **argv, rr_printer printer)
             break;
         case O_BATCH:
             batch = true;
+            batch_path = optarg;
             break;
         case O_OUTPUT_FILE:
             output_file = optarg;
@@ -315,8 +317,43 @@ int cli_recommend_main(int argc, char **argv, rr_printer printer)
         }
     }
     if (optind < argc) {
-        status = cli_usage_error(me, "unexpected argument '%s'",
-                                 argv[optind]);
+        /* "--params --top 1": --params took "--top" as its value, and
+         * getopt moved the stray "1" to the end */
+        int k, taken = 0;
+        for (k = 1; k + 1 < optind && !taken; k++) {
+            const struct option *lo = cli_recommend_longopts();
+            if (strncmp(argv[k], "--", 2) != 0 || strchr(argv[k], '=') ||
+                argv[k + 1][0] != '-' || !argv[k + 1][1])
+                continue;
+            for (; lo->name; lo++)
+                if (lo->has_arg == required_argument &&
+                    strcmp(lo->name, argv[k] + 2) == 0)
+                    taken = k;
+        }
+        if (taken)
+            status = cli_usage_error(
+                me, "unexpected argument '%s': %s took '%s' as its value "
+                    "(give %s a value)",
+                argv[optind], argv[taken], argv[taken + 1], argv[taken]);
+        else
+            status = cli_usage_error(me, "unexpected argument '%s'",
+                                     argv[optind]);
+        goto out;
+    }
+    if (cli_output_not_input(output_file, copts.path, "--catalog", &err) != 0) {
+        status = cli_usage_error(me, "%s", err.msg);
+        goto out;
+    }
+    if (cli_output_not_input(output_file, rules_path, "--rules", &err) != 0) {
+        status = cli_usage_error(me, "%s", err.msg);
+        goto out;
+    }
+    if (cli_output_not_input(output_file, wl.model_config, "--model-config", &err) != 0) {
+        status = cli_usage_error(me, "%s", err.msg);
+        goto out;
+    }
+    if (cli_output_not_input(output_file, batch_path, "--batch", &err) != 0) {
+        status = cli_usage_error(me, "%s", err.msg);
         goto out;
     }
     if (output_file && cli_output_begin(output_file, &err) != 0) {
@@ -370,6 +407,12 @@ int cli_recommend_main(int argc, char **argv, rr_printer printer)
     if ((out == CLI_OUT_ECS || out == CLI_OUT_CLOUDWATCH) && !printer &&
         wl.w.task != ECF_TASK_INFER && !out_given)
         out = CLI_OUT_TABLE;
+    if (o.peak_qps > 0 && o.peak_qps < wl.w.qps) {
+        /* was raised to --qps silently */
+        status = cli_usage_error(me, "--peak-qps: %g is below --qps %g",
+                                 o.peak_qps, wl.w.qps);
+        goto out;
+    }
     if ((out == CLI_OUT_ECS || out == CLI_OUT_CLOUDWATCH) && !printer &&
         wl.w.task != ECF_TASK_INFER) {
         status = cli_usage_error(
@@ -381,7 +424,11 @@ int cli_recommend_main(int argc, char **argv, rr_printer printer)
 
     if (rules_path) {
         if (ecf_rules_load_file(&rules, rules_path, &err) != 0) {
-            status = cli_fail(&err);
+            /* name the flag or config key too (issue 28) */
+            ecf_err named = ECF_ERR_INIT;
+            ecf_err_set(&named, err.code, "%s: %s",
+                        cli_rules_origin(rules_path), err.msg);
+            status = cli_fail(&named);
             goto out;
         }
     } else if (ecf_rules_embedded(&rules, &err) != 0) {

@@ -83,7 +83,10 @@ int cli_recommend_batch(int argc, char **argv)
 
     if (rules_path ? ecf_rules_load_file(&rules, rules_path, &err)
                    : ecf_rules_embedded(&rules, &err)) {
-        status = cli_fail(&err);
+        ecf_err named = ECF_ERR_INIT;
+        if (rules_path) /* name the flag too (issue 28) */
+            ecf_err_set(&named, err.code, "--rules: %s", err.msg);
+        status = cli_fail(rules_path ? &named : &err);
         goto out;
     }
     if (cli_open_catalog(&cat, &copts, &b.catalog_label, &err) != 0 ||

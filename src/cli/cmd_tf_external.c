@@ -9,6 +9,7 @@
  * two can never disagree. Documented in docs/terraform.md.
  */
 #include <cjson/cJSON.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,7 @@
 #include "cmd.h"
 #include "cmd_recommend.h"
 #include "ec2fit/buf.h"
+#include "json_check.h"
 
 #define ME "tf-external"
 /* Terraform queries are a handful of short strings. */
@@ -64,6 +66,29 @@ static const char *type_name(const cJSON *item)
     if (cJSON_IsArray(item))
         return "an array";
     return "an object";
+}
+
+/* Do two keys name one flag? "batch_size" and "batch-size" do. */
+static bool same_flag(const char *a, const char *b)
+{
+    for (; *a && *b; a++, b++)
+        if ((*a == '_' ? '-' : *a) != (*b == '_' ? '-' : *b))
+            return false;
+    return *a == *b;
+}
+
+/* Refuses a key when an earlier key names the same flag: one of the two
+ * would be lost (getopt keeps the last word); exit-2 message in err. */
+static int same_flag_earlier(const cJSON *root, const cJSON *item,
+                             ecf_err *err)
+{
+    const cJSON *prev;
+    for (prev = root->child; prev && prev != item; prev = prev->next)
+        if (same_flag(prev->string, item->string))
+            return ecf_err_set(err, ECF_EINVAL,
+                               "keys '%.64s' and '%.64s' name the same flag",
+                               prev->string, item->string);
+    return 0;
 }
 
 /* Appends the argv words for one key; 0, or an exit-2 message in err. */
@@ -130,7 +155,6 @@ int cmd_tf_external(int argc, char **argv)
     ecf_err err = ECF_ERR_INIT;
     cJSON *root = NULL;
     const cJSON *item = NULL;
-    const char *end = NULL;
     char **av = NULL;
     char chunk[4096];
     size_t n, nwords = 0, i;
@@ -164,12 +188,12 @@ int cmd_tf_external(int argc, char **argv)
                                      "of strings)");
         goto out;
     }
-    /* The length counts the NUL: cJSON's require_null_terminated check
-     * wants to see it, which rejects trailing text after the object. */
-    root = cJSON_ParseWithLengthOpts(in.data, in.len + 1, &end, 1);
-    if (!root) {
-        status = cli_usage_error(ME, "stdin: invalid JSON at byte offset %zu",
-                                 end ? (size_t)(end - in.data) : (size_t)0);
+    /* The loaders' strict parse (json_check.h): nothing after the object,
+     * no duplicate key (cJSON would keep the first silently), no \u0000 or
+     * raw control character in a string, valid UTF-8 only. */
+    if (ecf_json_parse(&root, in.data, in.len, STDIN_MAX_BYTES, "", "stdin",
+                       ECF_EINVAL, &err) != 0) {
+        status = cli_usage_error(ME, "%s", err.msg);
         goto out;
     }
     if (!cJSON_IsObject(root)) {
@@ -180,7 +204,8 @@ int cmd_tf_external(int argc, char **argv)
         goto out;
     }
     cJSON_ArrayForEach(item, root) {
-        if (add_key(&words, &nwords, item, &err) != 0) {
+        if (same_flag_earlier(root, item, &err) != 0 ||
+            add_key(&words, &nwords, item, &err) != 0) {
             status = cli_usage_error(ME, "%s", err.msg);
             goto out;
         }

@@ -573,6 +573,18 @@ int cmd_update(int argc, char **argv)
     hopts.timeout_ms = (long)(o.timeout_s * 1000);
     hopts.retries = o.retries;
     hopts.ca_bundle = env("AWS_CA_BUNDLE");
+    if (hopts.ca_bundle && *hopts.ca_bundle) {
+        /* checked here: curl's "error setting certificate file" came out
+         * under the first URL fetched (the Spot Advisor's) */
+        FILE *ca = fopen(hopts.ca_bundle, "r");
+        if (!ca) {
+            ecf_err_set(&err, ECF_EIO, "update: AWS_CA_BUNDLE: %s: %s",
+                        hopts.ca_bundle, strerror(errno));
+            status = cli_fail(&err);
+            goto out;
+        }
+        fclose(ca);
+    }
     hopts.ctx = &ui;
     hopts.progress = ui.progress ? on_progress : NULL;
     hopts.trace = o.verbose ? on_trace : NULL;

@@ -44,30 +44,31 @@ int cli_fleet_option(ecf_recommend_opts *o, int id, const char *arg,
                                arg);
         o->purchase = (ecf_purchase)k;
         return 1;
-    case O_TARGET_UTIL:
-        /* a fraction (0.7) or a percentage (70, 70%) */
-        if (cli_parse_double(&v, "--target-utilization", arg, 0, 100, err) <
-            0) {
-            char buf[32];
-            size_t n = strlen(arg);
-            if (n == 0 || n >= sizeof(buf) || arg[n - 1] != '%')
-                return err->code;
+    case O_TARGET_UTIL: {
+        /* a fraction (0.7) or a percentage (70, 70%); one message for
+         * every way to miss (1.5, -1, 101, 3%, x) */
+        char buf[32];
+        size_t n = strlen(arg);
+        bool pct = n > 0 && n < sizeof(buf) && arg[n - 1] == '%';
+        ecf_err ignored = ECF_ERR_INIT;
+        if (pct) {
             memcpy(buf, arg, n - 1);
             buf[n - 1] = '\0';
-            if (cli_parse_double(&v, "--target-utilization", buf, 0, 100,
-                                 err) < 0)
-                return err->code;
-            v /= 100;
-        } else if (v > 1) {
-            v /= 100;
         }
-        if (v < 0.05)
+        if (cli_parse_double(&v, "--target-utilization", pct ? buf : arg, 0,
+                             100, &ignored) == 0 &&
+            (pct || v > 1))
+            v /= 100;
+        else if (ignored.code != 0)
+            v = -1;
+        if (!(v >= 0.05 && v <= 1))
             return ecf_err_set(err, ECF_EINVAL,
-                               "--target-utilization: expected 5%% to 100%%, "
-                               "got '%s'",
+                               "--target-utilization: expected 5%% to 100%% "
+                               "(0.05 to 1, or 5 to 100), got '%s'",
                                arg);
         o->target_utilization = v;
         return 1;
+    }
     case O_ASYNC:
         o->async = true;
         return 1;

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "ec2fit/buf.h"
+#include "ec2fit/textsafe.h"
 #include "json_check.h"
 
 #include "catalog_internal.h"
@@ -148,6 +149,12 @@ static const char *path_format(const ctx *c, char *buf, size_t size)
 static int fail(ctx *c, const char *key, const char *fmt, ...)
     ECF_PRINTF(3, 4);
 
+/* The message for a name that breaks docs/catalog.md "Identifiers"; the
+ * name itself is not echoed (it may hold anything). */
+#define IDENT_RULE(what, punct)                                                \
+    "expected " what " of 1 to 63 characters: lowercase letters, digits "    \
+    "and '" punct "', starting with a letter or digit"
+
 static int fail(ctx *c, const char *key, const char *fmt, ...)
 {
     char reason[256];
@@ -200,7 +207,7 @@ static int get_string(ctx *c, char **out, const cJSON *obj, const char *key,
 
 /* A non-negative finite number. When nullable, absent/null yields `dflt`. */
 static int get_number(ctx *c, double *out, const cJSON *obj, const char *key,
-                      bool required, bool nullable, double dflt)
+                      bool required, bool nullable, double dflt, double max)
 {
     int rc;
     const cJSON *v = member(c, obj, key, required && !nullable, &rc);
@@ -215,6 +222,14 @@ static int get_number(ctx *c, double *out, const cJSON *obj, const char *key,
     if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble) ||
         v->valuedouble < 0)
         return fail(c, key, "expected a non-negative number");
+    /* docs/catalog.md "Limits": far above any real value, so a quotient
+     * or product of two catalog numbers stays finite and in range */
+    if (v->valuedouble > max)
+        return fail(c, key, "%g exceeds the limit of %g", v->valuedouble,
+                    max);
+    if (v->valuedouble > 0 && v->valuedouble < ECF_CATALOG_MIN_POSITIVE)
+        return fail(c, key, "%g is below the smallest non-zero value, %g",
+                    v->valuedouble, ECF_CATALOG_MIN_POSITIVE);
     *out = v->valuedouble;
     return 0;
 }
@@ -347,6 +362,8 @@ static int load_accels(ctx *c, ecf_catalog *cat, const cJSON *arr)
             rc = fail(c, NULL, "expected an object");
         if (!rc)
             rc = get_string(c, &a->id, it, "id", true);
+        if (!rc && !ecf_ident_valid(a->id, ECF_CATALOG_MAX_TYPE_LEN, "-"))
+            rc = fail(c, "id", "%s", IDENT_RULE("an accelerator id", "-"));
         if (!rc)
             for (j = 0; j + 1 < i; j++)
                 if (strcmp(cat->accels[j].id, a->id) == 0) {
@@ -365,12 +382,14 @@ static int load_accels(ctx *c, ecf_catalog *cat, const cJSON *arr)
         a->kind = (ecf_accel_kind)(kind + 1);
         if (!rc)
             rc = get_number(c, &a->memory_gb, it, "memory_gb", true, false,
-                            0);
+                            0, ECF_CATALOG_MAX_DEVICE_MEM_GB);
         if (!rc)
             rc = get_number(c, &a->memory_bw_gbytes_s, it,
-                            "memory_bw_gbytes_s", false, true, 0);
+                            "memory_bw_gbytes_s", false, true, 0,
+                            ECF_CATALOG_MAX_BW_GBYTES_S);
         if (!rc)
-            rc = get_number(c, &a->tdp_w, it, "tdp_w", false, true, 0);
+            rc = get_number(c, &a->tdp_w, it, "tdp_w", false, true, 0,
+                            ECF_CATALOG_MAX_TDP_W);
         if (!rc)
             rc = get_string(c, &a->confidence, it, "confidence", false);
         if (!rc)
@@ -385,7 +404,7 @@ static int load_accels(ctx *c, ecf_catalog *cat, const cJSON *arr)
         for (p = 0; !rc && p < ECF_PREC_COUNT; p++) {
             path_push(c, "tflops", NULL, 0, false);
             rc = get_number(c, &a->tflops[p], tf, prec_names[p], false, true,
-                            0);
+                            0, ECF_CATALOG_MAX_TFLOPS);
             path_pop(c);
         }
         path_pop(c);
@@ -403,16 +422,17 @@ static int load_price(ctx *c, ecf_price *p, const cJSON *v)
     if (!cJSON_IsObject(v))
         return fail(c, NULL, "expected an object");
     rc = get_number(c, &p->ondemand_usd_per_hour, v, "ondemand_usd_per_hour",
-                    true, false, 0);
+                    true, false, 0, ECF_CATALOG_MAX_USD_PER_HOUR);
     if (!rc && p->ondemand_usd_per_hour <= 0)
         rc = fail(c, "ondemand_usd_per_hour", "expected a positive number");
     if (!rc)
         rc = get_number(c, &p->reserved_1y_usd_per_hour, v,
                         "reserved_1y_usd_per_hour", false, true,
-                        ECF_PRICE_UNKNOWN);
+                        ECF_PRICE_UNKNOWN, ECF_CATALOG_MAX_USD_PER_HOUR);
     if (!rc)
         rc = get_number(c, &p->spot_usd_per_hour, v, "spot_usd_per_hour",
-                        false, true, ECF_PRICE_UNKNOWN);
+                        false, true, ECF_PRICE_UNKNOWN,
+                        ECF_CATALOG_MAX_USD_PER_HOUR);
     if (!rc)
         rc = get_int(c, &p->spot_savings_pct, v, "spot_savings_pct", false,
                      true, 0, -1000);
@@ -458,10 +478,10 @@ static int load_accel_ref(ctx *c, const ecf_catalog *cat, ecf_instance *in,
             rc = fail(c, "count", "expected an integer from 1 to 1024");
         if (!rc)
             rc = get_number(c, &in->accel_memory_gib, acc, "memory_gib", true,
-                            false, 0);
+                            false, 0, ECF_CATALOG_MAX_DEVICE_MEM_GB);
         if (!rc)
             rc = get_number(c, &in->accel_fraction, acc, "fraction", false,
-                            true, 1.0);
+                            true, 1.0, 1.0);
         if (!rc && (in->accel_fraction <= 0 || in->accel_fraction > 1))
             rc = fail(c, "fraction", "expected a number in (0, 1]");
         if (!rc)
@@ -469,7 +489,8 @@ static int load_accel_ref(ctx *c, const ecf_catalog *cat, ecf_instance *in,
         in->link = (ecf_link)link;
         if (!rc)
             rc = get_number(c, &in->link_gbytes_s, acc,
-                            "interconnect_gbytes_s", false, true, 0);
+                            "interconnect_gbytes_s", false, true, 0,
+                            ECF_CATALOG_MAX_BW_GBYTES_S);
         path_pop(c);
     }
     free(id);
@@ -492,18 +513,19 @@ static int load_cpu(ctx *c, ecf_instance *in, const cJSON *cpu)
         rc = fail(c, "gflops", "expected an object");
     if (!rc) {
         path_push(c, "gflops", NULL, 0, false);
-        rc = get_number(c, &in->cpu_gflops_fp32, g, "fp32", true, false, 0);
+        rc = get_number(c, &in->cpu_gflops_fp32, g, "fp32", true, false, 0,
+                        ECF_CATALOG_MAX_CPU_GFLOPS);
         if (!rc)
             rc = get_number(c, &in->cpu_gflops_bf16, g, "bf16", true, false,
-                            0);
+                            0, ECF_CATALOG_MAX_CPU_GFLOPS);
         if (!rc)
             rc = get_number(c, &in->cpu_gflops_int8, g, "int8", true, false,
-                            0);
+                            0, ECF_CATALOG_MAX_CPU_GFLOPS);
         path_pop(c);
     }
     if (!rc)
         rc = get_number(c, &in->cpu_mem_gbytes_s, cpu, "memory_bw_gbytes_s",
-                        true, false, 0);
+                        true, false, 0, ECF_CATALOG_MAX_BW_GBYTES_S);
     if (!rc && !(in->cpu_gflops_fp32 > 0 && in->cpu_gflops_bf16 > 0 &&
                  in->cpu_gflops_int8 > 0 && in->cpu_mem_gbytes_s > 0))
         rc = fail(c, NULL, "gflops and memory_bw_gbytes_s must be positive");
@@ -523,12 +545,20 @@ static int load_instance(ctx *c, ecf_catalog *cat, ecf_instance *in,
     rc = get_string(c, &in->type, it, "type", true);
     if (!rc && !in->type[0])
         rc = fail(c, "type", "expected a non-empty string");
+    if (!rc && !ecf_ident_valid(in->type, ECF_CATALOG_MAX_TYPE_LEN, "-."))
+        rc = fail(c, "type", "%s", IDENT_RULE("an instance type", "-."));
     if (!rc)
         rc = get_string(c, &in->family, it, "family", true);
+    if (!rc && !ecf_ident_valid(in->family, ECF_CATALOG_MAX_TYPE_LEN, "-"))
+        rc = fail(c, "family", "%s", IDENT_RULE("a family", "-"));
     if (!rc)
         rc = get_int(c, &in->vcpu, it, "vcpu", true, false, 0, 0);
+    if (!rc && in->vcpu > ECF_CATALOG_MAX_VCPU)
+        rc = fail(c, "vcpu", "%d exceeds the limit of %d", in->vcpu,
+                  ECF_CATALOG_MAX_VCPU);
     if (!rc)
-        rc = get_number(c, &in->memory_gib, it, "memory_gib", true, false, 0);
+        rc = get_number(c, &in->memory_gib, it, "memory_gib", true, false, 0,
+                        ECF_CATALOG_MAX_MEMORY_GIB);
     if (!rc)
         rc = get_enum(c, &arch, it, "arch", arch_names, 2);
     in->arch = (ecf_arch)arch;
@@ -543,17 +573,23 @@ static int load_instance(ctx *c, ecf_catalog *cat, ecf_instance *in,
         rc = load_cpu(c, in, cJSON_GetObjectItemCaseSensitive(it, "cpu"));
     if (!rc)
         rc = get_number(c, &in->network_gbps, it, "network_gbps", false, true,
-                        0);
+                        0, ECF_CATALOG_MAX_NET_GBPS);
     if (!rc)
         rc = get_int(c, &in->efa_interfaces, it, "efa_interfaces", false,
                      true, 0, 0);
+    if (!rc && in->efa_interfaces > ECF_CATALOG_MAX_EFA_INTERFACES)
+        rc = fail(c, "efa_interfaces", "%d exceeds the limit of %d",
+                  in->efa_interfaces, ECF_CATALOG_MAX_EFA_INTERFACES);
     if (!rc)
-        rc = get_number(c, &in->efa_gbps, it, "efa_gbps", false, true, 0);
+        rc = get_number(c, &in->efa_gbps, it, "efa_gbps", false, true, 0,
+                        ECF_CATALOG_MAX_NET_GBPS);
     in->efa = in->efa_interfaces > 0;
     if (!rc)
-        rc = get_number(c, &in->ebs_gbps, it, "ebs_gbps", false, true, 0);
+        rc = get_number(c, &in->ebs_gbps, it, "ebs_gbps", false, true, 0,
+                        ECF_CATALOG_MAX_NET_GBPS);
     if (!rc)
-        rc = get_number(c, &in->nvme_gb, it, "nvme_gb", false, true, 0);
+        rc = get_number(c, &in->nvme_gb, it, "nvme_gb", false, true, 0,
+                        ECF_CATALOG_MAX_NVME_GB);
     if (rc)
         return rc;
 
@@ -576,6 +612,8 @@ static int load_instance(ctx *c, ecf_catalog *cat, ecf_instance *in,
         size_t k;
         if (!pv->string || !pv->string[0] || strlen(pv->string) > 64)
             return fail(c, "prices", "expected region names as keys");
+        if (!ecf_ident_valid(pv->string, ECF_CATALOG_MAX_REGION_LEN, "-"))
+            return fail(c, "prices", "%s", IDENT_RULE("a region key", "-"));
         for (k = 0; k < j; k++)
             if (strcmp(in->prices[k].region, pv->string) == 0)
                 return fail(c, "prices", "duplicate region \"%s\"",

@@ -16,6 +16,10 @@ int cli_check_region(const ecf_catalog *cat, const char *region,
 
     if (ecf_catalog_has_region(cat, region))
         return 0;
+    if (n == 0) /* not the region's fault, nor a flag's (issue 28) */
+        return ecf_err_set(err, ECF_EINVAL,
+                           "the catalog has no prices in any region; run "
+                           "'ec2fit update' or pass a catalog with prices");
     if (n > ECF_CATALOG_MAX_REGIONS)
         n = ECF_CATALOG_MAX_REGIONS;
     for (i = 0; i < n; i++)

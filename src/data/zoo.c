@@ -895,5 +895,12 @@ int ecf_model_from_hf_config(ecf_model *out,
     *out = m;
 out:
     cJSON_Delete(root);
+    /* the cap --params has (ecf_model_from_params): a config whose sizes
+     * each pass their range can still multiply out to "5e+04T params" */
+    if (rc == 0 && !(out->params >= 1 && out->params <= 1e13))
+        rc = ecf_err_set(err, ECF_EINVAL,
+                         "%s: the architecture gives %.3g parameters, "
+                         "outside 1 to 10T (the range of --params)",
+                         name, out->params);
     return rc;
 }

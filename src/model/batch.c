@@ -146,15 +146,22 @@ typedef struct {
     const char *famv[RB_MAX_LIST + 1], *exfamv[RB_MAX_LIST + 1];
 } rb_profile;
 
-/* Splits a comma list in place into `v` (NULL-terminated). */
+/* Splits a comma list in place into `v` (NULL-terminated); the count,
+ * or RB_MAX_LIST + 1 when the list holds more entries than `v` (refused
+ * by the caller: an entry past the last would be dropped silently). */
 static size_t split_list(const char **v, char *s)
 {
     size_t n = 0;
     char *p, *save = NULL;
-    for (p = strtok_r(s, ",", &save); p && n < RB_MAX_LIST;
-         p = strtok_r(NULL, ",", &save))
-        if (*p)
-            v[n++] = p;
+    for (p = strtok_r(s, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
+        if (!*p)
+            continue;
+        if (n == RB_MAX_LIST) {
+            v[n] = NULL;
+            return RB_MAX_LIST + 1;
+        }
+        v[n++] = p;
+    }
     v[n] = NULL;
     return n;
 }
@@ -228,12 +235,23 @@ static int rec_field(rb_profile *p, int id, const rb_field *f, ecf_err *err)
         bool ex = id == F_EXCLUDE;
         char *store = ex ? p->exfam : p->fam;
         const char **vec = ex ? p->exfamv : p->famv;
+        const char *flag = ex ? "--exclude-families" : "--families";
+        size_t n;
+        if (strlen(arg) >= sizeof(p->fam))
+            return ecf_err_set(err, ECF_EINVAL,
+                               "%s: longer than %zu bytes", flag,
+                               sizeof(p->fam) - 1);
         snprintf(store, sizeof(p->fam), "%s", arg);
-        if (split_list(vec, store) == 0)
+        n = split_list(vec, store);
+        if (n == 0)
             return ecf_err_set(err, ECF_EINVAL,
                                "%s: expected a comma-separated list, got "
                                "'%s'",
-                               ex ? "--exclude-families" : "--families", arg);
+                               flag, arg);
+        if (n > RB_MAX_LIST)
+            return ecf_err_set(err, ECF_EINVAL,
+                               "%s: more than %d entries", flag,
+                               RB_MAX_LIST);
         if (ex)
             o->exclude_families = vec;
         else
@@ -327,6 +345,9 @@ static int build_profile(rb_profile *p, const rb_batch *b,
     if (p->o.peak_qps > 0 && p->wl.w.task != ECF_TASK_INFER)
         return ecf_err_set(err, ECF_EINVAL,
                            "--peak-qps: only for --task infer");
+    if (p->o.peak_qps > 0 && p->o.peak_qps < p->wl.w.qps)
+        return ecf_err_set(err, ECF_EINVAL, "--peak-qps: %g is below --qps %g",
+                           p->o.peak_qps, p->wl.w.qps);
 
     if (strcmp(p->regions, "all") == 0) {
         for (i = 0; i < ecf_catalog_region_count(b->cat) &&
@@ -438,20 +459,20 @@ static void print_error(rb_item *it, long line, const ecf_err *err,
 {
     cJSON *o = cJSON_CreateObject();
     char *s;
+    /* escaped in the JSON line too: a raw byte that is not UTF-8 would
+     * make the line invalid JSON (docs/security.md) */
+    char *msg = ecf_textsafe_dup(err->msg);
     cJSON_AddNumberToObject(o, "line", (double)line);
-    cJSON_AddStringToObject(o, "error", err->msg);
+    cJSON_AddStringToObject(o, "error", msg);
     cJSON_AddNumberToObject(o, "exit_code", status);
     s = cJSON_PrintUnformatted(o);
     if (s)
         ecf_buf_printf(&it->out, "%s\n", s);
     cJSON_free(s);
     cJSON_Delete(o);
-    {
-        char *safe = ecf_textsafe_dup(err->msg); /* docs/security.md */
-        ecf_buf_printf(&it->errout, "ec2fit: recommend: line %ld: %s\n",
-                       line, safe);
-        free(safe);
-    }
+    ecf_buf_printf(&it->errout, "ec2fit: recommend: line %ld: %s\n", line,
+                   msg);
+    free(msg);
 }
 
 /* Fields that change the plans but not one estimate (see
@@ -490,7 +511,7 @@ static char *group_key(const char *text, size_t len, char **packed)
     rb_field fields[RB_MAX_FIELDS];
     ecf_err err = ECF_ERR_INIT;
     ecf_buf key = ECF_BUF_INIT;
-    cJSON *root = cJSON_ParseWithLengthOpts(text, len, NULL, 0);
+    cJSON *root = parse_line(text, len, &err);
     size_t n = 0, i;
 
     *packed = NULL;
@@ -529,7 +550,6 @@ static int batch_line(rb_batch *b, ecf_recommend_memo *memo, rb_item *it)
     rb_profile *p = NULL;
     ecf_err err = ECF_ERR_INIT;
     ecf_buf key = ECF_BUF_INIT;
-    const char *end = NULL;
     cJSON *root = NULL;
     rb_entry *hit;
     char *json = NULL;
@@ -539,12 +559,9 @@ static int batch_line(rb_batch *b, ecf_recommend_memo *memo, rb_item *it)
     if (it->fields) { /* read when the line was grouped */
         n = unpack_fields(fields, it->fields);
     } else {
-        root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
-        if (!root) {
-            ecf_err_set(&err, ECF_EINVAL, "malformed JSON at byte %ld",
-                        end ? (long)(end - text) : 0L);
+        root = parse_line(text, len, &err);
+        if (!root)
             goto fail;
-        }
         if (read_fields(fields, &n, root, &err) < 0)
             goto fail;
     }
@@ -782,7 +799,8 @@ int ecf_recommend_batch(FILE *in, FILE *out, FILE *diag,
     ecf_err err = ECF_ERR_INIT;
     char *line = NULL;
     size_t cap = 0;
-    ssize_t got;
+    long long got;
+    bool read_error = false;
     long lineno = 0;
     int status = 0;
     rb_item *items = NULL;
@@ -819,15 +837,23 @@ int ecf_recommend_batch(FILE *in, FILE *out, FILE *diag,
         chunk_lines = chunk_size(&b);
     for (t = 0; t < n_workers; t++)
         memos[t] = ecf_recommend_memo_new();
-    while ((got = getline(&line, &cap, in)) != -1) {
+    for (;;) {
         rb_item *it;
+        bool too_long;
+        got = read_line(&line, &cap, in, RB_MAX_LINE, &too_long);
+        if (got == 0)
+            break;
+        if (got < 0) {
+            read_error = true;
+            break;
+        }
         lineno++;
-        if (blank(line, (size_t)got))
+        if (!too_long && blank(line, (size_t)got))
             continue;
         it = &items[n_items++];
         memset(it, 0, sizeof(*it));
         it->lineno = lineno;
-        if ((size_t)got > RB_MAX_LINE) {
+        if (too_long) {
             ecf_err_set(&err, ECF_EINVAL, "line longer than %u bytes",
                         RB_MAX_LINE);
             print_error(it, lineno, &err, 2);
@@ -850,6 +876,8 @@ int ecf_recommend_batch(FILE *in, FILE *out, FILE *diag,
     if (n_items)
         status = worse(status, run_chunk(&b, items, n_items, memos, n_workers,
                                          out, diag));
+    if (read_error) /* ferror(in) is set: the caller names the input */
+        status = worse(status, 1);
     free(line);
     free(items);
     for (t = 0; t < RB_MAX_THREADS; t++)

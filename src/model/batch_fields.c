@@ -1,11 +1,13 @@
 /*
  * batch_fields.c - the batch engine's reading of one profile line: its
  * JSON fields as flag arguments, sorted by name (batch_internal.h); the
- * checks of each field are batch.c's, the flags' own.
+ * checks of each field are batch.c's, the flags' own. Also the bounded
+ * line reader and the strict parse of a line.
  */
 #include "batch_internal.h"
 
 #include "ec2fit/buf.h"
+#include "json_check.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -128,5 +130,60 @@ size_t unpack_fields(rb_field *out, const char *packed)
         memcpy(f->text, packed + a, b);
         packed += a + b;
     }
+    return n;
+}
+
+/* Parses one line as strictly as every other loader (json_check.h):
+ * nothing after the object ({A}{B} or {A} junk), no duplicate key, no
+ * \u0000 or raw control character in a string, valid UTF-8 only. NULL
+ * with the message in err. */
+cJSON *parse_line(const char *text, size_t len, ecf_err *err)
+{
+    const char *end = NULL;
+    cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+    if (!root) {
+        ecf_err_set(err, ECF_EINVAL, "malformed JSON at byte %ld",
+                    end ? (long)(end - text) : 0L);
+        return NULL;
+    }
+    if (ecf_json_check(root, text, len, end, "JSON", ECF_EINVAL, err) != 0) {
+        cJSON_Delete(root);
+        return NULL;
+    }
+    return root;
+}
+
+/* Reads one line (its newline included) into *buf, never holding more
+ * than max + 1 bytes: a longer line is consumed to its end without being
+ * stored, *too_long is set, and its length is still returned. Returns the
+ * length, 0 at the end of input, or -1 on a read error (errno set), so an
+ * I/O failure is never mistaken for the end of the input (getline's
+ * ENOMEM was). */
+long long read_line(char **buf, size_t *cap, FILE *in, size_t max,
+                           bool *too_long)
+{
+    long long n = 0;
+    int c;
+
+    *too_long = false;
+    if (*cap < max + 2) {
+        free(*buf);
+        *cap = max + 2;
+        *buf = ecf_xmalloc(*cap);
+    }
+    while ((c = getc(in)) != EOF) {
+        if ((size_t)n < max + 1)
+            (*buf)[n] = (char)c;
+        else
+            *too_long = true;
+        n++;
+        if (c == '\n')
+            break;
+    }
+    if (c == EOF && ferror(in))
+        return -1;
+    if ((size_t)n > max)
+        *too_long = true;
+    (*buf)[(size_t)n < max + 1 ? (size_t)n : max + 1] = '\0';
     return n;
 }

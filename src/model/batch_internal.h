@@ -2,13 +2,14 @@
  * batch_internal.h - internal to the batch engine (batch.c): its result
  * cache, canonical profile text -> compact JSON and status, bounded by
  * RB_CACHE_MAX_BYTES (batch_cache.c), and the reading of a line's fields
- * (batch_fields.c).
+ * (batch_fields.c), with the bounded line reader and the strict parse.
  */
 #ifndef EC2FIT_MODEL_BATCH_INTERNAL_H
 #define EC2FIT_MODEL_BATCH_INTERNAL_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include <cjson/cJSON.h>
 
@@ -42,6 +43,25 @@ typedef struct {
  *  comma-joined; sorted by name, '_' read as '-' (batch_fields.c). */
 int read_fields(rb_field *out, size_t *n_out, const cJSON *root,
                 ecf_err *err);
+
+#define parse_line ecf_batch_parse_line_
+#define read_line ecf_batch_read_line_
+
+/** Parses one line as strictly as every other loader (json_check.h):
+ *  nothing after the object ({A}{B}, {A} junk), no duplicate key, no
+ *  \u0000 or raw control character in a string, valid UTF-8 only. The
+ *  tree is the caller's (cJSON_Delete); NULL with "malformed JSON at byte
+ *  N" or "JSON: ..." in err. */
+cJSON *parse_line(const char *text, size_t len, ecf_err *err);
+
+/** Reads one line (its newline included) into *buf (*cap bytes, grown to
+ *  max + 2 once), never holding more than max + 1 bytes: a longer line is
+ *  consumed to its end without being stored, *too_long is set and its
+ *  full length returned. Returns the length, 0 at the end of the input,
+ *  or -1 on a read error (errno set): unlike getline, whose ENOMEM looked
+ *  like the end of the input. */
+long long read_line(char **buf, size_t *cap, FILE *in, size_t max,
+                    bool *too_long);
 
 #define pack_fields ecf_batch_pack_fields_
 #define unpack_fields ecf_batch_unpack_fields_

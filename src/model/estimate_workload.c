@@ -407,6 +407,16 @@ int ecf_workload_resolve(ecf_workload *w, const ecf_model *m, ecf_err *err)
                            "--pipeline-parallel: 1 to 1024 pipeline stages, "
                            "training only, got %d",
                            w->pipeline_parallel);
+    /* the Megatron layout gives each stage an equal share of the blocks
+     * (estimate_train.c): a count no model plan can use was dropped with
+     * a warning only --output json showed */
+    if (w->pipeline_parallel >= 2 && m->layers > 0 &&
+        m->layers % w->pipeline_parallel != 0)
+        return ecf_err_set(err, ECF_EINVAL,
+                           "--pipeline-parallel %d: %s has %d layers, which "
+                           "do not split into %d equal stages",
+                           w->pipeline_parallel, m->name, m->layers,
+                           w->pipeline_parallel);
     if (w->virtual_stages < 0 || w->virtual_stages > 1024 ||
         (w->virtual_stages > 1 && w->pipeline_parallel < 2))
         return ecf_err_set(err, ECF_EINVAL,

@@ -5,6 +5,7 @@
  * Scaling").
  */
 #include "ec2fit/fleet.h"
+#include "ec2fit/satconv.h"
 
 #include <math.h>
 #include <string.h>
@@ -137,7 +138,8 @@ void ecf_asg_size(ecf_asg_fleet *out, double qps, double peak,
          * start time: the load that arrives while a new instance boots */
         double ramp = (peak - qps) * PI / (24 * 3600.0);
         double need = ramp * (start_s > 0 ? start_s : ECF_ASG_START_S);
-        out->warm_groups = need > 0 ? (int)ceil(need / per - 1e-9) : 0;
+        out->warm_groups =
+            need > 0 ? ecf_sat_int(ceil(need / per - 1e-9)) : 0;
         if (out->warm_groups > out->max_groups - out->min_groups)
             out->warm_groups = out->max_groups - out->min_groups;
     }

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "ec2fit/light.h"
+#include "ec2fit/satconv.h"
 
 #include "recommend_internal.h"
 
@@ -117,7 +118,7 @@ static void lambda_option(ecf_light_option *o, const ecf_lambda_pricing *p,
             o->latency_ms = e.latency_ms;
             o->capacity_qps = secs > 0 ? 1 / secs : 0;
             o->instances =
-                (int)ceil((w->qps > 0 ? w->qps : 1) * secs - 1e-9);
+                ecf_sat_int(ceil((w->qps > 0 ? w->qps : 1) * secs - 1e-9));
             o->monthly_usd = monthly;
             o->usd_per_million = per_million(m, w, monthly);
         }

@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ec2fit/satconv.h"
 #include "render_common.h"
 #include "render_deploy.h"
 
@@ -143,10 +144,10 @@ int rr_print_ecs(FILE *f, FILE *errf, const rr_view *v)
         return 1;
     }
     rd_names_init(&nm, v);
-    inst_mib = lround(p->inst->memory_gib * 1024);
-    reg_mib = (long)floor((double)inst_mib * ECS_REGISTERED_FRACTION);
+    inst_mib = ecf_sat_long(round(p->inst->memory_gib * 1024));
+    reg_mib = ecf_sat_long(floor((double)inst_mib * ECS_REGISTERED_FRACTION));
     task_mib = reg_mib - ECS_RESERVED_MEMORY_MIB;
-    target_pct = (int)lround(nm.target_fraction * 100);
+    target_pct = ecf_sat_int(round(nm.target_fraction * 100));
     if (target_pct < 1)
         target_pct = 1;
     if (target_pct > 100)

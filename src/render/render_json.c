@@ -22,6 +22,7 @@
 #include "ec2fit/textsafe.h"
 #include "render_explain.h"
 #include "ec2fit/light.h"
+#include "ec2fit/satconv.h"
 
 /* The shared cJSON helpers (render_fleet.c, render_train_plans.c) add
  * members to an object: the tree sink gives its own, the text sink a
@@ -172,7 +173,7 @@ static void json_plan(rj *o, const rr_view *v, const ecf_plan *p,
     if (!ecf_task_is_training(r->workload.task) &&
         ecf_model_kind_is_llm(v->model->kind))
         rj_num(&mem, "kv_capacity_tokens",
-               (double)(long long)p->kv_capacity_tokens);
+               (double)ecf_sat_ll(p->kv_capacity_tokens));
     else
         rj_null(&mem, "kv_capacity_tokens");
     rj_close(&mem, '}');

@@ -10,6 +10,7 @@
 #include <ctype.h>
 #include <string.h>
 
+#include "render_escape.h"
 #include "recommend_render_internal.h"
 #include "ec2fit/images.h"
 
@@ -76,8 +77,11 @@ static void print_values(FILE *f, const char *const *v, size_t n)
 {
     size_t i;
     fprintf(f, "          values:\n");
-    for (i = 0; i < n; i++)
-        fprintf(f, "            - \"%s\"\n", v[i]);
+    for (i = 0; i < n; i++) {
+        fputs("            - ", f);
+        rr_yaml_str(f, v[i]);
+        fputc('\n', f);
+    }
 }
 
 static void print_pool(FILE *f, const rr_view *v, const pool *pl)
@@ -240,9 +244,10 @@ void rr_print_karpenter(FILE *f, const rr_view *v)
         }
         pools[k].plans[pools[k].n++] = i;
     }
-    fprintf(f, "# Karpenter NodePools from ec2fit for %s (%s); the top %zu "
-               "plan%s, catalog prices as of %s.\n",
-            v->model->name, ecf_task_name(v->w->task), n, n == 1 ? "" : "s",
+    fputs("# Karpenter NodePools from ec2fit for ", f);
+    rr_yaml_comment(f, v->model->name);
+    fprintf(f, " (%s); the top %zu plan%s, catalog prices as of %s.\n",
+            ecf_task_name(v->w->task), n, n == 1 ? "" : "s",
             ecf_catalog_as_of(v->cat));
     fprintf(f, "# One NodePool per device plugin; ranked in region");
     for (i = 0; i < v->opts->n_regions; i++)

@@ -15,19 +15,13 @@
 #include "render_report.h"
 #include "recommend_render_internal.h"
 #include "ec2fit/textsafe.h"
+#include "render_escape.h"
 #include "ec2fit/light.h"
 
-/* A table cell: control characters escaped, and '|' (which would end the
- * cell) as "\|". */
+/* A table cell: Markdown text (render_escape.h), so '|' cannot end it. */
 static void cell(FILE *f, const char *s)
 {
-    char safe[1024];
-    const char *p;
-    for (p = ecf_textsafe(safe, sizeof(safe), s); *p; p++) {
-        if (*p == '|')
-            fputc('\\', f);
-        fputc(*p, f);
-    }
+    rr_md_text(f, s);
 }
 
 static void closest_misses(FILE *f, const rr_view *v)
@@ -55,7 +49,7 @@ static void notes(FILE *f, const rr_view *v, size_t n)
 {
     /* heap, not static: renderers may run on several threads */
     char (*nt)[RR_NOTE_LEN] = malloc(RR_MAX_NOTES * sizeof(*nt));
-    char safe[2 * RR_NOTE_LEN], ty[256];
+    char ty[256];
     size_t plan[RR_MAX_NOTES], k,
         m = nt ? rr_report_notes(nt, plan, RR_MAX_NOTES, v, n) : 0;
     if (m == 0) {
@@ -64,14 +58,14 @@ static void notes(FILE *f, const rr_view *v, size_t n)
     }
     fprintf(f, "\n**Notes and warnings**\n\n");
     for (k = 0; k < m; k++) {
-        ecf_textsafe(safe, sizeof(safe), nt[k]);
         if (plan[k] == (size_t)-1)
-            fprintf(f, "- %s\n", safe);
+            fputs("- ", f);
         else
-            fprintf(f, "- #%zu `%s`: %s\n", plan[k] + 1,
+            fprintf(f, "- #%zu `%s`: ", plan[k] + 1,
                     ecf_textsafe(ty, sizeof(ty),
-                                 v->rec->plans[plan[k]].inst->type),
-                    safe);
+                                 v->rec->plans[plan[k]].inst->type));
+        rr_md_text(f, nt[k]);
+        fputc('\n', f);
     }
     free(nt);
 }
@@ -117,19 +111,21 @@ static void serving_extras(FILE *f, const rr_view *v)
 void rr_print_markdown(FILE *f, const rr_view *v)
 {
     const ecf_recommendation *r = v->rec;
-    char wl[256], lbl[512], ty[256];
+    char wl[256], ty[256];
     size_t i, n = shown(v);
     bool multi = v->opts->n_regions > 1;
     double hourly[64], cost[64];
     int dh = 2, dc = 2;
 
     workload_line(wl, sizeof(wl), v);
-    fprintf(f, "## EC2 recommendation: %s\n\n",
-            ecf_textsafe(lbl, sizeof(lbl), v->model->name));
-    fprintf(f, "- **Workload:** %s\n", ecf_textsafe(lbl, sizeof(lbl), wl));
-    fprintf(f, "- **Prices:** %s catalog, as of %s (Linux on-demand; spot "
+    fputs("## EC2 recommendation: ", f);
+    rr_md_text(f, v->model->name);
+    fputs("\n\n- **Workload:** ", f);
+    rr_md_text(f, wl);
+    fputs("\n- **Prices:** ", f);
+    rr_md_text(f, v->catalog_label);
+    fprintf(f, " catalog, as of %s (Linux on-demand; spot "
                "prices are estimates from the AWS Spot Advisor)\n",
-            ecf_textsafe(lbl, sizeof(lbl), v->catalog_label),
             ecf_catalog_as_of(v->cat));
     fprintf(f, "- **Regions:** ");
     for (i = 0; i < v->opts->n_regions; i++)
@@ -192,8 +188,10 @@ void rr_print_markdown(FILE *f, const rr_view *v)
                 ecf_textsafe(ty, sizeof(ty), p->inst->type));
         if (multi)
             fprintf(f, " %s |", p->region);
-        fprintf(f, " %d | %s | %s | %.1f / %.1f | %s | %s | %s |", p->nodes,
-                purchase(p), acc, p->required_per_device_gib,
+        fprintf(f, " %d | %s | ", p->nodes, purchase(p));
+        rr_md_text(f, acc);
+        fprintf(f, " | %.1f / %.1f | %s | %s | %s |",
+                p->required_per_device_gib,
                 p->available_per_device_gib, c1, c2, c3);
         if (r->serving) {
             char c4[48];

@@ -1,6 +1,6 @@
 /*
- * parse.c - strict number parsing for flag-spelled text (errno, end
- * pointer, range) and "did you mean" suggestions by edit distance. Used by
+ * parse.c - strict number parsing for flag-spelled text (the syntax of
+ * cli_plain_number, then errno, end pointer and range) and "did you mean" suggestions by edit distance. Used by
  * the CLI's flags and by the batch engine's fields, so both give the same
  * messages. No I/O.
  */
@@ -8,8 +8,38 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+
+bool cli_plain_number(const char *s, bool integer)
+{
+    const char *p = s;
+    bool digits = false;
+
+    if (*p == '-')
+        p++;
+    for (; *p >= '0' && *p <= '9'; p++)
+        digits = true;
+    if (integer)
+        return digits && !*p;
+    if (*p == '.')
+        for (p++; *p >= '0' && *p <= '9'; p++)
+            digits = true;
+    if (!digits)
+        return false;
+    if (*p == 'e' || *p == 'E') {
+        bool exp_digits = false;
+        p++;
+        if (*p == '+' || *p == '-')
+            p++;
+        for (; *p >= '0' && *p <= '9'; p++)
+            exp_digits = true;
+        if (!exp_digits)
+            return false;
+    }
+    return !*p;
+}
 
 int cli_parse_int(int *out, const char *flag, const char *s, long min,
                   long max, ecf_err *err)
@@ -19,7 +49,8 @@ int cli_parse_int(int *out, const char *flag, const char *s, long min,
 
     errno = 0;
     v = strtol(s, &end, 10);
-    if (!*s || *end || errno == ERANGE || v < min || v > max)
+    if (!cli_plain_number(s, true) || *end || errno == ERANGE || v < min ||
+        v > max)
         return ecf_err_set(err, ECF_EINVAL,
                            "%s: expected an integer from %ld to %ld, got '%s'",
                            flag, min, max, s);
@@ -35,7 +66,8 @@ int cli_parse_double(double *out, const char *flag, const char *s,
 
     errno = 0;
     v = strtod(s, &end);
-    if (!*s || *end || errno == ERANGE || !isfinite(v) || v < min ||
+    if (!cli_plain_number(s, false) || *end || errno == ERANGE ||
+        !isfinite(v) || v < min ||
         (max >= min && v > max)) {
         if (max >= min)
             return ecf_err_set(err, ECF_EINVAL,

@@ -6,11 +6,19 @@
 #ifndef EC2FIT_UTIL_PARSE_H
 #define EC2FIT_UTIL_PARSE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "ec2fit/err.h"
 
 /* ---- strict number parsing for flags (errno, end pointer, range) ---- */
+
+/** The one number syntax of every flag (issue 28): an optional '-', digits,
+ *  and for a non-integer an optional fraction and exponent ("1.5",
+ *  "1e9", ".5"). No '+', no leading or trailing space, no hex ("0x10"), no
+ *  "inf"/"nan": what the unit parsers (units.c) already refused, strtol
+ *  and strtod accept. */
+bool cli_plain_number(const char *s, bool integer);
 
 /** "--flag: expected an integer from MIN to MAX, got 'ten'" on failure. */
 int cli_parse_int(int *out, const char *flag, const char *s, long min,

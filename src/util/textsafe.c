@@ -123,3 +123,15 @@ char *ecf_textsafe_dup(const char *src)
     char *d = ecf_xmalloc(size);
     return ecf_textsafe(d, size, src);
 }
+
+bool ecf_ident_valid(const char *s, size_t max_len, const char *punct)
+{
+    size_t i;
+    for (i = 0; s[i]; i++) {
+        unsigned char c = (unsigned char)s[i];
+        bool alnum = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+        if (i >= max_len || !(alnum || (i > 0 && strchr(punct, c))))
+            return false;
+    }
+    return i > 0;
+}

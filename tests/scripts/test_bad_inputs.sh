@@ -53,9 +53,16 @@ def with_type(t):
     c["instances"] = [dict(base["instances"][0], type=t)] + base["instances"][1:]
     return json.dumps(c)
 w("gen_catalog_raw_esc.json", with_type("g5.xlarge@E@").replace("@E@", "\x1b[31m"))
-# escaped in the JSON ("\u001b"): valid JSON, so it loads, and the table
-# must show it escaped (checked after the loop)
+# escaped in the JSON ("\u001b"): valid JSON, but an instance type is an
+# identifier (docs/catalog.md "Identifiers"), so the loader refuses it
 w("gen_catalog_escaped_esc.json", with_type("g5.xlarge\x1b[31m\u009b2J"))
+# free text (an accelerator name) may hold it: it loads, and the table
+# must show it escaped (checked after the loop)
+esc = json.loads(json.dumps(base))
+esc["accelerators"][1]["name"] = "A10G\x1b[31m\u009b2J"
+esc["instances"][0]["accelerator"] = {"id": "a10g", "count": 1,
+    "memory_gib": 22.3516, "interconnect": "none"}
+w("gen_catalog_escaped_esc_name.json", json.dumps(esc))
 w("gen_catalog_raw_esc_key.json", '{"\x1b[2J": 1}')
 w("gen_catalog_nul_escape.json", with_type("g5.xlarge@N@").replace("@N@", "\\u0000junk"))
 hf = open(os.path.join(d, "hf_unknown_field.json")).read()
@@ -75,6 +82,49 @@ w("gen_catalog_future.json", dated("2026-12-01", gen="2026-07-20T00:00:00Z"))
 w("gen_catalog_tomorrow.json", dated("2026-11-30", gen="2026-07-20T00:00:00Z"))
 w("gen_catalog_source_future.json", dated("2026-07-20", src_as_of="2027-01-01", gen="2026-07-20T00:00:00Z"))
 w("gen_batch_esc.jsonl", '{"model": "res\\u001b[31mnet", "task": "train"}\n')
+# issue 28: names that would break out of an artifact, numbers that
+# overflow what is derived from them (docs/catalog.md "Identifiers",
+# "Limits"), batch lines parsed as strictly as every loader
+w("gen_catalog_yaml_inject.json",
+  with_type('c5.large"\n            - "p5.48xlarge'))
+def edit(f):
+    c = json.loads(json.dumps(base))
+    f(c)
+    return json.dumps(c)
+def inst0(k, v):
+    return lambda c: c["instances"][0].__setitem__(k, v)
+def acc0(k, v):
+    return lambda c: c["accelerators"][0].__setitem__(k, v)
+w("gen_catalog_family_space.json", edit(inst0("family", "c5 x")))
+w("gen_catalog_region_md.json", edit(lambda c: c["instances"][0].__setitem__(
+    "prices", {"us-east-1|<b>": c["instances"][0]["prices"]["us-east-1"]})))
+w("gen_catalog_accel_id_upper.json", edit(acc0("id", "A100")))
+w("gen_catalog_vcpu_intmax.json", edit(inst0("vcpu", 2147483647)))
+w("gen_catalog_memory_1e308.json", edit(inst0("memory_gib", 1e308)))
+w("gen_catalog_accel_mem_1e308.json", edit(acc0("memory_gb", 1e308)))
+w("gen_catalog_tflops_tiny.json", edit(lambda c: c["accelerators"][0]["tflops"].__setitem__("bf16", 1e-300)))
+w("gen_catalog_ondemand_1e308.json", edit(lambda c: c["instances"][0]["prices"]["us-east-1"].__setitem__("ondemand_usd_per_hour", 1e308)))
+w("gen_batch_two_objects.jsonl", '{"model": "resnet50", "task": "train"}{"model": "bert-base", "task": "train"}\n')
+w("gen_batch_junk.jsonl", '{"model": "resnet50", "task": "train"} junk\n')
+w("gen_batch_nul.jsonl", '{"model": "resnet50\\u0000x", "task": "train"}\n')
+w("gen_batch_dup.jsonl", '{"model": "resnet50", "task": "train", "model": "bert-base"}\n')
+with open(os.path.join(d, "gen_batch_ff.jsonl"), "wb") as f:
+    f.write(b'{"model": "res\xffnet", "task": "train"}\n')
+w("gen_batch_65_families.jsonl", json.dumps({"model": "resnet50", "task": "train",
+    "exclude-families": ",".join("f%d" % i for i in range(65))}) + "\n")
+w("gen_hf_200t.json", json.dumps({"model_type": "llama", "hidden_size": 65536,
+    "num_hidden_layers": 1000, "intermediate_size": 1000000,
+    "num_attention_heads": 64, "num_key_value_heads": 8, "vocab_size": 32000,
+    "max_position_embeddings": 4096}))
+w("aws_config_bad.ini", "[default]\nregion = eu-west-1\ngarbage line\n")
+w("aws_config_ok.ini", "[default]\nregion = us-east-1\n")
+# an --output-file that is also an input (own copies: on failure they are
+# overwritten)
+w("gen_out_catalog.json", json.dumps(base))
+w("gen_out_rules.json", json.dumps(base))
+w("gen_out_hf.json", hf)
+w("gen_out_batch.jsonl", '{"model": "resnet50", "task": "train"}\n')
+w("gen_catalog_noprice.json", edit(lambda c: [i.__setitem__("prices", {}) for i in c["instances"]]))
 w("credentials_ctl.ini", "[default]\naws_access_key_id = AKID\naws_secret_access_key = se\x01cret\n")
 PY
 truncate -s 70M "$dir/gen_catalog_70mb.json"
@@ -142,16 +192,15 @@ while IFS=$'\t' read -r name want_rc mode want_err args; do
     fi
   fi
 done <"$bad/cases.tsv"
-# A control character that is valid JSON (escaped) reaches the table
-# escaped by ecf_textsafe: no raw ESC or C1 byte on stdout, in `list`
-# (table and CSV) and `show`, and the instance stays addressable by its
-# real name.
-for cmd in "list" "list --output csv" "show g5.xlarge$(printf '\033')[31m$(printf '\302\233')2J"; do
+# A control character that is valid JSON (escaped) in free text reaches
+# the table escaped by ecf_textsafe: no raw ESC or C1 byte on stdout, in
+# `list` and `show` (CSV prints the accelerator id, an identifier).
+for cmd in "list" "show c5.large"; do
   n=$((n + 1))
   # shellcheck disable=SC2086
-  "$EC2FIT" $cmd --catalog gen_catalog_escaped_esc.json >"$WORK/esc.out" 2>"$WORK/esc.err"
+  "$EC2FIT" $cmd --catalog gen_catalog_escaped_esc_name.json >"$WORK/esc.out" 2>"$WORK/esc.err"
   if LC_ALL=C grep -q $'\033\|\302\233' "$WORK/esc.out" ||
-     ! grep -qF 'g5.xlarge\x1b[31m\u009b2J' "$WORK/esc.out"; then
+     ! grep -qF 'A10G\x1b[31m\u009b2J' "$WORK/esc.out"; then
     echo "FAIL escaped_esc ($cmd): $(head -3 "$WORK/esc.out" | cat -v) $(cat -v "$WORK/esc.err")"
     fails=$((fails + 1))
   fi

@@ -32,7 +32,7 @@ check "--catalog FIFO" run 1 "ec2fit: fifo: not a regular file (a FIFO)" "$E" li
 check "--batch FIFO" run 1 "ec2fit: --batch: fifo: not a regular file (a FIFO)" "$E" recommend --batch fifo
 check "--model-config FIFO" run 1 "ec2fit: --model-config: fifo: not a regular file (a FIFO)" \
   "$E" recommend --model-config fifo --task infer
-check "--rules FIFO" run 1 "ec2fit: fifo: not a regular file (a FIFO)" \
+check "--rules FIFO" run 1 "ec2fit: --rules: fifo: not a regular file (a FIFO)" \
   "$E" recommend --model resnet50 --task train --rules fifo
 check "credentials FIFO" run 1 "ec2fit: update: credentials: fifo: not a regular file (a FIFO)" \
   env AWS_SHARED_CREDENTIALS_FILE=fifo "$E" update --dry-run --spot-advisor-url http://127.0.0.1:9/x

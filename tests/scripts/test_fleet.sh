@@ -113,4 +113,15 @@ check "--async on a job: exit 2" test $? -eq 2
 check "--async on a job: message" grep -qx "ec2fit: recommend: --async: only for --task infer" "$ERR"
 "$EC2FIT" recommend --model resnet50 --task train --max-interruption 30% > /dev/null 2> "$ERR"
 check "--max-interruption bad: exit 2" test $? -eq 2
+# issue 28: a peak far beyond the fleet cap. ceil(need / per) was cast to
+# int: warm_pool_size -2147483648 in tfvars, tf-external and the table.
+# Now every count saturates (ecf_sat_int) and stays within min..max.
+"$EC2FIT" recommend --model llama-3.1-8b --task infer --qps 1 --peak-qps 1e9 \
+  --start-time 24h -o tfvars > "$WORK/huge.tfvars" 2> "$ERR"
+check "peak 1e9: tfvars exit 0" test $? -eq 0
+check "peak 1e9: warm pool within min..max" jq -e '.warm_pool_size >= 0 and .warm_pool_size <= .asg_max_size - .asg_min_size and .asg_max_size <= 1000000' "$WORK/huge.tfvars"
+"$EC2FIT" recommend --model llama-3.1-8b --task infer --qps 1 --peak-qps 1e9 \
+  --start-time 24h -o json > "$WORK/huge.json" 2> "$ERR"
+check "peak 1e9: json counts non-negative" jq -e '[.. | numbers] | all(. >= 0)' "$WORK/huge.json"
+
 finish

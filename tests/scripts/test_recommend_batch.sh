@@ -101,4 +101,27 @@ check "batch: gp3 storage costed" jq -e -s '.[1].recommendations[0].storage.kind
 check "batch: bad storage is an error record" jq -e -s '.[2].error == "--storage: expected auto, s3, gp3, fsx, efs or nvme, got '"'"'ebs'"'"'"' storage.out
 check "batch: estimate-missing-prices takes a boolean" jq -e -s '.[3].error | contains("\"estimate-missing-prices\": expected true or false")' storage.out
 
+
+# issue 28: a line over the 1 MiB limit is skipped without being held in
+# memory, and the lines around it are answered. Under a 400 MB address
+# space a 300 MB line made getline fail with ENOMEM, which the batch took
+# for the end of its input (1 record, exit 0). Not in a sanitizer build:
+# ASan reserves terabytes of address space.
+if ! grep -q -a -e __asan_init -e __ubsan_handle "$EC2FIT"; then
+  echo '{"model":"resnet50","task":"train"}' > ok.jsonl
+  ( ulimit -v 400000
+    { cat ok.jsonl; head -c 300M /dev/zero; echo; cat ok.jsonl; } |
+      "$EC2FIT" recommend --batch - --top 1 > huge.out 2> huge.err
+    echo $? > huge.rc )
+  check "huge line: exit 2 (a bad line)" test "$(cat huge.rc)" -eq 2
+  check "huge line: three records, lines 1-3" jq -e -s '[.[].line] == [1,2,3]' huge.out
+  check "huge line: line 2 is the length error" jq -e -s '.[1].error == "line longer than 1048576 bytes"' huge.out
+  check "huge line: lines 1 and 3 answered" jq -e -s '.[0].recommendations[0] and .[2].recommendations[0]' huge.out
+fi
+# A read error is exit 1 with a message, never the end of the input.
+"$EC2FIT" recommend --batch - < / > rderr.out 2> rderr.err
+rc=$?
+check "read error: exit 1" test $rc -eq 1
+check "read error: one message" test "$(cat rderr.err)" = 'ec2fit: --batch: stdin: read error'
+
 finish

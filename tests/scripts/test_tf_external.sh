@@ -82,7 +82,21 @@ missing task|2|{"model":"resnet50"}
 bad number|2|{"model":"resnet50","task":"train","budget_hourly":"lots"}
 unknown region|2|{"model":"resnet50","task":"train","region":"us-east-9"}
 no plan|3|{"model":"llama-3.1-405b","task":"train","budget_hourly":"1"}
+duplicate key|2|{"model":"resnet50","task":"train","model":"bert-base"}
+two spellings of one flag|2|{"model":"resnet50","task":"train","batch_size":"8","batch-size":"16"}
+escaped NUL|2|{"model":"resnet50\u0000x","task":"train"}
+two objects|2|{"model":"resnet50","task":"train"}{"model":"bert-base"}
 CASES
+run '{"model":"resnet50","task":"train","model":"bert-base"}'
+check "duplicate key message" grep -qx 'ec2fit: tf-external: stdin: duplicate key "model"' "$ERR"
+run '{"model":"resnet50","task":"train","batch_size":"8","batch-size":"16"}'
+check "two spellings message" grep -qx "ec2fit: tf-external: keys 'batch_size' and 'batch-size' name the same flag" "$ERR"
+run '{"model":"resnet50\u0000x","task":"train"}'
+check "escaped NUL message" grep -qx 'ec2fit: tf-external: stdin: \\u0000 in a string at byte offset 18' "$ERR"
+printf '{"model":"res\377net","task":"train"}' | "$EC2FIT" tf-external >"$OUT" 2>"$ERR"
+rc=$?
+check "raw 0xFF: exit 2" test "$rc" -eq 2
+check "raw 0xFF: not echoed" grep -qx 'ec2fit: tf-external: stdin: model: invalid UTF-8 in a string' "$ERR"
 run '{"model":"resnet5","task":"train"}'
 check "unknown model message" grep -q "unknown model 'resnet5' (did you mean resnet50?)" "$ERR"
 run '{"model":"resnet50","task":"train","instance":"p4d.24xlarge"}'

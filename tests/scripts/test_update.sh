@@ -132,10 +132,34 @@ update
     fail "retry500: first page not retried: $(cat "$WORK/log")"
 snapshot
 
+# ---- 429 with Retry-After: 2 s waited, not the 250-500 ms backoff ------------
+start_server retryafter
+t0=$(date +%s%N)
+update
+t1=$(date +%s%N)
+[ "$RC" = 0 ] || fail "retryafter: exit $RC: $(cat "$WORK/err")"
+[ "$(grep -c '^POST / region=us-east-1 token=- ' "$WORK/log")" = 2 ] ||
+    fail "retryafter: first page not retried: $(cat "$WORK/log")"
+[ $(( (t1 - t0) / 1000000 )) -ge 2000 ] ||
+    fail "retryafter: Retry-After ignored ($(( (t1 - t0) / 1000000 )) ms)"
+snapshot
+
 # ---- failures: exit 1, one line, previous cache kept ------------------------
 start_server ok
 SECRET=wrong update
 expect_fail badsig 1 'ec2fit: update: GetProducts us-east-1: HTTP 403: The request signature we calculated does not match the signature you provided\. Check your AWS Secret Access Key and signing method\. Consult the service documentation for details\.'
+
+# ---- the cache directory is a dangling symlink: named as such --------------
+mkdir -p "$WORK/dlcache" && ln -sfn "$WORK/no_such_dir" "$WORK/dlcache/ec2fit"
+XDG_CACHE_HOME=$WORK/dlcache AWS_ACCESS_KEY_ID=$AK AWS_SECRET_ACCESS_KEY=$SK \
+    "$EC2FIT" update --endpoint-url "$URL" \
+    --spot-advisor-url "$URL/spot-advisor-data.json" >"$WORK/out" 2>"$WORK/err"
+[ $? = 1 ] && grep -qx "ec2fit: update: $WORK/dlcache/ec2fit: a symbolic link to a directory that does not exist" "$WORK/err" ||
+    fail "dangling cache dir: $(cat "$WORK/err")"
+
+start_server redirect
+update
+expect_fail redirect 1 'ec2fit: update: GetProducts us-east-1: HTTP 307: a redirect to http://elsewhere.invalid, which ec2fit does not follow \(point the endpoint at the final URL\)'
 
 start_server truncated
 update --retries 1

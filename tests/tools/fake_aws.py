@@ -12,6 +12,8 @@ the real service returns. Each request is logged as one line to --log.
 Scenarios (--scenario) change one thing at a time:
   ok          pages of --page-size products, spot feed from spot.json
   retry500    the first GetProducts request gets HTTP 500
+  retryafter  the first GetProducts request gets HTTP 429, Retry-After: 2
+  redirect    GetProducts answers HTTP 307 to another host
   truncated   GetProducts replies declare more bytes than they send
   badjson     GetProducts replies are not JSON
   badinner    a PriceList element is a string that is not JSON
@@ -267,6 +269,15 @@ class Handler(BaseHTTPRequestHandler):
                                         "message": "bad filters %r" % filters}))
             return
         sc = args.scenario
+        if sc == "retryafter" and count == 1:
+            self.reply(429, json.dumps({"__type": "ThrottlingException",
+                                        "message": "Rate exceeded"}),
+                       extra={"Retry-After": "2"})
+            return
+        if sc == "redirect":
+            self.reply(307, "", extra={
+                "Location": "http://elsewhere.invalid/?X-Amz-Signature=abc"})
+            return
         if sc == "retry500" and count == 1:
             self.reply(500, json.dumps({"__type": "InternalErrorException",
                                         "message": "try again"}))

@@ -65,9 +65,16 @@ static void test_region_name__aws_profile(void **state)
     env.profile = "dev";
     assert_int_equal(ecf_awscreds_region(out, sizeof(out), &env, &err), 1);
     assert_string_equal(out, "ap-south-1");
+    /* a named profile in neither file: refused as update refuses it
+     * (issue 28; was a silent us-east-1) */
     env.profile = "nope";
-    assert_int_equal(ecf_awscreds_region(out, sizeof(out), &env, &err), 0);
+    env.shared_credentials_file = "/nonexistent/credentials";
+    assert_int_equal(ecf_awscreds_region(out, sizeof(out), &env, &err),
+                     ECF_EPARSE);
     assert_string_equal(out, "");
+    assert_non_null(strstr(err.msg, "AWS_PROFILE: the profile 'nope' could "
+                                    "not be found in /nonexistent/"
+                                    "credentials or /tmp/ecf_awsconfig"));
     unlink(path);
     env.profile = NULL;
     assert_int_equal(ecf_awscreds_region(out, sizeof(out), &env, &err), 0);

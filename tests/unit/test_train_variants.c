@@ -446,14 +446,25 @@ static void test_train_variants__pinned_interleaved_pipeline(void **state)
                        1.0 + 3.0 / (4.0 * 20.0), 1e-9);
     assert_true(inter.step_time_s < plain.step_time_s);
 
-    /* a layout the cluster cannot take: the search's own plan */
+    /* a layout the cluster cannot take (40 stages x TP 4 = 160 devices
+     * on 64): the search's own plan */
     w.virtual_stages = 0;
-    w.pipeline_parallel = 3;
+    w.pipeline_parallel = 40;
     fx_est(&own, f, "llama-2-70b", &w, "p5.48xlarge", 8);
     assert_false(own.plan_pinned);
     assert_true(own.fits);
 
+    /* a layout no cluster can take (80 layers in 3 stages) is a usage
+     * error (issue 28), no longer a warning only JSON showed */
+    w.pipeline_parallel = 3;
+    w.resolved = false;
+    assert_int_equal(ecf_workload_resolve(&w, m, &err), ECF_EINVAL);
+    assert_string_equal(err.msg, "--pipeline-parallel 3: llama-2-70b has 80 "
+                                 "layers, which do not split into 3 equal "
+                                 "stages");
+
     /* interleaving needs a pipeline */
+    err = (ecf_err)ECF_ERR_INIT;
     w.pipeline_parallel = 0;
     w.virtual_stages = 2;
     w.resolved = false;
