@@ -144,9 +144,20 @@ static void json_plan(rj *o, const rr_view *v, const ecf_plan *p,
         const ecf_image *im =
             ecf_images_for(v->images, ECF_IMAGE_USE_INSTANCE, p->inst);
         if (im) {
-            rj img = rj_open(o, "image", '{');
+            rj img = rj_open(o, "image", '{'), fams;
+            size_t fk;
             rj_str(&img, "family", im->family);
             rj_str(&img, "ssm_parameter", im->ssm_parameter);
+            /* the image's published support matrix (data/images.json),
+             * ["*"] when none narrower was published */
+            fams = rj_open(&img, "supported_families", '[');
+            for (fk = 0; fk < im->n_families; fk++)
+                rj_str(&fams, NULL, im->families[fk]);
+            rj_close(&fams, ']');
+            if (im->note[0])
+                rj_str(&img, "note", im->note);
+            else
+                rj_null(&img, "note");
             rj_close(&img, '}');
         } else {
             rj_null(o, "image");
