@@ -102,10 +102,10 @@ def doc(name, title, body, v):
 # --region all: top-level "all" and one entry per (type, region), each with
 # its "region"
 LIST = doc("list.schema.json", "ec2fit list --output json", obj({
-    "catalog": CATALOG, "region": {"oneOf": [REGION, {"const": "all"}]},
+    "catalog": CATALOG, "region": {"oneOf": [LOCATION, {"const": "all"}]},
     "purchase": enum("on-demand", "spot"),
     "count": {"type": "integer", "minimum": 0},
-    "instances": arr(obj(dict(INSTANCE_PROPS, region=REGION,
+    "instances": arr(obj(dict(INSTANCE_PROPS, region=LOCATION,
                               price={"oneOf": [{"type": "null"}, PRICE]}),
                          optional=("region",))),
 }), 1)
@@ -122,7 +122,7 @@ SHOW = doc("show.schema.json", "ec2fit show TYPE --output json", obj({
             "gflops": obj({"fp32": NONNEG, "bf16": NONNEG, "int8": NONNEG}),
             "memory_bw_gbytes_s": NONNEG})],
         "description": "host CPU peak of a CPU-only type (data/sources/cpu_families.csv); null when unknown or accelerated"}, prices={
-        "type": "object", "propertyNames": REGION,
+        "type": "object", "propertyNames": LOCATION,
         "additionalProperties": PRICE_SHOW})),
 }), 1)
 
@@ -223,7 +223,7 @@ ESTIMATE = doc("estimate.schema.json", "ec2fit estimate --output json", obj({
                  "vcpus_per_accelerator": NONNEG,
                  "vcpus_per_accelerator_needed": NONNEG}),
     "cost": {"oneOf": [{"type": "null"}, obj({
-        "region": REGION, "ondemand_usd_per_hour": NONNEG, "total_usd": NNUM})]},
+        "region": LOCATION, "ondemand_usd_per_hour": NONNEG, "total_usd": NNUM})]},
     "warnings": arr(STR), "assumptions": arr(STR),
     "stack": obj({"framework": enum("pytorch", "tensorflow", "jax"),
                   "engine": {"oneOf": [{"type": "null"}, enum(
@@ -237,7 +237,7 @@ ESTIMATE = doc("estimate.schema.json", "ec2fit estimate --output json", obj({
 
 NNUM_POS = {"type": ["number", "null"], "exclusiveMinimum": 0}
 NNUM_POS_ = NNUM_POS
-REJECTION = obj({"instance_type": TYPE, "region": REGION,
+REJECTION = obj({"instance_type": TYPE, "region": LOCATION,
                  "zone_group": ZONE_GROUP, "purchase": PURCHASE,
                  "rule": STR, "reason": STR}, optional=("zone_group",))
 PLAN_OPTIONAL = ("zone_group", "placement", "latency_ms", "ttft_ms", "per_token_ms", "capacity_qps",
@@ -336,7 +336,7 @@ RECOMMEND_PROPS = {
     "cost_basis": enum("total", "per_million", "monthly"),
     "notes": arr(STR),
     "missing_prices": arr(obj({
-        "region": REGION, "families": arr(STR), "median_ratio": NNUM_POS,
+        "region": LOCATION, "families": arr(STR), "median_ratio": NNUM_POS,
         "ratio_families": {"type": "integer", "minimum": 0},
         "estimated": BOOL, "fix": STR})),
     "recommendations": arr(PLAN),
