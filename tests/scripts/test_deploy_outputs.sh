@@ -149,4 +149,11 @@ else
   echo "SKIP: python3-botocore not installed (apt-get install python3-botocore)"
   skip=7
 fi
+# a replica that spans instances cannot be an ECS task: refused, exit 3
+# (issue 25: deepseek-v3 at 1 request/s needs 3 p4de.24xlarge per replica)
+"$EC2FIT" recommend --model deepseek-v3 --task infer --qps 1 --output ecs > span.json 2> span.err
+check "ecs: a spanning replica exits 3" test $? -eq 3
+check "ecs: nothing on stdout for a spanning replica" test ! -s span.json
+check "ecs: one line naming the flag and the reason" sh -c 'test "$(wc -l < span.err)" -eq 1 && grep -qx "ec2fit: recommend: --output ecs: rank 1 (p4de.24xlarge) needs 3 instances per model replica and an ECS task runs on one instance; use --output karpenter (LeaderWorkerSet) or a type that holds a replica (--families)" span.err'
+
 finish
