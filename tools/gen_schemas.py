@@ -102,10 +102,10 @@ def doc(name, title, body, v):
 # --region all: top-level "all" and one entry per (type, region), each with
 # its "region"
 LIST = doc("list.schema.json", "ec2fit list --output json", obj({
-    "catalog": CATALOG, "region": {"oneOf": [REGION, {"const": "all"}]},
+    "catalog": CATALOG, "region": {"oneOf": [LOCATION, {"const": "all"}]},
     "purchase": enum("on-demand", "spot"),
     "count": {"type": "integer", "minimum": 0},
-    "instances": arr(obj(dict(INSTANCE_PROPS, region=REGION,
+    "instances": arr(obj(dict(INSTANCE_PROPS, region=LOCATION,
                               price={"oneOf": [{"type": "null"}, PRICE]}),
                          optional=("region",))),
 }), 1)
@@ -122,7 +122,7 @@ SHOW = doc("show.schema.json", "ec2fit show TYPE --output json", obj({
             "gflops": obj({"fp32": NONNEG, "bf16": NONNEG, "int8": NONNEG}),
             "memory_bw_gbytes_s": NONNEG})],
         "description": "host CPU peak of a CPU-only type (data/sources/cpu_families.csv); null when unknown or accelerated"}, prices={
-        "type": "object", "propertyNames": REGION,
+        "type": "object", "propertyNames": LOCATION,
         "additionalProperties": PRICE_SHOW})),
 }), 1)
 
@@ -263,7 +263,7 @@ ESTIMATE = doc("estimate.schema.json", "ec2fit estimate --output json", obj({
                  "vcpus_per_accelerator": NONNEG,
                  "vcpus_per_accelerator_needed": NONNEG}),
     "cost": {"oneOf": [{"type": "null"}, obj({
-        "region": REGION, "ondemand_usd_per_hour": NONNEG, "total_usd": NNUM})]},
+        "region": LOCATION, "ondemand_usd_per_hour": NONNEG, "total_usd": NNUM})]},
     "warnings": arr(STR), "assumptions": arr(STR),
     "stack": obj({"framework": enum("pytorch", "tensorflow", "jax"),
                   "engine": {"oneOf": [{"type": "null"}, enum(
@@ -278,10 +278,10 @@ ESTIMATE = doc("estimate.schema.json", "ec2fit estimate --output json", obj({
 
 NNUM_POS = {"type": ["number", "null"], "exclusiveMinimum": 0}
 NNUM_POS_ = NNUM_POS
-REJECTION = obj({"instance_type": TYPE, "region": REGION,
+REJECTION = obj({"instance_type": TYPE, "region": LOCATION,
                  "zone_group": ZONE_GROUP, "purchase": PURCHASE,
                  "rule": STR, "reason": STR}, optional=("zone_group",))
-PLAN_OPTIONAL = ("zone_group", "latency_ms", "ttft_ms", "per_token_ms", "capacity_qps",
+PLAN_OPTIONAL = ("zone_group", "placement", "latency_ms", "ttft_ms", "per_token_ms", "capacity_qps",
                  "interruption_band", "expected_interruptions",
                  "spot_savings_pct", "plan_savings_pct", "storage",
                  "cost_breakdown", "purchase_options",
@@ -333,7 +333,16 @@ PLAN = obj({
     "auto_scaling": PLAN_ASG,
     "score": NUM,
     "image": {"oneOf": [{"type": "null"}, obj({"family": STR,
-                                                 "ssm_parameter": STR})]},
+                                                 "ssm_parameter": STR,
+                                                 "supported_families": dict(arr(STR), description="the image's published support matrix, EC2 families; [\"*\"] when none narrower was published (docs/deploy.md#images)"),
+                                                 "note": dict({"type": ["string", "null"]}, description="end-of-support facts for this image and type, or null")},
+                                                optional=("supported_families", "note"))]},
+    "placement": dict(obj({
+        "efa_interfaces": dict(NINT, description="multi-node training: the type's EFA interfaces, all attached; else null"),
+        "placement_group_strategy": {"enum": ["cluster", None]},
+        "single_availability_zone": BOOL,
+        "availability_zone": {"type": ["string", "null"]},
+    }), description="how the plan's nodes are placed (docs/terraform.md \"Placement\")"),
     "marks": arr(enum("cheapest", "fastest", "best-value")),
     "warnings": arr(obj({"rule": STR, "reason": STR})),
     "ranges": RANGES,
@@ -369,7 +378,7 @@ RECOMMEND_PROPS = {
     "cost_basis": enum("total", "per_million", "monthly"),
     "notes": arr(STR),
     "missing_prices": arr(obj({
-        "region": REGION, "families": arr(STR), "median_ratio": NNUM_POS,
+        "region": LOCATION, "families": arr(STR), "median_ratio": NNUM_POS,
         "ratio_families": {"type": "integer", "minimum": 0},
         "estimated": BOOL, "fix": STR})),
     "recommendations": arr(PLAN),
@@ -443,14 +452,28 @@ TF_EXTERNAL = {"$schema": D, "$id": BASE + "tf-external.schema.json",
                    "catalog_as_of": DATE,
                    "purchase": PURCHASE,
                    # serving only: the Auto Scaling group
-                   "asg_min_size": {"type": "string", "pattern": "^[1-9][0-9]*$"},
-                   "asg_max_size": {"type": "string", "pattern": "^[1-9][0-9]*$"},
-                   "asg_desired_capacity": {"type": "string", "pattern": "^[1-9][0-9]*$"},
+                   "asg_min_size": {"type": "string", "pattern": "^([1-9][0-9]*)?$"},
+                   "asg_max_size": {"type": "string", "pattern": "^([1-9][0-9]*)?$"},
+                   "asg_desired_capacity": {"type": "string", "pattern": "^([1-9][0-9]*)?$"},
                    "target_value": {"type": "string", "pattern": r"^([0-9]+\.[0-9]+)?$"},
-                   "warm_pool_size": {"type": "string", "pattern": "^[0-9]+$"},
+                   "warm_pool_size": {"type": "string", "pattern": "^[0-9]*$"},
+                   # since issue 25: one key set for every task ("" where
+                   # not applicable); optional so older outputs still validate
+                   "scaling_policy": {"enum": ["", "alb-request-count-per-target", "sqs-backlog-per-instance"]},
+                   "node_hourly_usd": {"type": "string", "pattern": r"^[0-9]+\.[0-9]+$"},
+                   "fleet_hourly_usd": {"type": "string", "pattern": r"^[0-9]+\.[0-9]+$"},
+                   "efa_interfaces": {"type": "string", "pattern": "^([1-9][0-9]*)?$"},
+                   "placement_group_strategy": enum("", "cluster"),
+                   "single_availability_zone": enum("true", "false"),
+                   "availability_zone": {"type": "string"},
+                   "ami_ssm_parameter": {"type": "string", "pattern": "^(/.*)?$"},
                }, optional=("asg_min_size", "asg_max_size",
                             "asg_desired_capacity", "target_value",
-                            "warm_pool_size"))}
+                            "warm_pool_size", "scaling_policy",
+                            "node_hourly_usd", "fleet_hourly_usd",
+                            "efa_interfaces", "placement_group_strategy",
+                            "single_availability_zone", "availability_zone",
+                            "ami_ssm_parameter"))}
 
 ALL = {"list.schema.json": LIST, "show.schema.json": SHOW,
        "models.schema.json": MODELS, "estimate.schema.json": ESTIMATE,

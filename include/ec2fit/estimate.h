@@ -240,6 +240,12 @@ int ecf_storage_parse(const char *s);
  *  weights) from storage (docs/estimation.md "Fixed overheads"). */
 double ecf_estimate_startup_s(const ecf_instance *inst, double weight_bytes);
 
+/** GB (1e9 bytes) of the serving/training container image a node of this
+ *  type pulls: the figure ecf_estimate_startup_s uses (docs/estimation.md
+ *  "Fixed overheads"), shared so the Karpenter root volume is sized from
+ *  the same number. Pure. */
+double ecf_estimate_image_gb(const ecf_instance *inst);
+
 /** "EC2 Capacity Blocks for ML or a reservation" for the families AWS sells
  *  mostly that way (p5, p5e, p5en, p6-*, trn2); NULL otherwise. */
 const char *ecf_estimate_capacity_note(const ecf_instance *inst);

@@ -11,6 +11,7 @@
 #ifndef EC2FIT_IMAGES_H
 #define EC2FIT_IMAGES_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "ec2fit/catalog.h"
@@ -40,8 +41,13 @@ typedef enum {
     ECF_IMAGE_USE_COUNT
 } ecf_image_use;
 
-/* One entry per (use, stack, arch) at most. */
-#define ECF_IMAGES_MAX (ECF_IMAGE_USE_COUNT * ECF_STACK_COUNT * 2)
+/* Several entries may share a (use, stack, arch) when their support
+ * matrices differ (the proprietary-driver DLAMI for Volta beside the
+ * OSS-driver one for Turing and later); a family is in at most one of
+ * them, and at most one of them is the "*" fallback. */
+#define ECF_IMAGES_MAX 40
+#define ECF_IMAGE_FAMILIES_MAX 24 /* families listed per image */
+#define ECF_IMAGE_EXCEPT_MAX 4    /* types excluded from a listed family */
 
 typedef struct {
     ecf_image_use use;
@@ -50,6 +56,17 @@ typedef struct {
     char family[128];        /* "Deep Learning Base Neuron AMI (AL2023)" */
     char ssm_parameter[160]; /* may hold {kubernetes_version} (EKS) */
     char source[640];        /* page(s) the parameter was read from */
+    /* The support matrix, as published for this image (release notes,
+     * user guide; docs/deploy.md#images): EC2 families ("p3dn",
+     * "g6e"). any_family: "*" in the data, the image serves every type of
+     * its stack and architecture that no other entry lists (AWS publishes
+     * no narrower list for it). */
+    char families[ECF_IMAGE_FAMILIES_MAX][16];
+    size_t n_families;
+    bool any_family;
+    char except_types[ECF_IMAGE_EXCEPT_MAX][32]; /* "g3.16xlarge" */
+    size_t n_except;
+    char note[320]; /* end-of-support facts stated with the plan, or "" */
 } ecf_image;
 
 typedef struct {
@@ -59,8 +76,10 @@ typedef struct {
 } ecf_images;
 
 /** Parses and validates an images document (`name` prefixes messages:
- *  "images.json: images[3].arch: expected x86_64 or arm64"). Every
- *  (use, stack, arch) appears at most once. ECF_EPARSE on bad data. */
+ *  "images.json: images[3].arch: expected x86_64 or arm64"). Every entry
+ *  carries a non-empty "families" list (or ["*"]); within a (use, stack,
+ *  arch) a family is listed once and "*" at most once. ECF_EPARSE on bad
+ *  data. */
 int ecf_images_load_buffer(ecf_images *out, const char *data, size_t len,
                            const char *name, ecf_err *err);
 
@@ -72,14 +91,24 @@ int ecf_images_embedded(ecf_images *out, ecf_err *err);
  *  return ECF_STACK_COUNT. */
 ecf_stack ecf_images_stack(const ecf_instance *inst);
 
-/** The image for (use, stack, arch), or NULL when the data has none (an
- *  ECS GPU AMI for arm64 is not published, for one). Pure. */
+/** The first image listed for (use, stack, arch), whatever its support
+ *  matrix, or NULL when the data has none (an ECS GPU AMI for arm64 is not
+ *  published, for one). To pick an image for a type use ecf_images_for.
+ *  Pure. */
 const ecf_image *ecf_images_find(const ecf_images *imgs, ecf_image_use use,
                                  ecf_stack stack, ecf_arch arch);
 
-/** As ecf_images_find for the instance's own stack and architecture. */
+/** The image for the instance's own stack and architecture whose support
+ *  matrix lists its family (and does not except its type), else the "*"
+ *  entry of that (use, stack, arch), else NULL: a type no published image
+ *  supports (p2, the fractional g6f) gets no image rather than one that
+ *  cannot boot its driver. Pure. */
 const ecf_image *ecf_images_for(const ecf_images *imgs, ecf_image_use use,
                                 const ecf_instance *inst);
+
+/** Whether `im`'s support matrix covers the instance type (family listed
+ *  and type not excepted, or "*"). Pure. */
+bool ecf_image_supports(const ecf_image *im, const ecf_instance *inst);
 
 /** "cpu", "nvidia", "neuron"; "instance", "ecs", "eks", "bottlerocket". */
 const char *ecf_stack_name(ecf_stack s);

@@ -541,8 +541,11 @@ int cli_recommend_main(int argc, char **argv, rr_printer printer)
             rr_print_html(stdout, &view);
             break;
         case CLI_OUT_ECS:
-            if (rec->n_plans > 0 && rr_print_ecs(stdout, stderr, &view) != 0)
-                status = 1;
+            if (rec->n_plans > 0) {
+                int rc = rr_print_ecs(stdout, stderr, &view);
+                if (rc != 0)
+                    status = rc;
+            }
             break;
         case CLI_OUT_CLOUDWATCH:
             if (rec->n_plans > 0)

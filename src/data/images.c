@@ -59,6 +59,95 @@ static int get_str(char *dst, size_t n, const cJSON *obj, const char *key,
     return 0;
 }
 
+/* Copies the string array `key` (optional when max_n is for exceptions)
+ * into dst; each element a non-empty string shorter than w. */
+static int get_list(char *dst, size_t w, size_t max_n, size_t *n_out,
+                    const cJSON *obj, const char *key, bool required,
+                    const char *name, size_t i, ecf_err *err)
+{
+    const cJSON *arr = cJSON_GetObjectItemCaseSensitive(obj, key), *e;
+    size_t n = 0;
+    *n_out = 0;
+    if (!arr && !required)
+        return 0;
+    if (!cJSON_IsArray(arr) || (required && !arr->child))
+        return ecf_err_set(err, ECF_EPARSE,
+                           "%s: images[%zu].%s: expected a non-empty array "
+                           "of strings",
+                           name, i, key);
+    cJSON_ArrayForEach(e, arr)
+    {
+        if (!cJSON_IsString(e) || !e->valuestring[0] ||
+            strlen(e->valuestring) >= w)
+            return ecf_err_set(err, ECF_EPARSE,
+                               "%s: images[%zu].%s[%zu]: expected a "
+                               "non-empty string shorter than %zu bytes",
+                               name, i, key, n, w);
+        if (n >= max_n)
+            return ecf_err_set(err, ECF_EPARSE,
+                               "%s: images[%zu].%s: more than %zu entries",
+                               name, i, key, max_n);
+        memcpy(dst + n * w, e->valuestring, strlen(e->valuestring) + 1);
+        n++;
+    }
+    *n_out = n;
+    return 0;
+}
+
+/* The support matrix: "families" (required; ["*"] alone is the
+ * fallback), "except_types" and "note" (optional). */
+static int load_matrix(ecf_image *im, const cJSON *it, const char *name,
+                       size_t i, ecf_err *err)
+{
+    const cJSON *note = cJSON_GetObjectItemCaseSensitive(it, "note");
+    size_t k;
+    if (get_list(&im->families[0][0], sizeof(im->families[0]),
+                 ECF_IMAGE_FAMILIES_MAX, &im->n_families, it, "families",
+                 true, name, i, err) ||
+        get_list(&im->except_types[0][0], sizeof(im->except_types[0]),
+                 ECF_IMAGE_EXCEPT_MAX, &im->n_except, it, "except_types",
+                 false, name, i, err))
+        return err->code;
+    for (k = 0; k < im->n_families; k++)
+        if (strcmp(im->families[k], "*") == 0)
+            im->any_family = true;
+    if (im->any_family && (im->n_families != 1 || im->n_except))
+        return ecf_err_set(err, ECF_EPARSE,
+                           "%s: images[%zu].families: \"*\" stands alone "
+                           "(no other family, no except_types)",
+                           name, i);
+    if (note && (!cJSON_IsString(note) ||
+                 strlen(note->valuestring) >= sizeof(im->note)))
+        return ecf_err_set(err, ECF_EPARSE,
+                           "%s: images[%zu].note: expected a string shorter "
+                           "than %zu bytes",
+                           name, i, sizeof(im->note));
+    if (note)
+        memcpy(im->note, note->valuestring, strlen(note->valuestring) + 1);
+    return 0;
+}
+
+static bool lists_family(const ecf_image *im, const char *family)
+{
+    size_t k;
+    for (k = 0; k < im->n_families; k++)
+        if (strcmp(im->families[k], family) == 0)
+            return true;
+    return false;
+}
+
+/* The first family of b also in a, or "*" when both are fallbacks. */
+static const char *overlap(const ecf_image *a, const ecf_image *b)
+{
+    size_t k;
+    if (a->any_family || b->any_family)
+        return a->any_family && b->any_family ? "*" : NULL;
+    for (k = 0; k < b->n_families; k++)
+        if (lists_family(a, b->families[k]))
+            return b->families[k];
+    return NULL;
+}
+
 static int load_image(ecf_image *im, const cJSON *it, const char *name,
                       size_t i, ecf_err *err)
 {
@@ -103,7 +192,7 @@ static int load_image(ecf_image *im, const cJSON *it, const char *name,
                            name, i);
     im->use = (ecf_image_use)u;
     im->stack = (ecf_stack)s;
-    return 0;
+    return load_matrix(im, it, name, i, err);
 }
 
 /* trusted: the embedded copy of a data/ file, already checked by the
@@ -159,18 +248,23 @@ static int load_buffer_(bool trusted, ecf_images *out, const char *data, size_t 
         rc = load_image(im, it, name, i, err);
         if (rc)
             goto out;
-        for (k = 0; k < i; k++)
-            if (out->images[k].use == im->use &&
-                out->images[k].stack == im->stack &&
-                out->images[k].arch == im->arch) {
+        for (k = 0; k < i; k++) {
+            const char *fam;
+            if (out->images[k].use != im->use ||
+                out->images[k].stack != im->stack ||
+                out->images[k].arch != im->arch)
+                continue;
+            fam = overlap(&out->images[k], im);
+            if (fam) {
                 rc = ecf_err_set(err, ECF_EPARSE,
-                                 "%s: images[%zu]: %s/%s/%s listed twice "
-                                 "(first at images[%zu])",
+                                 "%s: images[%zu]: %s/%s/%s family \"%s\" "
+                                 "listed twice (first at images[%zu])",
                                  name, i, ecf_image_use_name(im->use),
                                  ecf_stack_name(im->stack),
-                                 ecf_arch_name(im->arch), k);
+                                 ecf_arch_name(im->arch), fam, k);
                 goto out;
             }
+        }
         i++;
     }
     out->n_images = i;
@@ -226,11 +320,39 @@ const ecf_image *ecf_images_find(const ecf_images *imgs, ecf_image_use use,
     return NULL;
 }
 
+bool ecf_image_supports(const ecf_image *im, const ecf_instance *inst)
+{
+    size_t k;
+    if (!im || !inst)
+        return false;
+    if (im->any_family)
+        return true;
+    if (!inst->family || !lists_family(im, inst->family))
+        return false;
+    for (k = 0; k < im->n_except; k++)
+        if (strcmp(im->except_types[k], inst->type) == 0)
+            return false;
+    return true;
+}
+
 const ecf_image *ecf_images_for(const ecf_images *imgs, ecf_image_use use,
                                 const ecf_instance *inst)
 {
+    const ecf_image *fallback = NULL;
     ecf_stack s = ecf_images_stack(inst);
-    if (s == ECF_STACK_COUNT)
+    size_t i;
+    if (!imgs || s == ECF_STACK_COUNT)
         return NULL;
-    return ecf_images_find(imgs, use, s, inst->arch);
+    for (i = 0; i < imgs->n_images; i++) {
+        const ecf_image *im = &imgs->images[i];
+        if (im->use != use || im->stack != s || im->arch != inst->arch)
+            continue;
+        if (im->any_family)
+            fallback = im;
+        else if (lists_family(im, inst->family ? inst->family : ""))
+            /* a listed family whose type is excepted has no image: the
+             * fallback would not support it either */
+            return ecf_image_supports(im, inst) ? im : NULL;
+    }
+    return fallback;
 }

@@ -39,6 +39,12 @@ double ecf_estimate_startup_s(const ecf_instance *inst, double weight_bytes)
     return STARTUP_BOOT_S + image * 1e9 / gp3 + weight_bytes / wrate;
 }
 
+double ecf_estimate_image_gb(const ecf_instance *inst)
+{
+    return (inst->accel && inst->accel_count > 0) ? STARTUP_IMAGE_GB_ACCEL
+                                                   : STARTUP_IMAGE_GB_CPU;
+}
+
 const char *ecf_estimate_capacity_note(const ecf_instance *inst)
 {
     static const char *const fam[] = {"p5", "p5e", "p5en", "p6-b200",

@@ -47,8 +47,9 @@ void rr_print_karpenter(FILE *f, const rr_view *v);
 void rr_print_html(FILE *f, const rr_view *v);
 /** --output ecs: ECS RegisterTaskDefinition, CreateCapacityProvider and
  *  CreateService inputs for the rank-1 serving plan (render_ecs.c).
- *  Returns 0, or 1 after a message on `errf` when the plan has no ECS
- *  image. Needs at least one plan. */
+ *  Returns 0; 3 after a message on `errf` when one replica of rank 1
+ *  spans several instances (an ECS task runs on one); 1 after a message
+ *  when the plan has no ECS image. Needs at least one plan. */
 int rr_print_ecs(FILE *f, FILE *errf, const rr_view *v);
 /** --output cloudwatch: PutMetricAlarm and EventBridge PutRule inputs for
  *  the rank-1 serving plan (render_cloudwatch.c). Needs a plan. */

@@ -53,6 +53,13 @@ static cJSON *alarm(cJSON *alarms, const rd_names *nm, const char *suffix,
     cli_json_add_num(a, "Threshold", threshold, 1);
     cJSON_AddStringToObject(a, "ComparisonOperator", op);
     cJSON_AddStringToObject(a, "TreatMissingData", "missing");
+    /* An alarm notifies someone: the SNS topic is an input, substituted
+     * with envsubst as ${CLUSTER_NAME} is for Karpenter
+     * (docs/deploy.md#alarms). */
+    {
+        cJSON *act = cJSON_AddArrayToObject(a, "AlarmActions");
+        cJSON_AddItemToArray(act, cJSON_CreateString("${ALARM_TOPIC_ARN}"));
+    }
     cJSON_AddItemToArray(alarms, a);
     return a;
 }
@@ -255,31 +262,34 @@ void rr_print_cloudwatch(FILE *f, const rr_view *v)
      * / time per message = per-instance throughput x acceptable wait. The
      * wait is the --latency target, or else one service time (the plan's
      * latency), which by Little's law is the work an instance has in
-     * flight at capacity. */
-    wait_s = (v->w->latency_target_ms > 0 ? v->w->latency_target_ms
-                                          : p->latency_ms) /
-             1000.0;
-    backlog = ceil(nm.per_instance_qps * wait_s);
-    if (backlog < 1)
-        backlog = 1;
-    snprintf(why, sizeof(why),
-             "Async serving: SQS backlog per instance above %.0f messages "
-             "for %d min. One %s serves %.3g req/s, so %.0f queued "
-             "messages wait %.3g s, the acceptable wait (%s). Needs the "
-             "group's GroupInServiceInstances metric (enable-metrics-"
-             "collection).",
-             backlog, SCALE_OUT_MINUTES, p->inst->type, nm.per_instance_qps,
-             backlog, wait_s,
-             v->w->latency_target_ms > 0 ? "the --latency target"
-                                         : "one service time, the plan's "
-                                           "latency");
-    a = alarm(alarms, &nm, "sqs-backlog-per-instance-high", why, backlog,
-              "GreaterThanThreshold", SCALE_OUT_MINUTES);
-    expression(a, "m1 / m2", "Backlog per instance",
-               query("m1", "AWS/SQS", "ApproximateNumberOfMessagesVisible",
-                     "QueueName", nm.queue, "Average"),
-               query("m2", "AWS/AutoScaling", "GroupInServiceInstances",
-                     "AutoScalingGroupName", nm.asg, "Average"));
+     * flight at capacity. Without --async there is no queue, so no
+     * alarm. */
+    if (v->rec->opts.async) {
+        wait_s = (v->w->latency_target_ms > 0 ? v->w->latency_target_ms
+                                              : p->latency_ms) /
+                 1000.0;
+        backlog = ceil(nm.per_instance_qps * wait_s);
+        if (backlog < 1)
+            backlog = 1;
+        snprintf(why, sizeof(why),
+                 "Async serving: SQS backlog per instance above %.0f messages "
+                 "for %d min. One %s serves %.3g req/s, so %.0f queued "
+                 "messages wait %.3g s, the acceptable wait (%s). Needs the "
+                 "group's GroupInServiceInstances metric (enable-metrics-"
+                 "collection).",
+                 backlog, SCALE_OUT_MINUTES, p->inst->type, nm.per_instance_qps,
+                 backlog, wait_s,
+                 v->w->latency_target_ms > 0 ? "the --latency target"
+                                             : "one service time, the plan's "
+                                               "latency");
+        a = alarm(alarms, &nm, "sqs-backlog-per-instance-high", why, backlog,
+                  "GreaterThanThreshold", SCALE_OUT_MINUTES);
+        expression(a, "m1 / m2", "Backlog per instance",
+                   query("m1", "AWS/SQS", "ApproximateNumberOfMessagesVisible",
+                         "QueueName", nm.queue, "Average"),
+                   query("m2", "AWS/AutoScaling", "GroupInServiceInstances",
+                         "AutoScalingGroupName", nm.asg, "Average"));
+    }
 
     rules = cJSON_AddArrayToObject(root, "event_rules");
     snprintf(why, sizeof(why),

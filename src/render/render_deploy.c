@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ec2fit/region_name.h"
+
 /* "meta-llama/Llama-3.1-8B" from a zoo source that cites
  * "huggingface.co/meta-llama/Llama-3.1-8B;" (models.json). */
 static bool hf_repo(char *out, size_t n, const char *source)
@@ -66,4 +68,28 @@ void rd_names_init(rd_names *out, const rr_view *v)
     if (ecf_images_stack(p->inst) == ECF_STACK_NEURON)
         /* the estimator's cores per chip, logical on Trainium2 (LNC=2) */
         out->tensor_parallel *= ecf_estimate_neuron_cores(p->inst);
+}
+
+void rd_placement_init(rd_placement *out, const rr_view *v,
+                       const ecf_plan *p)
+{
+    char parent[64];
+    memset(out, 0, sizeof(*out));
+    out->multi_node =
+        ecf_task_is_training(v->rec->workload.task) && p->nodes > 1;
+    if (out->multi_node && p->inst->efa && p->inst->efa_interfaces > 0) {
+        out->efa_interfaces = p->inst->efa_interfaces;
+        out->cluster_placement = true;
+    }
+    if (ecf_region_parent(parent, sizeof(parent), p->region)) {
+        /* AWS names a Local Zone "<zone group><letter>" (the group
+         * us-west-2-lax-1 holds us-west-2-lax-1a) and a Wavelength Zone
+         * like its group, without a letter (us-east-1-wl1-bos-wlz-1): the
+         * first zone of the group (docs/terraform.md "Placement"). */
+        if (strstr(p->region, "-wl"))
+            snprintf(out->zone, sizeof(out->zone), "%s", p->region);
+        else
+            snprintf(out->zone, sizeof(out->zone), "%sa", p->region);
+    }
+    out->single_az = out->cluster_placement || out->zone[0];
 }

@@ -27,4 +27,21 @@ typedef struct {
 /** Fills `out` for the rank-1 plan (the view must hold one). */
 void rd_names_init(rd_names *out, const rr_view *v);
 
+/* How a plan's nodes are placed, the same in JSON, tfvars, tf-external and
+ * Karpenter (docs/terraform.md "Placement"). A multi-node training plan
+ * exchanges gradients every step: its nodes get every EFA interface of
+ * the type and a cluster placement group, which holds one Availability
+ * Zone. A zone-group plan (Local or Wavelength Zone) runs in that zone. */
+typedef struct {
+    bool multi_node;         /* training over more than one node */
+    int efa_interfaces;      /* multi-node: the type's EFA count; else 0 */
+    bool cluster_placement;  /* multi-node: a "cluster" placement group */
+    bool single_az;          /* all nodes in one Availability Zone */
+    char zone[80];           /* the zone name of a zone-group plan, or "" */
+} rd_placement;
+
+/** Fills `out` for plan p of the view. */
+void rd_placement_init(rd_placement *out, const rr_view *v,
+                       const ecf_plan *p);
+
 #endif

@@ -135,6 +135,18 @@ int rr_print_ecs(FILE *f, FILE *errf, const rr_view *v)
     long inst_mib, reg_mib, task_mib;
     int target_pct, step;
 
+    if (p->nodes_per_group > 1) {
+        /* An ECS task runs on one container instance: a replica that
+         * needs several cannot start, so no service is written (exit 3,
+         * as when nothing fits; docs/deploy.md#ecs). */
+        fprintf(errf,
+                "ec2fit: recommend: --output ecs: rank 1 (%s) needs %d "
+                "instances per model replica and an ECS task runs on one "
+                "instance; use --output karpenter (LeaderWorkerSet) or a "
+                "type that holds a replica (--families)\n",
+                p->inst->type, p->nodes_per_group);
+        return 3;
+    }
     if (!im) {
         fprintf(errf,
                 "ec2fit: recommend: --output ecs: no ECS-optimized AMI for "
@@ -234,14 +246,6 @@ int rr_print_ecs(FILE *f, FILE *errf, const rr_view *v)
              "memory leaves it free",
              ECS_RESERVED_MEMORY_MIB);
     cJSON_AddItemToArray(notes, cJSON_CreateString(buf));
-    if (p->nodes_per_group > 1) {
-        snprintf(buf, sizeof(buf),
-                 "one model replica spans %d instances; an ECS task runs on "
-                 "one instance, so this needs a multi-node launcher (EKS "
-                 "with LeaderWorkerSet) or a larger type",
-                 p->nodes_per_group);
-        cJSON_AddItemToArray(notes, cJSON_CreateString(buf));
-    }
     if (st == ECF_STACK_NEURON)
         cJSON_AddItemToArray(
             notes, cJSON_CreateString(

@@ -163,7 +163,7 @@ static void table(FILE *f, const rr_view *v)
         esc(f, p->inst->type);
         fprintf(f, "</code></td><td class=\"num\">%d</td><td class=\"nw\">%s"
                    "</td><td class=\"nw\">",
-                p->nodes, p->spot ? "spot" : "on-demand");
+                p->nodes, purchase(p));
         esc(f, p->region);
         fputs("</td><td>", f);
         esc(f, acc);

@@ -18,6 +18,7 @@
 
 #include "render_common.h"
 #include "recommend_render_internal.h"
+#include "render_deploy.h"
 #include "render_sink.h"
 #include "ec2fit/textsafe.h"
 #include "render_explain.h"
@@ -156,13 +157,45 @@ static void json_plan(rj *o, const rr_view *v, const ecf_plan *p,
         const ecf_image *im =
             ecf_images_for(v->images, ECF_IMAGE_USE_INSTANCE, p->inst);
         if (im) {
-            rj img = rj_open(o, "image", '{');
+            rj img = rj_open(o, "image", '{'), fams;
+            size_t fk;
             rj_str(&img, "family", im->family);
             rj_str(&img, "ssm_parameter", im->ssm_parameter);
+            /* the image's published support matrix (data/images.json),
+             * ["*"] when none narrower was published */
+            fams = rj_open(&img, "supported_families", '[');
+            for (fk = 0; fk < im->n_families; fk++)
+                rj_str(&fams, NULL, im->families[fk]);
+            rj_close(&fams, ']');
+            if (im->note[0])
+                rj_str(&img, "note", im->note);
+            else
+                rj_null(&img, "note");
             rj_close(&img, '}');
         } else {
             rj_null(o, "image");
         }
+    }
+    {
+        /* placement, as tfvars and tf-external (render_deploy.c) */
+        rd_placement place;
+        rj pl;
+        rd_placement_init(&place, v, p);
+        pl = rj_open(o, "placement", '{');
+        if (place.efa_interfaces > 0)
+            rj_num(&pl, "efa_interfaces", place.efa_interfaces);
+        else
+            rj_null(&pl, "efa_interfaces");
+        if (place.cluster_placement)
+            rj_str(&pl, "placement_group_strategy", "cluster");
+        else
+            rj_null(&pl, "placement_group_strategy");
+        rj_bool(&pl, "single_availability_zone", place.single_az);
+        if (place.zone[0])
+            rj_str(&pl, "availability_zone", place.zone);
+        else
+            rj_null(&pl, "availability_zone");
+        rj_close(&pl, '}');
     }
     mem = rj_open(o, "memory", '{');
     rj_numr(&mem, "required_per_device_gib", p->required_per_device_gib, 3);

@@ -11,6 +11,8 @@
 #include "ec2fit/region_name.h"
 #include "render_common.h"
 #include "recommend_render_internal.h"
+#include "render_deploy.h"
+#include "ec2fit/images.h"
 
 static void put_num(cJSON *o, const char *key, double v, int decimals)
 {
@@ -27,13 +29,18 @@ static void put_int(cJSON *o, const char *key, int v)
     cJSON_AddStringToObject(o, key, buf);
 }
 
-/* Rank 1, every value a string (the protocol's rule). */
+/* Rank 1, every value a string (the protocol's rule); one key set for
+ * every task, "" where a key does not apply (docs/terraform.md). */
 void rr_print_tf_external(FILE *f, const rr_view *v)
 {
-    const ecf_plan *p = &v->rec->plans[0];
+    const ecf_recommendation *r = v->rec;
+    const ecf_plan *p = &r->plans[0];
+    bool serving = r->serving;
+    rd_placement place;
     cJSON *o = cJSON_CreateObject();
     char count[16];
 
+    rd_placement_init(&place, v, p);
     snprintf(count, sizeof(count), "%d", p->nodes);
     cJSON_AddStringToObject(o, "schema_version", "1");
     cJSON_AddStringToObject(o, "instance_type", p->inst->type);
@@ -46,8 +53,10 @@ void rr_print_tf_external(FILE *f, const rr_view *v)
         cJSON_AddStringToObject(o, "zone_group", zone ? p->region : "");
     }
     put_num(o, "hourly_usd", p->hourly_usd, 6);
-    put_num(o, "monthly_usd", v->rec->serving ? p->monthly_usd : 0, 2);
-    put_num(o, "total_usd", v->rec->serving ? 0 : p->total_usd, 2);
+    put_num(o, "node_hourly_usd", p->usd_per_hour_instance, 6);
+    put_num(o, "fleet_hourly_usd", p->hourly_usd, 6);
+    put_num(o, "monthly_usd", serving ? p->monthly_usd : 0, 2);
+    put_num(o, "total_usd", serving ? 0 : p->total_usd, 2);
     {
         /* the high ends of the likely ranges (docs/estimation.md
          * "Ranges"), "" where the figure has none */
@@ -61,13 +70,38 @@ void rr_print_tf_external(FILE *f, const rr_view *v)
                 rg.time_hours.set ? rg.time_hours.high : 0, 4);
     }
     cJSON_AddStringToObject(o, "purchase", purchase(p));
-    if (v->rec->serving) {
-        const ecf_recommendation *r = v->rec;
+    if (serving) {
         put_int(o, "asg_min_size", r->asg_min);
         put_int(o, "asg_max_size", r->asg_max);
         put_int(o, "asg_desired_capacity", r->asg_min);
+        cJSON_AddStringToObject(o, "scaling_policy",
+                                r->opts.async ? "sqs-backlog-per-instance"
+                                              : "alb-request-count-per-target");
         put_num(o, "target_value", r->asg_target_value, 3);
         put_int(o, "warm_pool_size", r->asg_warm_pool);
+    } else {
+        static const char *const asg[] = {
+            "asg_min_size",   "asg_max_size", "asg_desired_capacity",
+            "scaling_policy", "target_value", "warm_pool_size"};
+        size_t i;
+        for (i = 0; i < sizeof(asg) / sizeof(asg[0]); i++)
+            cJSON_AddStringToObject(o, asg[i], "");
+    }
+    if (place.efa_interfaces > 0)
+        put_int(o, "efa_interfaces", place.efa_interfaces);
+    else
+        cJSON_AddStringToObject(o, "efa_interfaces", "");
+    cJSON_AddStringToObject(o, "placement_group_strategy",
+                            place.cluster_placement ? "cluster" : "");
+    cJSON_AddStringToObject(o, "single_availability_zone",
+                            place.single_az ? "true" : "false");
+    cJSON_AddStringToObject(o, "availability_zone", place.zone);
+    {
+        /* the image follows the plan: a GPU -> Neuron flip changes it */
+        const ecf_image *im =
+            ecf_images_for(v->images, ECF_IMAGE_USE_INSTANCE, p->inst);
+        cJSON_AddStringToObject(o, "ami_ssm_parameter",
+                                im ? im->ssm_parameter : "");
     }
     cJSON_AddStringToObject(o, "catalog_as_of", ecf_catalog_as_of(v->cat));
     cli_json_print(f, o);

@@ -109,8 +109,12 @@ done
 check "cloudwatch: exit 0" test $? -eq 0
 "$EC2FIT" recommend --model llama-3.1-8b --task infer --qps 50 --output cloudwatch > cw-issue.json
 check "cloudwatch: the issue's command (a Neuron rank 1) exits 0" test $? -eq 0
-check "cloudwatch: the four alarms" jq -e '[.alarms[].AlarmName] == ["ec2fit-llama-3-1-8b-gpu-utilization-low",
-  "ec2fit-llama-3-1-8b-gpu-utilization-high","ec2fit-llama-3-1-8b-gpu-memory-high","ec2fit-llama-3-1-8b-sqs-backlog-per-instance-high"]' cw.json
+check "cloudwatch: the three alarms, no SQS backlog without --async" jq -e '[.alarms[].AlarmName] == ["ec2fit-llama-3-1-8b-gpu-utilization-low",
+  "ec2fit-llama-3-1-8b-gpu-utilization-high","ec2fit-llama-3-1-8b-gpu-memory-high"]' cw.json
+check "cloudwatch: every alarm notifies the SNS topic input" jq -e 'all(.alarms[]; .AlarmActions == ["${ALARM_TOPIC_ARN}"])' cw.json
+"$EC2FIT" recommend --model llama-3.1-8b --task infer --qps 50 --families 'g6e,g6,g5,trn1' --async --output cloudwatch > cw-async.json
+check "cloudwatch --async: the SQS backlog alarm fourth" jq -e '[.alarms[].AlarmName][3] == "ec2fit-llama-3-1-8b-sqs-backlog-per-instance-high"
+  and .alarms[3].AlarmActions == ["${ALARM_TOPIC_ARN}"]' cw-async.json
 check "cloudwatch: high = 70% target, 3 one-minute periods" jq -e '.alarms[1] | .Threshold == 70 and .Period == 60
   and .EvaluationPeriods == 3 and .MetricName == "nvidia_smi_utilization_gpu" and .Namespace == "CWAgent"' cw.json
 check "cloudwatch: low = 70 x (n-1)/n over 15 min" jq -e -n --slurpfile c cw.json --slurpfile j gpu.json \
@@ -120,7 +124,7 @@ check "cloudwatch: memory above vLLM's 90% pre-allocation, halfway to full" jq -
   and ([.alarms[2].Metrics[].MetricStat.Metric.MetricName | select(. != null)] == ["nvidia_smi_memory_used","nvidia_smi_memory_total"])' cw.json
 # (the JSON rounds capacity and latency to 3 decimals, so the product can
 # exceed the ceiling taken from the unrounded values by a few thousandths)
-check "cloudwatch: backlog = per-instance req/s x latency" jq -e -n --slurpfile c cw.json --slurpfile j gpu.json \
+check "cloudwatch: backlog = per-instance req/s x latency" jq -e -n --slurpfile c cw-async.json --slurpfile j gpu.json \
   '$j[0].recommendations[0] as $p | ($p.capacity_qps / $p.nodes * $p.latency_ms / 1000) as $b
    | ($c[0].alarms[3].Threshold - $b) >= -0.01 and ($c[0].alarms[3].Threshold - $b) < 1.001'
 check "cloudwatch: every alarm says why" jq -e 'all(.alarms[]; (.AlarmDescription | length) > 60 and (.AlarmDescription | length) <= 1024)' cw.json
@@ -150,7 +154,10 @@ if have_botocore; then
   check "botocore: ecs (Neuron)" python3 "$VALIDATE" ecs ecs-inf2.json
   check "botocore: ecs, the issue's command as written" python3 "$VALIDATE" ecs ecs-issue.json
   check "botocore: every alarm a PutMetricAlarm, every rule a PutRule" python3 "$VALIDATE" cloudwatch cw.json
-  check "botocore: cloudwatch (Neuron)" python3 "$VALIDATE" cloudwatch cw-inf2.json
+  check "botocore: the --async alarms too" python3 "$VALIDATE" cloudwatch cw-async.json
+  # without --async a Neuron plan has no alarm yet (no GPU metrics, no queue)
+  "$EC2FIT" recommend --model llama-3.1-8b --task infer --qps 50 --families inf2 --async --output cloudwatch > cw-inf2-async.json
+  check "botocore: cloudwatch (Neuron, --async)" python3 "$VALIDATE" cloudwatch cw-inf2-async.json
   check "botocore: cloudwatch, the issue's command as written" python3 "$VALIDATE" cloudwatch cw-issue.json
   "$EC2FIT" recommend --model distilbert --task infer --qps 2 --output cloudwatch > cw-cpu.json
   check "botocore: cloudwatch (CPU-only plan)" python3 "$VALIDATE" cloudwatch cw-cpu.json
@@ -163,4 +170,11 @@ else
   echo "SKIP: python3-botocore not installed (apt-get install python3-botocore)"
   skip=9
 fi
+# a replica that spans instances cannot be an ECS task: refused, exit 3
+# (issue 25: deepseek-v3 at 1 request/s needs 3 p4de.24xlarge per replica)
+"$EC2FIT" recommend --model deepseek-v3 --task infer --qps 1 --output ecs > span.json 2> span.err
+check "ecs: a spanning replica exits 3" test $? -eq 3
+check "ecs: nothing on stdout for a spanning replica" test ! -s span.json
+check "ecs: one line naming the flag and the reason" sh -c 'test "$(wc -l < span.err)" -eq 1 && grep -qx "ec2fit: recommend: --output ecs: rank 1 (p4de.24xlarge) needs 3 instances per model replica and an ECS task runs on one instance; use --output karpenter (LeaderWorkerSet) or a type that holds a replica (--families)" span.err'
+
 finish

@@ -33,6 +33,11 @@ check "assumptions" grep -q '<h2>Assumptions</h2>' "$H"
 # serving and no-plan pages are well formed too
 "$EC2FIT" recommend --model llama-3.1-8b --task infer --qps 20 --output html > "$WORK/serve.html"
 check "serving page" grep -q 'latency per request' "$WORK/serve.html"
+# the purchase column is the JSON's purchase (one source, rr_purchase_):
+# a reserved-1y serving plan is not "on-demand" (issue 25)
+"$EC2FIT" recommend --model llama-3.1-8b --task infer --qps 20 --output json > "$WORK/serve.json"
+check "serving page: rank 1 purchase as in JSON" bash -c "grep -o '<td class=\"nw\">[a-z0-9-]*</td>' '$WORK/serve.html' | sed -n 1p | grep -qF \">\$(jq -r '.recommendations[0].purchase' '$WORK/serve.json')<\""
+check "serving page: every purchase cell is a JSON purchase" bash -c "diff <(grep -oE '</code></td><td class=\"num\">[0-9]+</td><td class=\"nw\">[a-z0-9-]+' '$WORK/serve.html' | sed 's/.*>//') <(jq -r '.recommendations[].purchase' '$WORK/serve.json')"
 "$EC2FIT" recommend --model llama-3.1-70b --task lora --dataset 100M --budget 1 --output html > "$WORK/none.html" 2> "$WORK/err"
 check "no plan: exit 3" test $? -eq 3
 check "no plan: page says so" grep -q 'No instance type satisfies every constraint' "$WORK/none.html"

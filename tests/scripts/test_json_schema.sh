@@ -59,6 +59,16 @@ run rec_spot_explain recommend recommend --model resnet50 --task train --dataset
 run rec_regions recommend recommend --model llama-3.1-70b --task lora --regions us-east-1,us-west-2 --top 10 --output json
 run rec_no_plan recommend recommend --model llama-3.1-405b --task train --max-nodes 1 --output json
 # --explain: plans_tried/chosen_reason (training), serving_breakdown (serving)
+# a Local Zone or Wavelength group wherever a location can be one (issue 25):
+# show's price keys, list --region all, missing_prices and estimate's cost
+run show_p5_zones show show p5.48xlarge -o json
+check "show p5.48xlarge: a zone group among its price keys" jq -e '.instance.prices | keys | any(test("^us-east-1-atl-1$"))' "$WORK/show_p5_zones.json"
+run list_region_all list list --region all -o json
+check "list --region all: zone-group rows present" jq -e '[.instances[].region] | any(. == "us-west-2-lax-1")' "$WORK/list_region_all.json"
+run rec_local_zone recommend recommend --model resnet50 --task train --region us-west-2-lax-1 -o json
+check "recommend in a Local Zone: missing_prices names the zone group" jq -e '.missing_prices[0].region == "us-west-2-lax-1"' "$WORK/rec_local_zone.json"
+run est_local_zone estimate estimate --model resnet50 --task train --instance g4dn.xlarge --region us-west-2-lax-1 -o json
+check "estimate in a Local Zone: cost.region is the zone group" jq -e '.cost.region == "us-west-2-lax-1"' "$WORK/est_local_zone.json"
 run est_explain_train estimate estimate --model bert-large --task train --dataset 2.4M --seq-len 512 --instance p5.48xlarge --explain --output json
 run est_explain_serve estimate estimate --model llama-3.1-8b --task infer --instance g6e.xlarge --qps 1 --explain --output json
 run est_explain_cnn estimate estimate --model resnet50 --task infer --instance g5.xlarge --explain --output json

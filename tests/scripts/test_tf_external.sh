@@ -13,11 +13,14 @@ run() { # stdin-text: runs tf-external, sets rc
 }
 flat_strings() { jq -e 'type == "object" and all(.[]; type == "string")' "$OUT"; }
 keys_ok() {
-  jq -e 'keys == ["catalog_as_of","hourly_usd","instance_count","instance_type","monthly_usd","monthly_usd_high","purchase","region","schema_version","time_hours_high","total_usd","total_usd_high","use_spot","zone_group"]' "$OUT"
+  jq -e 'keys == ["ami_ssm_parameter","asg_desired_capacity","asg_max_size","asg_min_size","availability_zone","catalog_as_of","efa_interfaces","fleet_hourly_usd","hourly_usd","instance_count","instance_type","monthly_usd","monthly_usd_high","node_hourly_usd","placement_group_strategy","purchase","region","scaling_policy","schema_version","single_availability_zone","target_value","time_hours_high","total_usd","total_usd_high","use_spot","warm_pool_size","zone_group"] and .asg_min_size == "" and .scaling_policy == ""' "$OUT"
 }
-# serving adds the Auto Scaling group (docs/terraform.md)
+# serving: the same keys (one module declares them once), the Auto
+# Scaling group filled in (docs/terraform.md)
 keys_serve_ok() {
-  jq -e 'keys == ["asg_desired_capacity","asg_max_size","asg_min_size","catalog_as_of","hourly_usd","instance_count","instance_type","monthly_usd","monthly_usd_high","purchase","region","schema_version","target_value","time_hours_high","total_usd","total_usd_high","use_spot","warm_pool_size","zone_group"]' "$OUT"
+  jq -e 'keys == ["ami_ssm_parameter","asg_desired_capacity","asg_max_size","asg_min_size","availability_zone","catalog_as_of","efa_interfaces","fleet_hourly_usd","hourly_usd","instance_count","instance_type","monthly_usd","monthly_usd_high","node_hourly_usd","placement_group_strategy","purchase","region","scaling_policy","schema_version","single_availability_zone","target_value","time_hours_high","total_usd","total_usd_high","use_spot","warm_pool_size","zone_group"] and (.asg_min_size | tonumber) >= 1 and .scaling_policy == "alb-request-count-per-target"
+    and ((.node_hourly_usd | tonumber) * (.instance_count | tonumber) - (.fleet_hourly_usd | tonumber) | fabs) < 0.00001
+    and .fleet_hourly_usd == .hourly_usd' "$OUT"
 }
 one_line_err() { test "$(wc -l < "$ERR")" -eq 1 && grep -q '^ec2fit: ' "$ERR"; }
 

@@ -45,8 +45,8 @@ static const char *param(ecf_image_use use, const char *type)
 static void test_embedded(void **state)
 {
     (void)state;
-    assert_string_equal(imgs.as_of, "2026-12-01");
-    assert_int_equal(imgs.n_images, 19);
+    assert_string_equal(imgs.as_of, "2026-12-07");
+    assert_int_equal(imgs.n_images, 21);
 }
 
 static void test_stacks(void **state)
@@ -92,6 +92,31 @@ static void test_parameters(void **state)
     assert_string_equal(param(ECF_IMAGE_USE_ECS, "inf2.xlarge"),
                         "/aws/service/ecs/optimized-ami/amazon-linux-2023/inf/"
                         "recommended/image_id");
+    /* Volta: the OSS-driver AL2023 DLAMI lists G4dn..P6 only; P3 and
+     * P3dn get the proprietary-driver DLAMI (release notes 71.6) */
+    assert_string_equal(param(ECF_IMAGE_USE_INSTANCE, "p3.2xlarge"),
+                        "/aws/service/deeplearning/ami/x86_64/"
+                        "base-proprietary-nvidia-driver-amazon-linux-2/"
+                        "latest/ami-id");
+    assert_string_equal(param(ECF_IMAGE_USE_INSTANCE, "p3dn.24xlarge"),
+                        "/aws/service/deeplearning/ami/x86_64/"
+                        "base-proprietary-nvidia-driver-amazon-linux-2/"
+                        "latest/ami-id");
+    assert_string_equal(param(ECF_IMAGE_USE_INSTANCE, "g3.8xlarge"),
+                        "/aws/service/deeplearning/ami/x86_64/"
+                        "base-proprietary-nvidia-driver-amazon-linux-2/"
+                        "latest/ami-id");
+    /* "G3 (G3.16x not supported)", and no other image lists g3 */
+    assert_null(param(ECF_IMAGE_USE_INSTANCE, "g3.16xlarge"));
+    /* Kepler (p2): no published DLAMI lists it */
+    assert_null(param(ECF_IMAGE_USE_INSTANCE, "p2.xlarge"));
+    /* Neuron DLAMIs since 2.26.1 dropped Inf1 */
+    assert_string_equal(param(ECF_IMAGE_USE_INSTANCE, "inf1.xlarge"),
+                        "/aws/service/neuron/dlami/pytorch-1.13-inf1/"
+                        "ubuntu-22.04/latest/image_id");
+    assert_string_equal(param(ECF_IMAGE_USE_INSTANCE, "trn1.32xlarge"),
+                        "/aws/service/neuron/dlami/base/amazon-linux-2023/"
+                        "latest/image_id");
     /* AWS publishes no ECS GPU AMI for arm64 */
     assert_null(param(ECF_IMAGE_USE_ECS, "g5g.xlarge"));
     assert_string_equal(param(ECF_IMAGE_USE_BOTTLEROCKET, "inf2.xlarge"),
@@ -114,9 +139,11 @@ static void expect_error(const char *json, const char *msg)
 }
 
 #define HEAD "{\"schema_version\":1,\"as_of\":\"2026-12-01\",\"images\":["
-#define ONE(use, stack, arch, ssm)                                            \
+#define ONEF(use, stack, arch, ssm, fams)                                     \
     "{\"use\":\"" use "\",\"stack\":\"" stack "\",\"arch\":\"" arch          \
-    "\",\"family\":\"F\",\"ssm_parameter\":\"" ssm "\",\"source\":\"S\"}"
+    "\",\"family\":\"F\",\"ssm_parameter\":\"" ssm "\",\"families\":[" fams \
+    "],\"source\":\"S\"}"
+#define ONE(use, stack, arch, ssm) ONEF(use, stack, arch, ssm, "\"*\"")
 
 static void test_rejects(void **state)
 {
@@ -137,44 +164,52 @@ static void test_rejects(void **state)
                  "starting with '/'");
     expect_error(HEAD ONE("ecs", "cpu", "arm64", "/a") ","
                       ONE("ecs", "cpu", "arm64", "/b") "]}",
-                 "t.json: images[1]: ecs/cpu/arm64 listed twice (first at "
-                 "images[0])");
+                 "t.json: images[1]: ecs/cpu/arm64 family \"*\" listed twice "
+                 "(first at images[0])");
+    expect_error(HEAD ONEF("instance", "nvidia", "x86_64", "/a",
+                           "\"p3\",\"g5\"") ","
+                      ONEF("instance", "nvidia", "x86_64", "/b",
+                           "\"g6\",\"g5\"") "]}",
+                 "t.json: images[1]: instance/nvidia/x86_64 family \"g5\" "
+                 "listed twice (first at images[0])");
+    expect_error(HEAD ONEF("ecs", "cpu", "arm64", "/a", "") "]}",
+                 "t.json: images[0].families: expected a non-empty array of "
+                 "strings");
+    expect_error(HEAD ONEF("ecs", "cpu", "arm64", "/a", "\"*\",\"c7g\"") "]}",
+                 "t.json: images[0].families: \"*\" stands alone (no other "
+                 "family, no except_types)");
+    expect_error(HEAD ONEF("ecs", "cpu", "arm64", "/a", "\"\"") "]}",
+                 "t.json: images[0].families[0]: expected a non-empty string "
+                 "shorter than 16 bytes");
     expect_error(HEAD "{\"use\":\"ecs\"}]}",
                  "t.json: images[0].stack: expected a non-empty string");
 }
 
-/* Every (use, stack, arch) once fills the table; one more element is
- * refused by count before it is even read. */
+/* ECF_IMAGES_MAX entries (distinct families of one use/stack/arch) fill
+ * the table; one more element is refused by count before it is read. */
 static void test_too_many(void **state)
 {
-    static const char *const uses[] = {"instance", "ecs", "eks",
-                                       "bottlerocket"};
-    static const char *const stacks[] = {"cpu", "nvidia", "neuron"};
-    static const char *const arches[] = {"x86_64", "arm64"};
     static char json[16384];
     ecf_images out;
     ecf_err err = ECF_ERR_INIT;
-    size_t n = 0, u, st, a;
+    size_t n = 0, k;
     (void)state;
     n += (size_t)snprintf(json + n, sizeof(json) - n, "%s", HEAD);
-    for (u = 0; u < 4; u++)
-        for (st = 0; st < 3; st++)
-            for (a = 0; a < 2; a++)
-                n += (size_t)snprintf(
-                    json + n, sizeof(json) - n,
-                    "%s{\"use\":\"%s\",\"stack\":\"%s\",\"arch\":\"%s\","
-                    "\"family\":\"F\",\"ssm_parameter\":\"/p\","
-                    "\"source\":\"S\"}",
-                    n > strlen(HEAD) ? "," : "", uses[u], stacks[st],
-                    arches[a]);
+    for (k = 0; k < ECF_IMAGES_MAX; k++)
+        n += (size_t)snprintf(
+            json + n, sizeof(json) - n,
+            "%s{\"use\":\"eks\",\"stack\":\"nvidia\",\"arch\":\"x86_64\","
+            "\"family\":\"F\",\"ssm_parameter\":\"/p\",\"families\":"
+            "[\"f%zu\"],\"source\":\"S\"}",
+            k ? "," : "", k);
     snprintf(json + n, sizeof(json) - n, "]}");
     assert_int_equal(ecf_images_load_buffer(&out, json, strlen(json),
                                             "t.json", &err),
                      0);
     assert_int_equal(out.n_images, ECF_IMAGES_MAX);
-    assert_int_equal(ECF_IMAGES_MAX, 24);
+    assert_int_equal(ECF_IMAGES_MAX, 40);
     snprintf(json + n, sizeof(json) - n, ",{}]}");
-    expect_error(json, "t.json: images: more than 24 entries");
+    expect_error(json, "t.json: images: more than 40 entries");
 }
 
 static void test_accepts(void **state)
