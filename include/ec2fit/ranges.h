@@ -21,6 +21,10 @@
 #include "ec2fit/recommend.h"
 #include "ec2fit/zoo.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /** The calibration kinds a range is read from (docs/calibration.md). */
 typedef enum {
     ECF_RANGE_TRAIN_THROUGHPUT = 0,
@@ -125,5 +129,9 @@ void ecf_ranges_for_estimate(ecf_ranges *out, const ecf_range_table *t,
                              const ecf_model *m, const ecf_workload *w,
                              const ecf_instance *inst, const ecf_estimate *e,
                              double total_usd);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -23,6 +23,7 @@
 #include "ec2fit/units.h"
 #include "zoo_internal.h"
 #include "json_check.h"
+#include "parse.h"
 
 #ifdef ECF_HAVE_EMBEDDED_MODELS
 extern const char ecf_embedded_models[];
@@ -550,31 +551,6 @@ const ecf_model *ecf_zoo_find(const ecf_zoo *zoo, const char *name)
     return NULL;
 }
 
-/* Levenshtein distance over normalised names (at most 63 characters). */
-static size_t distance(const char *a, const char *b)
-{
-    size_t la = strlen(a), lb = strlen(b), i, j;
-    size_t row[64], prev;
-
-    for (j = 0; j <= lb; j++)
-        row[j] = j;
-    for (i = 1; i <= la; i++) {
-        prev = row[0];
-        row[0] = i;
-        for (j = 1; j <= lb; j++) {
-            size_t cur = row[j];
-            size_t best = prev + (a[i - 1] == b[j - 1] ? 0 : 1);
-            if (row[j - 1] + 1 < best)
-                best = row[j - 1] + 1;
-            if (cur + 1 < best)
-                best = cur + 1;
-            row[j] = best;
-            prev = cur;
-        }
-    }
-    return row[lb];
-}
-
 size_t ecf_zoo_suggest(const char **out,
                        size_t max,
                        const ecf_zoo *zoo,
@@ -594,7 +570,7 @@ size_t ecf_zoo_suggest(const char **out,
     for (i = 0; i < zoo->n; i++) {
         size_t d;
         normalise(have, sizeof(have), zoo->models[i].name);
-        d = distance(want, have);
+        d = cli_edit_distance(want, have);
         if (d > limit)
             continue;
         for (k = count; k > 0 && best[k - 1] > d; k--) {

@@ -81,9 +81,11 @@ y q50.yaml > q50.json
 check "qps 50: the heaviest pool admits only g6e.xlarge" jq -e 'max_by(.spec.weight) | [.spec.template.spec.requirements[] | select(.key == "node.kubernetes.io/instance-type").values] == [["g6e.xlarge"]]' q50.json
 check "qps 50: no pool admits both g6e.xlarge and g5.xlarge" jq -e 'all(.[]; [.spec.template.spec.requirements[] | select(.key == "node.kubernetes.io/instance-type").values[]] | length == 1)' q50.json
 
-# multi-node training (llama-3.1-405b finetune: 15 trn1.32xlarge): EFA on
+# multi-node training (llama-3.1-70b training on 1B tokens pinned to trn1: 4
+# trn1.32xlarge, 8 EFA interfaces each; the 405B case this pinned before no
+# longer fits trn1 now that Neuron plans are sized per NeuronCore): EFA on
 # every network card and a cluster placement group
-"$EC2FIT" recommend --model llama-3.1-405b --task finetune --dataset 100M --top 1 --node-class-spec --output karpenter > mn.yaml
+"$EC2FIT" recommend --model llama-3.1-70b --task train --dataset 1B --families trn1 --top 1 --node-class-spec --output karpenter > mn.yaml
 check "multi-node: valid" valid mn.yaml
 y mn.yaml > mn.json
 check "multi-node: placement group + primary interface + 8 EFA-only interfaces" jq -e '.[1] | .kind == "EC2NodeClass"

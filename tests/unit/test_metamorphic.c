@@ -263,10 +263,30 @@ static void every_plan(fx *f, const job *j, const ecf_recommendation *r,
                  j->model, p->nodes, in->type,
                  100 * w->qps / p->nodes / full, 100 * b);
         } else {
-            note(4, le(p->time_hours, 24 * b / (1 - b)),
-                 "%s %s on %s: %.1f h at full speed, credits last %.1f h",
-                 j->model, ecf_task_name(w->task), in->type, p->time_hours,
-                 24 * b / (1 - b));
+            /* A job is a sustained load: its rate may not exceed the
+             * baseline share of what the same host does at full speed (its
+             * twin: the instance under a non-burstable family name), unless
+             * the whole job at full speed fits in the hours a day's credits
+             * last, 24 b / (1 - b) (a fully charged standard-mode balance). */
+            ecf_estimate e, full;
+            ecf_instance twin = *in;
+            ecf_err err = ECF_ERR_INIT;
+            double full_h;
+            twin.family = (char *)"m5";
+            if (ecf_estimate_run_quiet(&e, m, w, in, p->nodes_per_group,
+                                       &err) != 0 ||
+                ecf_estimate_run_quiet(&full, m, w, &twin,
+                                       p->nodes_per_group, &err) != 0 ||
+                full.samples_per_s <= 0)
+                continue;
+            full_h = full.time_hours - full.startup_s / 3600.0;
+            note(4,
+                 le(e.samples_per_s, b * full.samples_per_s * (1 + 1e-9)) ||
+                     le(full_h, 24 * b / (1 - b)),
+                 "%s %s on %s: %.4g samples/s sustained, baseline %.0f%% of "
+                 "%.4g; %.1f h at full speed, credits last %.1f h",
+                 j->model, ecf_task_name(w->task), in->type, e.samples_per_s,
+                 100 * b, full.samples_per_s, full_h, 24 * b / (1 - b));
         }
     }
 }
