@@ -92,38 +92,38 @@ double rr_hours_scale(double h)
 
 void rr_print_ranges_explain(FILE *f, const rr_view *v)
 {
-    static const struct {
-        const char *name;
-        size_t off;
-    } figs[] = {
-        {"time", offsetof(ecf_ranges, time_hours)},
-        {"throughput", offsetof(ecf_ranges, throughput)},
-        {"latency", offsetof(ecf_ranges, latency_ms)},
-        {"ttft", offsetof(ecf_ranges, ttft_ms)},
-        {"per-token", offsetof(ecf_ranges, per_token_ms)},
-        {"memory", offsetof(ecf_ranges, memory_gib)},
-        {"total cost", offsetof(ecf_ranges, total_usd)},
-        {"monthly cost", offsetof(ecf_ranges, monthly_usd)},
-    };
+    static const char *const names[] = {"time",       "throughput",
+                                        "latency",    "ttft",
+                                        "per-token",  "memory",
+                                        "total cost", "monthly cost"};
     ecf_ranges rg;
+    const ecf_fig_range *figs[8];
     size_t i;
 
     if (!v->ranges || v->rec->n_plans == 0)
         return;
     rr_plan_ranges(&rg, v, &v->rec->plans[0]);
+    /* in the order of names[] */
+    figs[0] = &rg.time_hours;
+    figs[1] = &rg.throughput;
+    figs[2] = &rg.latency_ms;
+    figs[3] = &rg.ttft_ms;
+    figs[4] = &rg.per_token_ms;
+    figs[5] = &rg.memory_gib;
+    figs[6] = &rg.total_usd;
+    figs[7] = &rg.monthly_usd;
     fprintf(f, "\nRanges (rank 1; docs/estimation.md \"Ranges\": P%.0f-P%.0f "
                "of measured/predicted in %s, nearest class with >= %d rows)\n",
             v->ranges->lo_pct, v->ranges->hi_pct, v->ranges->source,
             v->ranges->min_rows);
-    for (i = 0; i < sizeof(figs) / sizeof(figs[0]); i++) {
-        const ecf_fig_range *r =
-            (const ecf_fig_range *)((const char *)&rg + figs[i].off);
+    for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+        const ecf_fig_range *r = figs[i];
         char label[160];
         if (!r->set)
             continue;
         fprintf(f, "  %-12s %.4g .. %.4g (x%.2f .. x%.2f of %.4g): %s "
                    "%s, %s level, %d rows\n",
-                figs[i].name, r->low, r->high, r->low / r->value,
+                names[i], r->low, r->high, r->low / r->value,
                 r->high / r->value, r->value,
                 ecf_range_kind_name(r->basis->kind),
                 ecf_range_class_label(label, sizeof(label), r->basis),

@@ -51,6 +51,8 @@ typedef struct {
 
 static tally T[5]; /* (a) .. (e) */
 
+static void note(int prop, bool ok, const char *fmt, ...) ECF_PRINTF(3, 4);
+
 static void note(int prop, bool ok, const char *fmt, ...)
 {
     tally *t = &T[prop];
