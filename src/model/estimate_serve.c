@@ -396,9 +396,11 @@ static double serve_knee_s(const ecf_model *m, const ecf_workload *w,
  * cheapest per request (the smaller on a tie). Batch 1 when none meets
  * it. An explicit --batch-size is kept. Returns false when batch 1 does
  * not fit. Memory grows with the batch, so the walk stops at the first
- * batch that does not fit; latency does too, but requests per second
- * need not peak at the largest batch that meets the bounds, so every
- * fitting batch is timed. */
+ * batch that does not fit; TTFT, TPOT and latency grow with it too, so
+ * it also stops at the first batch past 1 that misses the service level
+ * (no larger batch can meet it). Requests per second need not peak at
+ * the largest batch that meets the bounds, so every batch before that
+ * is timed. */
 static bool serve_batch(plan *pl,
                         ecf_memory *mem_out,
                         const ecf_model *m,
@@ -437,6 +439,8 @@ static bool serve_batch(plan *pl,
         }
         serve_times(&t, m, w, d, p, peak, &trial, eng, &u);
         tput = t.latency_s > 0 ? b / t.latency_s : 0;
+        if (!meets_slo(&t, &slo) && b > 1)
+            break; /* TTFT, TPOT and latency only grow with the batch */
         if (meets_slo(&t, &slo) && tput > best) {
             best = tput;
             best_b = b;
