@@ -28,6 +28,7 @@ typedef struct {
     ecf_range_kind kind;
     ecf_range_key key; /* strings static or in the cJSON tree / catalog */
     double log_d;
+    const char *group; /* the row's source group ("" when none) */
 } range_res;
 
 /* The range kind of a calibration kind; -1 for the others. */
@@ -103,6 +104,7 @@ static void range_residuals(range_res *res, const calib_set *set)
             res[i].has = true;
             res[i].kind = (ecf_range_kind)k;
             res[i].log_d = sense * log(r->expect / r->predicted);
+            res[i].group = r->group ? r->group : "";
         }
         i++;
     }
@@ -171,13 +173,24 @@ static size_t class_factors(double *low, double *high,
                             ecf_range_level level, size_t skip)
 {
     double v[CALIB_MAX_ROWS], med, lo, hi, k;
+    const char *first = NULL;
+    bool several = false;
     size_t i, n = 0;
 
     for (i = 0; i < n_res; i++)
         if (i != skip && res[i].has && res[i].kind == kind &&
-            same_class(&res[i].key, key, level))
+            same_class(&res[i].key, key, level)) {
             v[n++] = res[i].log_d;
-    if (n == 0)
+            if (!first)
+                first = res[i].group;
+            else if (strcmp(first, res[i].group) != 0)
+                several = true;
+        }
+    /* A class below the whole kind must draw on two source groups or
+     * more: one publication's rows share its harness and its errors (one
+     * blog's queueing-inclusive latencies once set a 21x high end), so
+     * they say how that source differs, not how far a user may. */
+    if (n == 0 || (!several && level != ECF_RANGE_LEVEL_KIND))
         return 0;
     qsort(v, n, sizeof(v[0]), cmp_double);
     med = pctl(v, n, 50);
