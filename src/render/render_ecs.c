@@ -171,6 +171,12 @@ int rr_print_ecs(FILE *f, FILE *errf, const rr_view *v)
     arr = cJSON_AddArrayToObject(td, "requiresCompatibilities");
     cJSON_AddItemToArray(arr, cJSON_CreateString("EC2"));
     cJSON_AddStringToObject(td, "networkMode", "host");
+    if (nm.llm && nm.tensor_parallel > 1)
+        /* Tensor-parallel workers exchange tensors through shared memory,
+         * which a container's 64 MB /dev/shm cannot hold: vLLM's Docker
+         * guide asks for --ipc=host (or a large --shm-size); ECS's EC2
+         * launch type takes the same as the task's ipcMode. */
+        cJSON_AddStringToObject(td, "ipcMode", "host");
     snprintf(buf, sizeof(buf), "%d", p->inst->vcpu * ECS_CPU_UNITS_PER_VCPU);
     cJSON_AddStringToObject(td, "cpu", buf);
     snprintf(buf, sizeof(buf), "%ld", task_mib);

@@ -71,6 +71,14 @@ check "ecs: ECS-optimized GPU AMI" jq -e --arg p "$ECS_GPU" '.ec2fit.image.ssm_p
 jq .taskDefinition ecs.json > taskdef.json && jq .capacityProvider ecs.json > cp.json && jq .service ecs.json > service.json
 check "ecs: jq split gives three objects" jq -e -s 'length == 3 and all(type == "object")' taskdef.json cp.json service.json
 
+# tensor parallelism needs the host's shared memory (vLLM's Docker guide:
+# --ipc=host): the TP 8 task of the issue's llama-3.1-70b case has ipcMode
+# host, the TP 1 tasks none
+"$EC2FIT" recommend --model llama-3.1-70b --task infer --qps 5 --output ecs > ecs-tp8.json
+check "ecs tp8: exit 0" test $? -eq 0
+check "ecs tp8: TENSOR_PARALLEL_SIZE 8 and ipcMode host" jq -e '.taskDefinition.ipcMode == "host"
+  and ([.taskDefinition.containerDefinitions[0].environment[] | select(.name == "TENSOR_PARALLEL_SIZE").value] == ["8"])' ecs-tp8.json
+check "ecs tp1: no ipcMode" jq -e '.taskDefinition | has("ipcMode") | not' ecs-issue.json
 "$EC2FIT" recommend --model llama-3.1-8b --task infer --qps 50 --families inf2 --output ecs > ecs-inf2.json
 check "ecs neuron: exit 0" test $? -eq 0
 check "ecs neuron: /dev/neuron0.. one per device, no GPU requirement" jq -e -n --slurpfile e ecs-inf2.json --slurpfile j inf2.json \
@@ -153,6 +161,7 @@ if have_botocore; then
   check "botocore: ecs RegisterTaskDefinition, CreateCapacityProvider, CreateService" python3 "$VALIDATE" ecs ecs.json
   check "botocore: ecs (Neuron)" python3 "$VALIDATE" ecs ecs-inf2.json
   check "botocore: ecs, the issue's command as written" python3 "$VALIDATE" ecs ecs-issue.json
+  check "botocore: ecs with ipcMode (TP 8)" python3 "$VALIDATE" ecs ecs-tp8.json
   check "botocore: every alarm a PutMetricAlarm, every rule a PutRule" python3 "$VALIDATE" cloudwatch cw.json
   check "botocore: the --async alarms too" python3 "$VALIDATE" cloudwatch cw-async.json
   # without --async a Neuron plan has no alarm yet (no GPU metrics, no queue)
@@ -168,7 +177,7 @@ if have_botocore; then
   check "botocore: refuses a string Threshold" test "$(python3 "$VALIDATE" cloudwatch bad2.json > /dev/null; echo $?)" -eq 1
 else
   echo "SKIP: python3-botocore not installed (apt-get install python3-botocore)"
-  skip=9
+  skip=10
 fi
 # a replica that spans instances cannot be an ECS task: refused, exit 3
 # (issue 25: deepseek-v3 at 1 request/s needs 3 p4de.24xlarge per replica)
