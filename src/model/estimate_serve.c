@@ -439,9 +439,12 @@ static bool serve_batch(plan *pl,
         }
         serve_times(&t, m, w, d, p, peak, &trial, eng, &u);
         tput = t.latency_s > 0 ? b / t.latency_s : 0;
-        if (!meets_slo(&t, &slo) && b > 1)
-            break; /* TTFT, TPOT and latency only grow with the batch */
-        if (meets_slo(&t, &slo) && tput > best) {
+        if (!meets_slo(&t, &slo)) {
+            if (b > 1)
+                break; /* TTFT, TPOT and latency only grow with the batch */
+            continue;  /* batch 1 misses: the plan keeps batch 1 anyway */
+        }
+        if (tput > best) {
             best = tput;
             best_b = b;
             *mem_out = mem;
