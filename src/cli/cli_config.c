@@ -183,6 +183,10 @@ void cli_config_default_output(cli_output *out, unsigned allowed)
  * read once; "" when there is none. The file's path for messages. */
 static char profile_region[64];
 static char profile_region_from[4096 + 32];
+/* why the AWS config gave no region when it could not be read (rc < 0):
+ * a warning for `list`, an error for recommend and estimate */
+static ecf_err profile_err = ECF_ERR_INIT;
+static int profile_rc;
 
 static const char *aws_profile_region(void)
 {
@@ -209,9 +213,10 @@ static const char *aws_profile_region(void)
                      named ? "profile " : "", named ? env.profile : "default");
         } else {
             profile_region[0] = '\0';
-            /* was silent: a region from a file that update refuses */
-            if (rc < 0)
-                cli_warn("%s; no region taken from the AWS config", err.msg);
+            if (rc < 0) {
+                profile_rc = rc;
+                profile_err = err;
+            }
         }
     }
     return profile_region;
@@ -247,8 +252,9 @@ const char *cli_region_origin(const char *region)
     return "--region";
 }
 
-const char *cli_default_region(void)
+static const char *default_region(bool strict, ecf_err *err)
 {
+    static bool warned;
     const char *r = getenv("AWS_REGION");
     if (r && *r)
         return r;
@@ -259,7 +265,29 @@ const char *cli_default_region(void)
      * beats ec2fit's file (docs/config.md) */
     if (aws_profile_region()[0])
         return profile_region;
+    if (profile_rc < 0) {
+        /* was silent: a region from a file that update refuses */
+        if (strict) {
+            ecf_err_set(err, profile_err.code, "%s", profile_err.msg);
+            return NULL;
+        }
+        if (!warned)
+            cli_warn("%s; no region taken from the AWS config",
+                     profile_err.msg);
+        warned = true;
+    }
     if (cli_config_get()->region[0])
         return cli_config_get()->region;
     return "us-east-1";
+}
+
+const char *cli_default_region(void)
+{
+    return default_region(false, NULL);
+}
+
+int cli_default_region_strict(const char **out, ecf_err *err)
+{
+    *out = default_region(true, err);
+    return *out ? 0 : err->code;
 }

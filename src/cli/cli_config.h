@@ -43,4 +43,13 @@ void cli_config_default_output(cli_output *out, unsigned allowed);
  *  file's "region" (above), then us-east-1. */
 const char *cli_default_region(void);
 
+/** cli_default_region for the commands that price (recommend, estimate,
+ *  --batch): when it would consult the AWS config and that file cannot be
+ *  used (malformed, over 1 MiB, not a regular file) or AWS_PROFILE names
+ *  a profile in neither file, this is an error, as `update` treats the
+ *  same files, instead of a warning and a price in us-east-1 (issue 28).
+ *  Returns 0 with *out set (static or environment storage), else the
+ *  negative code with `err` set ("FILE:LINE: reason", "AWS_PROFILE: ..."). */
+int cli_default_region_strict(const char **out, ecf_err *err);
+
 #endif

@@ -525,8 +525,10 @@ int cmd_estimate(int argc, char **argv)
             status = fail(&err);
             goto out;
         }
-    } else {
-        region = cli_default_region();
+    } else if (cli_default_region_strict(&region, &err) != 0) {
+        ecf_err_prefix(&err, "estimate");
+        status = cli_fail(&err);
+        goto out;
     }
     price = ecf_instance_price(in, region);
     if (ecf_estimate_run(&est, &model, &wl.w, in, nodes, &err) < 0) {

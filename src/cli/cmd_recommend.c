@@ -105,6 +105,46 @@ static bool valid_k8s_name(const char *s)
     return true;
 }
 
+/* A pinned layout (--tensor-parallel, --pipeline-parallel) that a shown
+ * plan could not use, so the search chose its own: the estimator's warning
+ * reached only the JSON output's per-plan warnings. It goes to stderr in
+ * every format (issue 28), once per shown plan, naming the type. */
+static void warn_pinned_layout(const ecf_result *v)
+{
+    static const char pin[] = "pinned layout";
+    size_t i, shown;
+    int k;
+    if (v->w->tensor_parallel <= 0 && v->w->pipeline_parallel <= 0)
+        return;
+    shown = v->top > 0 && (size_t)v->top < v->rec->n_plans
+                ? (size_t)v->top
+                : v->rec->n_plans;
+    for (i = 0; i < shown; i++) {
+        const ecf_plan *p = &v->rec->plans[i];
+        ecf_estimate e;
+        if (ecf_estimate_run_warnings(&e, v->model, v->w, p->inst,
+                                      p->nodes_per_group, NULL) < 0)
+            continue;
+        for (k = 0; k < e.n_warnings; k++)
+            if (strncmp(e.warnings[k], pin, sizeof(pin) - 1) == 0)
+                cli_warn("%s: %s", p->inst->type, e.warnings[k]);
+    }
+}
+
+/* ecf_asg_size caps a group count at 1,000,000 (an int, and far beyond
+ * any Auto Scaling group's real quota): a max at the cap is the cap, not
+ * the load's need, and says so on stderr in every format (issue 28). */
+#define ASG_CAP 1000000
+static void warn_asg_cap(const ecf_plan *p, const char *what)
+{
+    if (p->asg_max <= 0 || p->asg_max + p->nodes_per_group <= ASG_CAP)
+        return;
+    cli_warn("%s%s: max_instances %d is ec2fit's cap, not what the peak "
+             "load needs (more instances than that); lower --peak-qps or "
+             "--qps, or choose a larger instance type",
+             what, p->inst->type, p->asg_max);
+}
+
 int cmd_recommend(int argc, char **argv)
 {
     return cli_recommend_main(argc, argv, NULL);
@@ -475,8 +515,12 @@ int cli_recommend_main(int argc, char **argv, rr_printer printer)
             o.regions[o.n_regions++] = regv[i];
         }
     } else {
-        if (!region)
-            region = cli_default_region();
+        if (!region &&
+            cli_default_region_strict(&region, &err) != 0) {
+            ecf_err_prefix(&err, "%s", me);
+            status = cli_fail(&err);
+            goto out;
+        }
         if (cli_check_region(cat, region, cli_region_origin(region),
                              &err) != 0) {
             status = cli_usage_error(me, "%s", err.msg);
@@ -555,6 +599,13 @@ int cli_recommend_main(int argc, char **argv, rr_printer printer)
             rr_print_table(stdout, &view);
             break;
         }
+    }
+    warn_pinned_layout(&view);
+    if (rec->n_plans > 0) {
+        warn_asg_cap(&rec->plans[0], "");
+        if (rec->fallback_index >= 0)
+            warn_asg_cap(&rec->plans[rec->fallback_index],
+                         "--fallback cpu: ");
     }
     if (rec->n_plans == 0) {
         if (out != CLI_OUT_TABLE || printer)

@@ -131,7 +131,11 @@ int cli_recommend_batch(int argc, char **argv)
             goto out;
         }
     }
-    b.default_region = cli_default_region();
+    if (cli_default_region_strict(&b.default_region, &err) != 0) {
+        ecf_err_prefix(&err, "recommend");
+        status = cli_fail(&err);
+        goto out;
+    }
     b.default_region_origin = cli_region_origin(b.default_region);
     b.write_errno = &write_errno;
     b.default_framework = cli_config_get()->framework;

@@ -124,6 +124,7 @@ w("gen_out_catalog.json", json.dumps(base))
 w("gen_out_rules.json", json.dumps(base))
 w("gen_out_hf.json", hf)
 w("gen_out_batch.jsonl", '{"model": "resnet50", "task": "train"}\n')
+w("gen_batch_one.jsonl", '{"model": "resnet50", "task": "train"}\n')
 w("gen_catalog_noprice.json", edit(lambda c: [i.__setitem__("prices", {}) for i in c["instances"]]))
 w("credentials_ctl.ini", "[default]\naws_access_key_id = AKID\naws_secret_access_key = se\x01cret\n")
 PY
