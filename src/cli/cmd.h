@@ -161,6 +161,36 @@ void cli_tmp_forget(const char *path);
     "  --output-file FILE          write the output to FILE atomically "     \
     "(a temporary\n                              file, fsync, rename)\n"
 
+/* ---- flag tables ----
+ * Each command's getopt_long table and short letters, so that the help
+ * and man page checks (tests/scripts/test_flag_table.sh, through the
+ * hidden `__complete flags:CMD`) compare against what the parser really
+ * accepts. Short letters mean the same in every command (docs/cli.md
+ * "Short flags"): -m model, -t task, -i instance, -n nodes, -r region,
+ * -c catalog, -o output, -q quiet, -v verbose, -h help. */
+typedef struct {
+    int letter; /* the short flag */
+    int id;     /* the long option's getopt value it stands for */
+} cli_short;
+typedef struct {
+    const struct option *longopts; /* NULL-name terminated */
+    const char *optstring;         /* getopt's (":ho:" ...) */
+    const cli_short *shorts;       /* letters whose id is not the letter
+                                      itself; {0, 0} ends; NULL none */
+} cli_flagset;
+extern const cli_flagset cli_flags_recommend, cli_flags_estimate,
+    cli_flags_list, cli_flags_show, cli_flags_models, cli_flags_update,
+    cli_flags_tf_external, cli_flags_completion, cli_flags_main;
+/** The flag set of command `cmd` ("main" for the global flags), NULL for
+ *  none. (cmd_complete.c) */
+const cli_flagset *cli_flagset_find(const char *cmd);
+/** getopt_long's result `c`, with a short letter of fs->shorts turned into
+ *  its long option's id; when `idx` is given it is set to that option's
+ *  index in fs->longopts (getopt_long leaves it alone for a short flag). */
+int cli_short_id(const cli_flagset *fs, int c, int *idx);
+/** The long name of a short letter of `fs` (without dashes), or NULL. */
+const char *cli_short_long(const cli_flagset *fs, int letter);
+
 /** Prints the workload flags' help lines (workload_flags.h), two-space
  *  indented (cli_workload_help.c). */
 void cli_workload_usage(FILE *f);

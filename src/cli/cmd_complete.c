@@ -4,6 +4,7 @@
  * accelerators come from the catalog the program would use now (an updated
  * cache included), and each command is offered only the formats it takes.
  */
+#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -46,6 +47,93 @@ static void put_words(const char *list, const char *prefix)
     }
 }
 
+/* tf-external and completion take no flag but -h/--help (each checks
+ * its argv itself) */
+static const struct option help_only[] = {{"help", no_argument, NULL, 'h'},
+                                          {NULL, 0, NULL, 0}};
+const cli_flagset cli_flags_completion = {help_only, "h", NULL};
+const cli_flagset cli_flags_tf_external = {help_only, "h", NULL};
+
+static const struct {
+    const char *cmd;
+    const cli_flagset *fs;
+} flagsets[] = {
+    {"main", &cli_flags_main},
+    {"recommend", &cli_flags_recommend},
+    {"estimate", &cli_flags_estimate},
+    {"list", &cli_flags_list},
+    {"show", &cli_flags_show},
+    {"models", &cli_flags_models},
+    {"update", &cli_flags_update},
+    {"tf-external", &cli_flags_tf_external},
+    {"completion", &cli_flags_completion},
+};
+
+const cli_flagset *cli_flagset_find(const char *cmd)
+{
+    size_t i;
+    for (i = 0; i < sizeof(flagsets) / sizeof(flagsets[0]); i++)
+        if (strcmp(cmd, flagsets[i].cmd) == 0)
+            return flagsets[i].fs;
+    return NULL;
+}
+
+static int short_index(const cli_flagset *fs, int letter)
+{
+    int id = letter, i;
+    const cli_short *s;
+    for (s = fs->shorts; s && s->letter; s++)
+        if (s->letter == letter)
+            id = s->id;
+    for (i = 0; fs->longopts[i].name; i++)
+        if (fs->longopts[i].val == id && !fs->longopts[i].flag)
+            return i;
+    return -1;
+}
+
+int cli_short_id(const cli_flagset *fs, int c, int *idx)
+{
+    const cli_short *s;
+    int i;
+    if (c <= 0 || c > 127 || c == '?' || c == ':')
+        return c;
+    for (s = fs->shorts; s && s->letter; s++)
+        if (s->letter == c) {
+            c = s->id;
+            break;
+        }
+    if (idx && (i = short_index(fs, s && s->letter ? s->letter : c)) >= 0)
+        *idx = i;
+    return c;
+}
+
+const char *cli_short_long(const cli_flagset *fs, int letter)
+{
+    int i = short_index(fs, letter);
+    return i >= 0 ? fs->longopts[i].name : NULL;
+}
+
+/* `__complete flags:CMD`: what the parser of CMD accepts, one flag a line
+ * ("--model", "-m --model" for a short one), in table order. */
+static int put_flags(const char *cmd)
+{
+    const cli_flagset *fs = cli_flagset_find(cmd);
+    const char *p;
+    size_t i;
+    if (!fs)
+        return 2;
+    for (i = 0; fs->longopts[i].name; i++)
+        printf("--%s\n", fs->longopts[i].name);
+    for (p = fs->optstring; *p; p++) {
+        const char *lng;
+        if (*p == ':' || *p == '+')
+            continue;
+        lng = cli_short_long(fs, *p);
+        printf("-%c%s%s\n", *p, lng ? " --" : "", lng ? lng : "");
+    }
+    return cli_finish_stdout(0);
+}
+
 int cmd_complete(int argc, char **argv)
 {
     const char *kind = argc > 1 ? argv[1] : "";
@@ -65,6 +153,8 @@ int cmd_complete(int argc, char **argv)
                 put_words(formats[i].formats, prefix);
         return cli_finish_stdout(0);
     }
+    if (strncmp(kind, "flags:", 6) == 0)
+        return argc > 2 ? 2 : put_flags(kind + 6);
     if (strcmp(kind, "sorts") == 0) {
         put_words(ecf_sort_names(), prefix);
         return cli_finish_stdout(0);

@@ -29,13 +29,11 @@
 
 static void usage(FILE *f)
 {
-    fputs("usage: ec2fit estimate (--model NAME | --params N | "
+    fputs("usage: ec2fit estimate (-m NAME | --params N | "
           "--model-config FILE)\n"
-          "                       --task T --instance TYPE [--nodes N] "
-          "[workload flags]\n"
-          "                       [--region R] [--catalog FILE] "
-          "[--output table|json]\n"
-          "                       [--explain]\n\n"
+          "                       -t T -i TYPE [-n N] [workload flags]\n"
+          "                       [-r R] [-c FILE] [-o table|json] "
+          "[--explain]\n\n"
           "Memory per device, step time, throughput, time for the dataset, "
           "serving\nlatency and the bottleneck of a workload on one "
           "instance type.\nExit status 3 when it does not fit (the "
@@ -56,7 +54,13 @@ static void usage(FILE *f)
           "the terms of one\n"
           "                          step, TTFT's parts and what set the "
           "batch\n"
-          "  -h, --help              this help\n",
+          "  -h, --help              this help\n"
+          "Examples:\n"
+          "  ec2fit estimate -m llama-3.1-8b -t infer -i g6e.xlarge --qps 5\n"
+          "  ec2fit estimate -m llama-3.1-70b -t lora -i p5.48xlarge -n 2 "
+          "--explain\n"
+          "  ec2fit estimate -m resnet50 -t train -i g6.xlarge --dataset "
+          "1.28M -o json\n",
           f);
 }
 
@@ -414,19 +418,24 @@ static void print_json(const ecf_estimate *e,
     cli_json_print(stdout, root);
 }
 
+static const struct option longopts[] = {
+    CLI_WORKLOAD_LONGOPTS,
+    {"instance", required_argument, NULL, 'i'},
+    {"nodes", required_argument, NULL, 'n'},
+    {"region", required_argument, NULL, 'r'},
+    {"catalog", required_argument, NULL, 'c'},
+    {"output", required_argument, NULL, 'o'},
+    {"output-file", required_argument, NULL, 'O'},
+    {"explain", no_argument, NULL, 'X'},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0}};
+static const cli_short shorts[] = {
+    {'m', CLI_WL_MODEL}, {'t', CLI_WL_TASK}, {0, 0}};
+const cli_flagset cli_flags_estimate = {longopts, ":hm:t:i:n:r:c:o:",
+                                        shorts};
+
 int cmd_estimate(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        CLI_WORKLOAD_LONGOPTS,
-        {"instance", required_argument, NULL, 'i'},
-        {"nodes", required_argument, NULL, 'n'},
-        {"region", required_argument, NULL, 'r'},
-        {"catalog", required_argument, NULL, 'c'},
-        {"output", required_argument, NULL, 'o'},
-        {"output-file", required_argument, NULL, 'O'},
-        {"explain", no_argument, NULL, 'X'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0}};
     ecf_err err = ECF_ERR_INIT;
     cli_workload wl = CLI_WORKLOAD_INIT;
     cli_catalog_opts copts = {NULL};
@@ -445,8 +454,9 @@ int cmd_estimate(int argc, char **argv)
     optind = 0;
     opterr = 0;
     wl.default_framework = cli_config_get()->framework;
-    while ((c = getopt_long(argc, argv, ":hi:n:r:c:o:", longopts, NULL)) !=
-           -1) {
+    while ((c = getopt_long(argc, argv, cli_flags_estimate.optstring,
+                            longopts, NULL)) != -1) {
+        c = cli_short_id(&cli_flags_estimate, c, NULL);
         r = cli_workload_option(&wl, c, optarg, &err);
         if (r < 0)
             return fail(&err);

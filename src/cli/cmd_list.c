@@ -32,20 +32,19 @@ static void usage(FILE *f)
         "  --min-accelerators N, --max-accelerators N\n"
         "  --min-accel-memory SIZE, --max-accel-memory SIZE\n"
         "  --min-total-accel-memory SIZE, --max-total-accel-memory SIZE\n"
-        "  --min-vcpus N, --max-vcpus N (also --vcpus-min N, --vcpus-max N)\n"
-        "  --min-memory SIZE, --max-memory SIZE (also --memory-min SIZE,\n"
-        "                              --memory-max SIZE)\n"
+        "  --min-vcpus N, --max-vcpus N\n"
+        "  --min-memory SIZE, --max-memory SIZE\n"
         "                              one side of a range. SIZE: no unit = GiB;\n"
         "                              GiB, TiB, MiB, or GB, TB, MB (10^9 bytes\n"
         "                              ...), any case: 16gb, 40GiB\n"
-        "  --gpu-memory-total RANGE    as --total-accel-memory\n"
         "  --efa                       only types with EFA\n"
         "  --arch x86_64|arm64         CPU architecture\n"
-        "  --family LIST               comma-separated families or globs (p5,g6*)\n"
+        "  --family LIST, --families LIST\n"
+        "                              comma-separated families or globs (p5,g6*)\n"
         "  --allow-list REGEX          only types whose name matches (POSIX ERE,\n"
         "                              unanchored: 'p5|g6e', '^g6\\.')\n"
         "  --deny-list REGEX           drop types whose name matches\n"
-        "  --region R|all              prices from region R (default: AWS_REGION,\n"
+        "  -r, --region R|all          prices from region R (default: AWS_REGION,\n"
         "                              AWS_DEFAULT_REGION, then us-east-1); all:\n"
         "                              one row per region with a price\n"
         "  --max-price USD             at most USD per hour (on-demand, or spot\n"
@@ -61,18 +60,28 @@ static void usage(FILE *f)
         "  --max-results N             print at most N rows\n"
         "  -o, --output table|json|csv (default table)\n"
         CLI_OUTPUT_FILE_HELP
-        "  --catalog FILE|embedded     catalog to read (default: embedded, or\n"
+        "  -c, --catalog FILE|embedded catalog to read (default: embedded, or\n"
         "                              EC2FIT_CATALOG, or the update cache)\n"
         "  -h, --help                  this help\n"
         "amazon-ec2-instance-selector spellings (docs/coming-from.md):\n"
         "  --gpus RANGE                GPUs per instance, at least 1 (sets\n"
-        "                              --accelerator gpu unless given);\n"
-        "                              --gpus-min N, --gpus-max N: one side\n"
-        "  --cpu-architecture A        as --arch;  --efa-support  as --efa\n"
+        "                              --accelerator gpu unless given)\n"
+        "  --gpus-min N, --gpus-max N  one side of --gpus\n"
+        "  --vcpus-min N, --vcpus-max N\n"
+        "                              as --min-vcpus, --max-vcpus\n"
+        "  --memory-min SIZE, --memory-max SIZE\n"
+        "                              as --min-memory, --max-memory\n"
+        "  --gpu-memory-total RANGE    as --total-accel-memory\n"
+        "  --cpu-architecture A        as --arch\n"
+        "  --efa-support               as --efa\n"
         "  --sort-by KEY               instance-type, vcpus, memory, gpus,\n"
         "                              price-per-hour (or a --sort key);\n"
         "                              ascending unless --sort-direction desc\n"
         "  --sort-direction asc|desc   as --order (also ascending, descending)\n"
+        "Examples:\n"
+        "  ec2fit list --accelerator h100 --sort price-per-accel\n"
+        "  ec2fit list --accelerators 8 --accel-memory 80GiB- -r us-west-2 -o csv\n"
+        "  ec2fit list --gpus 1-4 --cpu-architecture arm64 --max-results 5\n"
         "\n"
         "Exit status: 0 ok (also when nothing matches), 1 runtime error, 2 usage.\n",
         f);
@@ -137,6 +146,9 @@ static const struct option longopts[] = {
     {"output-file", required_argument, NULL, O_OUTPUT_FILE},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0}};
+static const cli_short shorts[] = {
+    {'r', O_REGION}, {'c', O_CATALOG}, {'o', O_OUTPUT}, {0, 0}};
+const cli_flagset cli_flags_list = {longopts, ":hr:c:o:", shorts};
 
 /* Splits a comma list in place into a NULL-terminated vector. */
 static const char **split_list(char *s, size_t *n_out)
@@ -441,9 +453,11 @@ int cmd_list(int argc, char **argv)
                                         CLI_OUT_BIT(CLI_OUT_CSV));
     optind = 0;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":ho:", longopts, &idx)) != -1) {
+    while ((c = getopt_long(argc, argv, cli_flags_list.optstring, longopts,
+                            &idx)) != -1) {
         int rc = 0;
         char flag[48];
+        c = cli_short_id(&cli_flags_list, c, &idx);
         snprintf(flag, sizeof(flag), "--%s", longopts[idx].name);
         switch (c) {
         case 'h':

@@ -116,13 +116,15 @@ static void print_json(const ecf_zoo *zoo)
     cli_json_print(stdout, root);
 }
 
+static const struct option longopts[] = {
+    {"output", required_argument, NULL, 'o'},
+    {"output-file", required_argument, NULL, 'O'},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0}};
+const cli_flagset cli_flags_models = {longopts, ":ho:", NULL};
+
 int cmd_models(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        {"output", required_argument, NULL, 'o'},
-        {"output-file", required_argument, NULL, 'O'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0}};
     ecf_err err = ECF_ERR_INIT;
     cli_output out = CLI_OUT_TABLE;
     ecf_zoo *zoo = NULL;
@@ -131,7 +133,8 @@ int cmd_models(int argc, char **argv)
 
     optind = 0;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":ho:", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, cli_flags_models.optstring, longopts,
+                            NULL)) != -1) {
         switch (c) {
         case 'h':
             usage(stdout);

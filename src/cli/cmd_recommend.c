@@ -25,15 +25,14 @@
 
 static void usage(FILE *f)
 {
-    fputs("usage: ec2fit recommend (--model NAME | --params N | --model-config "
-          "FILE) --task TASK [flags]\n\n"
+    fputs("usage: ec2fit recommend (-m NAME | --params N | --model-config "
+          "FILE) -t TASK [flags]\n\n"
           "Rank EC2 instance types (and node counts) for an ML workload: memory\n"
           "fit, time, $/h and total or monthly cost, with the reasons behind\n"
-          "every rejection.\n\n"
-          "Workload:\n",
+          "every rejection.\n\n",
           f);
     cli_workload_usage(f);
-    fputs("\nConstraints:\n"
+    fputs("Constraints:\n"
           "  --deadline DUR          finish within DUR (24h, 90m, 2d); needs --dataset\n"
           "  --budget USD            total cost at most USD ($500, 1.5k); serving: monthly\n"
           "  --budget-hourly USD     all nodes together at most USD per hour\n"
@@ -41,15 +40,17 @@ static void usage(FILE *f)
           "  --max-nodes N           at most N nodes (default 16 for jobs, 64 for serving)\n"
           "  --spot | --no-spot      consider spot (default: for train/batch jobs only)\n"
           "  --checkpoint-every DUR  checkpoint interval for spot rework (default 30m)\n"
-          "  --region R              default AWS_REGION, AWS_DEFAULT_REGION, config,\n"
+          "  -r, --region R          default AWS_REGION, AWS_DEFAULT_REGION, config,\n"
           "                          us-east-1\n"
           "  --regions all|LIST      compare several regions (comma-separated)\n"
-          "  --estimate-missing-prices  price types with no price in the region\n"
+          "  --estimate-missing-prices\n"
+          "                          price types with no price in the region\n"
           "                          from its median ratio to us-east-1 (marked)\n"
           "  --families LIST         only these families (globs: p5,g6*)\n"
           "  --exclude-families LIST skip these families\n"
           "Ranking and output:\n"
-          "  --optimize cost|time|balanced   (default cost)\n"
+          "  --optimize cost|time|balanced\n"
+          "                          what rank 1 is best at (default cost)\n"
           "  --top N                 show N plans (default 5)\n"
           "  --explain               list rejected candidates grouped by rule, and\n"
           "                          rank 1's training plans tried or serving terms\n"
@@ -57,7 +58,8 @@ static void usage(FILE *f)
           "                          ecs|cloudwatch (ecs, cloudwatch: --task infer)\n"
           "                          (default table, or the config file's)\n"
           "  --rules FILE            replace the embedded rules (data/rules.json)\n"
-          "  --catalog FILE|embedded catalog to read\n"
+          "  -c, --catalog FILE|embedded\n"
+          "                          catalog to read\n"
           "  --output-file FILE      write the output to FILE atomically\n"
           "  --node-class NAME       karpenter: the NodePools' nodeClassRef\n"
           "                          (EC2NodeClass NAME, default 'default')\n"
@@ -67,7 +69,15 @@ static void usage(FILE *f)
           f);
     cli_fleet_usage(f);
     cli_recommend_batch_usage(f);
-    fputs("\nExit status: 0 a plan exists, 3 nothing satisfies the constraints (the\n"
+    fputs("Examples:\n"
+          "  ec2fit recommend -m resnet50 -t train --dataset 1.28M --epochs 90\n"
+          "  ec2fit recommend -m llama-3.1-8b -t infer --qps 20 --tpot-ms 50 "
+          "-o json\n"
+          "  ec2fit recommend -m llama-3.1-70b -t lora --deadline 24h "
+          "--dataset 100M --spot\n"
+          "  ec2fit recommend --params 7B -t infer --qps 5 --regions "
+          "us-east-1,eu-west-1\n"
+          "\nExit status: 0 a plan exists, 3 nothing satisfies the constraints (the\n"
           "closest misses are printed), 2 usage error, 1 runtime error.\n",
           f);
 }
@@ -194,8 +204,9 @@ int cli_recommend_main(int argc, char **argv, rr_printer printer)
     optind = 0;
     opterr = 0;
     wl.default_framework = cli_config_get()->framework;
-    while ((c = getopt_long(argc, argv, ":ho:", cli_recommend_longopts(),
-                            NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, cli_flags_recommend.optstring,
+                            cli_recommend_longopts(), NULL)) != -1) {
+        c = cli_short_id(&cli_flags_recommend, c, NULL);
         int rc = cli_workload_option(&wl, c, optarg, &err);
         if (rc < 0) {
             status = cli_usage_error(me, "%s", err.msg);

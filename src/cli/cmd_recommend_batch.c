@@ -46,7 +46,9 @@ int cli_recommend_batch(int argc, char **argv)
 
     optind = 0;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":ho:", longopts, &idx)) != -1) {
+    while ((c = getopt_long(argc, argv, cli_flags_recommend.optstring,
+                            longopts, &idx)) != -1) {
+        c = cli_short_id(&cli_flags_recommend, c, &idx);
         const char *name = c == 'o'                           ? "output"
                            : c == '?' || c == ':' || c == 'h' ? NULL
                                                               : longopts[idx].name;

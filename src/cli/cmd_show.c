@@ -14,16 +14,19 @@
 
 static void usage(FILE *f)
 {
-    fputs("usage: ec2fit show TYPE [--region R] [--output table|json] "
-          "[--catalog FILE]\n\n"
+    fputs("usage: ec2fit show TYPE [-r R] [-o table|json] [-c FILE]\n\n"
           "Every fact about one instance type: accelerator, host, network,\n"
           "storage, and Linux prices (on-demand, 1-year reserved, estimated\n"
           "spot with savings and interruption band) in every region, or in R.\n\n"
-          "  --region R              only region R\n"
+          "  -r, --region R          only region R\n"
           "  -o, --output table|json (default table)\n"
-          "  --catalog FILE|embedded catalog to read\n"
+          "  -c, --catalog FILE|embedded\n"
+          "                          catalog to read\n"
           CLI_OUTPUT_FILE_HELP
-          "  -h, --help              this help\n\n"
+          "  -h, --help              this help\n"
+          "Examples:\n"
+          "  ec2fit show p5.48xlarge\n"
+          "  ec2fit show g6e.xlarge -r eu-west-1 -o json\n\n"
           "Exit status: 0 ok, 1 runtime error, 2 usage or unknown type.\n",
           f);
 }
@@ -178,15 +181,17 @@ static void print_json(const ecf_instance *in, const char *region,
     cli_json_print(stdout, root);
 }
 
+static const struct option longopts[] = {
+    {"region", required_argument, NULL, 'r'},
+    {"output", required_argument, NULL, 'o'},
+    {"catalog", required_argument, NULL, 'c'},
+    {"output-file", required_argument, NULL, 'O'},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0}};
+const cli_flagset cli_flags_show = {longopts, ":hr:c:o:", NULL};
+
 int cmd_show(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        {"region", required_argument, NULL, 'r'},
-        {"output", required_argument, NULL, 'o'},
-        {"catalog", required_argument, NULL, 'c'},
-        {"output-file", required_argument, NULL, 'O'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0}};
     ecf_err err = ECF_ERR_INIT;
     ecf_catalog *cat = NULL;
     cli_catalog_opts copts = {NULL};
@@ -199,7 +204,8 @@ int cmd_show(int argc, char **argv)
                                         CLI_OUT_BIT(CLI_OUT_JSON));
     optind = 0;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":ho:", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, cli_flags_show.optstring, longopts,
+                            NULL)) != -1) {
         switch (c) {
         case 'h':
             usage(stdout);

@@ -134,10 +134,11 @@ static void usage(FILE *f)
         "  --spot-advisor-url URL  Spot Advisor feed location\n"
         "  --timeout SECONDS     per-request time limit (default 60)\n"
         "  --retries N           retries after 429, 5xx, timeouts (default 3)\n"
-        "  --catalog FILE|embedded  catalog to update (default: the one\n"
+        "  -c, --catalog FILE|embedded\n"
+        "                        catalog to update (default: the one\n"
         "                        other commands would use)\n"
-        "  --quiet               no progress line or summary\n"
-        "  --verbose             trace requests (secrets redacted)\n"
+        "  -q, --quiet           no progress line or summary\n"
+        "  -v, --verbose         trace requests (secrets redacted)\n"
         "  -h, --help            show this help\n"
         "\n"
         "Credentials: AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY/\n"
@@ -466,27 +467,32 @@ static void endpoint_dispose(endpoint *ep)
 
 /* ---- the command --------------------------------------------------------- */
 
+/* The values are letters, but only -c, -q, -v and -h are short flags
+ * (optstring): -r, -t and -n mean --region, --task and --nodes elsewhere. */
+static const struct option longopts[] = {
+    {"regions", required_argument, NULL, 'r'},
+    {"force", no_argument, NULL, 'f'},
+    {"dry-run", no_argument, NULL, 'n'},
+    {"endpoint-url", required_argument, NULL, 'E'},
+    {"spot-advisor-url", required_argument, NULL, 'S'},
+    {"timeout", required_argument, NULL, 't'},
+    {"retries", required_argument, NULL, 'R'},
+    {"catalog", required_argument, NULL, 'c'},
+    {"quiet", no_argument, NULL, 'q'},
+    {"verbose", no_argument, NULL, 'v'},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0}};
+const cli_flagset cli_flags_update = {longopts, ":hc:qv", NULL};
+
 static int parse_args(update_opts *o, int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        {"regions", required_argument, NULL, 'r'},
-        {"force", no_argument, NULL, 'f'},
-        {"dry-run", no_argument, NULL, 'n'},
-        {"endpoint-url", required_argument, NULL, 'E'},
-        {"spot-advisor-url", required_argument, NULL, 'S'},
-        {"timeout", required_argument, NULL, 't'},
-        {"retries", required_argument, NULL, 'R'},
-        {"catalog", required_argument, NULL, 'c'},
-        {"quiet", no_argument, NULL, 'q'},
-        {"verbose", no_argument, NULL, 'v'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0}};
     ecf_err err = ECF_ERR_INIT;
     int c;
 
     optind = 0;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":hqv", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, cli_flags_update.optstring, longopts,
+                            NULL)) != -1) {
         switch (c) {
         case 'r':
             o->regions = optarg;

@@ -40,7 +40,10 @@ static void usage(FILE *f)
                "Commands:\n");
     for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
         fprintf(f, "  %-12s %s\n", cmds[i].name, cmds[i].summary);
-    fprintf(f, "\nRun 'ec2fit <command> --help' for a command's flags.\n"
+    fprintf(f, "\nOptions:\n"
+               "  -h, --help     this help\n"
+               "  -V, --version  the version and the catalog in use\n"
+               "\nRun 'ec2fit <command> --help' for a command's flags.\n"
                "Exit status: 0 ok, 1 runtime error, 2 usage error, "
                "3 nothing satisfies the constraints.\n");
 }
@@ -86,17 +89,20 @@ static int version(void)
     return 0;
 }
 
+static const struct option longopts[] = {
+    {"help", no_argument, NULL, 'h'},
+    {"version", no_argument, NULL, 'V'},
+    {NULL, 0, NULL, 0}};
+const cli_flagset cli_flags_main = {longopts, "+:hV", NULL};
+
 int main(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        {"help", no_argument, NULL, 'h'},
-        {"version", no_argument, NULL, 'V'},
-        {NULL, 0, NULL, 0}};
     int c;
     size_t i;
 
     opterr = 0;
-    while ((c = getopt_long(argc, argv, "+:hV", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, cli_flags_main.optstring, longopts,
+                            NULL)) != -1) {
         switch (c) {
         case 'h':
             usage(stdout);

@@ -5,6 +5,7 @@
  */
 #include "recommend_opts.h"
 
+#include "cmd.h"
 #include "workload_flags.h"
 
 static const struct option longopts[] = {
@@ -41,6 +42,14 @@ static const struct option longopts[] = {
     {"max-interruption", required_argument, NULL, O_MAX_INTERRUPTION},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0}};
+
+static const cli_short shorts[] = {{'m', CLI_WL_MODEL},
+                                   {'t', CLI_WL_TASK},
+                                   {'r', O_REGION},
+                                   {'c', O_CATALOG},
+                                   {'o', O_OUTPUT},
+                                   {0, 0}};
+const cli_flagset cli_flags_recommend = {longopts, ":hm:t:r:c:o:", shorts};
 
 const struct option *cli_recommend_longopts(void)
 {
