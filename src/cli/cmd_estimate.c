@@ -20,6 +20,7 @@
 #include "render_explain.h"
 #include "workload_flags.h"
 #include "cli_config.h"
+#include "cli_fields.h"
 #include "cmd.h"
 #include "ec2fit/estimate.h"
 #include "ec2fit/ranges.h"
@@ -48,6 +49,9 @@ static void usage(FILE *f)
           "  -c, --catalog FILE      catalog file, or 'embedded'\n"
           "  -o, --output FMT        table (default) or json\n"
           CLI_OUTPUT_FILE_HELP
+          "  --fields LIST           --output json: keep only these fields "
+          "(a.b.c,\n"
+          "                          comma-separated; arrays are crossed)\n"
           "      --explain           training: the plans the search tried "
           "and why the\n"
           "                          chosen one won; serving: the engine, "
@@ -254,14 +258,15 @@ add_or_null(cJSON *o, const char *key, double v, int dec, bool present)
         cJSON_AddNullToObject(o, key);
 }
 
-static void print_json(const ecf_estimate *e,
-                       const ecf_model *m,
-                       const ecf_workload *w,
-                       const ecf_instance *in,
-                       const ecf_price *price,
-                       const char *region,
-                       const ecf_stack_verdict *sv,
-                       bool explain)
+static int print_json(const ecf_estimate *e,
+                      const ecf_model *m,
+                      const ecf_workload *w,
+                      const ecf_instance *in,
+                      const ecf_price *price,
+                      const char *region,
+                      const ecf_stack_verdict *sv,
+                      bool explain,
+                      const cli_fields *fields)
 {
     cJSON *root = cJSON_CreateObject(), *o, *arr;
     char strat[48];
@@ -415,7 +420,7 @@ static void print_json(const ecf_estimate *e,
         cJSON_AddItemToArray(arr, cJSON_CreateString(e->assumptions[i]));
     if (explain)
         rr_json_explain(root, e);
-    cli_json_print(stdout, root);
+    return cli_fields_print(stdout, root, fields, "estimate");
 }
 
 static const struct option longopts[] = {
@@ -426,6 +431,7 @@ static const struct option longopts[] = {
     {"catalog", required_argument, NULL, 'c'},
     {"output", required_argument, NULL, 'o'},
     {"output-file", required_argument, NULL, 'O'},
+    {"fields", required_argument, NULL, 'F'},
     {"explain", no_argument, NULL, 'X'},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0}};
@@ -449,7 +455,8 @@ int cmd_estimate(int argc, char **argv)
     ecf_stacks *stacks = NULL;
     ecf_stack_verdict sv;
     int c, nodes = 1, status = 0, r;
-    bool explain = false;
+    bool explain = false, fields_given = false;
+    cli_fields fields;
 
     optind = 0;
     opterr = 0;
@@ -489,6 +496,11 @@ int cmd_estimate(int argc, char **argv)
         case 'O':
             output_file = optarg;
             break;
+        case 'F':
+            if (cli_fields_parse(&fields, optarg, &err) != 0)
+                return fail(&err);
+            fields_given = true;
+            break;
         case 'X':
             explain = true;
             break;
@@ -505,6 +517,9 @@ int cmd_estimate(int argc, char **argv)
         return cli_usage_error("estimate",
                                "missing --instance TYPE (e.g. --instance "
                                "g5.xlarge)");
+    if (fields_given && out != CLI_OUT_JSON)
+        return cli_usage_error("estimate", "--fields: selects from --output "
+                                           "json only");
     if (output_file && cli_output_begin(output_file, &err) != 0)
         return cli_fail(&err);
     if (cli_open_catalog(&cat, &copts, NULL, &err) != 0)
@@ -551,9 +566,13 @@ int cmd_estimate(int argc, char **argv)
     }
     ecf_stacks_resolve(&sv, stacks, ecf_stacks_platform(stacks, in), &model,
                        &wl.w);
-    if (out == CLI_OUT_JSON)
-        print_json(&est, &model, &wl.w, in, price, region, &sv, explain);
-    else
+    if (out == CLI_OUT_JSON &&
+        print_json(&est, &model, &wl.w, in, price, region, &sv, explain,
+                   fields_given ? &fields : NULL) != 0) {
+        status = 2; /* --fields: an unknown field, nothing printed */
+        goto out;
+    }
+    if (out != CLI_OUT_JSON)
         print_table(&est, &model, &wl.w, in, price, region, &sv, explain);
     status = est.fits ? 0 : 3;
 out:

@@ -10,6 +10,7 @@
 
 #include "render_common.h"
 #include "cli_config.h"
+#include "cli_fields.h"
 #include "cmd.h"
 #include "ec2fit/textsafe.h"
 #include "ec2fit/filter.h"
@@ -60,6 +61,9 @@ static void usage(FILE *f)
         "  --max-results N             print at most N rows\n"
         "  -o, --output table|json|csv (default table)\n"
         CLI_OUTPUT_FILE_HELP
+        "  --fields LIST               --output json: keep only these fields\n"
+        "                              (a.b.c, comma-separated; arrays are\n"
+        "                              crossed: instances.instance_type)\n"
         "  -c, --catalog FILE|embedded catalog to read (default: embedded, or\n"
         "                              EC2FIT_CATALOG, or the update cache)\n"
         "  -h, --help                  this help\n"
@@ -90,7 +94,7 @@ static void usage(FILE *f)
 enum {
     O_ACCEL = 256, O_MIN_ACCELS, O_MIN_ACCEL_MEM, O_MIN_TOTAL_MEM,
     O_MIN_VCPUS, O_MIN_MEM, O_EFA, O_ARCH, O_FAMILY, O_REGION, O_MAX_PRICE,
-    O_SPOT, O_SORT, O_OUTPUT, O_CATALOG, O_OUTPUT_FILE,
+    O_SPOT, O_SORT, O_OUTPUT, O_CATALOG, O_OUTPUT_FILE, O_FIELDS,
     /* ranges and upper bounds (list_range below) */
     O_ACCELS, O_ACCEL_MEM, O_TOTAL_MEM, O_VCPUS, O_MEM,
     O_MAX_ACCELS, O_MAX_ACCEL_MEM, O_MAX_TOTAL_MEM, O_MAX_VCPUS, O_MAX_MEM,
@@ -144,6 +148,7 @@ static const struct option longopts[] = {
     {"output", required_argument, NULL, O_OUTPUT},
     {"catalog", required_argument, NULL, O_CATALOG},
     {"output-file", required_argument, NULL, O_OUTPUT_FILE},
+    {"fields", required_argument, NULL, O_FIELDS},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0}};
 static const cli_short shorts[] = {
@@ -283,9 +288,9 @@ static void print_csv(const ecf_filter_row *v, size_t n, const ecf_filter *f)
     }
 }
 
-static void print_json(const ecf_filter_row *v, size_t n, const ecf_filter *f,
-                       bool all_regions, const ecf_catalog *cat,
-                       const char *label)
+static int print_json(const ecf_filter_row *v, size_t n, const ecf_filter *f,
+                      bool all_regions, const ecf_catalog *cat,
+                      const char *label, const cli_fields *fields)
 {
     cJSON *root = cJSON_CreateObject(), *arr;
     size_t i;
@@ -304,7 +309,7 @@ static void print_json(const ecf_filter_row *v, size_t n, const ecf_filter *f,
                               p ? cli_json_price(p) : cJSON_CreateNull());
         cJSON_AddItemToArray(arr, o);
     }
-    cli_json_print(stdout, root);
+    return cli_fields_print(stdout, root, fields, "list");
 }
 
 /* The range flags and the one-sided bounds: --vcpus 8-32, --max-memory
@@ -443,7 +448,8 @@ int cmd_list(int argc, char **argv)
     int sort = ECF_SORT_PRICE, c, status = 0, order = -1, max_results = 0;
     int idx = 0;
     bool all_regions = false, gpus = false, sort_by = false;
-    bool have_allow = false, have_deny = false;
+    bool have_allow = false, have_deny = false, fields_given = false;
+    cli_fields fields;
     regex_t allow, deny;
     const char *gpus_flag = NULL;
 
@@ -577,6 +583,10 @@ int cmd_list(int argc, char **argv)
         case O_OUTPUT_FILE:
             output_file = optarg;
             break;
+        case O_FIELDS:
+            rc = cli_fields_parse(&fields, optarg, &err);
+            fields_given = true;
+            break;
         default:
             status = cli_bad_option("list", c, argc, argv, longopts);
             goto out;
@@ -607,6 +617,11 @@ int cmd_list(int argc, char **argv)
         order = 0;
     if (cli_output_not_input(output_file, copts.path, "--catalog", &err) != 0) {
         status = cli_usage_error("list", "%s", err.msg);
+        goto out;
+    }
+    if (fields_given && out != CLI_OUT_JSON) {
+        status = cli_usage_error("list", "--fields: selects from --output "
+                                         "json only");
         goto out;
     }
     if (output_file && cli_output_begin(output_file, &err) != 0) {
@@ -682,7 +697,8 @@ int cmd_list(int argc, char **argv)
                                                         : n;
     switch (out) {
     case CLI_OUT_JSON:
-        print_json(v, shown, &f, all_regions, cat, label);
+        status = print_json(v, shown, &f, all_regions, cat, label,
+                            fields_given ? &fields : NULL);
         break;
     case CLI_OUT_CSV:
         print_csv(v, shown, &f);

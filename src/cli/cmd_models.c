@@ -8,6 +8,7 @@
 #include <cjson/cJSON.h>
 
 #include "render_common.h"
+#include "cli_fields.h"
 #include "cmd.h"
 #include "ec2fit/units.h"
 #include "ec2fit/zoo.h"
@@ -19,7 +20,14 @@ static void usage(FILE *f)
           "MoE),\narchitecture, forward GFLOPs per sample and defaults.\n\n"
           "  -o, --output FMT   table (default) or json\n"
           CLI_OUTPUT_FILE_HELP
-          "  -h, --help         this help\n",
+          "  --fields LIST      --output json: keep only these fields "
+          "(a.b.c,\n"
+          "                     comma-separated; arrays are crossed: "
+          "models.name)\n"
+          "  -h, --help         this help\n"
+          "Examples:\n"
+          "  ec2fit models\n"
+          "  ec2fit models -o json --fields models.name,models.kind\n",
           f);
 }
 
@@ -64,7 +72,7 @@ static void add_int(cJSON *o, const char *key, int v)
         cJSON_AddNullToObject(o, key);
 }
 
-static void print_json(const ecf_zoo *zoo)
+static int print_json(const ecf_zoo *zoo, const cli_fields *fields)
 {
     cJSON *root = cJSON_CreateObject();
     cJSON *arr;
@@ -113,12 +121,13 @@ static void print_json(const ecf_zoo *zoo)
         cJSON_AddStringToObject(o, "source", m->source);
         cJSON_AddItemToArray(arr, o);
     }
-    cli_json_print(stdout, root);
+    return cli_fields_print(stdout, root, fields, "models");
 }
 
 static const struct option longopts[] = {
     {"output", required_argument, NULL, 'o'},
     {"output-file", required_argument, NULL, 'O'},
+    {"fields", required_argument, NULL, 'F'},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0}};
 const cli_flagset cli_flags_models = {longopts, ":ho:", NULL};
@@ -130,6 +139,8 @@ int cmd_models(int argc, char **argv)
     ecf_zoo *zoo = NULL;
     const char *output_file = NULL;
     int c;
+    cli_fields fields;
+    bool fields_given = false;
 
     optind = 0;
     opterr = 0;
@@ -149,6 +160,11 @@ int cmd_models(int argc, char **argv)
         case 'O':
             output_file = optarg;
             break;
+        case 'F':
+            if (cli_fields_parse(&fields, optarg, &err) != 0)
+                return cli_usage_error("models", "%s", err.msg);
+            fields_given = true;
+            break;
         default:
             return cli_bad_option("models", c, argc, argv, longopts);
         }
@@ -156,14 +172,17 @@ int cmd_models(int argc, char **argv)
     if (optind < argc)
         return cli_usage_error("models", "unexpected argument '%s'",
                                argv[optind]);
+    if (fields_given && out != CLI_OUT_JSON)
+        return cli_usage_error("models", "--fields: selects from --output "
+                                         "json only");
     if (output_file && cli_output_begin(output_file, &err) != 0)
         return cli_fail(&err);
     if (ecf_zoo_embedded(&zoo, &err) < 0)
         return cli_fail(&err);
     if (out == CLI_OUT_JSON)
-        print_json(zoo);
+        c = print_json(zoo, fields_given ? &fields : NULL);
     else
         print_table(zoo);
     ecf_zoo_free(zoo);
-    return 0;
+    return out == CLI_OUT_JSON ? c : 0;
 }

@@ -18,6 +18,7 @@
 #include "ec2fit/storage_prices.h"
 #include "ec2fit/units.h"
 #include "cli_config.h"
+#include "cli_fields.h"
 #include "cmd_recommend.h"
 #include "recommend_opts.h"
 #include "cmd_recommend_batch.h"
@@ -57,6 +58,10 @@ static void usage(FILE *f)
           "  -o, --output FORMAT     table|json|csv|markdown|tfvars|karpenter|html|\n"
           "                          ecs|cloudwatch (ecs, cloudwatch: --task infer)\n"
           "                          (default table, or the config file's)\n"
+          "  --fields LIST           --output json: keep only these fields "
+          "(a.b.c, comma-\n"
+          "                          separated; arrays are crossed: "
+          "plans.instance_type)\n"
           "  --rules FILE            replace the embedded rules (data/rules.json)\n"
           "  -c, --catalog FILE|embedded\n"
           "                          catalog to read\n"
@@ -193,6 +198,8 @@ int cli_recommend_main(int argc, char **argv, rr_printer printer)
     size_t nfam = 0, nex = 0, nreg = 0, i;
     int c, status = 0, top = 5;
     bool explain = false, want_images = false, out_given = false;
+    cli_fields fields;
+    bool fields_given = false;
 
     memset(&view, 0, sizeof(view));
     /* User defaults (docs/config.md): any flag below overrides them. */
@@ -333,6 +340,10 @@ int cli_recommend_main(int argc, char **argv, rr_printer printer)
             batch = true;
             batch_path = optarg;
             break;
+        case O_FIELDS:
+            rc = cli_fields_parse(&fields, optarg, &err);
+            fields_given = true;
+            break;
         case O_OUTPUT_FILE:
             output_file = optarg;
             break;
@@ -458,6 +469,11 @@ int cli_recommend_main(int argc, char **argv, rr_printer printer)
     if ((out == CLI_OUT_ECS || out == CLI_OUT_CLOUDWATCH) && !printer &&
         wl.w.task != ECF_TASK_INFER && !out_given)
         out = CLI_OUT_TABLE;
+    if (fields_given && (printer || out != CLI_OUT_JSON)) {
+        status = cli_usage_error(me, "--fields: selects from --output json "
+                                     "only");
+        goto out;
+    }
     if (o.peak_qps > 0 && o.peak_qps < wl.w.qps) {
         /* was raised to --qps silently */
         status = cli_usage_error(me, "--peak-qps: %g is below --qps %g",
@@ -576,7 +592,12 @@ int cli_recommend_main(int argc, char **argv, rr_printer printer)
     } else {
         switch (out) {
         case CLI_OUT_JSON:
-            rr_print_json(stdout, &view);
+            if (fields_given) {
+                status = cli_fields_print(stdout, rr_json(&view), &fields,
+                                          me);
+            } else {
+                rr_print_json(stdout, &view);
+            }
             break;
         case CLI_OUT_CSV:
             rr_print_csv(stdout, &view);
@@ -611,6 +632,8 @@ int cli_recommend_main(int argc, char **argv, rr_printer printer)
             break;
         }
     }
+    if (fields_given && status != 0)
+        goto out; /* --fields named an unknown field: nothing printed */
     warn_pinned_layout(&view);
     if (rec->n_plans > 0) {
         warn_asg_cap(&rec->plans[0], "");

@@ -73,6 +73,11 @@ int cli_recommend_batch(int argc, char **argv)
                                        "--batch: output is JSON Lines; "
                                        "--output %s is not available",
                                        optarg);
+        } else if (strcmp(name, "fields") == 0) {
+            return cli_usage_error("recommend",
+                                   "--fields: not with --batch (each line "
+                                   "prints its whole object; select with "
+                                   "jq)");
         } else {
             return cli_usage_error("recommend",
                                    "--%s: give it as a field of each --batch "

@@ -9,6 +9,7 @@
 
 #include "render_common.h"
 #include "cli_config.h"
+#include "cli_fields.h"
 #include "cmd.h"
 #include "ec2fit/textsafe.h"
 
@@ -23,6 +24,9 @@ static void usage(FILE *f)
           "  -c, --catalog FILE|embedded\n"
           "                          catalog to read\n"
           CLI_OUTPUT_FILE_HELP
+          "  --fields LIST           --output json: keep only these fields "
+          "(a.b.c,\n"
+          "                          comma-separated; arrays are crossed)\n"
           "  -h, --help              this help\n"
           "Examples:\n"
           "  ec2fit show p5.48xlarge\n"
@@ -128,8 +132,9 @@ static void print_table(const ecf_instance *in, const char *region,
            ecf_catalog_as_of(cat));
 }
 
-static void print_json(const ecf_instance *in, const char *region,
-                       const ecf_catalog *cat, const char *label)
+static int print_json(const ecf_instance *in, const char *region,
+                      const ecf_catalog *cat, const char *label,
+                      const cli_fields *fields)
 {
     cJSON *root = cJSON_CreateObject(), *o, *prices;
     size_t i;
@@ -178,7 +183,7 @@ static void print_json(const ecf_instance *in, const char *region,
         cJSON_AddItemToObject(prices, in->prices[i].region, pj);
     }
     cJSON_AddItemToObject(root, "instance", o);
-    cli_json_print(stdout, root);
+    return cli_fields_print(stdout, root, fields, "show");
 }
 
 static const struct option longopts[] = {
@@ -186,6 +191,7 @@ static const struct option longopts[] = {
     {"output", required_argument, NULL, 'o'},
     {"catalog", required_argument, NULL, 'c'},
     {"output-file", required_argument, NULL, 'O'},
+    {"fields", required_argument, NULL, 'F'},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0}};
 const cli_flagset cli_flags_show = {longopts, ":hr:c:o:", NULL};
@@ -199,6 +205,8 @@ int cmd_show(int argc, char **argv)
     const char *region = NULL, *label = NULL, *type, *output_file = NULL;
     const ecf_instance *in;
     int c, status = 0;
+    cli_fields fields;
+    bool fields_given = false;
 
     cli_config_default_output(&out, CLI_OUT_BIT(CLI_OUT_TABLE) |
                                         CLI_OUT_BIT(CLI_OUT_JSON));
@@ -226,6 +234,11 @@ int cmd_show(int argc, char **argv)
         case 'O':
             output_file = optarg;
             break;
+        case 'F':
+            if (cli_fields_parse(&fields, optarg, &err) != 0)
+                return cli_usage_error("show", "%s", err.msg);
+            fields_given = true;
+            break;
         default:
             return cli_bad_option("show", c, argc, argv, longopts);
         }
@@ -237,6 +250,9 @@ int cmd_show(int argc, char **argv)
         return cli_usage_error("show", "unexpected argument '%s'",
                                argv[optind + 1]);
     type = argv[optind];
+    if (fields_given && out != CLI_OUT_JSON)
+        return cli_usage_error("show", "--fields: selects from --output json "
+                                       "only");
     if (output_file && cli_output_begin(output_file, &err) != 0)
         return cli_fail(&err);
     if (cli_open_catalog(&cat, &copts, &label, &err) != 0)
@@ -273,7 +289,8 @@ int cmd_show(int argc, char **argv)
         goto out;
     }
     if (out == CLI_OUT_JSON)
-        print_json(in, region, cat, label);
+        status = print_json(in, region, cat, label,
+                            fields_given ? &fields : NULL);
     else
         print_table(in, region, cat);
 out:

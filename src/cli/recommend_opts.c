@@ -40,6 +40,7 @@ static const struct option longopts[] = {
     {"start-time", required_argument, NULL, O_START_TIME},
     {"fallback", required_argument, NULL, O_FALLBACK},
     {"max-interruption", required_argument, NULL, O_MAX_INTERRUPTION},
+    {"fields", required_argument, NULL, O_FIELDS},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0}};
 

@@ -18,7 +18,8 @@ enum {
     O_BATCH, O_OUTPUT_FILE, O_NODE_CLASS, O_NODE_CLASS_SPEC, O_ESTIMATE_MISSING,
     /* purchase and fleet flags (fleet_opts.c) */
     O_PURCHASE, O_TARGET_UTIL, O_ASYNC, O_MAX_WAIT, O_START_TIME,
-    O_FALLBACK, O_MAX_INTERRUPTION
+    O_FALLBACK, O_MAX_INTERRUPTION,
+    O_FIELDS /* --fields (cli_fields.h) */
 };
 
 /** Applies one of the purchase/fleet flags (O_PURCHASE..) to `o` (its
