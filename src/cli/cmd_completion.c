@@ -199,18 +199,19 @@ static void print_bash(FILE *f, const cmd_flags *cf, size_t nc,
                "    case \"$prev\" in\n"
                "    --instance|-i) _ec2fit_ask types \"$cur\"; return ;;\n"
                "    --accelerator) _ec2fit_ask accelerators \"$cur\"; return ;;\n"
-               "    --region|--regions) _ec2fit_ask regions \"$cur\"\n"
+               "    --region|--regions|-r) _ec2fit_ask regions \"$cur\"\n"
                "        [[ $cmd == list ]] && COMPREPLY+=($(compgen -W all -- \"$cur\"))\n"
                "        return ;;\n"
                "    --family|--families|--exclude-families) "
                "_ec2fit_ask families \"$cur\"; return ;;\n"
-               "    --model) _ec2fit_ask models \"$cur\"; return ;;\n"
+               "    --model|-m) _ec2fit_ask models \"$cur\"; return ;;\n"
                "    --output|-o) _ec2fit_ask \"outputs:$cmd\" \"$cur\"; return ;;\n");
     for (i = 0; i < nv; i++)
-        fprintf(f, "    --%s) COMPREPLY=($(compgen -W \"%s\" -- \"$cur\")); "
+        fprintf(f, "    --%s%s) COMPREPLY=($(compgen -W \"%s\" -- \"$cur\")); "
                    "return ;;\n",
-                vl[i].flag, vl[i].words);
-    fprintf(f, "    --model-config|--catalog|--rules|--batch|--output-file)\n"
+                vl[i].flag, strcmp(vl[i].flag, "task") == 0 ? "|-t" : "",
+                vl[i].words);
+    fprintf(f, "    --model-config|--catalog|--rules|--batch|--output-file|-c)\n"
                "        compopt -o filenames 2>/dev/null\n"
                "        COMPREPLY=($(compgen -f -- \"$cur\")); return ;;\n"
                "    esac\n    case \"$cmd\" in\n");
@@ -267,14 +268,14 @@ static void print_zsh(FILE *f, const cmd_flags *cf, size_t nc,
                "  case ${words[CURRENT-1]} in\n"
                "    --instance|-i) compadd -- ${(f)\"$(${=ask} types 2>/dev/null)\"}; return ;;\n"
                "    --accelerator) compadd -- ${(f)\"$(${=ask} accelerators 2>/dev/null)\"}; return ;;\n"
-               "    --region|--regions) compadd -- ${(f)\"$(${=ask} regions 2>/dev/null)\"}; return ;;\n"
+               "    --region|--regions|-r) compadd -- ${(f)\"$(${=ask} regions 2>/dev/null)\"}; return ;;\n"
                "    --family|--families|--exclude-families) compadd -- ${(f)\"$(${=ask} families 2>/dev/null)\"}; return ;;\n"
-               "    --model) compadd -- ${(f)\"$(${=ask} models 2>/dev/null)\"}; return ;;\n"
+               "    --model|-m) compadd -- ${(f)\"$(${=ask} models 2>/dev/null)\"}; return ;;\n"
                "    --output|-o) compadd -- ${(f)\"$(${=ask} outputs:${words[2]} 2>/dev/null)\"}; return ;;\n");
     for (i = 0; i < nv; i++)
-        fprintf(f, "    --%s) compadd -- %s; return ;;\n", vl[i].flag,
-                vl[i].words);
-    fprintf(f, "    --model-config|--catalog|--rules|--batch|--output-file) "
+        fprintf(f, "    --%s%s) compadd -- %s; return ;;\n", vl[i].flag,
+                strcmp(vl[i].flag, "task") == 0 ? "|-t" : "", vl[i].words);
+    fprintf(f, "    --model-config|--catalog|--rules|--batch|--output-file|-c) "
                "_files; return ;;\n  esac\n  case ${words[2]} in\n");
     for (i = 0; i < nc; i++) {
         fprintf(f, "    %s)\n", cf[i].cmd->name);
@@ -293,6 +294,21 @@ static void print_zsh(FILE *f, const cmd_flags *cf, size_t nc,
 }
 
 /* ---- fish ---- */
+/* The short letter of --`lng` in command `cmd`'s flag table, 0 for none. */
+static int short_of(const char *cmd, const char *lng)
+{
+    const cli_flagset *fs = cli_flagset_find(cmd);
+    const char *p, *l;
+    for (p = fs ? fs->optstring : ""; *p; p++) {
+        if (*p == ':' || *p == '+')
+            continue;
+        l = cli_short_long(fs, *p);
+        if (l && strcmp(l, lng) == 0)
+            return *p;
+    }
+    return 0;
+}
+
 static void print_fish(FILE *f, const cmd_flags *cf, size_t nc,
                        const value_list *vl, size_t nv)
 {
@@ -329,12 +345,14 @@ static void print_fish(FILE *f, const cmd_flags *cf, size_t nc,
                 ask = "families";
             else if (strcmp(fl->name, "model") == 0)
                 ask = "models";
+            int letter = short_of(name, fl->name);
             fprintf(f, "complete -c ec2fit -n '__fish_seen_subcommand_from "
                        "%s' -l %s",
                     name, fl->name);
+            if (letter)
+                fprintf(f, " -s %c", letter);
             if (strcmp(fl->name, "output") == 0)
-                fprintf(f, " -s o -x -a '(ec2fit __complete outputs:%s)'",
-                        name);
+                fprintf(f, " -x -a '(ec2fit __complete outputs:%s)'", name);
             else if (ask)
                 fprintf(f, " -x -a '(ec2fit __complete %s)'", ask);
             else if (words)

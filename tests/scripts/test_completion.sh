@@ -71,6 +71,12 @@ check "bash: task names" test "$(complete_bash "$X" estimate --task inf)" = infe
 check "bash: instance types for show" test "$(complete_bash "$X" show p4d.24x)" = p4d.24xlarge
 check "bash: --instance types" test "$(complete_bash "$X" estimate --instance g6e.x)" = g6e.xlarge
 check "bash: -i types" test "$(complete_bash "$X" estimate --model resnet50 -i p5.4x)" = p5.4xlarge
+# the short flags (docs/cli.md) complete like their long spellings
+check "bash: -m model names" bash -c 'complete_bash "$0" recommend -m resnet | grep -qx resnet50' "$X"
+check "bash: -t task names" test "$(complete_bash "$X" estimate -m resnet50 -t inf)" = infer
+check "bash: -r regions" test "$(complete_bash "$X" recommend -r us-west-2)" = us-west-2
+check "fish: -s m on recommend --model" grep -q -- "__fish_seen_subcommand_from recommend' -l model -s m " "$WORK/c.fish"
+check "fish: no -s r on update (--regions has no letter)" bash -c "! grep -q -- \"from update' -l regions -s\" '$WORK/c.fish'"
 check "bash: accelerators after list --accelerator" test "$(complete_bash "$X" list --accelerator a10 | sort | tr '\n' ' ')" = "a100-40gb a100-80gb a10g "
 # fixed-value workload flags complete to exactly the words their parser
 # accepts (read from its "expected a, b or c" error)
