@@ -45,6 +45,10 @@ SOURCES = [
     ("accelerators", "accelerators",
      "NVIDIA / AWS Neuron / Qualcomm / AMD / Habana datasheets and docs (per-row source URL); "
      "cross-checked against koyakimu/aws-gpu-quick-reference @48c0b93b", "2026-03-23", False),
+    ("byregion", "ondemand_by_region",
+     "skypilot-org/skypilot-catalog catalogs/v7/aws/vms.csv @001367d2 (SkyPilot's fetch from "
+     "the AWS Pricing API and EC2 type offerings), reduced to one row per type x region; "
+     "fills only (type, region) pairs the other price files leave empty", "2025-06-01", True),
     ("spot", "spot_advisor",
      "AWS Spot Instance Advisor feed spot-advisor-data.json, copy in "
      "alexei-led/spotinfo internal/spot/data @5eedf20a", "2025-06-28", False),
@@ -357,6 +361,65 @@ def load_regional(path):
     return out
 
 
+def load_byregion(path, ondemand):
+    """type -> region -> on-demand price, from ec2_ondemand_by_region.csv.
+
+    Vendored-data rules (a violation fails the build): one row per (type, region);
+    a type's us-east-1 row, when present, must equal the us-east-1 file's price
+    exactly (the cross-check that ties this older file to the current one); prices
+    within a family and region are proportional to the vCPU count within 0.3 %
+    (AWS prices sizes linearly; a transcription slip breaks it)."""
+    col = "ondemand_usd_per_hour_linux"
+    rows = read_csv(path, ["instance_type", "region", col])
+    base = os.path.basename(path)
+    out = {}
+    for i, r in enumerate(rows, start=2):
+        where = f"{base}:{i}"
+        t, reg = r["instance_type"].strip(), r["region"].strip()
+        if not re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*\.[a-z0-9-]+", t):
+            die(f"{where}: odd instance type {t!r}")
+        if not re.fullmatch(r"[a-z]{2}(-[a-z0-9]+)+", reg):
+            die(f"{where}: odd region code {reg!r}")
+        if reg in out.setdefault(t, {}):
+            die(f"{where}: duplicate row for {t} in {reg}")
+        out[t][reg] = price(r[col], f"{where}:{col}")
+        if reg == "us-east-1" and t in ondemand and out[t][reg] != ondemand[t]:
+            die(f"{where}: {t} us-east-1 on-demand {out[t][reg]} disagrees with "
+                f"{ondemand[t]} in the us-east-1 file: the row set of this type is not trusted")
+    return out
+
+
+def size_units(t):
+    """vCPU-proportional size of a type name (large = 2), None when not a plain size."""
+    size = t.split(".", 1)[1]
+    named = {"medium": 1, "large": 2, "xlarge": 4}
+    if size in named:
+        return named[size]
+    m = re.fullmatch(r"(?:metal-)?(\d+)xl(?:arge)?", size)
+    return int(m.group(1)) * 4 if m else None
+
+
+def check_byregion_linear(byregion, extras_vcpu, where):
+    """Within one family and region, price per vCPU is one number (0.3 % slack for
+    AWS's rounding to 4-5 decimals). Returns the number of prices checked."""
+    groups = {}
+    for t, regs in byregion.items():
+        v = extras_vcpu.get(t)
+        if not v:
+            continue
+        for reg, p in regs.items():
+            groups.setdefault((t.split(".")[0], reg), []).append((p / v, t, p))
+    n = 0
+    for (fam, reg), items in sorted(groups.items()):
+        ref = max(items, key=lambda x: x[2])[0]
+        for per, t, p in items:
+            n += 1
+            if abs(per / ref - 1) > Decimal("0.003"):
+                die(f"{where}: {t} in {reg} costs {p}/h, {per:.6f} per vCPU against "
+                    f"{ref:.6f} for the rest of {fam} there (not proportional to size)")
+    return n
+
+
 def load_spot(path):
     try:
         with open(path, encoding="utf-8") as f:
@@ -466,8 +529,12 @@ def build_accelerator(r, accels, where):
     }
 
 
-def build_prices(t, ondemand, regional, spot, mismatches):
+def build_prices(t, ondemand, regional, spot, mismatches, byregion=None):
     regions = {}
+    # Precedence: the us-east-1 file, then the GPU per-region file, then the
+    # all-types per-region file, which only fills pairs the other two leave empty.
+    for reg, od in sorted((byregion or {}).get(t, {}).items()):
+        regions[reg] = (od, None)
     if t in ondemand:
         regions["us-east-1"] = (ondemand[t], None)
     for reg, (od, ri) in sorted(regional.get(t, {}).items()):
@@ -498,7 +565,7 @@ def build_prices(t, ondemand, regional, spot, mismatches):
     return out
 
 
-def build_instances(extras_path, accels, ondemand, regional, spot, cpus):
+def build_instances(extras_path, accels, ondemand, regional, spot, cpus, byregion=None):
     rows = read_csv(extras_path, [
         "instance_type", "family", "vcpu", "memory_mib", "arch", "gpu_name", "gpu_count",
         "gpu_memory_mib_per_gpu", "accelerator_name", "accelerator_count", "neuron_devices",
@@ -513,7 +580,7 @@ def build_instances(extras_path, accels, ondemand, regional, spot, cpus):
             die(f"{where}: duplicate instance type")
         seen.add(t)
         accel = build_accelerator(r, accels, where)
-        has_price = t in ondemand or t in regional
+        has_price = t in ondemand or t in regional or t in (byregion or {})
         if not has_price:
             if accel is None:
                 left_out.append(t)
@@ -542,10 +609,10 @@ def build_instances(extras_path, accels, ondemand, regional, spot, cpus):
             "ebs_gbps": opt_num(r["ebs_bandwidth_mbps"], f"{where}:ebs_bandwidth_mbps",
                                 places=6, scale=1000),
             "nvme_gb": opt_num(r["local_nvme_gb"], f"{where}:local_nvme_gb", places=4) or 0,
-            "prices": build_prices(t, ondemand, regional, spot, mismatches),
+            "prices": build_prices(t, ondemand, regional, spot, mismatches, byregion),
         })
     instances.sort(key=lambda x: x["type"])
-    not_in_extras = sorted((set(ondemand) | set(regional)) - seen)
+    not_in_extras = sorted((set(ondemand) | set(regional) | set(byregion or {})) - seen)
     return instances, left_out, no_price_accel, not_in_extras, mismatches
 
 
@@ -557,6 +624,8 @@ def main(argv=None):
                             ("regional", "ec2_gpu_prices_by_region.csv", "per-region prices"),
                             ("extras", "instance_extras.csv", "instance facts"),
                             ("accelerators", "accelerators.csv", "accelerator specs"),
+                            ("byregion", "ec2_ondemand_by_region.csv",
+                             "per-region on-demand prices, all instance types"),
                             ("spot", "spot-advisor-sample.json", "spot-advisor JSON feed"),
                             ("cpus", "cpu_families.csv", "host CPU figures per family")):
         ap.add_argument(f"--{opt}", default=os.path.normpath(os.path.join(src, name)),
@@ -566,7 +635,7 @@ def main(argv=None):
                     "as-of date at T00:00:00Z)")
     ap.add_argument("--source-date", action="append", default=[], metavar="KIND=YYYY-MM-DD",
                     help="override the as-of date of a source (kind: ondemand, regional, "
-                    "extras, accelerators, spot, cpus)")
+                    "extras, accelerators, byregion, spot, cpus)")
     args = ap.parse_args(argv)
 
     try:
@@ -586,10 +655,14 @@ def main(argv=None):
         accels = load_accelerators(args.accelerators)
         ondemand = load_ondemand(args.ondemand)
         regional = load_regional(args.regional)
+        byregion = load_byregion(args.byregion, ondemand)
+        vcpus = {r["instance_type"].strip(): int_field(r["vcpu"], "vcpu")
+                 for r in read_csv(args.extras, ["instance_type", "vcpu"])}
+        n_linear = check_byregion_linear(byregion, vcpus, os.path.basename(args.byregion))
         spot = load_spot(args.spot)
         cpus = load_cpu_families(args.cpus)
         instances, left_out, no_price_accel, not_in_extras, mismatches = build_instances(
-            args.extras, accels, ondemand, regional, spot, cpus)
+            args.extras, accels, ondemand, regional, spot, cpus, byregion)
     except GenError as e:
         print(f"gen_catalog: error: {e}", file=sys.stderr)
         return 1
@@ -620,6 +693,11 @@ def main(argv=None):
     err = sys.stderr
     print(f"gen_catalog: wrote {args.output}: {len(instances)} instances, {len(accel_list)} "
           f"accelerators, {len(regions)} regions, {len(text.encode())} bytes", file=err)
+    filled = sum(1 for it in instances for reg in it["prices"]
+                 if reg in byregion.get(it["type"], {}) and reg != "us-east-1"
+                 and reg not in regional.get(it["type"], {}))
+    print(f"gen_catalog: {os.path.basename(args.byregion)}: {len(byregion)} types, {filled} "
+          f"(type, region) prices filled; {n_linear} prices proportional to size", file=err)
     if no_price_accel:
         print(f"gen_catalog: kept without any public price (prices {{}}): "
               f"{', '.join(no_price_accel)}", file=err)
