@@ -529,7 +529,8 @@ def build_accelerator(r, accels, where):
     }
 
 
-def build_prices(t, ondemand, regional, spot, mismatches, byregion=None):
+def build_prices(t, ondemand, regional, spot, mismatches, byregion=None, dropped_spot=None):
+    dropped_spot = [] if dropped_spot is None else dropped_spot
     regions = {}
     # Precedence: the us-east-1 file, then the GPU per-region file, then the
     # all-types per-region file, which only fills pairs the other two leave empty.
@@ -549,6 +550,12 @@ def build_prices(t, ondemand, regional, spot, mismatches, byregion=None):
     for reg in sorted(regions):
         od, ri = regions[reg]
         sv = spot.get(reg, {}).get(t)
+        if sv is not None and sv[0] <= 0:
+            # Rule "spot < on-demand": a Spot Advisor savings of 0 % or less
+            # (ca-central-1 p5.48xlarge: -62 %, spot 1.62x on-demand) is no
+            # discount; the pair gets no spot estimate.
+            dropped_spot.append(f"{t} {reg} ({sv[0]}%)")
+            sv = None
         p = {
             "ondemand_usd_per_hour": Num(od, 6),
             "reserved_1y_usd_per_hour": Num(ri, 6) if ri is not None else None,
@@ -573,6 +580,8 @@ def build_instances(extras_path, accels, ondemand, regional, spot, cpus, byregio
         "efa_bandwidth_gbps", "gpu_interconnect", "interconnect_gbytes_per_s_per_device"])
     base = os.path.basename(extras_path)
     instances, seen, left_out, no_price_accel, mismatches = [], set(), [], [], []
+    DROPPED_SPOT.clear()
+    dropped_spot = DROPPED_SPOT
     for i, r in enumerate(rows, start=2):
         t = r["instance_type"].strip()
         where = f"{base}:{i} ({t})"
@@ -609,7 +618,8 @@ def build_instances(extras_path, accels, ondemand, regional, spot, cpus, byregio
             "ebs_gbps": opt_num(r["ebs_bandwidth_mbps"], f"{where}:ebs_bandwidth_mbps",
                                 places=6, scale=1000),
             "nvme_gb": opt_num(r["local_nvme_gb"], f"{where}:local_nvme_gb", places=4) or 0,
-            "prices": build_prices(t, ondemand, regional, spot, mismatches, byregion),
+            "prices": build_prices(t, ondemand, regional, spot, mismatches, byregion,
+                                   dropped_spot),
         })
     instances.sort(key=lambda x: x["type"])
     not_in_extras = sorted((set(ondemand) | set(regional) | set(byregion or {})) - seen)
@@ -617,6 +627,74 @@ def build_instances(extras_path, accels, ondemand, regional, spot, cpus, byregio
 
 
 # ---------------------------------------------------------------------------
+# Sanity rules over the built catalog (issue 26). A violation in vendored data
+# fails the build; tests/scripts/test_catalog_audit.sh re-checks the committed
+# catalog independently and prints the counts.
+# ---------------------------------------------------------------------------
+DROPPED_SPOT = []  # "type region (s%)" of Spot Advisor rows with no discount
+SP_COMPUTE_MAX_DISCOUNT = Decimal("0.66")  # include/ec2fit/fleet.h ECF_SP_COMPUTE_MAX_DISCOUNT
+# Where a vendor publishes its datasheets; accelerators.csv `source` of a row
+# that gives any throughput figure must be on one of its vendor's hosts.
+VENDOR_HOSTS = {
+    "NVIDIA": ("nvidia.com",),
+    "AWS": ("aws.amazon.com", "awsdocs-neuron.readthedocs-hosted.com"),
+    "AMD": ("amd.com",),
+    "Intel Habana": ("habana.ai", "intel.com"),
+    "Qualcomm": ("qualcomm.com", "quic.github.io"),
+}
+# AWS-only variants: the seller's instance page is the published spec.
+SELLER_SPEC = {"t4g": "aws.amazon.com", "radeon-pro-v520": "aws.amazon.com"}
+# Waived, with the reason shown by the audit (SOURCES.md gap list).
+PRECISION_WAIVERS = {"a10g": "NVIDIA publishes no A10G datasheet (third-party figures)"}
+
+
+def source_host(url):
+    m = re.match(r"https?://([^/]+)/", url or "")
+    return m.group(1).lower() if m else ""
+
+
+def audit_catalog(instances, accels):
+    """Returns {rule: checked count}; dies on the first violation."""
+    n = {"spot < on-demand": 0, "reserved-1y < on-demand": 0,
+         "savings-plan-1y < on-demand": 0, "savings-plan-3y <= savings-plan-1y": 0,
+         "accelerator precisions from the vendor's datasheet": 0}
+    for it in instances:
+        for reg, p in it["prices"].items():
+            od = Decimal(p["ondemand_usd_per_hour"].text)
+            sp = p["spot_usd_per_hour"]
+            sp = None if sp is None else Decimal(sp.text)
+            if sp is not None:
+                n["spot < on-demand"] += 1
+                if not sp < od:
+                    die(f"{it['type']} {reg}: spot {sp} is not below on-demand {od}")
+            ri = p["reserved_1y_usd_per_hour"]
+            ri = None if ri is None else Decimal(ri.text)
+            if ri is not None:
+                n["reserved-1y < on-demand"] += 1
+                n["savings-plan-1y < on-demand"] += 1
+                if not ri < od:
+                    die(f"{it['type']} {reg}: 1-year reserved {ri} is not below "
+                        f"on-demand {od}")
+                n["savings-plan-3y <= savings-plan-1y"] += 1
+                sp3 = od * (1 - SP_COMPUTE_MAX_DISCOUNT)
+                if not sp3 <= ri:
+                    die(f"{it['type']} {reg}: 3-year Savings Plan {sp3} is above the "
+                        f"1-year rate {ri}")
+    for aid, a in sorted(accels.items()):
+        if not any(v is not None for v in a["tflops"].values()):
+            continue
+        n["accelerator precisions from the vendor's datasheet"] += 1
+        host = source_host(a["source"])
+        hosts = VENDOR_HOSTS.get(a["vendor"], ()) + tuple(
+            h for k, h in SELLER_SPEC.items() if k == aid)
+        if aid in PRECISION_WAIVERS:
+            continue
+        if not any(host == h or host.endswith("." + h) for h in hosts):
+            die(f"accelerators.csv {a['name']!r}: precision figures sourced from "
+                f"{a['source']!r}, not a {a['vendor']} datasheet")
+    return n
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description="Build ec2fit's data/catalog.json.")
     src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "sources")
@@ -663,6 +741,7 @@ def main(argv=None):
         cpus = load_cpu_families(args.cpus)
         instances, left_out, no_price_accel, not_in_extras, mismatches = build_instances(
             args.extras, accels, ondemand, regional, spot, cpus, byregion)
+        audit = audit_catalog(instances, accels)
     except GenError as e:
         print(f"gen_catalog: error: {e}", file=sys.stderr)
         return 1
@@ -698,6 +777,11 @@ def main(argv=None):
                  and reg not in regional.get(it["type"], {}))
     print(f"gen_catalog: {os.path.basename(args.byregion)}: {len(byregion)} types, {filled} "
           f"(type, region) prices filled; {n_linear} prices proportional to size", file=err)
+    for rule, count in audit.items():
+        print(f"gen_catalog: rule {rule}: {count} checked, 0 violations", file=err)
+    if DROPPED_SPOT:
+        print(f"gen_catalog: no spot estimate where the Spot Advisor gives no discount "
+              f"(savings <= 0): {', '.join(DROPPED_SPOT)}", file=err)
     if no_price_accel:
         print(f"gen_catalog: kept without any public price (prices {{}}): "
               f"{', '.join(no_price_accel)}", file=err)
