@@ -34,13 +34,16 @@ const ecf_cmd *cli_commands(size_t *n_out)
 static void usage(FILE *f)
 {
     size_t i;
-    fprintf(f, "usage: ec2fit [--version] [--help] <command> [<args>]\n\n"
+    fprintf(f, "usage: ec2fit [--version] [--help] [--quiet] <command> "
+               "[<args>]\n\n"
                "Which EC2 instance (and how many) should run this ML "
                "workload, how long\nwill it take, and what will it cost?\n\n"
                "Commands:\n");
     for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
         fprintf(f, "  %-12s %s\n", cmds[i].name, cmds[i].summary);
-    fprintf(f, "\nRun 'ec2fit <command> --help' for a command's flags.\n"
+    fprintf(f, "\n--quiet: no warning that the catalog's prices are over 30 days "
+               "old\n(EC2FIT_STALE_DAYS sets the limit, 0 turns it off).\n"
+               "\nRun 'ec2fit <command> --help' for a command's flags.\n"
                "Exit status: 0 ok, 1 runtime error, 2 usage error, "
                "3 nothing satisfies the constraints.\n");
 }
@@ -91,13 +94,17 @@ int main(int argc, char **argv)
     static const struct option longopts[] = {
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
+        {"quiet", no_argument, NULL, 'q'},
         {NULL, 0, NULL, 0}};
     int c;
     size_t i;
 
     opterr = 0;
-    while ((c = getopt_long(argc, argv, "+:hV", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "+:hVq", longopts, NULL)) != -1) {
         switch (c) {
+        case 'q':
+            cli_quiet = true;
+            break;
         case 'h':
             usage(stdout);
             return cli_finish_stdout(0);
