@@ -45,6 +45,10 @@ SOURCES = [
     ("accelerators", "accelerators",
      "NVIDIA / AWS Neuron / Qualcomm / AMD / Habana datasheets and docs (per-row source URL); "
      "cross-checked against koyakimu/aws-gpu-quick-reference @48c0b93b", "2026-03-23", False),
+    ("byregion", "ondemand_by_region",
+     "skypilot-org/skypilot-catalog catalogs/v7/aws/vms.csv @001367d2 (SkyPilot's fetch from "
+     "the AWS Pricing API and EC2 type offerings), reduced to one row per type x region; "
+     "fills only (type, region) pairs the other price files leave empty", "2025-06-01", True),
     ("spot", "spot_advisor",
      "AWS Spot Instance Advisor feed spot-advisor-data.json, copy in "
      "alexei-led/spotinfo internal/spot/data @5eedf20a", "2025-06-28", False),
@@ -357,6 +361,65 @@ def load_regional(path):
     return out
 
 
+def load_byregion(path, ondemand):
+    """type -> region -> on-demand price, from ec2_ondemand_by_region.csv.
+
+    Vendored-data rules (a violation fails the build): one row per (type, region);
+    a type's us-east-1 row, when present, must equal the us-east-1 file's price
+    exactly (the cross-check that ties this older file to the current one); prices
+    within a family and region are proportional to the vCPU count within 0.3 %
+    (AWS prices sizes linearly; a transcription slip breaks it)."""
+    col = "ondemand_usd_per_hour_linux"
+    rows = read_csv(path, ["instance_type", "region", col])
+    base = os.path.basename(path)
+    out = {}
+    for i, r in enumerate(rows, start=2):
+        where = f"{base}:{i}"
+        t, reg = r["instance_type"].strip(), r["region"].strip()
+        if not re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*\.[a-z0-9-]+", t):
+            die(f"{where}: odd instance type {t!r}")
+        if not re.fullmatch(r"[a-z]{2}(-[a-z0-9]+)+", reg):
+            die(f"{where}: odd region code {reg!r}")
+        if reg in out.setdefault(t, {}):
+            die(f"{where}: duplicate row for {t} in {reg}")
+        out[t][reg] = price(r[col], f"{where}:{col}")
+        if reg == "us-east-1" and t in ondemand and out[t][reg] != ondemand[t]:
+            die(f"{where}: {t} us-east-1 on-demand {out[t][reg]} disagrees with "
+                f"{ondemand[t]} in the us-east-1 file: the row set of this type is not trusted")
+    return out
+
+
+def size_units(t):
+    """vCPU-proportional size of a type name (large = 2), None when not a plain size."""
+    size = t.split(".", 1)[1]
+    named = {"medium": 1, "large": 2, "xlarge": 4}
+    if size in named:
+        return named[size]
+    m = re.fullmatch(r"(?:metal-)?(\d+)xl(?:arge)?", size)
+    return int(m.group(1)) * 4 if m else None
+
+
+def check_byregion_linear(byregion, extras_vcpu, where):
+    """Within one family and region, price per vCPU is one number (0.3 % slack for
+    AWS's rounding to 4-5 decimals). Returns the number of prices checked."""
+    groups = {}
+    for t, regs in byregion.items():
+        v = extras_vcpu.get(t)
+        if not v:
+            continue
+        for reg, p in regs.items():
+            groups.setdefault((t.split(".")[0], reg), []).append((p / v, t, p))
+    n = 0
+    for (fam, reg), items in sorted(groups.items()):
+        ref = max(items, key=lambda x: x[2])[0]
+        for per, t, p in items:
+            n += 1
+            if abs(per / ref - 1) > Decimal("0.003"):
+                die(f"{where}: {t} in {reg} costs {p}/h, {per:.6f} per vCPU against "
+                    f"{ref:.6f} for the rest of {fam} there (not proportional to size)")
+    return n
+
+
 def load_spot(path):
     try:
         with open(path, encoding="utf-8") as f:
@@ -466,8 +529,13 @@ def build_accelerator(r, accels, where):
     }
 
 
-def build_prices(t, ondemand, regional, spot, mismatches):
+def build_prices(t, ondemand, regional, spot, mismatches, byregion=None, dropped_spot=None):
+    dropped_spot = [] if dropped_spot is None else dropped_spot
     regions = {}
+    # Precedence: the us-east-1 file, then the GPU per-region file, then the
+    # all-types per-region file, which only fills pairs the other two leave empty.
+    for reg, od in sorted((byregion or {}).get(t, {}).items()):
+        regions[reg] = (od, None)
     if t in ondemand:
         regions["us-east-1"] = (ondemand[t], None)
     for reg, (od, ri) in sorted(regional.get(t, {}).items()):
@@ -482,6 +550,12 @@ def build_prices(t, ondemand, regional, spot, mismatches):
     for reg in sorted(regions):
         od, ri = regions[reg]
         sv = spot.get(reg, {}).get(t)
+        if sv is not None and sv[0] <= 0:
+            # Rule "spot < on-demand": a Spot Advisor savings of 0 % or less
+            # (ca-central-1 p5.48xlarge: -62 %, spot 1.62x on-demand) is no
+            # discount; the pair gets no spot estimate.
+            dropped_spot.append(f"{t} {reg} ({sv[0]}%)")
+            sv = None
         p = {
             "ondemand_usd_per_hour": Num(od, 6),
             "reserved_1y_usd_per_hour": Num(ri, 6) if ri is not None else None,
@@ -498,7 +572,7 @@ def build_prices(t, ondemand, regional, spot, mismatches):
     return out
 
 
-def build_instances(extras_path, accels, ondemand, regional, spot, cpus):
+def build_instances(extras_path, accels, ondemand, regional, spot, cpus, byregion=None):
     rows = read_csv(extras_path, [
         "instance_type", "family", "vcpu", "memory_mib", "arch", "gpu_name", "gpu_count",
         "gpu_memory_mib_per_gpu", "accelerator_name", "accelerator_count", "neuron_devices",
@@ -506,6 +580,8 @@ def build_instances(extras_path, accels, ondemand, regional, spot, cpus):
         "efa_bandwidth_gbps", "gpu_interconnect", "interconnect_gbytes_per_s_per_device"])
     base = os.path.basename(extras_path)
     instances, seen, left_out, no_price_accel, mismatches = [], set(), [], [], []
+    DROPPED_SPOT.clear()
+    dropped_spot = DROPPED_SPOT
     for i, r in enumerate(rows, start=2):
         t = r["instance_type"].strip()
         where = f"{base}:{i} ({t})"
@@ -513,7 +589,7 @@ def build_instances(extras_path, accels, ondemand, regional, spot, cpus):
             die(f"{where}: duplicate instance type")
         seen.add(t)
         accel = build_accelerator(r, accels, where)
-        has_price = t in ondemand or t in regional
+        has_price = t in ondemand or t in regional or t in (byregion or {})
         if not has_price:
             if accel is None:
                 left_out.append(t)
@@ -542,14 +618,83 @@ def build_instances(extras_path, accels, ondemand, regional, spot, cpus):
             "ebs_gbps": opt_num(r["ebs_bandwidth_mbps"], f"{where}:ebs_bandwidth_mbps",
                                 places=6, scale=1000),
             "nvme_gb": opt_num(r["local_nvme_gb"], f"{where}:local_nvme_gb", places=4) or 0,
-            "prices": build_prices(t, ondemand, regional, spot, mismatches),
+            "prices": build_prices(t, ondemand, regional, spot, mismatches, byregion,
+                                   dropped_spot),
         })
     instances.sort(key=lambda x: x["type"])
-    not_in_extras = sorted((set(ondemand) | set(regional)) - seen)
+    not_in_extras = sorted((set(ondemand) | set(regional) | set(byregion or {})) - seen)
     return instances, left_out, no_price_accel, not_in_extras, mismatches
 
 
 # ---------------------------------------------------------------------------
+# Sanity rules over the built catalog (issue 26). A violation in vendored data
+# fails the build; tests/scripts/test_catalog_audit.sh re-checks the committed
+# catalog independently and prints the counts.
+# ---------------------------------------------------------------------------
+DROPPED_SPOT = []  # "type region (s%)" of Spot Advisor rows with no discount
+SP_COMPUTE_MAX_DISCOUNT = Decimal("0.66")  # include/ec2fit/fleet.h ECF_SP_COMPUTE_MAX_DISCOUNT
+# Where a vendor publishes its datasheets; accelerators.csv `source` of a row
+# that gives any throughput figure must be on one of its vendor's hosts.
+VENDOR_HOSTS = {
+    "NVIDIA": ("nvidia.com",),
+    "AWS": ("aws.amazon.com", "awsdocs-neuron.readthedocs-hosted.com"),
+    "AMD": ("amd.com",),
+    "Intel Habana": ("habana.ai", "intel.com"),
+    "Qualcomm": ("qualcomm.com", "quic.github.io"),
+}
+# AWS-only variants: the seller's instance page is the published spec.
+SELLER_SPEC = {"t4g": "aws.amazon.com", "radeon-pro-v520": "aws.amazon.com"}
+# Waived, with the reason shown by the audit (SOURCES.md gap list).
+PRECISION_WAIVERS = {"a10g": "NVIDIA publishes no A10G datasheet (third-party figures)"}
+
+
+def source_host(url):
+    m = re.match(r"https?://([^/]+)/", url or "")
+    return m.group(1).lower() if m else ""
+
+
+def audit_catalog(instances, accels):
+    """Returns {rule: checked count}; dies on the first violation."""
+    n = {"spot < on-demand": 0, "reserved-1y < on-demand": 0,
+         "savings-plan-1y < on-demand": 0, "savings-plan-3y <= savings-plan-1y": 0,
+         "accelerator precisions from the vendor's datasheet": 0}
+    for it in instances:
+        for reg, p in it["prices"].items():
+            od = Decimal(p["ondemand_usd_per_hour"].text)
+            sp = p["spot_usd_per_hour"]
+            sp = None if sp is None else Decimal(sp.text)
+            if sp is not None:
+                n["spot < on-demand"] += 1
+                if not sp < od:
+                    die(f"{it['type']} {reg}: spot {sp} is not below on-demand {od}")
+            ri = p["reserved_1y_usd_per_hour"]
+            ri = None if ri is None else Decimal(ri.text)
+            if ri is not None:
+                n["reserved-1y < on-demand"] += 1
+                n["savings-plan-1y < on-demand"] += 1
+                if not ri < od:
+                    die(f"{it['type']} {reg}: 1-year reserved {ri} is not below "
+                        f"on-demand {od}")
+                n["savings-plan-3y <= savings-plan-1y"] += 1
+                sp3 = od * (1 - SP_COMPUTE_MAX_DISCOUNT)
+                if not sp3 <= ri:
+                    die(f"{it['type']} {reg}: 3-year Savings Plan {sp3} is above the "
+                        f"1-year rate {ri}")
+    for aid, a in sorted(accels.items()):
+        if not any(v is not None for v in a["tflops"].values()):
+            continue
+        n["accelerator precisions from the vendor's datasheet"] += 1
+        host = source_host(a["source"])
+        hosts = VENDOR_HOSTS.get(a["vendor"], ()) + tuple(
+            h for k, h in SELLER_SPEC.items() if k == aid)
+        if aid in PRECISION_WAIVERS:
+            continue
+        if not any(host == h or host.endswith("." + h) for h in hosts):
+            die(f"accelerators.csv {a['name']!r}: precision figures sourced from "
+                f"{a['source']!r}, not a {a['vendor']} datasheet")
+    return n
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description="Build ec2fit's data/catalog.json.")
     src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "sources")
@@ -557,6 +702,8 @@ def main(argv=None):
                             ("regional", "ec2_gpu_prices_by_region.csv", "per-region prices"),
                             ("extras", "instance_extras.csv", "instance facts"),
                             ("accelerators", "accelerators.csv", "accelerator specs"),
+                            ("byregion", "ec2_ondemand_by_region.csv",
+                             "per-region on-demand prices, all instance types"),
                             ("spot", "spot-advisor-sample.json", "spot-advisor JSON feed"),
                             ("cpus", "cpu_families.csv", "host CPU figures per family")):
         ap.add_argument(f"--{opt}", default=os.path.normpath(os.path.join(src, name)),
@@ -566,7 +713,7 @@ def main(argv=None):
                     "as-of date at T00:00:00Z)")
     ap.add_argument("--source-date", action="append", default=[], metavar="KIND=YYYY-MM-DD",
                     help="override the as-of date of a source (kind: ondemand, regional, "
-                    "extras, accelerators, spot, cpus)")
+                    "extras, accelerators, byregion, spot, cpus)")
     args = ap.parse_args(argv)
 
     try:
@@ -586,10 +733,15 @@ def main(argv=None):
         accels = load_accelerators(args.accelerators)
         ondemand = load_ondemand(args.ondemand)
         regional = load_regional(args.regional)
+        byregion = load_byregion(args.byregion, ondemand)
+        vcpus = {r["instance_type"].strip(): int_field(r["vcpu"], "vcpu")
+                 for r in read_csv(args.extras, ["instance_type", "vcpu"])}
+        n_linear = check_byregion_linear(byregion, vcpus, os.path.basename(args.byregion))
         spot = load_spot(args.spot)
         cpus = load_cpu_families(args.cpus)
         instances, left_out, no_price_accel, not_in_extras, mismatches = build_instances(
-            args.extras, accels, ondemand, regional, spot, cpus)
+            args.extras, accels, ondemand, regional, spot, cpus, byregion)
+        audit = audit_catalog(instances, accels)
     except GenError as e:
         print(f"gen_catalog: error: {e}", file=sys.stderr)
         return 1
@@ -620,6 +772,16 @@ def main(argv=None):
     err = sys.stderr
     print(f"gen_catalog: wrote {args.output}: {len(instances)} instances, {len(accel_list)} "
           f"accelerators, {len(regions)} regions, {len(text.encode())} bytes", file=err)
+    filled = sum(1 for it in instances for reg in it["prices"]
+                 if reg in byregion.get(it["type"], {}) and reg != "us-east-1"
+                 and reg not in regional.get(it["type"], {}))
+    print(f"gen_catalog: {os.path.basename(args.byregion)}: {len(byregion)} types, {filled} "
+          f"(type, region) prices filled; {n_linear} prices proportional to size", file=err)
+    for rule, count in audit.items():
+        print(f"gen_catalog: rule {rule}: {count} checked, 0 violations", file=err)
+    if DROPPED_SPOT:
+        print(f"gen_catalog: no spot estimate where the Spot Advisor gives no discount "
+              f"(savings <= 0): {', '.join(DROPPED_SPOT)}", file=err)
     if no_price_accel:
         print(f"gen_catalog: kept without any public price (prices {{}}): "
               f"{', '.join(no_price_accel)}", file=err)

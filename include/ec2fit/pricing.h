@@ -37,8 +37,10 @@ extern "C" {
 #define ECF_PRICING_NEW_MIN_RATIO 0.2
 #define ECF_PRICING_NEW_MAX_RATIO 5.0
 /** Spot savings outside this range (percent) are rejected, even with
- *  --force: a 100% saving would be a free instance. */
-#define ECF_SPOT_SAVINGS_MIN (-100)
+ *  --force: a 100% saving would be a free instance, and a saving of 0%
+ *  or less is a spot price at or above on-demand (catalog rule "spot <
+ *  on-demand", issue 26: the feed's ca-central-1 p5.48xlarge -62%). */
+#define ECF_SPOT_SAVINGS_MIN 1
 #define ECF_SPOT_SAVINGS_MAX 95
 /** A spot saving that moves more than this many percentage points from
  *  the previous catalog is reported and kept unless --force. */

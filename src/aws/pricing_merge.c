@@ -270,9 +270,15 @@ static void merge_reserved(cJSON *instances, ecf_pricing_report *rep,
                 entry, "reserved_1y_usd_per_hour");
             double v = ecf_pricing_table_get_reserved(o->ondemand,
                                                       o->regions[r], type);
-            if (!entry || v <= 0 || !cJSON_IsNumber(od) ||
-                v >= od->valuedouble)
+            if (!entry || v <= 0 || !cJSON_IsNumber(od))
                 continue;
+            if (v >= od->valuedouble) { /* rule "reserved-1y < on-demand" */
+                note_value(rep,
+                           "%s %s: 1-year reserved rate %g is not below "
+                           "on-demand %g; dropped",
+                           type, o->regions[r], v, od->valuedouble);
+                continue;
+            }
             if (cJSON_IsNumber(old) && old->valuedouble == v)
                 continue;
             set_number(entry, "reserved_1y_usd_per_hour", v);

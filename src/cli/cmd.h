@@ -98,6 +98,9 @@ int cli_open_catalog(ecf_catalog **out, const cli_catalog_opts *opts,
  *  an `update`), with its label. */
 int cli_catalog_text(ecf_buf *text_out, const char **label_out,
                      const cli_catalog_opts *opts, ecf_err *err);
+/** `ec2fit --quiet COMMAND`: no catalog staleness warning (cli_catalog.c). */
+extern bool cli_quiet;
+
 /** Seconds since the epoch; EC2FIT_NOW pins it in tests (docs/update.md). */
 long cli_now(void);
 

@@ -34,7 +34,8 @@ const ecf_cmd *cli_commands(size_t *n_out)
 static void usage(FILE *f)
 {
     size_t i;
-    fprintf(f, "usage: ec2fit [--version] [--help] <command> [<args>]\n\n"
+    fprintf(f, "usage: ec2fit [--version] [--help] [--quiet] <command> "
+               "[<args>]\n\n"
                "Which EC2 instance (and how many) should run this ML "
                "workload, how long\nwill it take, and what will it cost?\n\n"
                "Commands:\n");
@@ -43,6 +44,8 @@ static void usage(FILE *f)
     fprintf(f, "\nOptions:\n"
                "  -h, --help     this help\n"
                "  -V, --version  the version and the catalog in use\n"
+               "  -q, --quiet    no warning that the catalog's prices are over 30 days\n"
+               "                 old (EC2FIT_STALE_DAYS sets the limit, 0 turns it off)\n"
                "\nRun 'ec2fit <command> --help' for a command's flags.\n"
                "Exit status: 0 ok, 1 runtime error, 2 usage error, "
                "3 nothing satisfies the constraints.\n");
@@ -92,8 +95,9 @@ static int version(void)
 static const struct option longopts[] = {
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
+    {"quiet", no_argument, NULL, 'q'},
     {NULL, 0, NULL, 0}};
-const cli_flagset cli_flags_main = {longopts, "+:hV", NULL};
+const cli_flagset cli_flags_main = {longopts, "+:hVq", NULL};
 
 int main(int argc, char **argv)
 {
@@ -104,6 +108,9 @@ int main(int argc, char **argv)
     while ((c = getopt_long(argc, argv, cli_flags_main.optstring, longopts,
                             NULL)) != -1) {
         switch (c) {
+        case 'q':
+            cli_quiet = true;
+            break;
         case 'h':
             usage(stdout);
             return cli_finish_stdout(0);

@@ -62,7 +62,17 @@ fact "p4d.24xlarge us-east-1 on-demand is 21.957642" \
     'I["p4d.24xlarge"]["prices"]["us-east-1"]["ondemand_usd_per_hour"] == 21.957642'
 fact "p5e.48xlarge has prices {}" 'I["p5e.48xlarge"]["prices"] == {}'
 fact "more than 1,000 instances" 'len(c["instances"]) > 1000'
-fact "c7i.large is priced in us-east-1 only" 'list(I["c7i.large"]["prices"]) == ["us-east-1"]'
+fact "c7i.large is priced in 15 regions (ec2_ondemand_by_region.csv)" 'len(I["c7i.large"]["prices"]) == 15'
+fact "c7i.large eu-west-1 on-demand is 0.09576 (SkyPilot vms.csv row)" \
+    'I["c7i.large"]["prices"]["eu-west-1"]["ondemand_usd_per_hour"] == 0.09576'
+fact "c7i.large us-east-1 keeps the us-east-1 file's 0.08925" \
+    'I["c7i.large"]["prices"]["us-east-1"]["ondemand_usd_per_hour"] == 0.08925'
+fact "c7i.metal-24xl (us-east-1 cross-check failed, not vendored) is us-east-1 only" \
+    'list(I["c7i.metal-24xl"]["prices"]) == ["us-east-1"]'
+fact "g5.xlarge eu-west-1 keeps the GPU file's price (precedence)" \
+    'I["g5.xlarge"]["prices"]["eu-west-1"]["ondemand_usd_per_hour"] == 1.123'
+fact "m7i.large is still us-east-1 only (not in the by-region file)" \
+    'list(I["m7i.large"]["prices"]) == ["us-east-1"]'
 fact "instance types are unique and sorted" \
     '[i["type"] for i in c["instances"]] == sorted(set(I))'
 
@@ -87,6 +97,32 @@ rejects "a zero price is rejected" "$WORK/zero_price.csv"
 sed -E 's/^(a1\.large,a1,us-east-1,)[0-9.]+/\1n\/a/' "$REF/ec2_ondemand_us-east-1.csv" \
     >"$WORK/text_price.csv"
 rejects "a non-numeric price is rejected" "$WORK/text_price.csv"
+
+# ec2_ondemand_by_region.csv: vendored-data rules fail the build.
+rejects_byregion() { # rejects_byregion NAME BAD-BYREGION-CSV EXPECTED-STDERR
+    local out="$WORK/reject.json"
+    rm -f "$out"
+    if "$PY" "$SRC_DIR/tools/gen_catalog.py" --byregion "$2" -o "$out" \
+        2>"$WORK/reject.stderr"; then
+        bad "$1 (exit 0)"
+    elif [ -e "$out" ]; then
+        bad "$1 (output written)"
+    elif ! grep -qF -- "$3" "$WORK/reject.stderr"; then
+        bad "$1 (stderr: $(cat "$WORK/reject.stderr"))"
+    else
+        ok "$1"
+    fi
+}
+BYREG="$SRC_DIR/data/sources/ec2_ondemand_by_region.csv"
+sed -E 's/^(c7i\.large,us-east-1,)[0-9.]+/\10.09/' "$BYREG" >"$WORK/byreg_use1.csv"
+rejects_byregion "a us-east-1 row disagreeing with the us-east-1 file is rejected" \
+    "$WORK/byreg_use1.csv" "c7i.large us-east-1 on-demand 0.09 disagrees with 0.08925"
+sed -E 's/^(c7i\.xlarge,eu-west-1,)[0-9.]+/\10.29152/' "$BYREG" >"$WORK/byreg_lin.csv"
+rejects_byregion "a price not proportional to size is rejected" \
+    "$WORK/byreg_lin.csv" "c7i.xlarge in eu-west-1 costs 0.29152/h"
+{ cat "$BYREG"; grep '^c7i\.large,eu-west-1,' "$BYREG"; } >"$WORK/byreg_dup.csv"
+rejects_byregion "a duplicate (type, region) row is rejected" \
+    "$WORK/byreg_dup.csv" "duplicate row for c7i.large in eu-west-1"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -77,7 +77,7 @@ run rec_explain_serve recommend recommend --model llama-3.1-8b --task infer --qp
 run rec_explain_pp recommend recommend --params 175B --task train --dataset 300B --optimize time --max-nodes 64 --families p4d --explain --output json
 run rec_storage_fsx recommend recommend --model resnet50 --task train --dataset 1.28M --epochs 90 --storage fsx --storage-throughput 1200 --output json
 run rec_storage_efs recommend recommend --model resnet50 --task train --dataset 1.28M --epochs 3 --storage efs --output json
-run rec_estimated recommend recommend --model distilbert --task infer --qps 2 --regions eu-west-1,us-east-1 --estimate-missing-prices --output json
+run rec_estimated recommend recommend --model distilbert --task infer --qps 2 --regions sa-east-1,us-east-1 --estimate-missing-prices --output json
 run est_gp3 estimate estimate --model resnet50 --task train --instance p5.48xlarge --dataset 1.28M --storage gp3 --storage-throughput 500 --output json
 printf '%s\n' '{"model":"resnet50","task":"train","spot":true}' '{"model":"nope","task":"train"}' \
   '{"model":"llama-3.1-8b","task":"infer","qps":3}' > "$WORK/batch.jsonl"
@@ -146,7 +146,7 @@ check "tf-external: the high ends beside the figures" jq -e '(.total_usd_high | 
 for f in "$WORK"/*.json; do
   check "$(basename "$f"): schema_version first" jq -e 'keys_unsorted[0] == "schema_version"' "$f"
 done
-check "estimated plans are marked, real ones not" jq -e '([.recommendations[] | select(.region == "eu-west-1" and .accelerator == null) | .price_estimated] | all) and ([.recommendations[] | select(.region == "us-east-1") | .price_estimated] | any | not)' "$WORK/rec_estimated.json"
+check "estimated plans are marked, real ones not" jq -e '([.recommendations[] | select(.region == "sa-east-1" and .accelerator == null) | .price_estimated] | all) and ([.recommendations[] | select(.region == "us-east-1") | .price_estimated] | any | not)' "$WORK/rec_estimated.json"
 check "fsx plan: breakdown adds up" jq -e 'all(.recommendations[]; ((.total_usd - .cost_breakdown.instances_usd - .cost_breakdown.storage_usd) | fabs) < 0.011 and .storage.kind == "fsx")' "$WORK/rec_storage_fsx.json"
 check "recommend schema_version is 2" jq -e '.schema_version == 2' "$WORK/rec_serve.json"
 # spot_savings_pct: one type and value everywhere (recommend = show = list, same type and region)

@@ -91,12 +91,12 @@ check "stack: vllm on inf1: no plan" jq -e -s '.[2].recommendations == []' stack
 check "stack: bad framework is an error record" jq -e -s '.[3].error | contains("--framework: expected pytorch, tensorflow or jax")' stack.out
 
 # storage and missing prices are line fields too (issue 15)
-printf '%s\n' '{"model":"distilbert","task":"infer","qps":2,"region":"eu-west-1","estimate-missing-prices":true}' \
+printf '%s\n' '{"model":"distilbert","task":"infer","qps":2,"region":"sa-east-1","estimate-missing-prices":true}' \
   '{"model":"resnet50","task":"train","dataset":"1.28M","epochs":90,"storage":"gp3","families":"p5","spot":false}' \
   '{"model":"resnet50","task":"train","storage":"ebs"}' \
   '{"model":"distilbert","task":"infer","region":"eu-west-1","estimate-missing-prices":"yes"}' > storage.jsonl
 "$EC2FIT" recommend --batch storage.jsonl > storage.out 2> storage.err
-check "batch: estimated CPU plan in eu-west-1" jq -e -s '.[0].recommendations[0].price_estimated == true and .[0].recommendations[0].accelerator == null and (.[0].notes[0] | contains("ec2fit update --regions eu-west-1"))' storage.out
+check "batch: estimated CPU plan in sa-east-1 (no CPU price there)" jq -e -s '.[0].recommendations[0].price_estimated == true and .[0].recommendations[0].accelerator == null and (.[0].notes[0] | contains("ec2fit update --regions sa-east-1"))' storage.out
 check "batch: gp3 storage costed" jq -e -s '.[1].recommendations[0].storage.kind == "gp3" and .[1].recommendations[0].bottleneck == "data" and .[1].recommendations[0].cost_breakdown.storage_usd > 0' storage.out
 check "batch: bad storage is an error record" jq -e -s '.[2].error == "--storage: expected auto, s3, gp3, fsx, efs or nvme, got '"'"'ebs'"'"'"' storage.out
 check "batch: estimate-missing-prices takes a boolean" jq -e -s '.[3].error | contains("\"estimate-missing-prices\": expected true or false")' storage.out

@@ -36,7 +36,8 @@ static void test_catalog__embedded_is_complete(void **state)
     assert_int_equal(ecf_catalog_count(cat), 1367);
     assert_int_equal(ecf_catalog_accel_count(cat), 25);
     assert_string_equal(ecf_catalog_as_of(cat), "2026-07-20");
-    assert_int_equal(ecf_catalog_source_count(cat), 6); /* + cpu_families */
+    /* + cpu_families, + ondemand_by_region */
+    assert_int_equal(ecf_catalog_source_count(cat), 7);
     assert_true(ecf_catalog_has_region(cat, "us-east-1"));
     assert_true(ecf_catalog_has_region(cat, "eu-west-1"));
     assert_false(ecf_catalog_has_region(cat, "us-east-7"));
@@ -98,13 +99,22 @@ static void test_catalog__unpriced_and_cpu_types(void **state)
     assert_int_equal(in->n_prices, 0);
     assert_int_equal(in->accel_count, 8);
     assert_string_equal(in->accel->id, "h200");
-    /* CPU families: us-east-1 only (no invented regional prices) */
-    in = ecf_catalog_find(cat, "c7i.large");
+    /* CPU families outside ec2_ondemand_by_region.csv: us-east-1 only (no
+     * invented regional prices) */
+    in = ecf_catalog_find(cat, "m7i.large");
     assert_non_null(in);
     assert_null(in->accel);
     assert_int_equal(in->accel_count, 0);
     assert_int_equal(in->n_prices, 1);
     assert_string_equal(in->prices[0].region, "us-east-1");
+    /* c7i.large: 15 regions; eu-west-1 0.09576 (SkyPilot vms.csv row) */
+    in = ecf_catalog_find(cat, "c7i.large");
+    assert_non_null(in);
+    assert_int_equal(in->n_prices, 15);
+    assert_true(fabs(ecf_instance_price(in, "eu-west-1")->ondemand_usd_per_hour -
+                     0.09576) < 1e-9);
+    assert_true(fabs(ecf_instance_price(in, "us-east-1")->ondemand_usd_per_hour -
+                     0.08925) < 1e-9);
     /* ec2_ondemand_us-east-1.csv: t3.micro 0.010400 */
     in = ecf_catalog_find(cat, "t3.micro");
     assert_non_null(in);

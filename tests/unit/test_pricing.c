@@ -225,7 +225,7 @@ static void test_pricing__spot_feed(void **state)
     assert_int_equal(ecf_spot_table_count(s), 8);
     assert_true(ecf_spot_table_get(s, "us-east-1", "p4d.24xlarge", &pct,
                                    &band));
-    assert_int_equal(pct, -12);
+    assert_int_equal(pct, 25);
     assert_int_equal(band, 2);
     assert_false(ecf_spot_table_get(s, "us-west-2", "m5.large", &pct, &band));
     ecf_spot_table_free(s);
@@ -532,7 +532,7 @@ static void test_pricing__merge_spot_and_coverage(void **state)
     assert_int_equal(ecf_spot_parse(&s, full.data, full.len, r_both, 2, &err),
                      0);
     o.spot = s;
-    /* p4d.24xlarge us-east-1 moves from 67% to -12%: 79 points, over the
+    /* p4d.24xlarge us-east-1 moves from 67% to 25%: 42 points, over the
      * 30-point limit, so it is kept and reported unless forced. */
     assert_int_equal(ecf_pricing_merge(&m->out, &m->rep, m->base.data,
                                        m->base.len, &o, &err),
@@ -541,8 +541,8 @@ static void test_pricing__merge_spot_and_coverage(void **state)
     assert_int_equal(m->rep.spot_kept, 1);
     assert_int_equal(m->rep.n_notes, 1);
     assert_string_equal(m->rep.notes[0],
-                        "p4d.24xlarge us-east-1: spot savings moved 79 points "
-                        "(67% -> -12%); kept 67% (use --force to accept)");
+                        "p4d.24xlarge us-east-1: spot savings moved 42 points "
+                        "(67% -> 25%); kept 67% (use --force to accept)");
     cat = load_merged(m->out);
     p = ecf_instance_price(ecf_catalog_find(cat, "p4d.24xlarge"), "us-east-1");
     assert_int_equal(p->spot_savings_pct, 67);
@@ -558,14 +558,14 @@ static void test_pricing__merge_spot_and_coverage(void **state)
     assert_int_equal(m->rep.spot_updated, 11);
     assert_int_equal(m->rep.spot_forced, 1);
     assert_string_equal(m->rep.notes[0],
-                        "p4d.24xlarge us-east-1: spot savings moved 79 points "
-                        "(67% -> -12%); accepted because of --force");
+                        "p4d.24xlarge us-east-1: spot savings moved 42 points "
+                        "(67% -> 25%); accepted because of --force");
     cat = load_merged(m->out);
     assert_string_equal(ecf_catalog_as_of(cat), "2026-11-28");
     p = ecf_instance_price(ecf_catalog_find(cat, "p4d.24xlarge"), "us-east-1");
-    /* negative savings: spot above on-demand */
-    assert_int_equal(p->spot_savings_pct, -12);
-    assert_true(p->spot_usd_per_hour == 24.592559);
+    /* 25% off the 21.957642 on-demand price */
+    assert_int_equal(p->spot_savings_pct, 25);
+    assert_float_equal(p->spot_usd_per_hour, 21.957642 * 0.75, 1e-6);
     assert_int_equal(p->interruption_band, 2);
     ecf_catalog_free(cat);
     ecf_spot_table_free(s);
@@ -704,11 +704,22 @@ static void test_pricing__spot_bounds(void **state)
     assert_int_equal(pricing_check_spot(msg, sizeof(msg), none, "t", "r", 96,
                                         true),
                      PRICING_REJECTED);
-    assert_string_equal(msg, "t r: spot savings 96% outside -100..95%; "
+    assert_string_equal(msg, "t r: spot savings 96% outside 1..95%; "
                              "rejected, kept the previous spot data");
     assert_int_equal(pricing_check_spot(msg, sizeof(msg), none, "t", "r",
-                                        -100, false),
+                                        1, false),
                      PRICING_OK);
+    /* spot at or above on-demand (savings <= 0) is dropped, naming the row:
+     * the Spot Advisor's ca-central-1 p5.48xlarge -62% (issue 26) */
+    assert_int_equal(pricing_check_spot(msg, sizeof(msg), none, "p5.48xlarge",
+                                        "ca-central-1", -62, true),
+                     PRICING_REJECTED);
+    assert_string_equal(msg, "p5.48xlarge ca-central-1: spot savings -62% "
+                             "outside 1..95%; rejected, kept the previous "
+                             "spot data");
+    assert_int_equal(pricing_check_spot(msg, sizeof(msg), none, "t", "r", 0,
+                                        false),
+                     PRICING_REJECTED);
     assert_int_equal(pricing_check_spot(msg, sizeof(msg), none, "t", "r",
                                         -101, true),
                      PRICING_REJECTED);

@@ -273,27 +273,35 @@ static void test_storage__eu_west_1_names_missing_families(void **state)
     ecf_recommendation *r;
     char note[1024];
     size_t k;
-    bool c7i = false;
+    bool c7i = false, m7i = false;
 
     w.task = ECF_TASK_INFER;
     w.qps = 2;
     o.regions[o.n_regions++] = "eu-west-1";
     r = rec(f, "distilbert", &w, &o);
     assert_int_equal(r->n_missing, 1);
-    /* 154 families carry only us-east-1 prices in the catalog; the median
-     * is over the 11 families priced in both regions */
-    assert_int_equal(r->missing[0].n_families, 154);
-    assert_int_equal(r->missing[0].n_ratio_families, 11);
+    /* 150 families carry only us-east-1 prices in the catalog (c7a, c7g,
+     * c7i and c7i-flex have eu-west-1 rows in ec2_ondemand_by_region.csv);
+     * the median is over the 15 families priced in both regions */
+    assert_int_equal(r->missing[0].n_families, 150);
+    assert_int_equal(r->missing[0].n_ratio_families, 15);
     assert_float_equal(r->missing[0].ratio, 1.0800654277904704, 1e-12);
-    for (k = 0; k < r->missing[0].n_families; k++)
+    for (k = 0; k < r->missing[0].n_families; k++) {
         c7i |= strcmp(r->missing[0].families[k], "c7i") == 0;
-    assert_true(c7i);
-    assert_non_null(r->plans[0].inst->accel); /* CPU types dropped */
+        m7i |= strcmp(r->missing[0].families[k], "m7i") == 0;
+    }
+    assert_false(c7i);
+    assert_true(m7i);
+    /* a CPU type with a real eu-west-1 price wins (c7g.medium, $0.0388/h,
+     * SkyPilot vms.csv row), not an accelerator */
+    assert_null(r->plans[0].inst->accel);
+    assert_string_equal(r->plans[0].inst->type, "c7g.medium");
+    assert_float_equal(r->plans[0].usd_per_hour_instance, 0.0388, 1e-12);
     assert_false(r->plans[0].price_estimated);
     ecf_recommend_missing_note(note, sizeof(note), r, 0);
     assert_string_equal(
         note, "no eu-west-1 price for a1, c1, c3, c4, c5, c5a, c5ad, c5d, "
-              "c5n, c6a, c6g, c6gd and 142 more (the catalog has us-east-1 "
+              "c5n, c6a, c6g, c6gd and 138 more (the catalog has us-east-1 "
               "prices only): left out; `ec2fit update --regions eu-west-1` "
               "fetches them, or --estimate-missing-prices prices them from "
               "the region's median ratio");
@@ -312,7 +320,8 @@ static void test_storage__estimated_cpu_plan_wins_marked(void **state)
 
     w.task = ECF_TASK_INFER;
     w.qps = 2;
-    o.regions[o.n_regions++] = "eu-west-1";
+    /* sa-east-1: no CPU family has a price there (eu-west-1 has c7* rows) */
+    o.regions[o.n_regions++] = "sa-east-1";
     o.estimate_missing_prices = true;
     r = rec(f, "distilbert", &w, &o);
     /* a CPU type wins once its price is estimated (the winner is the
@@ -320,10 +329,11 @@ static void test_storage__estimated_cpu_plan_wins_marked(void **state)
      * Auto Scaling target, so the price check names the plan's own type) */
     assert_null(r->plans[0].inst->accel);
     assert_true(r->plans[0].price_estimated);
+    assert_float_equal(r->missing[0].ratio, 1.6998, 1e-4);
     assert_float_equal(r->plans[0].usd_per_hour_instance,
                        ecf_instance_price(r->plans[0].inst, "us-east-1")
                                ->ondemand_usd_per_hour *
-                           1.0800654277904704,
+                           r->missing[0].ratio,
                        1e-12);
     (void)r6g;
     /* Lambda and Lightsail were priced from us-east-1 pages */
