@@ -775,7 +775,10 @@ static int imds(ecf_awscreds *out, chain *c, ecf_err *err)
         ecf_buf_printf(&url, "%.*s/latest/api/token", (int)blen, base);
         req.url = url.data;
         rc = ecf_http_send(&res, &req, &ho, err);
-        if (rc == ECF_EIO || (rc == ECF_EHTTP && res.status == 404)) {
+        if (rc == ECF_EIO || rc == ECF_EHTTP) {
+            /* as botocore: no answer, or a refusal, from the token PUT
+             * means there is no IMDSv2 here (a host off EC2, a proxy
+             * answering for 169.254.169.254), not a broken one */
             ecf_err_prefix(err, "no instance role (IMDSv2 PUT %s", url.data);
             snprintf(err->msg + strlen(err->msg),
                      sizeof(err->msg) - strlen(err->msg), ")");

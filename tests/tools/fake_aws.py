@@ -284,6 +284,10 @@ class Handler(BaseHTTPRequestHandler):
         elif action == "AssumeRole":
             reason = check_sigv4(self, body, a.source_key, a.source_secret,
                                  None, "sts")
+            if reason is not None and self.headers.get("X-Amz-Security-Token"):
+                # a role chain: signed with credentials this server issued
+                reason = check_sigv4(self, body, a.access_key, a.secret,
+                                     a.token, "sts")
             ok = reason is None and form.get("RoleArn", "").startswith(
                 "arn:aws:iam::")
             st.log("STS %s role=%s session=%s external=%s sig=%s" % (
