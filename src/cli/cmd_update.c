@@ -142,9 +142,19 @@ static void usage(FILE *f)
         "  --verbose             trace requests (secrets redacted)\n"
         "  -h, --help            show this help\n"
         "\n"
-        "Credentials: AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY/\n"
-        "AWS_SESSION_TOKEN, else ~/.aws/credentials and ~/.aws/config\n"
-        "(AWS_PROFILE, AWS_SHARED_CREDENTIALS_FILE, AWS_CONFIG_FILE).\n"
+        "Credentials: the AWS SDKs' default chain, first match wins:\n"
+        "  1. AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY/AWS_SESSION_TOKEN\n"
+        "  2. AWS_WEB_IDENTITY_TOKEN_FILE + AWS_ROLE_ARN (STS\n"
+        "     AssumeRoleWithWebIdentity; AWS_ROLE_SESSION_NAME)\n"
+        "  3. the profile (AWS_PROFILE, else default) in ~/.aws/config and\n"
+        "     ~/.aws/credentials: role_arn + source_profile (STS AssumeRole),\n"
+        "     sso_session (after aws sso login), static keys,\n"
+        "     credential_process\n"
+        "  4. AWS_CONTAINER_CREDENTIALS_RELATIVE_URI or _FULL_URI (ECS, EKS)\n"
+        "  5. the instance role via IMDSv2 (AWS_EC2_METADATA_DISABLED=true\n"
+        "     skips it)\n"
+        "Endpoints for tests: AWS_ENDPOINT_URL_STS, AWS_ENDPOINT_URL_SSO,\n"
+        "AWS_EC2_METADATA_SERVICE_ENDPOINT. See docs/update.md.\n"
         "AWS_CA_BUNDLE names a CA file. Exit status: 0 ok, 1 network, parse\n"
         "or validation failure (the previous cache is kept), 2 usage.\n");
 }
@@ -471,14 +481,12 @@ static void endpoint_dispose(endpoint *ep)
 /* AWS_ENDPOINT_URL_<SERVICE>, else AWS_ENDPOINT_URL, unless
  * AWS_IGNORE_CONFIGURED_ENDPOINT_URLS=true (the SDKs' service-specific
  * endpoints). */
-static const char *service_endpoint(const char *var)
+static const char *service_endpoint(const char *specific)
 {
     const char *ignore = env("AWS_IGNORE_CONFIGURED_ENDPOINT_URLS");
-    const char *v;
     if (ignore && strcmp(ignore, "true") == 0)
         return NULL;
-    v = env(var);
-    return v ? v : env("AWS_ENDPOINT_URL");
+    return specific ? specific : env("AWS_ENDPOINT_URL");
 }
 
 static int resolve_creds(ecf_awscreds *creds, const ecf_http_opts *hopts,
@@ -502,8 +510,8 @@ static int resolve_creds(ecf_awscreds *creds, const ecf_http_opts *hopts,
     ce.region = env("AWS_REGION");
     if (!ce.region)
         ce.region = env("AWS_DEFAULT_REGION");
-    ce.sts_endpoint = service_endpoint("AWS_ENDPOINT_URL_STS");
-    ce.sso_endpoint = service_endpoint("AWS_ENDPOINT_URL_SSO");
+    ce.sts_endpoint = service_endpoint(env("AWS_ENDPOINT_URL_STS"));
+    ce.sso_endpoint = service_endpoint(env("AWS_ENDPOINT_URL_SSO"));
     ce.container_relative_uri = env("AWS_CONTAINER_CREDENTIALS_RELATIVE_URI");
     ce.container_full_uri = env("AWS_CONTAINER_CREDENTIALS_FULL_URI");
     ce.container_token = env("AWS_CONTAINER_AUTHORIZATION_TOKEN");
