@@ -609,14 +609,14 @@ out:
 static int process(ecf_awscreds *out, chain *c, const char *profile,
                    const char *cmd, ecf_err *err)
 {
-    char **argv = NULL;
+    char **words = NULL;
     ecf_buf text = ECF_BUF_INIT, what = ECF_BUF_INIT;
     int rc;
 
     ecf_buf_printf(&what, "profile '%s': credential_process", profile);
-    rc = ecf_cred_split_command(&argv, cmd, err);
+    rc = ecf_cred_split_command(&words, cmd, err);
     if (rc == 0)
-        rc = ecf_cred_run_process(&text, argv, err);
+        rc = ecf_cred_run_process(&text, words, err);
     if (rc < 0) {
         /* split_command's messages already start "credential_process:" */
         if (strncmp(err->msg, "credential_process", 18) == 0)
@@ -633,7 +633,7 @@ static int process(ecf_awscreds *out, chain *c, const char *profile,
         out->source = ecf_buf_detach(&s);
     }
 out:
-    ecf_cred_free_argv(argv);
+    ecf_cred_free_words(words);
     wipe_buf(&text);
     ecf_buf_dispose(&what);
     return rc;

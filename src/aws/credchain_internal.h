@@ -49,14 +49,14 @@ void ecf_cred_add_service_message(ecf_err *err, const char *body);
  * \" \\ \$ \` escapes, \x outside quotes). NULL-terminated, caller frees
  * each string and the array. Errors: ECF_EINVAL "unterminated quote",
  * "empty command". */
-int ecf_cred_split_command(char ***argv_out, const char *cmd, ecf_err *err);
-void ecf_cred_free_argv(char **argv);
+int ecf_cred_split_command(char ***words_out, const char *cmd, ecf_err *err);
+void ecf_cred_free_words(char **words);
 
-/* Runs argv[0] (PATH search, no shell) with stdout captured (at most
+/* Runs words[0] (PATH search, no shell) with stdout captured (at most
  * ECF_CRED_MAX_BYTES) and stderr's first line kept for the message.
  * Errors: ECF_EIO "cannot run 'PROG': STRERROR", ECF_ERR "'PROG' exited
  * with status N: FIRST STDERR LINE" / "'PROG' was killed by signal N",
  * ECF_EPARSE "output larger than N bytes". */
-int ecf_cred_run_process(ecf_buf *out, char *const *argv, ecf_err *err);
+int ecf_cred_run_process(ecf_buf *out, char *const *words, ecf_err *err);
 
 #endif

@@ -351,17 +351,17 @@ void ecf_cred_add_service_message(ecf_err *err, const char *body)
 
 /* ---- credential_process's command line ----------------------------------- */
 
-void ecf_cred_free_argv(char **argv)
+void ecf_cred_free_words(char **words)
 {
     size_t i;
-    if (!argv)
+    if (!words)
         return;
-    for (i = 0; argv[i]; i++)
-        free(argv[i]);
-    free(argv);
+    for (i = 0; words[i]; i++)
+        free(words[i]);
+    free(words);
 }
 
-int ecf_cred_split_command(char ***argv_out, const char *cmd, ecf_err *err)
+int ecf_cred_split_command(char ***words_out, const char *cmd, ecf_err *err)
 {
     char **v = NULL;
     size_t n = 0;
@@ -369,7 +369,7 @@ int ecf_cred_split_command(char ***argv_out, const char *cmd, ecf_err *err)
     bool in_word = false;
     const char *p = cmd;
 
-    *argv_out = NULL;
+    *words_out = NULL;
     for (;;) {
         char c = *p;
         if (c == '\0' || c == ' ' || c == '\t' || c == '\n' || c == '\r') {
@@ -405,7 +405,7 @@ int ecf_cred_split_command(char ***argv_out, const char *cmd, ecf_err *err)
             p++;
         } else if (c == '\\') {
             if (!p[1]) {
-                ecf_cred_free_argv(v);
+                ecf_cred_free_words(v);
                 ecf_buf_dispose(&w);
                 return ecf_err_set(err, ECF_EINVAL,
                                    "credential_process: ends with a "
@@ -422,10 +422,10 @@ int ecf_cred_split_command(char ***argv_out, const char *cmd, ecf_err *err)
         return ecf_err_set(err, ECF_EINVAL, "credential_process: empty "
                                             "command");
     }
-    *argv_out = v;
+    *words_out = v;
     return 0;
 unterminated:
-    ecf_cred_free_argv(v);
+    ecf_cred_free_words(v);
     ecf_buf_dispose(&w);
     return ecf_err_set(err, ECF_EINVAL,
                        "credential_process: unterminated quote");

@@ -1,6 +1,6 @@
 /*
  * credproc.c - runs a profile's credential_process: posix_spawnp with the
- * argv botocore would build (no shell), stdout captured up to
+ * words botocore would build (no shell), stdout captured up to
  * ECF_CRED_MAX_BYTES, stderr's first line kept for the error message
  * (the SDKs show the process's stderr when it fails). Both pipes are read
  * with poll(), so a process that fills one while we wait on the other
@@ -26,7 +26,7 @@ extern char **environ;
 
 #define STDERR_KEEP 512
 
-int ecf_cred_run_process(ecf_buf *out, char *const *argv, ecf_err *err)
+int ecf_cred_run_process(ecf_buf *out, char *const *words, ecf_err *err)
 {
     int po[2] = {-1, -1}, pe[2] = {-1, -1};
     posix_spawn_file_actions_t fa;
@@ -37,7 +37,7 @@ int ecf_cred_run_process(ecf_buf *out, char *const *argv, ecf_err *err)
     int rc = 0, status = 0, sp;
 
     ecf_buf_clear(out);
-    ecf_textsafe(prog, sizeof(prog), argv[0]);
+    ecf_textsafe(prog, sizeof(prog), words[0]);
     if (pipe(po) != 0 || pipe(pe) != 0) {
         rc = ecf_err_set(err, ECF_EIO, "cannot run '%s': pipe: %s", prog,
                          strerror(errno));
@@ -54,7 +54,7 @@ int ecf_cred_run_process(ecf_buf *out, char *const *argv, ecf_err *err)
     posix_spawn_file_actions_adddup2(&fa, pe[1], STDERR_FILENO);
     posix_spawn_file_actions_addclose(&fa, po[1]);
     posix_spawn_file_actions_addclose(&fa, pe[1]);
-    sp = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
+    sp = posix_spawnp(&pid, words[0], &fa, NULL, words, environ);
     if (sp != 0) {
         rc = ecf_err_set(err, ECF_EIO, "cannot run '%s': %s", prog,
                          strerror(sp));

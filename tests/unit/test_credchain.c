@@ -169,7 +169,7 @@ static void test_credchain__splits_command_as_shlex(void **state)
     assert_string_equal(v[3], "d e");
     assert_string_equal(v[4], "x\"y");
     assert_null(v[5]);
-    ecf_cred_free_argv(v);
+    ecf_cred_free_words(v);
     assert_int_equal(ecf_cred_split_command(&v, "tool 'open", &err),
                      ECF_EINVAL);
     assert_string_equal(err.msg, "credential_process: unterminated quote");
