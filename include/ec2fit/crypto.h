@@ -35,6 +35,15 @@ void ecf_crypto_hex(char *out, const unsigned char *bytes, size_t len);
 void ecf_crypto_sha256_hex(char out[ECF_SHA256_HEX_LEN + 1], const void *data,
                            size_t len);
 
+#define ECF_SHA1_LEN 20
+#define ECF_SHA1_HEX_LEN 40 /* without the terminating NUL */
+
+/** Lowercase hex SHA-1 of the data: only to name the AWS SSO token cache
+ *  file (~/.aws/sso/cache/<sha1 of the session name>.json), never for
+ *  security. */
+void ecf_crypto_sha1_hex(char out[ECF_SHA1_HEX_LEN + 1], const void *data,
+                         size_t len);
+
 #ifdef __cplusplus
 }
 #endif

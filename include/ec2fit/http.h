@@ -28,7 +28,8 @@ extern "C" {
 #define ECF_HTTP_DEFAULT_RETRY_BASE_MS 500L
 
 /** Receives one line of the request trace (no newline). Secrets are
- *  already redacted: Authorization and X-Amz-Security-Token values are
+ *  already redacted: Authorization, X-Amz-Security-Token,
+ *  X-aws-ec2-metadata-token and x-amz-sso_bearer_token values are
  *  replaced by "<redacted>". */
 typedef void (*ecf_http_trace_fn)(void *ctx, const char *line);
 /** Download progress: bytes received so far and the expected total (0 when
@@ -46,9 +47,20 @@ typedef struct {
     ecf_http_trace_fn trace; /* NULL = no trace */
     ecf_http_progress_fn progress; /* NULL = no progress */
     void *ctx;               /* passed to trace and progress */
+    bool link_local_http;    /* also allow plain http:// to the instance
+                                metadata and container credential hosts
+                                (ECF_HTTP_LINK_LOCAL_HOSTS) */
 } ecf_http_opts;
 
-#define ECF_HTTP_OPTS_INIT {0, 0, 0, -1, 0, NULL, NULL, NULL, NULL}
+#define ECF_HTTP_OPTS_INIT {0, 0, 0, -1, 0, NULL, NULL, NULL, NULL, false}
+
+/** The link-local hosts the AWS SDKs reach over plain http: IMDS
+ *  (169.254.169.254, [fd00:ec2::254]), ECS (169.254.170.2) and EKS Pod
+ *  Identity (169.254.170.23, [fd00:ec2::23]). Never routed off the host,
+ *  so no proxy is used for them either. */
+#define ECF_HTTP_LINK_LOCAL_HOSTS                                             \
+    "169.254.169.254, [fd00:ec2::254], 169.254.170.2, 169.254.170.23, "       \
+    "[fd00:ec2::23]"
 
 typedef struct {
     const char *name;
@@ -56,7 +68,7 @@ typedef struct {
 } ecf_http_header;
 
 typedef struct {
-    const char *method; /* "GET" or "POST" */
+    const char *method; /* "GET", "POST" or "PUT" (body as for POST) */
     const char *url;
     const ecf_http_header *headers;
     size_t n_headers;

@@ -314,8 +314,8 @@ int ecf_awscreds_resolve(ecf_awscreds *out, const ecf_awscreds_env *env,
         if (hit.section_found)
             rc = ecf_err_set(err, ECF_ENOTFOUND,
                              "profile '%s' has no aws_access_key_id/"
-                             "aws_secret_access_key (SSO, roles and "
-                             "credential_process are not supported)",
+                             "aws_secret_access_key, role_arn, "
+                             "sso_session or credential_process",
                              profile);
         else if (cred_path.len && conf_path.len)
             rc = ecf_err_set(err, ECF_ENOTFOUND,

@@ -34,11 +34,14 @@ typedef unsigned char *(*hmac_fn)(const EVP_MD *, const void *, int,
                                   const unsigned char *, size_t,
                                   unsigned char *, unsigned int *);
 typedef const EVP_MD *(*evp_sha256_fn)(void);
+typedef unsigned char *(*sha1_fn)(const unsigned char *, size_t,
+                                  unsigned char *);
 
 /* The headers' prototypes, without referring to the symbols (the operand
  * of _Generic is not evaluated, so nothing is linked). */
 _Static_assert(_Generic(&SHA256, sha256_fn: 1, default: 0),
                "SHA256's prototype");
+_Static_assert(_Generic(&SHA1, sha1_fn: 1, default: 0), "SHA1's prototype");
 _Static_assert(_Generic(&HMAC, hmac_fn: 1, default: 0), "HMAC's prototype");
 _Static_assert(_Generic(&EVP_sha256, evp_sha256_fn: 1, default: 0),
                "EVP_sha256's prototype");
@@ -47,6 +50,7 @@ static struct {
     sha256_fn sha256;
     hmac_fn hmac;
     evp_sha256_fn evp_sha256;
+    sha1_fn sha1;
 } lc;
 
 static pthread_once_t lc_once = PTHREAD_ONCE_INIT;
@@ -76,6 +80,7 @@ static void lc_load(void)
     lc_sym(handle, &lc.sha256, "SHA256");
     lc_sym(handle, &lc.hmac, "HMAC");
     lc_sym(handle, &lc.evp_sha256, "EVP_sha256");
+    lc_sym(handle, &lc.sha1, "SHA1");
 }
 
 void ecf_crypto_sha256(unsigned char out[ECF_SHA256_LEN], const void *data,
@@ -121,5 +126,18 @@ void ecf_crypto_sha256_hex(char out[ECF_SHA256_HEX_LEN + 1], const void *data,
 {
     unsigned char md[ECF_SHA256_LEN];
     ecf_crypto_sha256(md, data, len);
+    ecf_crypto_hex(out, md, sizeof(md));
+}
+
+void ecf_crypto_sha1_hex(char out[ECF_SHA1_HEX_LEN + 1], const void *data,
+                         size_t len)
+{
+    static const unsigned char empty[1] = {0};
+    unsigned char md[ECF_SHA1_LEN];
+    pthread_once(&lc_once, lc_load);
+    if (!lc.sha1(data ? data : empty, len, md)) {
+        fputs("ec2fit: internal error: SHA1 failed\n", stderr);
+        abort();
+    }
     ecf_crypto_hex(out, md, sizeof(md));
 }

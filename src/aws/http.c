@@ -152,6 +152,17 @@ static int is_loopback(const char *host)
            strcmp(host, "::1") == 0;
 }
 
+static int is_link_local_aws(const char *host)
+{
+    return strcmp(host, "169.254.169.254") == 0 ||
+           strcmp(host, "169.254.170.2") == 0 ||
+           strcmp(host, "169.254.170.23") == 0 ||
+           strcasecmp(host, "[fd00:ec2::254]") == 0 ||
+           strcasecmp(host, "fd00:ec2::254") == 0 ||
+           strcasecmp(host, "[fd00:ec2::23]") == 0 ||
+           strcasecmp(host, "fd00:ec2::23") == 0;
+}
+
 char *ecf_http_redact_url(const char *url)
 {
     /* scheme://user:password@host/... -> scheme://user:<redacted>@host/...
@@ -203,7 +214,7 @@ static int parse_url(CURLU **u_out, const char *url, ecf_err *err)
     return 0;
 }
 
-int ecf_http_check_url(const char *url_in, ecf_err *err)
+static int check_url(const char *url_in, bool link_local, ecf_err *err)
 {
     CURLU *u = NULL;
     char *scheme = NULL, *host = NULL, *url = NULL;
@@ -222,7 +233,16 @@ int ecf_http_check_url(const char *url_in, ecf_err *err)
         goto out;
     if (strcasecmp(scheme, "http") == 0 && is_loopback(host))
         goto out;
-    if (strcasecmp(scheme, "http") == 0)
+    if (strcasecmp(scheme, "http") == 0 && link_local &&
+        is_link_local_aws(host))
+        goto out;
+    if (strcasecmp(scheme, "http") == 0 && link_local)
+        rc = ecf_err_set(err, ECF_EINVAL,
+                         "%s: plain http is only allowed to 127.0.0.1, "
+                         "localhost, [::1] and " ECF_HTTP_LINK_LOCAL_HOSTS
+                         "; use https",
+                         url);
+    else if (strcasecmp(scheme, "http") == 0)
         rc = ecf_err_set(err, ECF_EINVAL,
                          "%s: plain http is only allowed to 127.0.0.1, "
                          "localhost and [::1]; use https",
@@ -236,6 +256,26 @@ out:
     lc.free(host);
     lc.url_cleanup(u);
     return rc;
+}
+
+int ecf_http_check_url(const char *url_in, ecf_err *err)
+{
+    return check_url(url_in, false, err);
+}
+
+/* Loopback or one of the link-local AWS hosts: no proxy either way. */
+static bool url_is_local(const char *url)
+{
+    CURLU *u = NULL;
+    char *host = NULL;
+    bool yes = false;
+    if (parse_url(&u, url, NULL) < 0)
+        return false;
+    if (lc.url_get(u, CURLUPART_HOST, &host, 0) == CURLUE_OK && host)
+        yes = is_loopback(host) || is_link_local_aws(host);
+    lc.free(host);
+    lc.url_cleanup(u);
+    return yes;
 }
 
 bool ecf_http_url_is_loopback(const char *url)
@@ -341,7 +381,9 @@ static void trace(const ecf_http_opts *opts, const char *fmt, ...)
 static int is_secret_header(const char *name)
 {
     return strcasecmp(name, "Authorization") == 0 ||
-           strcasecmp(name, "X-Amz-Security-Token") == 0;
+           strcasecmp(name, "X-Amz-Security-Token") == 0 ||
+           strcasecmp(name, "X-aws-ec2-metadata-token") == 0 ||
+           strcasecmp(name, "x-amz-sso_bearer_token") == 0;
 }
 
 typedef enum { ATTEMPT_OK, ATTEMPT_RETRY, ATTEMPT_FAIL } attempt_result;
@@ -417,7 +459,7 @@ static attempt_result attempt(ecf_http_response *out,
     /* A loopback request carries the Authorization header in plain http:
      * it must never take a detour through http_proxy/HTTPS_PROXY. This
      * handle talks to one URL only, so "*" means "not this host". */
-    if (ecf_http_url_is_loopback(req->url))
+    if (url_is_local(req->url))
         SETOPT(h, CURLOPT_NOPROXY, "*");
     SETOPT(h, CURLOPT_NOSIGNAL, 1L);
     SETOPT(h, CURLOPT_SSL_VERIFYPEER, 1L);
@@ -438,10 +480,12 @@ static attempt_result attempt(ecf_http_response *out,
         SETOPT(h, CURLOPT_XFERINFODATA, &pc);
         SETOPT(h, CURLOPT_NOPROGRESS, 0L);
     }
-    if (strcmp(req->method, "POST") == 0) {
+    if (strcmp(req->method, "POST") == 0 || strcmp(req->method, "PUT") == 0) {
         SETOPT(h, CURLOPT_POST, 1L);
         SETOPT(h, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)req->body_len);
         SETOPT(h, CURLOPT_POSTFIELDS, req->body ? req->body : "");
+        if (req->method[1] == 'U') /* PUT: IMDSv2's token request */
+            SETOPT(h, CURLOPT_CUSTOMREQUEST, "PUT");
     } else if (strcmp(req->method, "GET") != 0) {
         rc = ecf_err_set(err, ECF_EINVAL, "unsupported method %s",
                          req->method);
@@ -576,7 +620,7 @@ int ecf_http_send(ecf_http_response *out, const ecf_http_request *req,
     out->status = 0;
     out->last_modified = -1;
     out->attempts = 0;
-    rc = ecf_http_check_url(req->url, err);
+    rc = check_url(req->url, opts->link_local_http, err);
     if (rc < 0)
         return rc;
     max_bytes = opts->max_bytes ? opts->max_bytes : ECF_HTTP_DEFAULT_MAX_BYTES;

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -23,6 +24,7 @@
 #include "ec2fit/awscreds.h"
 #include "ec2fit/buf.h"
 #include "ec2fit/cache.h"
+#include "ec2fit/credchain.h"
 #include "ec2fit/http.h"
 #include "ec2fit/pricing.h"
 #include "ec2fit/sigv4.h"
@@ -141,9 +143,19 @@ static void usage(FILE *f)
         "  -v, --verbose         trace requests (secrets redacted)\n"
         "  -h, --help            show this help\n"
         "\n"
-        "Credentials: AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY/\n"
-        "AWS_SESSION_TOKEN, else ~/.aws/credentials and ~/.aws/config\n"
-        "(AWS_PROFILE, AWS_SHARED_CREDENTIALS_FILE, AWS_CONFIG_FILE).\n"
+        "Credentials: the AWS SDKs' default chain, first match wins:\n"
+        "  1. AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY/AWS_SESSION_TOKEN\n"
+        "  2. AWS_WEB_IDENTITY_TOKEN_FILE + AWS_ROLE_ARN (STS\n"
+        "     AssumeRoleWithWebIdentity; AWS_ROLE_SESSION_NAME)\n"
+        "  3. the profile (AWS_PROFILE, else default) in ~/.aws/config and\n"
+        "     ~/.aws/credentials: role_arn + source_profile (STS AssumeRole),\n"
+        "     sso_session (after aws sso login), static keys,\n"
+        "     credential_process\n"
+        "  4. AWS_CONTAINER_CREDENTIALS_RELATIVE_URI or _FULL_URI (ECS, EKS)\n"
+        "  5. the instance role via IMDSv2 (AWS_EC2_METADATA_DISABLED=true\n"
+        "     skips it)\n"
+        "Endpoints for tests: AWS_ENDPOINT_URL_STS, AWS_ENDPOINT_URL_SSO,\n"
+        "AWS_EC2_METADATA_SERVICE_ENDPOINT. See docs/update.md.\n"
         "AWS_CA_BUNDLE names a CA file. Exit status: 0 ok, 1 network, parse\n"
         "or validation failure (the previous cache is kept), 2 usage.\n");
 }
@@ -465,6 +477,59 @@ static void endpoint_dispose(endpoint *ep)
     free(ep->path);
 }
 
+/* ---- credentials ----------------------------------------------------------- */
+
+/* AWS_ENDPOINT_URL_<SERVICE>, else AWS_ENDPOINT_URL, unless
+ * AWS_IGNORE_CONFIGURED_ENDPOINT_URLS=true (the SDKs' service-specific
+ * endpoints). */
+static const char *service_endpoint(const char *specific)
+{
+    const char *ignore = env("AWS_IGNORE_CONFIGURED_ENDPOINT_URLS");
+    if (ignore && strcmp(ignore, "true") == 0)
+        return NULL;
+    return specific ? specific : env("AWS_ENDPOINT_URL");
+}
+
+static int resolve_creds(ecf_awscreds *creds, const ecf_http_opts *hopts,
+                         ecf_err *err)
+{
+    ecf_credchain_env ce;
+    const char *v;
+    int rc;
+
+    memset(&ce, 0, sizeof(ce));
+    ce.files.access_key_id = env("AWS_ACCESS_KEY_ID");
+    ce.files.secret_access_key = env("AWS_SECRET_ACCESS_KEY");
+    ce.files.session_token = env("AWS_SESSION_TOKEN");
+    ce.files.profile = env("AWS_PROFILE");
+    ce.files.shared_credentials_file = env("AWS_SHARED_CREDENTIALS_FILE");
+    ce.files.config_file = env("AWS_CONFIG_FILE");
+    ce.files.home = env("HOME");
+    ce.web_identity_token_file = env("AWS_WEB_IDENTITY_TOKEN_FILE");
+    ce.role_arn = env("AWS_ROLE_ARN");
+    ce.role_session_name = env("AWS_ROLE_SESSION_NAME");
+    ce.region = env("AWS_REGION");
+    if (!ce.region)
+        ce.region = env("AWS_DEFAULT_REGION");
+    ce.sts_endpoint = service_endpoint(env("AWS_ENDPOINT_URL_STS"));
+    ce.sso_endpoint = service_endpoint(env("AWS_ENDPOINT_URL_SSO"));
+    ce.container_relative_uri = env("AWS_CONTAINER_CREDENTIALS_RELATIVE_URI");
+    ce.container_full_uri = env("AWS_CONTAINER_CREDENTIALS_FULL_URI");
+    ce.container_token = env("AWS_CONTAINER_AUTHORIZATION_TOKEN");
+    ce.container_token_file = env("AWS_CONTAINER_AUTHORIZATION_TOKEN_FILE");
+    ce.imds_endpoint = env("AWS_EC2_METADATA_SERVICE_ENDPOINT");
+    v = env("AWS_EC2_METADATA_SERVICE_ENDPOINT_MODE");
+    ce.imds_ipv6 = v && strcasecmp(v, "IPv6") == 0;
+    v = env("AWS_EC2_METADATA_DISABLED");
+    ce.imds_disabled = v && strcasecmp(v, "true") == 0;
+    /* expiry is judged on the real clock, as the signature is */
+    ce.now = (long long)time(NULL);
+    rc = ecf_credchain_resolve(creds, &ce, hopts, err);
+    if (rc == 0)
+        rc = ecf_awscreds_check(creds, err);
+    return rc;
+}
+
 /* ---- the command --------------------------------------------------------- */
 
 /* The values are letters, but only -c, -q, -v and -h are short flags
@@ -548,7 +613,6 @@ int cmd_update(int argc, char **argv)
     ecf_buf base = ECF_BUF_INIT;
     ecf_catalog *cat = NULL;
     ecf_awscreds creds = ECF_AWSCREDS_INIT;
-    ecf_awscreds_env cenv;
     ecf_http_opts hopts = ECF_HTTP_OPTS_INIT;
     ecf_pricing_table *od = NULL;
     ecf_spot_table *spot = NULL;
@@ -685,19 +749,17 @@ int cmd_update(int argc, char **argv)
         }
     }
 
-    /* Credentials decide whether the on-demand source can be refreshed. */
-    cenv.access_key_id = env("AWS_ACCESS_KEY_ID");
-    cenv.secret_access_key = env("AWS_SECRET_ACCESS_KEY");
-    cenv.session_token = env("AWS_SESSION_TOKEN");
-    cenv.profile = env("AWS_PROFILE");
-    cenv.shared_credentials_file = env("AWS_SHARED_CREDENTIALS_FILE");
-    cenv.config_file = env("AWS_CONFIG_FILE");
-    cenv.home = env("HOME");
-    rc = ecf_awscreds_resolve(&creds, &cenv, &err);
-    if (rc == 0)
-        rc = ecf_awscreds_check(&creds, &err);
+    /* Credentials decide whether the on-demand source can be refreshed:
+     * the SDKs' default chain (credchain.h, docs/update.md). */
+    rc = resolve_creds(&creds, &hopts, &err);
     if (rc == 0) {
         have_creds = true;
+        if (o.verbose) {
+            char *safe = ecf_textsafe_dup(creds.source ? creds.source : "");
+            ui_clear(&ui);
+            fprintf(stderr, "ec2fit: update: credentials: %s\n", safe);
+            free(safe);
+        }
         rc = resolve_endpoint(&ep, o.endpoint_url, &err);
         if (rc < 0) {
             status = fail(&err);

@@ -14,6 +14,8 @@ export XDG_CONFIG_HOME=$WORK/xdg XDG_CACHE_HOME=$WORK/cache HOME=$WORK/home
 unset AWS_REGION AWS_DEFAULT_REGION AWS_PROFILE AWS_ACCESS_KEY_ID \
       AWS_SECRET_ACCESS_KEY AWS_SESSION_TOKEN AWS_SHARED_CREDENTIALS_FILE \
       AWS_CONFIG_FILE
+# no instance metadata service: the chain would try 169.254.169.254
+export AWS_EC2_METADATA_DISABLED=true
 mkdir -p "$HOME"
 E=$EC2FIT
 NOPLAN=(recommend --model llama-3.1-70b --task finetune --dataset 1B --budget 1 --output json)

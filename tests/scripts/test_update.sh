@@ -12,6 +12,8 @@ unset http_proxy https_proxy HTTP_PROXY HTTPS_PROXY all_proxy ALL_PROXY
 export NO_PROXY=127.0.0.1,localhost no_proxy=127.0.0.1,localhost
 for v in $(env | sed -n 's/^\(AWS_[A-Z_]*\)=.*/\1/p'); do unset "$v"; done
 unset EC2FIT_CATALOG EC2FIT_NOW EC2FIT_HTTP_MAX_BYTES EC2FIT_STALE_DAYS
+# no instance metadata service: the chain would try 169.254.169.254
+export AWS_EC2_METADATA_DISABLED=true
 
 rm -rf "$WORK"
 mkdir -p "$WORK/home"

@@ -29,6 +29,22 @@ Scenarios (--scenario) change one thing at a time:
   spotrange   the feed gives t3.micro us-east-1 a saving of 97%
   tokenloop   us-east-1's third page sends the first page's NextToken
               again (a cycle the "same as the last token" check misses)
+
+Credential endpoints (the SDKs' default chain; each hands out the
+--access-key/--secret/--token the Pricing API then checks):
+  POST form Action=AssumeRoleWithWebIdentity  STS, unsigned; the token must
+              be --web-token
+  POST form Action=AssumeRole                 STS, SigV4 (service sts) with
+              --source-key/--source-secret
+  PUT  /latest/api/token, GET /latest/meta-data/iam/security-credentials/
+              [ROLE]                          IMDSv2 (token header required)
+  GET  /ecs/creds                             container credentials;
+              Authorization must be --container-token
+  GET  /federation/credentials?account_id=&role_name=   SSO portal;
+              x-amz-sso_bearer_token must be --sso-token
+Their failure scenarios: cred403 (HTTP 403 with the service's error),
+credbad (a 200 answer without credentials), credexpired (Expiration in
+2020).
 """
 import argparse
 import email.utils
@@ -108,8 +124,9 @@ def _trimall(v):
     return " ".join(v.split())
 
 
-def check_sigv4(handler, body, access_key, secret, token):
+def check_sigv4(handler, body, access_key, secret, token, service="pricing"):
     """Returns None when the Authorization header is right, else a reason."""
+    want_service = service
     auth = handler.headers.get("Authorization", "")
     if not auth.startswith("AWS4-HMAC-SHA256 "):
         return "missing or non-SigV4 Authorization header"
@@ -126,7 +143,7 @@ def check_sigv4(handler, body, access_key, secret, token):
     amz_date = handler.headers.get("X-Amz-Date", "")
     if akid != access_key:
         return "unknown access key"
-    if (region, service, term) != ("us-east-1", "pricing", "aws4_request"):
+    if (region, service, term) != ("us-east-1", want_service, "aws4_request"):
         return "wrong credential scope %s/%s/%s" % (region, service, term)
     if len(amz_date) != 16 or amz_date[:8] != date:
         return "X-Amz-Date does not match the credential scope"
@@ -213,11 +230,167 @@ class Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(body)
 
+    # ---- credential endpoints ----
+
+    def cred_fail(self, kind):
+        """The failure scenarios, or None to answer normally."""
+        sc = self.server.state.args.scenario
+        if sc == "cred403":
+            if kind == "sts":
+                self.reply(403, "<ErrorResponse><Error><Type>Sender</Type>"
+                           "<Code>AccessDenied</Code><Message>Not authorized "
+                           "to perform sts:AssumeRole</Message></Error>"
+                           "</ErrorResponse>", "text/xml")
+            else:
+                self.reply(403, json.dumps({"message": "forbidden"}),
+                           "application/json")
+            return True
+        if sc == "credbad":
+            if kind == "sts":
+                self.reply(200, "<AssumeRoleResponse><AssumeRoleResult>"
+                           "</AssumeRoleResult></AssumeRoleResponse>",
+                           "text/xml")
+            else:
+                self.reply(200, "<html>not json</html>", "text/html")
+            return True
+        return False
+
+    def expiration(self):
+        sc = self.server.state.args.scenario
+        return ("2020-01-01T00:00:00Z" if sc == "credexpired"
+                else time.strftime("%Y-%m-%dT%H:%M:%SZ",
+                                   time.gmtime(time.time() + 3600)))
+
+    def json_creds(self):
+        a = self.server.state.args
+        return {"Code": "Success", "Type": "AWS-HMAC",
+                "AccessKeyId": a.access_key, "SecretAccessKey": a.secret,
+                "Token": a.token or "", "Expiration": self.expiration()}
+
+    def sts(self, body):
+        st = self.server.state
+        a = st.args
+        form = dict(urllib.parse.parse_qsl(body.decode(), keep_blank_values=True))
+        action = form.get("Action", "")
+        if action == "AssumeRoleWithWebIdentity":
+            ok = ("Authorization" not in self.headers and
+                  form.get("WebIdentityToken") == a.web_token and
+                  form.get("RoleArn", "").startswith("arn:aws:iam::") and
+                  form.get("RoleSessionName") and
+                  form.get("Version") == "2011-06-15")
+            st.log("STS %s role=%s session=%s ok=%s" % (
+                action, form.get("RoleArn"), form.get("RoleSessionName"),
+                "yes" if ok else "no"))
+        elif action == "AssumeRole":
+            reason = check_sigv4(self, body, a.source_key, a.source_secret,
+                                 None, "sts")
+            if reason is not None and self.headers.get("X-Amz-Security-Token"):
+                # a role chain: signed with credentials this server issued
+                reason = check_sigv4(self, body, a.access_key, a.secret,
+                                     a.token, "sts")
+            ok = reason is None and form.get("RoleArn", "").startswith(
+                "arn:aws:iam::")
+            st.log("STS %s role=%s session=%s external=%s sig=%s" % (
+                action, form.get("RoleArn"), form.get("RoleSessionName"),
+                form.get("ExternalId", "-"), "ok" if reason is None else reason))
+        else:
+            self.reply(400, "<ErrorResponse><Error><Code>InvalidAction"
+                       "</Code></Error></ErrorResponse>", "text/xml")
+            return
+        if self.cred_fail("sts"):
+            return
+        if not ok:
+            self.reply(403, "<ErrorResponse><Error><Type>Sender</Type><Code>"
+                       "AccessDenied</Code><Message>request refused by "
+                       "fake_aws</Message></Error></ErrorResponse>",
+                       "text/xml")
+            return
+        res = action + "Result"
+        xml = ("<%sResponse xmlns=\"https://sts.amazonaws.com/doc/2011-06-15/\">"
+               "<%s><Credentials><AccessKeyId>%s</AccessKeyId>"
+               "<SecretAccessKey>%s</SecretAccessKey>"
+               "<SessionToken>%s</SessionToken>"
+               "<Expiration>%s</Expiration></Credentials>"
+               "<AssumedRoleUser><Arn>%s</Arn></AssumedRoleUser></%s>"
+               "</%sResponse>") % (action, res, a.access_key,
+                                   a.secret.replace("&", "&amp;"), a.token,
+                                   self.expiration(), form.get("RoleArn"),
+                                   res, action)
+        self.reply(200, xml, "text/xml")
+
+    def do_PUT(self):
+        st = self.server.state
+        n = int(self.headers.get("Content-Length", "0"))
+        self.rfile.read(n)
+        ttl = self.headers.get("X-aws-ec2-metadata-token-ttl-seconds")
+        st.log("PUT %s ttl=%s" % (self.path, ttl))
+        if self.path != "/latest/api/token" or not ttl:
+            self.reply(400, "bad request", "text/plain")
+            return
+        self.reply(200, st.args.imds_token, "text/plain")
+
+    def credential_get(self):
+        """GETs of IMDS, the container endpoint and the SSO portal; True
+        when the path was one of theirs."""
+        st = self.server.state
+        a = st.args
+        path, _, query = self.path.partition("?")
+        base = "/latest/meta-data/iam/security-credentials/"
+        if path.startswith(base):
+            ok = self.headers.get("X-aws-ec2-metadata-token") == a.imds_token
+            st.log("IMDS GET %s token=%s" % (path, "ok" if ok else "bad"))
+            if not ok:
+                self.reply(401, "", "text/plain")
+            elif path == base and a.scenario != "cred403":
+                self.reply(200, "ec2fit-test-role", "text/plain")
+            elif self.cred_fail("imds"):
+                pass
+            elif path == base + "ec2fit-test-role":
+                self.reply(200, json.dumps(self.json_creds()), "text/plain")
+            else:
+                self.reply(404, "", "text/plain")
+            return True
+        if path == "/ecs/creds":
+            ok = self.headers.get("Authorization") == a.container_token
+            st.log("ECS GET %s auth=%s" % (path, "ok" if ok else "bad"))
+            if not ok:
+                self.reply(401, json.dumps({"message": "bad token"}),
+                           "application/json")
+            elif not self.cred_fail("ecs"):
+                c = self.json_creds()
+                del c["Code"], c["Type"]
+                self.reply(200, json.dumps(c), "application/json")
+            return True
+        if path == "/federation/credentials":
+            q = dict(urllib.parse.parse_qsl(query))
+            ok = (self.headers.get("x-amz-sso_bearer_token") == a.sso_token
+                  and q.get("account_id") == "123456789012"
+                  and q.get("role_name") == "PricingRead")
+            st.log("SSO GET %s account=%s role=%s token=%s" % (
+                path, q.get("account_id"), q.get("role_name"),
+                "ok" if ok else "bad"))
+            if not ok:
+                self.reply(401, json.dumps({"message": "Session token not "
+                                            "found or invalid"}),
+                           "application/json")
+            elif not self.cred_fail("sso"):
+                exp = (1577836800000 if a.scenario == "credexpired"
+                       else int((time.time() + 3600) * 1000))
+                self.reply(200, json.dumps({"roleCredentials": {
+                    "accessKeyId": a.access_key,
+                    "secretAccessKey": a.secret,
+                    "sessionToken": a.token, "expiration": exp}}),
+                    "application/json")
+            return True
+        return False
+
     def do_GET(self):
         st = self.server.state
         ua = self.headers.get("User-Agent", "")
         st.log("GET %s ua=%s auth=%s" % (self.path, ua,
                                          "yes" if "Authorization" in self.headers else "no"))
+        if self.credential_get():
+            return
         if self.path != "/spot-advisor-data.json":
             self.reply(404, "not found", "text/plain")
             return
@@ -234,6 +407,10 @@ class Handler(BaseHTTPRequestHandler):
         args = st.args
         n = int(self.headers.get("Content-Length", "0"))
         body = self.rfile.read(n)
+        if self.headers.get("Content-Type", "").startswith(
+                "application/x-www-form-urlencoded"):
+            self.sts(body)
+            return
         with st.lock:
             st.posts += 1
             count = st.posts
@@ -346,6 +523,12 @@ def main():
     ap.add_argument("--access-key", default="AKIDTESTEXAMPLE")
     ap.add_argument("--secret", default="test/secret+KEY")
     ap.add_argument("--token", default=None)
+    ap.add_argument("--web-token", default="oidc-jwt-secret-value")
+    ap.add_argument("--source-key", default="AKIDSOURCEEXAMPLE")
+    ap.add_argument("--source-secret", default="source/secret+KEY")
+    ap.add_argument("--imds-token", default="imds-session-secret")
+    ap.add_argument("--container-token", default="ecs-auth-secret")
+    ap.add_argument("--sso-token", default="sso-access-secret")
     ap.add_argument("--last-modified", type=float, default=0,
                     help="Last-Modified of the spot feed, epoch (0 = now)")
     args = ap.parse_args()
