@@ -310,28 +310,21 @@ build_workload(ecf_workload *w, const cJSON *row, char *msg, size_t msg_len)
         else if (strcmp(engine, "mxnet") == 0)
             w->fused_conv_bn = true;
     }
-    /* "framework": the stack as --framework NAME[@VERSION] names it
-     * ("pytorch@1.11" for the pytorch:21.11 NGC container,
-     * "transformers@4.27"): the attention follows from it
-     * (ecf_workload_resolve, docs/calibration.md) */
+    /* "framework": the stack as --framework NAME[@VERSION] names it; the
+     * attention follows from it (ecf_workload_resolve) */
     if (jstr(row, "framework")) {
-        int fw = 0, version = 0;
+        int fw = 0, v = 0;
         bool hf = false;
-        if (ecf_framework_spec_parse(&fw, &version, &hf,
-                                     jstr(row, "framework")) < 0) {
+        if (ecf_framework_spec_parse(&fw, &v, &hf, jstr(row, "framework"))) {
             snprintf(msg, msg_len, "bad framework '%s'",
                      jstr(row, "framework"));
             return -1;
         }
         w->framework = fw;
-        if (hf)
-            w->transformers_version = version;
-        else
-            w->framework_version = version;
+        *(hf ? &w->transformers_version : &w->framework_version) = v;
     }
-    /* rows measured with an attention their stack would not run by
-     * default (--attention eager): diffusers' AttnProcessor set by hand
-     * ("naive", pipe.unet.set_default_attn_processor()) */
+    /* an attention set by hand (--attention eager): "naive", diffusers'
+     * pipe.unet.set_default_attn_processor() */
     if (jstr(row, "attention") &&
         (strcmp(jstr(row, "attention"), "naive") == 0 ||
          strcmp(jstr(row, "attention"), "eager") == 0))

@@ -154,7 +154,8 @@ static void test_rank_order__explainable(void **state)
                     if (!bad_order++)
                         snprintf(first, sizeof(first),
                                  "%s rank %zu: score %g below rank %zu's %g",
-                                 name, i + 1, p->score, i, r->plans[i - 1].score);
+                                 name, i + 1, p->score, i,
+                                 r->plans[i - 1].score);
                 }
                 if (c < column(r, &r->plans[i - 1], opt)) {
                     if (p->penalty > 0)
