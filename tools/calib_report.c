@@ -310,9 +310,21 @@ build_workload(ecf_workload *w, const cJSON *row, char *msg, size_t msg_len)
         else if (strcmp(engine, "mxnet") == 0)
             w->fused_conv_bn = true;
     }
-    /* rows measured with attention that stores its scores (--attention
-     * eager): diffusers' pre-SDPA AttnProcessor ("naive"), transformers'
-     * eager BERT/ViT classes and NVIDIA's PyTorch BERT ("eager") */
+    /* "framework": the stack as --framework NAME[@VERSION] names it; the
+     * attention follows from it (ecf_workload_resolve) */
+    if (jstr(row, "framework")) {
+        int fw = 0, v = 0;
+        bool hf = false;
+        if (ecf_framework_spec_parse(&fw, &v, &hf, jstr(row, "framework"))) {
+            snprintf(msg, msg_len, "bad framework '%s'",
+                     jstr(row, "framework"));
+            return -1;
+        }
+        w->framework = fw;
+        *(hf ? &w->transformers_version : &w->framework_version) = v;
+    }
+    /* an attention set by hand (--attention eager): "naive", diffusers'
+     * pipe.unet.set_default_attn_processor() */
     if (jstr(row, "attention") &&
         (strcmp(jstr(row, "attention"), "naive") == 0 ||
          strcmp(jstr(row, "attention"), "eager") == 0))

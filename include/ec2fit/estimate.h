@@ -151,6 +151,18 @@ typedef struct {
      * pipeline's m, else the gradient-accumulation count
      * (docs/estimation.md 6). Last, so the initializer leaves it unset. */
     int global_batch;
+    /* The stack's versions, as --framework NAME@VERSION names them
+     * (major x 100 + minor; 0 = not given: a current release). PyTorch
+     * before 2.0 has no scaled_dot_product_attention, and Hugging Face
+     * transformers ran eager attention in its decoder classes before
+     * 4.36 and in BERT/RoBERTa/DistilBERT/ViT/Whisper before 4.41, so
+     * ecf_workload_resolve turns naive_attention on for such a stack
+     * unless --attention was given (attention_set). docs/estimation.md
+     * 5.3, "Default attention". Last, so the initializer leaves them
+     * unset. */
+    int framework_version;
+    int transformers_version;
+    bool attention_set;
 } ecf_workload;
 
 /** --offload none|optimizer: DeepSpeed ZeRO-Offload (offload_optimizer
@@ -228,7 +240,10 @@ int ecf_storage_parse(const char *s);
             0 /* grad_accum: not given */,                                     \
             0 /* pipeline_parallel: chosen */,                                 \
             0 /* virtual_stages: plain 1F1B */,                                \
-            0 /* global_batch: not given */                                    \
+            0 /* global_batch: not given */,                                   \
+            0 /* framework_version: current */,                                \
+            0 /* transformers_version: current */,                             \
+            false /* attention_set */                                          \
     }
 
 /** EC2 per-second billing charges each Linux instance at least 60 s

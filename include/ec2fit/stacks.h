@@ -56,6 +56,16 @@ typedef enum {
 const char *ecf_framework_name(int fw);
 /** -1 when unknown. */
 int ecf_framework_parse(const char *s);
+/** --framework NAME[@VERSION]: NAME pytorch, tensorflow, jax or
+ *  transformers (PyTorch with Hugging Face transformers at VERSION);
+ *  VERSION MAJOR[.MINOR[.anything]] ("1.13", "1.11.0a0", "4.27.2").
+ *  Sets *fw_out, *version_out (major x 100 + minor, 0 when no version)
+ *  and *transformers_out (NAME is transformers). Returns 0, or -1 when
+ *  NAME is unknown or VERSION malformed (outputs untouched). */
+int ecf_framework_spec_parse(int *fw_out,
+                             int *version_out,
+                             bool *transformers_out,
+                             const char *s);
 /** "auto", "vllm", "tgi", "trtllm", "hf", "tf-serving", "triton",
  *  "neuron". */
 const char *ecf_engine_name(int engine);

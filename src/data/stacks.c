@@ -6,6 +6,7 @@
  */
 #include "ec2fit/stacks.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -40,6 +41,63 @@ int ecf_framework_parse(const char *s)
         if (strcmp(s, fw_names[i]) == 0)
             return i;
     return -1;
+}
+
+/* MAJOR[.MINOR[rest]]: digits, then optionally '.' and digits; the rest
+ * (".0a0+b6df043" of an NGC build, "rc1", ".post1") is not read. */
+static int parse_version(int *out, const char *v)
+{
+    int major = 0, minor = 0, n = 0;
+    const char *p = v;
+    while (*p >= '0' && *p <= '9' && n < 4)
+        major = major * 10 + (*p++ - '0'), n++;
+    if (n == 0 || (*p >= '0' && *p <= '9'))
+        return -1;
+    if (*p == '.') {
+        p++;
+        n = 0;
+        while (*p >= '0' && *p <= '9' && n < 2)
+            minor = minor * 10 + (*p++ - '0'), n++;
+        if (n == 0 || (*p >= '0' && *p <= '9'))
+            return -1;
+        if (*p && *p != '.' && *p != '+' && !isalpha((unsigned char)*p))
+            return -1;
+    } else if (*p) {
+        return -1;
+    }
+    if (major == 0 && minor == 0)
+        return -1;
+    *out = major * 100 + minor;
+    return 0;
+}
+
+int ecf_framework_spec_parse(int *fw_out,
+                             int *version_out,
+                             bool *transformers_out,
+                             const char *s)
+{
+    char name[32];
+    const char *at = strchr(s, '@');
+    size_t len = at ? (size_t)(at - s) : strlen(s);
+    int fw, version = 0;
+    bool hf = false;
+
+    if (len == 0 || len >= sizeof(name))
+        return -1;
+    memcpy(name, s, len);
+    name[len] = '\0';
+    if (strcmp(name, "transformers") == 0) {
+        fw = ECF_FW_PYTORCH;
+        hf = true;
+    } else if ((fw = ecf_framework_parse(name)) < 0) {
+        return -1;
+    }
+    if (at && parse_version(&version, at + 1) < 0)
+        return -1;
+    *fw_out = fw;
+    *version_out = version;
+    *transformers_out = hf;
+    return 0;
 }
 
 const char *ecf_engine_name(int engine)

@@ -422,6 +422,17 @@ static int estimate(ecf_estimate *out,
     if (rc < 0)
         return rc;
     describe(&d, inst);
+    if (w.naive_attention && !w.attention_set &&
+        (w.framework_version > 0 || w.transformers_version > 0))
+    {
+        /* the version that made it eager (ecf_workload_resolve) */
+        bool torch = w.framework_version > 0 && w.framework_version < 200;
+        int v = torch ? w.framework_version : w.transformers_version;
+        assume(out,
+               "attention: score matrices stored (%s %d.%d runs eager "
+               "attention; --attention sdpa for a stack that has SDPA)",
+               torch ? "PyTorch" : "transformers", v / 100, v % 100);
+    }
     ecf_est_cpu_runtime(&d, m, &w);
     want = (ecf_precision)w.precision;
     peak = ecf_estimate_peak_tflops(inst, want, &ran);

@@ -20,6 +20,9 @@ typedef struct {
     /* the step's terms, for --explain (ecf_serve_terms) */
     double weight_bytes, kv_bytes, bw, mem_s, compute_s, host_s;
     double interleave_s, join_s;
+    /* decode: the pipeline hops of one step, (pp - 1) x (latency + the
+     * step's hidden states at the inter-node link) */
+    double hop_s;
     /* LLM decode: the GEMM and attention rooflines of one stage */
     double gemm_s, attn_s;
     bool gemm_mem_bound, attn_mem_bound;

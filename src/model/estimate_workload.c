@@ -109,6 +109,64 @@ static int per_step_count(int v,
     return 0;
 }
 
+/* The attention follows from the stack the user names (docs/estimation.md
+ * 5.3, "Default attention"): with no version, a current release (PyTorch
+ * 2 SDPA, transformers' "sdpa" classes: no stored scores). PyTorch before
+ * 2.0 has no torch.nn.functional.scaled_dot_product_attention (added in
+ * 2.0, PyTorch 2.0 release notes), so its models compute matmul, softmax
+ * and matmul as ops and store the scores; Hugging Face transformers made
+ * SDPA the default of its decoder classes in 4.36 (release v4.36.0,
+ * huggingface/transformers#28005) and of BERT, RoBERTa, DistilBERT, ViT
+ * and Whisper in 4.41 (BERT: huggingface/transformers#28802), eager
+ * before. --attention overrides, except sdpa on a PyTorch that has none.
+ * A version where the attention is not modelled is refused: it would
+ * change nothing. */
+static int attention_from_stack(ecf_workload *w,
+                                const ecf_model *m,
+                                bool training,
+                                ecf_err *err)
+{
+    bool old_torch = w->framework_version > 0 && w->framework_version < 200;
+    bool unet = m->unet_levels >= 1;
+    bool old_hf = w->transformers_version > 0 &&
+                  w->transformers_version < (is_llm(m) ? 436 : 441);
+    int v = w->transformers_version ? w->transformers_version
+                                    : w->framework_version;
+    const char *lib = w->transformers_version ? "transformers" : "pytorch";
+
+    if (!w->framework_version && !w->transformers_version)
+        return 0;
+    if (!ecf_model_kind_is_transformer(m->kind) && !unet)
+        return ecf_err_set(err, ECF_EINVAL,
+                           "--framework %s@%d.%d: the version sets the "
+                           "attention kernel, which is not modelled for %s "
+                           "(%s); drop @VERSION",
+                           lib, v / 100, v % 100, m->name,
+                           ecf_model_kind_name(m->kind));
+    if (unet && w->transformers_version)
+        return ecf_err_set(err, ECF_EINVAL,
+                           "--framework transformers@%d.%d: %s runs on "
+                           "diffusers, not transformers; name the PyTorch "
+                           "version (pytorch@1.13)",
+                           v / 100, v % 100, m->name);
+    if (is_llm(m) && !training)
+        return ecf_err_set(err, ECF_EINVAL,
+                           "--framework %s@%d.%d: the LLM serving engines run "
+                           "their own fused attention whatever the framework "
+                           "version; drop @VERSION for --task %s",
+                           lib, v / 100, v % 100, ecf_task_name(w->task));
+    if (w->attention_set && !w->naive_attention &&
+        w->attn_kernel == ECF_ATTN_AUTO && old_torch)
+        return ecf_err_set(err, ECF_EINVAL,
+                           "--attention sdpa: PyTorch %d.%d has no "
+                           "scaled_dot_product_attention (added in 2.0)",
+                           w->framework_version / 100,
+                           w->framework_version % 100);
+    if (!w->attention_set && (old_torch || (old_hf && !unet)))
+        w->naive_attention = true;
+    return 0;
+}
+
 int ecf_workload_resolve(ecf_workload *w, const ecf_model *m, ecf_err *err)
 {
     bool training;
@@ -289,6 +347,8 @@ int ecf_workload_resolve(ecf_workload *w, const ecf_model *m, ecf_err *err)
                            m->kind == ECF_KIND_CNN || m->kind == ECF_KIND_VIT
                                ? ecf_task_name(w->task)
                                : m->name);
+    if (attention_from_stack(w, m, training, err) < 0)
+        return ECF_EINVAL;
     /* --attention eager: stored score matrices, for every transformer and
      * the UNet diffusion models (docs/estimation.md 5.3, "Attention
      * kernel"); the diffusion transformers' activations are counted per

@@ -238,6 +238,7 @@ int cli_workload_option(cli_workload *wl, int c, const char *arg, ecf_err *err)
                                arg);
         break;
     case CLI_WL_ATTENTION:
+        w->attention_set = true;
         if (strcmp(arg, "sdpa") == 0)
             w->naive_attention = false;
         else if (strcmp(arg, "eager") == 0)
@@ -299,13 +300,28 @@ int cli_workload_option(cli_workload *wl, int c, const char *arg, ecf_err *err)
     case CLI_WL_RESOLUTION:
         return parse_resolution(wl, arg, err);
     case CLI_WL_FRAMEWORK: {
-        int fw = ecf_framework_parse(arg);
-        if (fw < 0)
+        int fw = 0, version = 0;
+        bool hf = false;
+        if (ecf_framework_spec_parse(&fw, &version, &hf, arg) < 0)
             return ecf_err_set(err, ECF_EINVAL,
-                               "--framework: expected pytorch, tensorflow or "
-                               "jax, got '%s'",
+                               "--framework: expected pytorch, tensorflow, "
+                               "jax or transformers, optionally with "
+                               "@VERSION (pytorch@1.13), got '%s'",
                                arg);
+        if (version > 0 && fw != ECF_FW_PYTORCH)
+            return ecf_err_set(err, ECF_EINVAL,
+                               "--framework %s: a version is modelled for "
+                               "pytorch and transformers only (the attention "
+                               "of %s does not change with it); drop "
+                               "@VERSION",
+                               arg, ecf_framework_name(fw));
         w->framework = fw;
+        /* transformers@V names the library on PyTorch; a PyTorch version
+         * given by another --framework stays */
+        if (hf)
+            w->transformers_version = version;
+        else
+            w->framework_version = version;
         wl->framework_set = true;
         return 1;
     }

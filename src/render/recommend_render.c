@@ -42,6 +42,14 @@ void marks_str(char *buf, size_t n, unsigned marks)
                 n - strlen(buf) - 1);
 }
 
+void rr_rank_note(char *buf, size_t n, const ecf_plan *p)
+{
+    size_t l = strlen(buf);
+    if (p->penalty > 0 && l < n)
+        snprintf(buf + l, n - l, "%sranked +%.0f%%", l ? " " : "",
+                 100 * p->penalty);
+}
+
 void fmt_hours(char *buf, size_t n, double h)
 {
     if (h <= 0)

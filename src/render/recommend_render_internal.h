@@ -30,6 +30,12 @@
 
 const char *purchase(const ecf_plan *p);
 void marks_str(char *buf, size_t n, unsigned marks);
+/* Appends "ranked +20%" to a NOTE cell when penalty rules weigh the
+ * plan's score (score = the objective column x (1 + penalty),
+ * recommend_rank.c), so the order is explainable from shown columns: a
+ * cheaper plan listed below a dearer one says by how much it was
+ * weighed. The Notes section names the rules. */
+void rr_rank_note(char *buf, size_t n, const ecf_plan *p);
 void fmt_hours(char *buf, size_t n, double h);
 void fmt_usd(char *buf, size_t n, double usd);
 void fmt_count(char *buf, size_t n, double x);

@@ -169,6 +169,7 @@ void rr_print_markdown(FILE *f, const rr_view *v)
         int d = i < 64 ? 0 : 1; /* beyond the sampled rows: 2 decimals */
         cli_accel_label(acc, sizeof(acc), p->inst);
         marks_str(mk, sizeof(mk), p->marks);
+        rr_rank_note(mk, sizeof(mk), p);
         rr_fmt_money(c2, sizeof(c2), p->hourly_usd, d ? 2 : dh);
         if (r->serving) {
             rr_fmt_num(num, sizeof(num), p->latency_ms, 0);

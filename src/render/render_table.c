@@ -158,6 +158,7 @@ void rr_print_table(FILE *f, const rr_view *v)
         snprintf(mem, sizeof(mem), "%.1f/%.1f", p->required_per_device_gib,
                  p->available_per_device_gib);
         marks_str(mk, sizeof(mk), p->marks);
+        rr_rank_note(mk, sizeof(mk), p);
         if (p->price_estimated) {
             size_t l = strlen(mk);
             snprintf(mk + l, sizeof(mk) - l, "%sprice-estimated",

@@ -88,7 +88,7 @@ printf '%s\n' '{"model":"bert-base","task":"train","framework":"tensorflow","fam
 check "stack: tensorflow on trn*: no plan" jq -e -s '.[0].recommendations == [] and .[0].summary.plans == 0' stack.out
 check "stack: pytorch on trn*: a plan" jq -e -s '.[1].recommendations[0].instance_type | startswith("trn")' stack.out
 check "stack: vllm on inf1: no plan" jq -e -s '.[2].recommendations == []' stack.out
-check "stack: bad framework is an error record" jq -e -s '.[3].error | contains("--framework: expected pytorch, tensorflow or jax")' stack.out
+check "stack: bad framework is an error record" jq -e -s '.[3].error | contains("--framework: expected pytorch, tensorflow, jax or transformers, optionally with @VERSION")' stack.out
 
 # storage and missing prices are line fields too (issue 15)
 printf '%s\n' '{"model":"distilbert","task":"infer","qps":2,"region":"sa-east-1","estimate-missing-prices":true}' \
