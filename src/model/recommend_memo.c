@@ -247,12 +247,17 @@ const ecf_estimate *ecf_rec_memo_estimate(ecf_recommend_memo *mm,
              * a tie (the "fastest" mark) between batch and single runs. */
             if (mm->pool[j].epochs != w->epochs &&
                 w->dataset_samples > 0) {
-                memcpy(e, mm->pool[j].est, MEMO_EST_BYTES);
-                if (ecf_rec_memo_rescale_epochs(e, w)) {
-                    e->quiet = true;
-                    e->n_warnings = 0;
-                    e->n_assumptions = 0;
-                    return e;
+                /* Rescaled where it is kept, not in a copy: the rescale
+                 * reads no figure it writes, so the entry is then the
+                 * estimate at w's epochs, as a fresh one would be; a
+                 * group's lines come sorted by epochs, so the next lines
+                 * find it as it is (copying it out per candidate was 1%
+                 * of a batch). Its plan-free verdict stays, as it did for
+                 * the copy: those rules read no time (rules.c). */
+                ecf_estimate *kept = (ecf_estimate *)(void *)mm->pool[j].est;
+                if (ecf_rec_memo_rescale_epochs(kept, w)) {
+                    mm->pool[j].epochs = w->epochs;
+                    return kept;
                 }
                 if (ecf_estimate_run_quiet(e, m, w, inst, n, err) != 0)
                     return NULL;

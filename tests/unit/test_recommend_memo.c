@@ -206,6 +206,19 @@ static void test_recommend_memo__warm_memo_same_plans(void **state)
                                            &o, &err),
                          0);
         same_recommendation(got, want, jobs[ji].model);
+        ecf_recommendation_free(got);
+        ecf_recommendation_free(want);
+        got = want = NULL;
+        /* back to 1 epoch: the memo rescales its entries where they are
+         * kept, so they now hold 3 epochs' time and must come back */
+        assert_int_equal(ecf_recommend_run_memo(&got, f->cat, m, &w1,
+                                                &f->rules, &o, memo, &err),
+                         0);
+        assert_int_equal(ecf_recommend_run(&want, f->cat, m, &w1, &f->rules,
+                                           &o, &err),
+                         0);
+        same_recommendation(got, want, jobs[ji].model);
+        same_recommendation(warm, want, jobs[ji].model);
         ecf_recommendation_free(warm);
         ecf_recommendation_free(got);
         ecf_recommendation_free(want);
