@@ -72,11 +72,27 @@ const ecf_range_class *ecf_range_lookup(const ecf_range_table *t,
     return NULL;
 }
 
+/* snprintf(buf, len, "%s/%s/%s/%s", ...) without the printf: every JSON
+ * range names its class, and the format pass was 1.4% of a batch. The
+ * same bytes, truncated the same way (at most len - 1 and a NUL). */
 char *ecf_range_class_label(char *buf, size_t len, const ecf_range_class *c)
 {
-    snprintf(buf, len, "%s/%s/%s/%s", c->family ? c->family : "*",
-             c->task ? c->task : "*", c->generation ? c->generation : "*",
-             c->engine ? c->engine : "*");
+    const char *part[4];
+    size_t o = 0, i, k;
+
+    part[0] = c->family ? c->family : "*";
+    part[1] = c->task ? c->task : "*";
+    part[2] = c->generation ? c->generation : "*";
+    part[3] = c->engine ? c->engine : "*";
+    if (len == 0)
+        return buf;
+    for (i = 0; i < 4; i++) {
+        if (i > 0 && o + 1 < len)
+            buf[o++] = '/';
+        for (k = 0; part[i][k] && o + 1 < len; k++)
+            buf[o++] = part[i][k];
+    }
+    buf[o] = '\0';
     return buf;
 }
 

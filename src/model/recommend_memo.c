@@ -18,6 +18,19 @@
 
 #define MEMO_PRICE_REGIONS 64 /* past it, prices are looked up */
 
+/* Node counts 1..MEMO_DIRECT_NODES (the scorer's defaults: 16 for jobs,
+ * 64 for serving) are found through a per-instance table, not by walking
+ * the instance's list: an offline job's even scale-out keeps up to 16
+ * entries per type, and the walk from the most nodes down was 4% of a
+ * batch's instructions. A slot holds the entry and the bind generation it
+ * was written in, so binding the memo to a new workload clears nothing. */
+#define MEMO_DIRECT_NODES 64
+
+typedef struct {
+    unsigned gen; /* the memo's gen when written; another: empty */
+    int j;        /* pool index */
+} memo_slot;
+
 typedef struct {
     int nodes;
     int next;      /* next entry of the same instance, fewer nodes (an
@@ -37,6 +50,8 @@ struct ecf_recommend_memo {
     ecf_model model;
     ecf_workload wkey; /* resolved, qps and epochs zeroed */
     int *head;         /* per instance: first entry or -1 */
+    memo_slot *direct; /* [instance * MEMO_DIRECT_NODES + nodes - 1] */
+    unsigned gen;      /* bumped by each bind that empties the memo */
     int *minn_limit;   /* per instance: limit of the cached min_nodes; 0 */
     int *minn;
     memo_entry *pool;
@@ -79,6 +94,7 @@ void ecf_recommend_memo_free(ecf_recommend_memo *memo)
     if (!memo)
         return;
     free(memo->head);
+    free(memo->direct);
     free(memo->minn_limit);
     free(memo->minn);
     free(memo->pool);
@@ -115,9 +131,14 @@ void ecf_rec_memo_bind(ecf_recommend_memo *memo, const ecf_catalog *cat,
         return;
     if (memo->n_inst != n || !memo->head) {
         free(memo->head);
+        free(memo->direct);
         free(memo->minn_limit);
         free(memo->minn);
         memo->head = ecf_xmalloc((n ? n : 1) * sizeof(int));
+        /* zeroed: generation 0 is never current (gen starts at 1) */
+        memo->direct = ecf_xcalloc((n ? n : 1) * MEMO_DIRECT_NODES,
+                                   sizeof(memo_slot));
+        memo->gen = 0;
         memo->minn_limit = ecf_xmalloc((n ? n : 1) * sizeof(int));
         memo->minn = ecf_xmalloc((n ? n : 1) * sizeof(int));
     }
@@ -132,25 +153,45 @@ void ecf_rec_memo_bind(ecf_recommend_memo *memo, const ecf_catalog *cat,
     memo->n = 0;
     memo->last_j = -1;
     memo->valid = true;
+    if (++memo->gen == 0) { /* wrapped: clear the table once */
+        memset(memo->direct, 0,
+               (n ? n : 1) * MEMO_DIRECT_NODES * sizeof(memo_slot));
+        memo->gen = 1;
+    }
+}
+
+/* find() past MEMO_DIRECT_NODES: the instance's list, by node count,
+ * most first. */
+static int find_listed(const ecf_recommend_memo *mm, size_t inst_index,
+                       int n)
+{
+    int j;
+    for (j = mm->head[inst_index]; j >= 0 && mm->pool[j].nodes >= n;
+         j = mm->pool[j].next)
+        if (mm->pool[j].nodes == n)
+            return j;
+    return -1;
 }
 
 /* The entry of (inst_index, n), -1 when there is none. */
-static int find(ecf_recommend_memo *mm, size_t inst_index, int n)
+static inline int find(ecf_recommend_memo *mm, size_t inst_index, int n)
 {
     int j;
     if (mm->last_j >= 0 && mm->last_inst == inst_index && mm->last_n == n)
         return mm->last_j;
-    /* by node count, most first: a candidate asks for more nodes each
-     * time, so a miss usually ends at the first entry */
-    for (j = mm->head[inst_index]; j >= 0 && mm->pool[j].nodes >= n;
-         j = mm->pool[j].next)
-        if (mm->pool[j].nodes == n) {
-            mm->last_j = j;
-            mm->last_inst = inst_index;
-            mm->last_n = n;
-            return j;
-        }
-    return -1;
+    if (n >= 1 && n <= MEMO_DIRECT_NODES) {
+        const memo_slot *s =
+            &mm->direct[inst_index * MEMO_DIRECT_NODES + (size_t)(n - 1)];
+        j = s->gen == mm->gen ? s->j : -1;
+    } else {
+        j = find_listed(mm, inst_index, n);
+    }
+    if (j >= 0) {
+        mm->last_j = j;
+        mm->last_inst = inst_index;
+        mm->last_n = n;
+    }
+    return j;
 }
 
 /* time_hours is the one figure of an estimate that depends on the epochs:
@@ -206,12 +247,17 @@ const ecf_estimate *ecf_rec_memo_estimate(ecf_recommend_memo *mm,
              * a tie (the "fastest" mark) between batch and single runs. */
             if (mm->pool[j].epochs != w->epochs &&
                 w->dataset_samples > 0) {
-                memcpy(e, mm->pool[j].est, MEMO_EST_BYTES);
-                if (ecf_rec_memo_rescale_epochs(e, w)) {
-                    e->quiet = true;
-                    e->n_warnings = 0;
-                    e->n_assumptions = 0;
-                    return e;
+                /* Rescaled where it is kept, not in a copy: the rescale
+                 * reads no figure it writes, so the entry is then the
+                 * estimate at w's epochs, as a fresh one would be; a
+                 * group's lines come sorted by epochs, so the next lines
+                 * find it as it is (copying it out per candidate was 1%
+                 * of a batch). Its plan-free verdict stays, as it did for
+                 * the copy: those rules read no time (rules.c). */
+                ecf_estimate *kept = (ecf_estimate *)(void *)mm->pool[j].est;
+                if (ecf_rec_memo_rescale_epochs(kept, w)) {
+                    mm->pool[j].epochs = w->epochs;
+                    return kept;
                 }
                 if (ecf_estimate_run_quiet(e, m, w, inst, n, err) != 0)
                     return NULL;
@@ -257,6 +303,12 @@ static void keep(ecf_recommend_memo *mm, const ecf_estimate *e,
         x->next = *link;
         memcpy(x->est, e, MEMO_EST_BYTES);
         *link = (int)mm->n++;
+        if (n >= 1 && n <= MEMO_DIRECT_NODES) {
+            memo_slot *s =
+                &mm->direct[inst_index * MEMO_DIRECT_NODES + (size_t)(n - 1)];
+            s->gen = mm->gen;
+            s->j = (int)mm->n - 1;
+        }
         mm->last_j = (int)mm->n - 1;
         mm->last_inst = inst_index;
         mm->last_n = n;

@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "ec2fit/ranges.h"
@@ -119,6 +120,28 @@ static void test_ranges__falls_back_to_coarser_classes(void **state)
         char buf[64];
         assert_string_equal(ecf_range_class_label(buf, sizeof(buf), &cls[1]),
                             "decoder/infer/*/*");
+    }
+    {
+        /* the label is joined without printf: at every buffer size the
+         * bytes are snprintf's, truncated at len - 1 alike */
+        static const ecf_range_class full = {.family = "g5",
+                                             .task = "train",
+                                             .generation = "ampere",
+                                             .engine = "vllm"};
+        const ecf_range_class *both[2] = {&full, &cls[1]};
+        size_t b, len;
+        for (b = 0; b < 2; b++)
+            for (len = 1; len <= 32; len++) {
+                const ecf_range_class *c = both[b];
+                char got[32], want[32];
+                memset(got, 'x', sizeof(got));
+                snprintf(want, len, "%s/%s/%s/%s",
+                         c->family ? c->family : "*", c->task ? c->task : "*",
+                         c->generation ? c->generation : "*",
+                         c->engine ? c->engine : "*");
+                ecf_range_class_label(got, len, c);
+                assert_string_equal(got, want);
+            }
     }
 }
 

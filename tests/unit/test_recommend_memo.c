@@ -206,6 +206,19 @@ static void test_recommend_memo__warm_memo_same_plans(void **state)
                                            &o, &err),
                          0);
         same_recommendation(got, want, jobs[ji].model);
+        ecf_recommendation_free(got);
+        ecf_recommendation_free(want);
+        got = want = NULL;
+        /* back to 1 epoch: the memo rescales its entries where they are
+         * kept, so they now hold 3 epochs' time and must come back */
+        assert_int_equal(ecf_recommend_run_memo(&got, f->cat, m, &w1,
+                                                &f->rules, &o, memo, &err),
+                         0);
+        assert_int_equal(ecf_recommend_run(&want, f->cat, m, &w1, &f->rules,
+                                           &o, &err),
+                         0);
+        same_recommendation(got, want, jobs[ji].model);
+        same_recommendation(warm, want, jobs[ji].model);
         ecf_recommendation_free(warm);
         ecf_recommendation_free(got);
         ecf_recommendation_free(want);
@@ -272,6 +285,62 @@ static void test_recommend_memo__min_nodes_keeps_its_estimate(void **state)
     assert_true(kept_more > 10);
 }
 
+/* The memo finds an entry by node count through a per-instance table up
+ * to 64 nodes and through the instance's list past it; binding another
+ * model or workload empties both (the table by a generation number, so
+ * nothing is cleared). Its failure mode is a stale or lost entry: a hit
+ * handing another workload's estimate, or a kept entry not found. At 1,
+ * 2, 16, 64, 65 and 100 nodes on several instances, through three rounds
+ * of binds that alternate two workloads: the first call after a bind
+ * computes (it returns the caller's buffer), the second returns the kept
+ * entry, byte for byte a fresh estimate of that workload and node count. */
+static void test_recommend_memo__index_across_binds_and_nodes(void **state)
+{
+    fx *f = *state;
+    static const int counts[] = {1, 2, 16, 64, 65, 100};
+    ecf_recommend_memo *memo = ecf_recommend_memo_new();
+    ecf_workload w[2];
+    const ecf_model *m[2];
+    size_t n_inst = ecf_catalog_count(f->cat), pick[3], round, k, c, p;
+
+    workload(f, &jobs[0], 1, &w[0], &m[0]); /* resnet50 training */
+    workload(f, &jobs[4], 1, &w[1], &m[1]); /* llama-2-7b LoRA */
+    pick[0] = 0;
+    pick[1] = n_inst / 2;
+    pick[2] = n_inst - 1;
+    for (round = 0; round < 6; round++) {
+        k = round % 2;
+        ecf_rec_memo_bind(memo, f->cat, m[k], &w[k]);
+        for (p = 0; p < 3; p++) {
+            const ecf_instance *inst = ecf_catalog_at(f->cat, pick[p]);
+            for (c = 0; c < sizeof(counts) / sizeof(counts[0]); c++) {
+                static ecf_estimate buf, want;
+                ecf_err err = ECF_ERR_INIT;
+                const ecf_estimate *first, *again;
+                int n = counts[c];
+                first = ecf_rec_memo_estimate(memo, &buf, m[k], &w[k], inst,
+                                              pick[p], n, &err);
+                assert_ptr_equal(first, &buf); /* computed, not found */
+                again = ecf_rec_memo_estimate(memo, &buf, m[k], &w[k], inst,
+                                              pick[p], n, &err);
+                assert_non_null(again);
+                if (again == &buf)
+                    fail_msg("%s x%d, round %zu: the kept entry is not "
+                             "found", inst->type, n, round);
+                assert_int_equal(ecf_estimate_run_quiet(&want, m[k], &w[k],
+                                                        inst, n, NULL),
+                                 0);
+                if (memcmp(again, &want, offsetof(ecf_estimate, quiet)) != 0)
+                    fail_msg("%s x%d, round %zu: kept estimate differs "
+                             "(throughput %.17g, fresh %.17g)",
+                             inst->type, n, round, again->throughput,
+                             want.throughput);
+            }
+        }
+    }
+    ecf_recommend_memo_free(memo);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -279,6 +348,7 @@ int main(void)
         cmocka_unit_test(test_recommend_memo__warm_memo_same_plans),
         cmocka_unit_test(test_recommend_memo__plan_free_verdict_follows_rules),
         cmocka_unit_test(test_recommend_memo__min_nodes_keeps_its_estimate),
+        cmocka_unit_test(test_recommend_memo__index_across_binds_and_nodes),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
