@@ -286,7 +286,7 @@ PLAN_OPTIONAL = ("zone_group", "placement", "latency_ms", "ttft_ms", "per_token_
                  "spot_savings_pct", "plan_savings_pct", "storage",
                  "cost_breakdown", "purchase_options",
                  "auto_scaling", "interruption_probability", "capacity_caveat",
-                 "ranges", *EXPLAIN_PROPS)
+                 "ranges", "notes", *EXPLAIN_PROPS)
 # serving plans: what each purchase option would cost the plan's fleet
 # (docs/rules.md "Purchase options")
 PURCHASE_ROW = obj({
@@ -345,6 +345,7 @@ PLAN = obj({
     }), description="how the plan's nodes are placed (docs/terraform.md \"Placement\")"),
     "marks": arr(enum("cheapest", "fastest", "best-value")),
     "warnings": arr(obj({"rule": STR, "reason": STR})),
+    "notes": dict(arr(STR), description="facts about the plan that are not a problem: a serving fleet's per-replica capacity and the replicas that meet the load (in place of the estimator's below-the-load warning for one replica)"),
     "ranges": RANGES,
     **EXPLAIN_PROPS,
 }, optional=PLAN_OPTIONAL)
