@@ -71,7 +71,8 @@ PRICE_PROPS = {
     "interruption_band": {"type": ["integer", "null"], "minimum": 0, "maximum": 4},
 }
 PRICE = obj(PRICE_PROPS)
-PRICE_SHOW = obj(dict(PRICE_PROPS, interruption_range=STR), optional=("interruption_range",))
+PRICE_SHOW = obj(dict(PRICE_PROPS, interruption_range=STR, region=REGION, zone_group=ZONE_GROUP),
+                 optional=("interruption_range", "region", "zone_group"))
 ACCEL_PROPS = {
     "id": STR, "model": STR, "kind": enum("gpu", "neuron", "other"),
     "count": POSINT, "memory_gib": NONNEG, "total_memory_gib": NONNEG,
@@ -105,9 +106,9 @@ LIST = doc("list.schema.json", "ec2fit list --output json", obj({
     "catalog": CATALOG, "region": {"oneOf": [LOCATION, {"const": "all"}]},
     "purchase": enum("on-demand", "spot"),
     "count": {"type": "integer", "minimum": 0},
-    "instances": arr(obj(dict(INSTANCE_PROPS, region=LOCATION,
+    "instances": arr(obj(dict(INSTANCE_PROPS, region=LOCATION, zone_group=ZONE_GROUP,
                               price={"oneOf": [{"type": "null"}, PRICE]}),
-                         optional=("region",))),
+                         optional=("region", "zone_group"))),
 }), 1)
 LIST["allOf"] = [{
     "if": {"properties": {"region": {"const": "all"}}},
@@ -263,7 +264,8 @@ ESTIMATE = doc("estimate.schema.json", "ec2fit estimate --output json", obj({
                  "vcpus_per_accelerator": NONNEG,
                  "vcpus_per_accelerator_needed": NONNEG}),
     "cost": {"oneOf": [{"type": "null"}, obj({
-        "region": LOCATION, "ondemand_usd_per_hour": NONNEG, "total_usd": NNUM})]},
+        "region": LOCATION, "zone_group": ZONE_GROUP,
+        "ondemand_usd_per_hour": NONNEG, "total_usd": NNUM}, optional=("zone_group",))]},
     "warnings": arr(STR), "assumptions": arr(STR),
     "stack": obj({"framework": enum("pytorch", "tensorflow", "jax"),
                   "engine": {"oneOf": [{"type": "null"}, enum(
@@ -379,9 +381,10 @@ RECOMMEND_PROPS = {
     "cost_basis": enum("total", "per_million", "monthly"),
     "notes": arr(STR),
     "missing_prices": arr(obj({
-        "region": LOCATION, "families": arr(STR), "median_ratio": NNUM_POS,
+        "region": LOCATION, "zone_group": ZONE_GROUP,
+        "families": arr(STR), "median_ratio": NNUM_POS,
         "ratio_families": {"type": "integer", "minimum": 0},
-        "estimated": BOOL, "fix": STR})),
+        "estimated": BOOL, "fix": STR}, optional=("zone_group",))),
     "recommendations": arr(PLAN),
     "autoscaling": obj({"min_instances": POSINT, "max_instances": POSINT,
                         "target_qps_per_instance": NONNEG,

@@ -388,9 +388,17 @@ void rr_html_scatter(FILE *f, const rr_view *v)
                        "x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n",
                     rank_of[i] + 1, dots[i].cx, dots[i].cy, lx, ly);
         }
-        fprintf(f, "<text class=\"label\" data-rank=\"%zu\" x=\"%.1f\" "
-                   "y=\"%.1f\">",
-                rank_of[i] + 1, b.x0, b.y1 - 3);
+        /* a label left of its point ends at the box's right edge: the
+         * rendered text (narrower than the estimate) then keeps to the
+         * side facing its point */
+        if (b.x1 <= dots[i].cx)
+            fprintf(f, "<text class=\"label\" data-rank=\"%zu\" "
+                       "x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">",
+                    rank_of[i] + 1, b.x1, b.y1 - 3);
+        else
+            fprintf(f, "<text class=\"label\" data-rank=\"%zu\" "
+                       "x=\"%.1f\" y=\"%.1f\">",
+                    rank_of[i] + 1, b.x0, b.y1 - 3);
         rr_html_esc(f, text);
         fputs("</text>\n", f);
     }

@@ -383,7 +383,7 @@ static void json_root(rj *root, const rr_view *v)
         for (i = 0; i < r->n_missing; i++) {
             rj m = rj_open(&notes, NULL, '{'), fam;
             size_t k;
-            rj_str(&m, "region", r->missing[i].region);
+            add_location(&m, r->missing[i].region);
             fam = rj_open(&m, "families", '[');
             for (k = 0; k < r->missing[i].n_families; k++)
                 rj_str(&fam, NULL, r->missing[i].families[k]);
