@@ -146,11 +146,16 @@ PY
   python3 - "$WORK/c-train-probe.html" "$WORK/bad-label-probe.html" <<'PY'
 import re, sys
 t = open(sys.argv[1], encoding="utf-8").read()
-# rank 2's label put right beside rank 4's point
+# rank 2's label put right beside rank 4's point, on the side away from
+# rank 2's own point
+c2 = re.search(r'<circle class="[^"]*" data-rank="2" cx="([0-9.]+)" cy="([0-9.]+)"', t)
 c4 = re.search(r'<circle class="[^"]*" data-rank="4" cx="([0-9.]+)" cy="([0-9.]+)"', t)
+x4, y4 = float(c4.group(1)), float(c4.group(2))
+right = x4 >= float(c2.group(1))
 t = re.sub(r'<line class="leader" data-rank="2"[^>]*/>', '', t)
 t = re.sub(r'(<text class="label" data-rank="2") x="[0-9.]+" y="[0-9.]+"( text-anchor="end")?',
-           r'\1 x="%.1f" y="%.1f" text-anchor="end"' % (float(c4.group(1)) - 10, float(c4.group(2)) + 4), t)
+           r'\1 x="%.1f" y="%.1f"%s' % (x4 + 10 if right else x4 - 10, y4 + 4,
+                                       '' if right else ' text-anchor="end"'), t)
 open(sys.argv[2], "w", encoding="utf-8").write(t)
 PY
   timeout 120 "$chrome" "${flags[@]}" --window-size=800,1200 --dump-dom "file://$WORK/bad-label-probe.html" > "$WORK/bad-label-dom.html" 2> /dev/null
