@@ -71,7 +71,8 @@ PRICE_PROPS = {
     "interruption_band": {"type": ["integer", "null"], "minimum": 0, "maximum": 4},
 }
 PRICE = obj(PRICE_PROPS)
-PRICE_SHOW = obj(dict(PRICE_PROPS, interruption_range=STR), optional=("interruption_range",))
+PRICE_SHOW = obj(dict(PRICE_PROPS, interruption_range=STR, region=REGION, zone_group=ZONE_GROUP),
+                 optional=("interruption_range", "region", "zone_group"))
 ACCEL_PROPS = {
     "id": STR, "model": STR, "kind": enum("gpu", "neuron", "other"),
     "count": POSINT, "memory_gib": NONNEG, "total_memory_gib": NONNEG,
@@ -105,9 +106,9 @@ LIST = doc("list.schema.json", "ec2fit list --output json", obj({
     "catalog": CATALOG, "region": {"oneOf": [LOCATION, {"const": "all"}]},
     "purchase": enum("on-demand", "spot"),
     "count": {"type": "integer", "minimum": 0},
-    "instances": arr(obj(dict(INSTANCE_PROPS, region=LOCATION,
+    "instances": arr(obj(dict(INSTANCE_PROPS, region=LOCATION, zone_group=ZONE_GROUP,
                               price={"oneOf": [{"type": "null"}, PRICE]}),
-                         optional=("region",))),
+                         optional=("region", "zone_group"))),
 }), 1)
 LIST["allOf"] = [{
     "if": {"properties": {"region": {"const": "all"}}},
@@ -263,7 +264,8 @@ ESTIMATE = doc("estimate.schema.json", "ec2fit estimate --output json", obj({
                  "vcpus_per_accelerator": NONNEG,
                  "vcpus_per_accelerator_needed": NONNEG}),
     "cost": {"oneOf": [{"type": "null"}, obj({
-        "region": LOCATION, "ondemand_usd_per_hour": NONNEG, "total_usd": NNUM})]},
+        "region": LOCATION, "zone_group": ZONE_GROUP,
+        "ondemand_usd_per_hour": NONNEG, "total_usd": NNUM}, optional=("zone_group",))]},
     "warnings": arr(STR), "assumptions": arr(STR),
     "stack": obj({"framework": enum("pytorch", "tensorflow", "jax"),
                   "engine": {"oneOf": [{"type": "null"}, enum(
@@ -286,7 +288,7 @@ PLAN_OPTIONAL = ("zone_group", "placement", "latency_ms", "ttft_ms", "per_token_
                  "spot_savings_pct", "plan_savings_pct", "storage",
                  "cost_breakdown", "purchase_options",
                  "auto_scaling", "interruption_probability", "capacity_caveat",
-                 "ranges", *EXPLAIN_PROPS)
+                 "ranges", "notes", *EXPLAIN_PROPS)
 # serving plans: what each purchase option would cost the plan's fleet
 # (docs/rules.md "Purchase options")
 PURCHASE_ROW = obj({
@@ -345,6 +347,7 @@ PLAN = obj({
     }), description="how the plan's nodes are placed (docs/terraform.md \"Placement\")"),
     "marks": arr(enum("cheapest", "fastest", "best-value")),
     "warnings": arr(obj({"rule": STR, "reason": STR})),
+    "notes": dict(arr(STR), description="facts about the plan that are not a problem: a serving fleet's per-replica capacity and the replicas that meet the load (in place of the estimator's below-the-load warning for one replica)"),
     "ranges": RANGES,
     **EXPLAIN_PROPS,
 }, optional=PLAN_OPTIONAL)
@@ -378,9 +381,10 @@ RECOMMEND_PROPS = {
     "cost_basis": enum("total", "per_million", "monthly"),
     "notes": arr(STR),
     "missing_prices": arr(obj({
-        "region": LOCATION, "families": arr(STR), "median_ratio": NNUM_POS,
+        "region": LOCATION, "zone_group": ZONE_GROUP,
+        "families": arr(STR), "median_ratio": NNUM_POS,
         "ratio_families": {"type": "integer", "minimum": 0},
-        "estimated": BOOL, "fix": STR})),
+        "estimated": BOOL, "fix": STR}, optional=("zone_group",))),
     "recommendations": arr(PLAN),
     "autoscaling": obj({"min_instances": POSINT, "max_instances": POSINT,
                         "target_qps_per_instance": NONNEG,

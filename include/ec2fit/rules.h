@@ -78,6 +78,13 @@ typedef struct {
     ecf_rule_hit penalties[ECF_RULE_COUNT];
 } ecf_rule_result;
 
+/** Why a type's accelerator is past its software's support (Volta and
+ *  Maxwell with CUDA 13, Kepler with CUDA 12, Inf1 with Neuron 2.26.1+),
+ *  or NULL; *source_out (when given) gets the published statement. The
+ *  end-of-support penalty rule fires exactly when this is not NULL. */
+const char *ecf_rules_end_of_support(const ecf_instance *inst,
+                                     const char **source_out);
+
 /** Evaluates the constraints in id order (the first failure is reported)
  *  and, when all pass, every penalty. Pure; formats only the reasons of
  *  rules that fire. */

@@ -42,6 +42,9 @@ typedef enum {
                                      list (Neuron, Gaudi, AI 100, ...) */
     ECF_RULE_TTFT,                /* time to first token <= --ttft-ms */
     ECF_RULE_TPOT,                /* time per output token <= --tpot-ms */
+    ECF_RULE_END_OF_SUPPORT,      /* accelerator past its software's
+                                     support (Volta with CUDA 13, Inf1
+                                     with Neuron 2.26.1+) */
     ECF_RULE_COUNT
 } ecf_rule_id;
 

@@ -387,7 +387,7 @@ static int print_json(const ecf_estimate *e,
                      e->vcpus_per_accel_needed, 2);
     if (price) {
         o = cJSON_AddObjectToObject(root, "cost");
-        cJSON_AddStringToObject(o, "region", region);
+        cli_json_add_location(o, region);
         cli_json_add_num(o, "ondemand_usd_per_hour",
                          price->ondemand_usd_per_hour * e->nodes, 4);
         add_or_null(o, "total_usd",

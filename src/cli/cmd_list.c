@@ -304,7 +304,7 @@ static int print_json(const ecf_filter_row *v, size_t n, const ecf_filter *f,
         cJSON *o = cli_json_instance(v[i].in);
         const ecf_price *p = ecf_instance_price(v[i].in, v[i].region);
         if (all_regions)
-            cJSON_AddStringToObject(o, "region", v[i].region);
+            cli_json_add_location(o, v[i].region);
         cJSON_AddItemToObject(o, "price",
                               p ? cli_json_price(p) : cJSON_CreateNull());
         cJSON_AddItemToArray(arr, o);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "render_common.h"
+#include "ec2fit/region_name.h"
 #include "cli_config.h"
 #include "cli_fields.h"
 #include "cmd.h"
@@ -174,9 +175,14 @@ static int print_json(const ecf_instance *in, const char *region,
     prices = cJSON_AddObjectToObject(o, "prices");
     for (i = 0; i < in->n_prices; i++) {
         cJSON *pj;
+        char parent[64];
         if (region && strcmp(region, in->prices[i].region) != 0)
             continue;
         pj = cli_json_price(&in->prices[i]);
+        /* the key is the location; a zone group's entry also names its
+         * parent region, as every other output does */
+        if (ecf_region_parent(parent, sizeof(parent), in->prices[i].region))
+            cli_json_add_location(pj, in->prices[i].region);
         if (in->prices[i].interruption_band >= 0)
             cJSON_AddStringToObject(pj, "interruption_range",
                                     band_label(in->prices[i].interruption_band));

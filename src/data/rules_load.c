@@ -202,7 +202,15 @@ static int load_buffer_(bool trusted, ecf_rules *out, const char *data, size_t l
         if (rc)
             goto out;
     }
-    for (k = 0; k < ECF_RULE_COUNT; k++)
+    for (k = 0; k < ECF_RULE_COUNT; k++) {
+        /* a rule added after rules files were in use may be left out of
+         * an older one: it is then off, so that file keeps its ranking */
+        if (!seen[k] && k == ECF_RULE_END_OF_SUPPORT) {
+            out->rules[k].id = (ecf_rule_id)k;
+            out->rules[k].enabled = false;
+            out->rules[k].kind = ECF_RULE_PENALTY;
+            continue;
+        }
         if (!seen[k]) {
             rc = ecf_err_set(err, ECF_EPARSE,
                              "%s: rules: missing rule \"%s\" (set \"enabled\": "
@@ -210,6 +218,7 @@ static int load_buffer_(bool trusted, ecf_rules *out, const char *data, size_t l
                              name, ecf_rule_specs[k].name);
             goto out;
         }
+    }
     snprintf(out->source, sizeof(out->source), "%s", name);
 out:
     cJSON_Delete(root);

@@ -68,6 +68,9 @@ const ecf_rule_spec ecf_rule_specs[ECF_RULE_COUNT] = {
                        {"instance", "ttft_ms", "target_ms", NULL}},
     [ECF_RULE_TPOT] = {"tpot", true, {{NULL, 0, 0, 0}},
                        {"instance", "tpot_ms", "target_ms", NULL}},
+    [ECF_RULE_END_OF_SUPPORT] = {"end-of-support", true, {{NULL, 0, 0, 0}},
+                                 {"instance", "accelerator", "generation",
+                                  "why", "source", NULL}},
 };
 
 const char *ecf_rule_name(ecf_rule_id id)

@@ -231,10 +231,55 @@ static RULES_INLINE bool decide(const ecf_rules *rules, ecf_rule_id id,
         return !(in->stack ? in->stack->status != ECF_STACK_UNVERIFIED
                            : (!in->inst->accel ||
                               in->inst->accel->kind != ECF_ACCEL_NEURON));
+    case ECF_RULE_END_OF_SUPPORT:
+        return ecf_rules_end_of_support(in->inst, NULL) != NULL;
     case ECF_RULE_COUNT:
         return false;
     }
     return false;
+}
+
+/* Accelerator generations whose current software stack dropped them, with
+ * the published statement (docs/rules.md "end-of-support"). The generation
+ * is the catalog's (data/catalog.json accelerators[].generation). */
+static const struct {
+    const char *generation, *why, *source;
+} end_of_support[] = {
+    {"volta",
+     "CUDA 13 removed Volta (sm_70), so current CUDA 13 builds of PyTorch "
+     "and vLLM do not run; it runs only on a CUDA 12 stack (the "
+     "proprietary-driver DLAMI)",
+     "CUDA Toolkit 13.0 release notes, Deprecated Architectures, "
+     "docs.nvidia.com/cuda/archive/13.0.0/cuda-toolkit-release-notes"},
+    {"maxwell",
+     "CUDA 13 removed Maxwell; it runs only on a CUDA 12 stack",
+     "CUDA Toolkit 13.0 release notes, Deprecated Architectures, "
+     "docs.nvidia.com/cuda/archive/13.0.0/cuda-toolkit-release-notes"},
+    {"kepler", "CUDA 12 removed Kepler; it runs only on CUDA 11 or older",
+     "CUDA Toolkit 12.0 release notes, Deprecated Architectures"},
+    {"neuron-v1",
+     "Neuron DLAMIs from 2.26.1 on no longer support Inf1 and Neuron "
+     "drivers above 2.24 support non-Inf1 instances only; it runs only on "
+     "the last Inf1 release line",
+     "awsdocs-neuron.readthedocs-hosted.com/en/latest/dlami/index.html"},
+};
+
+const char *ecf_rules_end_of_support(const ecf_instance *inst,
+                                     const char **source_out)
+{
+    size_t i;
+    if (source_out)
+        *source_out = NULL;
+    if (!inst->accel || !inst->accel->generation)
+        return NULL;
+    for (i = 0; i < sizeof(end_of_support) / sizeof(end_of_support[0]); i++)
+        if (strcmp(inst->accel->generation,
+                   end_of_support[i].generation) == 0) {
+            if (source_out)
+                *source_out = end_of_support[i].source;
+            return end_of_support[i].why;
+        }
+    return NULL;
 }
 
 /* Formats the reason of rule `id`, which decide() says fires. */
@@ -390,6 +435,16 @@ static void format_reason(const ecf_rules *rules, ecf_rule_id id,
                                 "model-architecture-fit.html");
         }
         break;
+    case ECF_RULE_END_OF_SUPPORT: {
+        const char *src = NULL;
+        const char *why = ecf_rules_end_of_support(in->inst, &src);
+        var_s(&v, "instance", type);
+        var_s(&v, "accelerator", in->inst->accel->name);
+        var_s(&v, "generation", in->inst->accel->generation);
+        var_s(&v, "why", why ? why : "");
+        var_s(&v, "source", src ? src : "");
+        break;
+    }
     }
     fire(reason, r, &v);
 }

@@ -1,6 +1,10 @@
 /* render_common.c - JSON/CSV helpers shared by the commands. */
 #include "render_common.h"
 
+#include <stdbool.h>
+
+#include "ec2fit/region_name.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,6 +59,15 @@ static void add_opt(cJSON *o, const char *key, double v, int decimals)
         cJSON_AddNullToObject(o, key);
     else
         cli_json_add_num(o, key, v, decimals);
+}
+
+void cli_json_add_location(cJSON *o, const char *location)
+{
+    char parent[64];
+    bool zone = ecf_region_parent(parent, sizeof(parent), location);
+    cJSON_AddStringToObject(o, "region", parent);
+    if (zone)
+        cJSON_AddStringToObject(o, "zone_group", location);
 }
 
 cJSON *cli_json_price(const ecf_price *p)

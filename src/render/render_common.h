@@ -15,6 +15,12 @@ cJSON *cli_json_accelerator(const ecf_instance *in);
 cJSON *cli_json_price(const ecf_price *p);
 /** Hardware facts of an instance (no prices). */
 cJSON *cli_json_instance(const ecf_instance *in);
+/** The one location representation of every JSON output (docs/
+ *  output-schema.md "Regions and zone groups"): "region" is always the
+ *  parent region, and a Local Zone or Wavelength location adds
+ *  "zone_group" (us-west-2-lax-1 -> region us-west-2, zone_group
+ *  us-west-2-lax-1), as recommend's plans and rejections print it. */
+void cli_json_add_location(cJSON *o, const char *location);
 /** Prints a cJSON tree (formatted) followed by a newline and deletes it. */
 void cli_json_print(FILE *f, cJSON *root);
 /** Adds a number rounded to `decimals` places (keeps JSON free of

@@ -14,6 +14,8 @@
 #include "recommend_render.h"
 #include "recommend_render_internal.h"
 #include "render_common.h"
+#include "render_report.h"
+#include "render_html_chart.h"
 
 #define HOURS_PER_MONTH 730.0
 
@@ -101,19 +103,11 @@ void rr_print_fleet_text(FILE *f, const rr_view *v, bool markdown)
                 li, r->asg_target_value, r->asg_target_qps_per_instance,
                 100 * u);
     fprintf(f, "%sWarm pool: %d instance(s)\n", li, r->asg_warm_pool);
-    if (r->opts.fallback_cpu) {
-        if (r->fallback_index >= 0) {
-            const ecf_plan *fb = &r->plans[r->fallback_index];
-            fprintf(f, "%sCPU fallback group: %s, min %d, max %d (%.3g req/s "
-                       "per instance), $%.2f/month if it carried the load\n",
-                    li, fb->inst->type, fb->asg_min, fb->asg_max,
-                    fb->capacity_qps / (fb->nodes > 0 ? fb->nodes : 1),
-                    fb->monthly_usd);
-        } else {
-            fprintf(f, "%sCPU fallback group: no CPU-only type meets the "
-                       "targets\n",
-                    li);
-        }
+    {
+        char fb[256];
+        rr_fallback_text(fb, sizeof(fb), r);
+        if (fb[0])
+            fprintf(f, "%sCPU fallback group: %s\n", li, fb);
     }
 }
 
@@ -207,7 +201,8 @@ void rr_print_fleet_html(FILE *f, const rr_view *v)
         return;
     p = &r->plans[0];
     rr_purchase_rows(rows, p);
-    fputs("<h2>Purchase and Auto Scaling (rank 1)</h2>\n<table>\n<tr>"
+    fputs("<h2>Purchase and Auto Scaling (rank 1)</h2>\n<div class=\"wide\">"
+          "<table>\n<tr>"
           "<th>Purchase option</th><th>$/hour per instance</th>"
           "<th>$/month</th><th>Break-even utilisation</th></tr>\n",
           f);
@@ -224,17 +219,27 @@ void rr_print_fleet_html(FILE *f, const rr_view *v)
         else
             fputs("<td>n/a</td><td>n/a</td><td>n/a</td></tr>\n", f);
     }
-    fprintf(f, "</table>\n<dl>\n<dt>Instances</dt><dd>min %d, desired %d, "
+    fprintf(f, "</table></div>\n<dl>\n<dt>Instances</dt><dd>min %d, desired %d, "
                "max %d%s; expected %.2f over the day</dd>\n"
                "<dt>Scaling policy</dt><dd>%s, target value %.4g</dd>\n"
-               "<dt>Warm pool</dt><dd>%d instance(s)</dd>\n</dl>\n",
+               "<dt>Warm pool</dt><dd>%d instance(s)</dd>\n",
             r->asg_min, r->asg_min, r->asg_max,
-            r->peak_defaulted ? " (for 2&times; the load: no --peak-qps)"
+            r->peak_defaulted ? " (for 2&times; the load: no peak load given)"
                               : "",
             r->asg_expected,
             r->opts.async ? "SQS backlog per instance"
                           : "ALBRequestCountPerTarget (per minute)",
             r->asg_target_value, r->asg_warm_pool);
+    {
+        char fb[256];
+        rr_fallback_text(fb, sizeof(fb), r);
+        if (fb[0]) { /* as the table and Markdown state it */
+            fputs("<dt>CPU fallback group</dt><dd>", f);
+            rr_html_esc(f, fb);
+            fputs("</dd>\n", f);
+        }
+    }
+    fputs("</dl>\n", f);
 }
 
 /* Spot Advisor's bands describe how often capacity was reclaimed, not

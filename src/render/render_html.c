@@ -180,6 +180,21 @@ static void table(FILE *f, const rr_view *v)
     fputs("</tbody>\n</table></div>\n", f);
 }
 
+/* Whether `note` is one of the JSON's missing-price notes (which name the
+ * command and flags that fix them: the page words them for a customer,
+ * rr_missing_customer_note). */
+static bool missing_note(const ecf_recommendation *r, const char *note)
+{
+    char buf[1024];
+    size_t i;
+    for (i = 0; i < r->n_missing; i++) {
+        ecf_recommend_missing_note(buf, sizeof(buf), r, i);
+        if (buf[0] && strcmp(buf, note) == 0)
+            return true;
+    }
+    return false;
+}
+
 /* Every note and warning of --output json for the shown plans. */
 static void notes(FILE *f, const rr_view *v)
 {
@@ -193,6 +208,8 @@ static void notes(FILE *f, const rr_view *v)
     }
     fputs("<h2>Notes and warnings</h2>\n<ul class=\"notes\">\n", f);
     for (k = 0; k < m; k++) {
+        if (plan[k] == (size_t)-1 && missing_note(v->rec, nt[k]))
+            continue; /* above the table, in customer wording */
         fputs("<li class=\"note\">", f);
         if (plan[k] != (size_t)-1) {
             fprintf(f, "<strong>#%zu <code>", plan[k] + 1);
@@ -222,15 +239,19 @@ static void serving_extras(FILE *f, const rr_view *v)
                    "capacity).</p>\n",
                 r->asg_min, r->asg_max, t, r->asg_utilization * 100);
     }
-    if (v->n_light == 0)
-        return;
-    fputs("<h2>Lambda and Lightsail alternatives (CPU only)</h2>\n"
-          "<table class=\"alternatives\">\n<thead><tr><th>Option</th>"
+    for (i = 0; i < v->n_light && !rr_light_offered(&v->light[i]); i++)
+        ;
+    if (i == v->n_light)
+        return; /* only an option cheaper than rank 1 is offered */
+    fputs("<h2>Cheaper CPU-only alternatives (Lambda, Lightsail)</h2>\n"
+          "<div class=\"wide\"><table class=\"alternatives\">\n<thead><tr><th>Option</th>"
           "<th class=\"num\">Latency</th><th class=\"num\">Instances</th>"
           "<th class=\"num\">Monthly</th><th class=\"num\">$/1M</th>"
           "<th>Verdict</th></tr></thead>\n<tbody>\n", f);
     for (i = 0; i < v->n_light; i++) {
         const ecf_light_option *o = &v->light[i];
+        if (!rr_light_offered(o))
+            continue;
         fputs("<tr><td class=\"nw\">", f);
         esc(f, o->name);
         if (o->feasible) {
@@ -252,7 +273,7 @@ static void serving_extras(FILE *f, const rr_view *v)
             fputs("</td></tr>\n", f);
         }
     }
-    fputs("</tbody>\n</table>\n", f);
+    fputs("</tbody>\n</table></div>\n", f);
 }
 
 /* With no plan: the rejections closest to passing, as the table shows. */
@@ -262,7 +283,7 @@ static void closest_misses(FILE *f, const rr_view *v)
     size_t k, m = closest(cl, MAX_CLOSEST, v->rec);
     if (m == 0)
         return;
-    fputs("<h2>Closest misses</h2>\n<table class=\"misses\">\n<thead><tr>"
+    fputs("<h2>Closest misses</h2>\n<div class=\"wide\"><table class=\"misses\">\n<thead><tr>"
           "<th>Instance</th><th>Purchase</th><th>Region</th><th>Rule</th>"
           "<th>Why it misses</th></tr></thead>\n<tbody>\n", f);
     for (k = 0; k < m; k++) {
@@ -277,7 +298,27 @@ static void closest_misses(FILE *f, const rr_view *v)
         esc(f, reason);
         fputs("</td></tr>\n", f);
     }
-    fputs("</tbody>\n</table>\n", f);
+    fputs("</tbody>\n</table></div>\n", f);
+}
+
+/* The chart key's label of the plain (not spot) points: the purchase
+ * options of the plotted plans, as the table's Purchase column names
+ * them ("reserved-1y", "on-demand"); "on-demand" when all are spot. */
+static void legend_purchases(char *buf, size_t n, const rr_view *v)
+{
+    const ecf_recommendation *r = v->rec;
+    size_t i, len = 0, nshown = shown(v);
+    buf[0] = '\0';
+    for (i = 0; i < r->n_plans && len < n; i++) {
+        const ecf_plan *p = &r->plans[i];
+        const char *name = purchase(p);
+        if ((i >= nshown && !p->marks) || p->spot || strstr(buf, name))
+            continue;
+        len += (size_t)snprintf(buf + len, n - len, "%s%s", len ? ", " : "",
+                                name);
+    }
+    if (!buf[0])
+        snprintf(buf, n, "on-demand");
 }
 
 void rr_print_html(FILE *f, const rr_view *v)
@@ -285,7 +326,7 @@ void rr_print_html(FILE *f, const rr_view *v)
     const ecf_recommendation *r = v->rec;
     const ecf_workload *w = &r->workload;
     size_t i;
-    char batch[96], params[48], num[48];
+    char batch[96], params[48], num[48], counts[256], other[64];
 
     fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
           "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
@@ -306,7 +347,9 @@ void rr_print_html(FILE *f, const rr_view *v)
           "text-align:left;vertical-align:top}th{background:#f3f5f8}"
           "th.num,td.num{text-align:right;font-variant-numeric:tabular-nums}"
           "td.num{white-space:nowrap}td.nw{white-space:nowrap}"
-          ".wide{overflow-x:auto}\n"
+          ".wide{overflow-x:auto;max-width:100%}\n"
+          "svg.membar{max-width:100%;height:auto}"
+          "line.leader{stroke:#5b6472;stroke-width:1}\n"
           "svg.scatter{width:100%;max-width:868px;height:auto}"
           ".chart{break-inside:avoid;page-break-inside:avoid}"
           "h2{break-after:avoid;page-break-after:avoid}"
@@ -383,31 +426,26 @@ void rr_print_html(FILE *f, const rr_view *v)
     fputs("<h2>Ranked plans</h2>\n", f);
     for (i = 0; i < r->n_missing; i++) {
         char note[1024];
-        ecf_recommend_missing_note(note, sizeof(note), r, i);
+        rr_missing_customer_note(note, sizeof(note), r, i);
         if (!note[0])
             continue;
         fputs("<p class=\"note\">", f);
         esc(f, note);
         fputs("</p>\n", f);
     }
+    rr_counts_text(counts, sizeof(counts), r, true);
     if (r->n_plans == 0) {
-        char c1[32], c2[32];
-        rr_fmt_num(c1, sizeof(c1), (double)r->n_candidates, 0);
-        rr_fmt_num(c2, sizeof(c2), (double)r->n_rejected, 0);
-        fprintf(f, "<p><strong>No instance type satisfies every "
-                   "constraint</strong> (%s candidates, %s rejected).</p>\n",
-                c1, c2);
+        fputs("<p><strong>No instance type satisfies every "
+              "constraint</strong> (", f);
+        esc(f, counts);
+        fputs(").</p>\n", f);
         closest_misses(f, v);
         serving_extras(f, v);
     } else {
-        char c1[32], c2[32], c3[32];
         table(f, v);
-        rr_fmt_num(c1, sizeof(c1), (double)r->n_candidates, 0);
-        rr_fmt_num(c2, sizeof(c2), (double)r->n_plans, 0);
-        rr_fmt_num(c3, sizeof(c3), (double)r->n_rejected, 0);
-        fprintf(f, "<p class=\"sub\">%s candidates (types &times; regions), "
-                   "%s feasible plans, %s rejected. %s</p>\n",
-                c1, c2, c3, rr_cost_excludes);
+        fputs("<p class=\"sub\">", f);
+        esc(f, counts);
+        fprintf(f, ". %s</p>\n", rr_cost_excludes);
         notes(f, v);
         serving_extras(f, v);
         rr_print_fleet_html(f, v); /* purchase options; render_fleet.c */
@@ -418,9 +456,11 @@ void rr_print_html(FILE *f, const rr_view *v)
               "style=\"background:#e15759\"></i>fastest</span><span>"
               "<i class=\"dot\" style=\"background:#f28e2b\"></i>best value"
               "</span><span><i class=\"dot\" style=\"background:#4e79a7\">"
-              "</i>on-demand</span><span><i class=\"dot\" "
-              "style=\"background:#76b7b2\"></i>spot</span></p>\n",
-              f);
+              "</i>", f);
+        legend_purchases(other, sizeof(other), v);
+        fprintf(f, "%s</span><span><i class=\"dot\" "
+                   "style=\"background:#76b7b2\"></i>spot</span></p>\n",
+                other);
         rr_html_scatter(f, v);
         fputs("</section>\n<h2>Memory of the top plan</h2>\n", f);
         memory_bar(f, v); /* opens the assumptions list */

@@ -10,6 +10,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "recommend_render_internal.h"
 #include "render_report.h"
 
 /* Plot area, in SVG user units. */
@@ -47,12 +48,6 @@ void rr_html_esc(FILE *f, const char *s)
             fputc(*s, f);
         }
     }
-}
-
-static size_t shown(const rr_view *v)
-{
-    size_t n = v->rec->n_plans;
-    return (size_t)v->top < n ? (size_t)v->top : n;
 }
 
 /* The axes by cost basis: a job with a dataset plots total cost against
@@ -180,17 +175,52 @@ static bool overlaps(const box *a, const box *b)
     return a->x0 < b->x1 && b->x0 < a->x1 && a->y0 < b->y1 && b->y0 < a->y1;
 }
 
-/* Places a label of `w` units for the point (cx, cy): right of it, else
- * left, above or below, shifting down then up until it is clear of the
- * labels in `placed`; always inside the viewBox. Returns its box (the text
- * baseline is y1 - 3). */
-static box place(double cx, double cy, double w, const box *placed,
-                 size_t np)
+typedef struct {
+    double cx, cy;
+} dot;
+
+/* Distance from a point to a box (0 inside it). */
+static double dist(const box *b, double x, double y)
+{
+    double dx = x < b->x0 ? b->x0 - x : x > b->x1 ? x - b->x1 : 0;
+    double dy = y < b->y0 ? b->y0 - y : y > b->y1 ? y - b->y1 : 0;
+    return sqrt(dx * dx + dy * dy);
+}
+
+/* A label reads as belonging to the dot nearest to it: so a candidate box
+ * must cover no dot and be nearer to its own dot than to any other (a dot
+ * drawn at the same place, a tie, is the same point to the eye). */
+static bool own_nearest(const box *b, const dot *dots, size_t nd,
+                        size_t self)
+{
+    double d0 = dist(b, dots[self].cx, dots[self].cy);
+    size_t k;
+    for (k = 0; k < nd; k++) {
+        double d;
+        if (k == self)
+            continue;
+        d = dist(b, dots[k].cx, dots[k].cy);
+        if (d < 9 || (d < d0 && d0 - d > 0.5))
+            return false;
+    }
+    return true;
+}
+
+/* Places a label of `w` units for dots[self]: right of it, else left,
+ * above or below, shifting down then up until it is clear of the labels in
+ * `placed`, covers no dot and is nearer to its own dot than to any other;
+ * always inside the viewBox. Returns its box (the text baseline is y1 - 3);
+ * *lead is set when no such place exists and the label needs a leader line
+ * to its dot ("#2 p3dn" once sat over #4's dot: issue 25). */
+static box place(const dot *dots, size_t nd, size_t self, double w,
+                 const box *placed, size_t np, bool *lead)
 {
     static const double dx[] = {10, -10, 10, -10};
     static const double dy[] = {-6, -6, 18, 18};
+    double cx = dots[self].cx, cy = dots[self].cy;
     box best = {0, 0, 0, 0};
     int shift, c;
+    *lead = false;
     for (shift = 0; shift < 40; shift++) {
         double off = (shift % 2 ? 1 : -1) * LINE_H * ((shift + 1) / 2);
         for (c = 0; c < 4; c++) {
@@ -206,12 +236,15 @@ static box place(double cx, double cy, double w, const box *placed,
                 continue;
             for (k = 0; k < np && clear; k++)
                 clear = !overlaps(&b, &placed[k]);
-            if (clear)
+            if (!clear)
+                continue;
+            if (own_nearest(&b, dots, nd, self))
                 return b;
             if (best.x1 == 0)
                 best = b;
         }
     }
+    *lead = true;
     if (best.x1 == 0) { /* nothing fits: clamp into the viewBox */
         best.x0 = cx + 10 + w > VW - 2 ? VW - 2 - w : cx + 10;
         if (best.x0 < 2)
@@ -247,6 +280,8 @@ void rr_html_scatter(FILE *f, const rr_view *v)
     size_t n = shown(v), i, nt, np = 0;
     double xlo = INFINITY, xhi = 0, ylo = INFINITY, yhi = 0, t[32];
     box placed[64];
+    dot dots[64];
+    size_t rank_of[64], nd = 0;
     axis ax, ay;
     int k;
 
@@ -301,41 +336,69 @@ void rr_html_scatter(FILE *f, const rr_view *v)
     fprintf(f, "<text class=\"axis\" transform=\"translate(16 %.0f) "
                "rotate(-90)\" text-anchor=\"middle\">%s%s</text>\n",
             PT + PH / 2, y_title(r), ay.log ? ", log scale" : "");
-    /* points: ordinary plans first, marked ones on top */
+    /* the plotted plans (the shown ones and any marked one below them),
+     * in rank order */
+    for (i = 0; i < r->n_plans && nd < 64; i++) {
+        const ecf_plan *p = &r->plans[i];
+        if (i >= n && !p->marks)
+            continue;
+        dots[nd].cx = PL + frac(&ax, x_of(r, p)) * PW;
+        dots[nd].cy = PT + PH - frac(&ay, rr_html_y_of(r, p)) * PH;
+        rank_of[nd++] = i;
+    }
+    /* points: ordinary plans first, marked ones on top; data-rank ties a
+     * point to its label (and leader line) for readers and tests */
     for (k = 0; k < 2; k++) {
-        for (i = 0; i < r->n_plans; i++) {
-            const ecf_plan *p = &r->plans[i];
-            double cx = PL + frac(&ax, x_of(r, p)) * PW;
-            double cy = PT + PH - frac(&ay, rr_html_y_of(r, p)) * PH;
+        size_t d;
+        for (d = 0; d < nd; d++) {
+            const ecf_plan *p = &r->plans[rank_of[d]];
             bool marked = p->marks != 0;
-            if (marked != (k == 1) || (i >= n && !marked))
+            if (marked != (k == 1))
                 continue;
-            fprintf(f, "<circle class=\"plan%s%s%s%s\" cx=\"%.1f\" "
-                       "cy=\"%.1f\" r=\"%d\"><title>#%zu ",
+            fprintf(f, "<circle class=\"plan%s%s%s%s\" data-rank=\"%zu\" "
+                       "cx=\"%.1f\" cy=\"%.1f\" r=\"%d\"><title>#%zu ",
                     p->spot ? " spot" : "",
                     (p->marks & ECF_MARK_CHEAPEST) ? " cheapest" : "",
                     (p->marks & ECF_MARK_FASTEST) ? " fastest" : "",
-                    (p->marks & ECF_MARK_BEST_VALUE) ? " best-value" : "", cx,
-                    cy, marked ? 8 : 5, i + 1);
+                    (p->marks & ECF_MARK_BEST_VALUE) ? " best-value" : "",
+                    rank_of[d] + 1, dots[d].cx, dots[d].cy, marked ? 8 : 5,
+                    rank_of[d] + 1);
             rr_html_esc(f, p->inst->type);
-            fprintf(f, " x%d %s</title></circle>\n", p->nodes,
-                    p->spot ? "spot" : "on-demand");
+            fprintf(f, " x%d %s</title></circle>\n", p->nodes, purchase(p));
         }
     }
     /* labels, in rank order so that rank 1 gets the best place */
-    for (i = 0; i < r->n_plans && np < 64; i++) {
-        const ecf_plan *p = &r->plans[i];
+    for (i = 0; i < nd; i++) {
+        const ecf_plan *p = &r->plans[rank_of[i]];
         char text[160];
+        bool lead;
         box b;
-        if (i >= n && !p->marks)
-            continue;
-        label_text(text, sizeof(text), i + 1, p);
-        b = place(PL + frac(&ax, x_of(r, p)) * PW,
-                  PT + PH - frac(&ay, rr_html_y_of(r, p)) * PH,
-                  CHAR_W * (double)chars(text), placed, np);
+        label_text(text, sizeof(text), rank_of[i] + 1, p);
+        b = place(dots, nd, i, CHAR_W * (double)chars(text), placed, np,
+                  &lead);
         placed[np++] = b;
-        fprintf(f, "<text class=\"label\" x=\"%.1f\" y=\"%.1f\">", b.x0,
-                b.y1 - 3);
+        if (lead) {
+            double lx = dots[i].cx < b.x0   ? b.x0
+                        : dots[i].cx > b.x1 ? b.x1
+                                            : dots[i].cx;
+            double ly = dots[i].cy < b.y0   ? b.y0
+                        : dots[i].cy > b.y1 ? b.y1
+                                            : dots[i].cy;
+            fprintf(f, "<line class=\"leader\" data-rank=\"%zu\" "
+                       "x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n",
+                    rank_of[i] + 1, dots[i].cx, dots[i].cy, lx, ly);
+        }
+        /* a label left of its point ends at the box's right edge: the
+         * rendered text (narrower than the estimate) then keeps to the
+         * side facing its point */
+        if (b.x1 <= dots[i].cx)
+            fprintf(f, "<text class=\"label\" data-rank=\"%zu\" "
+                       "x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">",
+                    rank_of[i] + 1, b.x1, b.y1 - 3);
+        else
+            fprintf(f, "<text class=\"label\" data-rank=\"%zu\" "
+                       "x=\"%.1f\" y=\"%.1f\">",
+                    rank_of[i] + 1, b.x0, b.y1 - 3);
         rr_html_esc(f, text);
         fputs("</text>\n", f);
     }

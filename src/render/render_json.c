@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "render_common.h"
+#include "render_report.h"
 #include "recommend_render_internal.h"
 #include "render_deploy.h"
 #include "render_sink.h"
@@ -130,6 +131,7 @@ static void json_plan(rj *o, const rr_view *v, const ecf_plan *p,
     rj acc, mem, thr, warn, marks;
     ecf_estimate e;
     int k;
+    bool meets_load = rr_capacity_meets_load(v->w, p, r->serving);
 
     rj_num(o, "rank", (double)rank);
     rj_str(o, "instance_type", p->inst->type);
@@ -302,13 +304,26 @@ static void json_plan(rj *o, const rr_view *v, const ecf_plan *p,
     if (ecf_recommend_memo_warnings(v->memo, &e, v->model, v->w, p->inst,
                                     p->nodes_per_group) == 0) {
         for (k = 0; k < e.n_warnings; k++) {
-            rj h = rj_open(&warn, NULL, '{');
+            rj h;
+            /* the estimator times one replica: its "below --qps" is no
+             * warning for a fleet whose replicas meet the load (a note
+             * says so, below) */
+            if (meets_load && strncmp(e.warnings[k], "sustains ", 9) == 0)
+                continue;
+            h = rj_open(&warn, NULL, '{');
             rj_str(&h, "rule", "estimate");
             rj_str(&h, "reason", e.warnings[k]);
             rj_close(&h, '}');
         }
     }
     rj_close(&warn, ']');
+    if (meets_load) {
+        rj nt = rj_open(o, "notes", '[');
+        char buf[256];
+        rr_capacity_note(buf, sizeof(buf), v->w, p);
+        rj_str(&nt, NULL, buf);
+        rj_close(&nt, ']');
+    }
     /* --explain: rank 1's plans tried or serving terms, from the workload
      * the plans were scored with (it carries the rules' headroom) */
     if (v->explain && rank == 1 &&
@@ -368,7 +383,7 @@ static void json_root(rj *root, const rr_view *v)
         for (i = 0; i < r->n_missing; i++) {
             rj m = rj_open(&notes, NULL, '{'), fam;
             size_t k;
-            rj_str(&m, "region", r->missing[i].region);
+            add_location(&m, r->missing[i].region);
             fam = rj_open(&m, "families", '[');
             for (k = 0; k < r->missing[i].n_families; k++)
                 rj_str(&fam, NULL, r->missing[i].families[k]);

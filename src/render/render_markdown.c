@@ -83,13 +83,17 @@ static void serving_extras(FILE *f, const rr_view *v)
                 r->plans[0].inst->type, r->asg_min, r->asg_max, t,
                 r->asg_utilization * 100);
     }
-    if (v->n_light == 0)
-        return;
-    fprintf(f, "\n**Lambda and Lightsail alternatives (CPU only)**\n\n"
+    for (i = 0; i < v->n_light && !rr_light_offered(&v->light[i]); i++)
+        ;
+    if (i == v->n_light)
+        return; /* only an option cheaper than rank 1 is offered */
+    fprintf(f, "\n**Cheaper CPU-only alternatives (Lambda, Lightsail)**\n\n"
                "| Option | Latency | Instances | Monthly | $/1M | Verdict |\n"
                "|---|---:|---:|---:|---:|---|\n");
     for (i = 0; i < v->n_light; i++) {
         const ecf_light_option *o = &v->light[i];
+        if (!rr_light_offered(o))
+            continue;
         fputs("| ", f);
         cell(f, o->name);
         if (o->feasible) {
@@ -111,7 +115,7 @@ static void serving_extras(FILE *f, const rr_view *v)
 void rr_print_markdown(FILE *f, const rr_view *v)
 {
     const ecf_recommendation *r = v->rec;
-    char wl[256], ty[256];
+    char wl[256], ty[256], counts[256];
     size_t i, n = shown(v);
     bool multi = v->opts->n_regions > 1;
     double hourly[64], cost[64];
@@ -131,12 +135,10 @@ void rr_print_markdown(FILE *f, const rr_view *v)
     for (i = 0; i < v->opts->n_regions; i++)
         fprintf(f, "%s%s", i ? ", " : "", v->opts->regions[i]);
     fprintf(f, "; optimized for %s\n\n", ecf_optimize_name(v->opts->optimize));
+    rr_counts_text(counts, sizeof(counts), r, true);
     if (n == 0) {
-        char c1[32], c2[32];
-        rr_fmt_num(c1, sizeof(c1), (double)r->n_candidates, 0);
-        rr_fmt_num(c2, sizeof(c2), (double)r->n_rejected, 0);
-        fprintf(f, "No instance type satisfies every constraint (%s "
-                   "candidates, %s rejected).\n\n", c1, c2);
+        fprintf(f, "No instance type satisfies every constraint (%s).\n\n",
+                counts);
         closest_misses(f, v);
         serving_extras(f, v);
         return;
@@ -201,6 +203,7 @@ void rr_print_markdown(FILE *f, const rr_view *v)
         }
         fprintf(f, " %s |\n", mk);
     }
+    fprintf(f, "\n%s.\n", counts);
     notes(f, v, n);
     serving_extras(f, v);
     rr_print_fleet_text(f, v, true);

@@ -136,3 +136,126 @@ void rr_fmt_params(char *buf, size_t n, double params)
     else
         rr_fmt_num(buf, n, params, 0);
 }
+
+void rr_counts_text(char *buf, size_t n, const ecf_recommendation *r,
+                    bool report)
+{
+    char c[32], o[32], pl[32], rj[32];
+    size_t opts = r->n_plans + r->n_rejected;
+    if (report) {
+        rr_fmt_num(c, sizeof(c), (double)r->n_candidates, 0);
+        rr_fmt_num(o, sizeof(o), (double)opts, 0);
+        rr_fmt_num(pl, sizeof(pl), (double)r->n_plans, 0);
+        rr_fmt_num(rj, sizeof(rj), (double)r->n_rejected, 0);
+    } else {
+        snprintf(c, sizeof(c), "%zu", r->n_candidates);
+        snprintf(o, sizeof(o), "%zu", opts);
+        snprintf(pl, sizeof(pl), "%zu", r->n_plans);
+        snprintf(rj, sizeof(rj), "%zu", r->n_rejected);
+    }
+    /* spot is priced as an option of its own beside on-demand: then a
+     * candidate gives two plans or rejections */
+    if (opts != r->n_candidates)
+        snprintf(buf, n, "%s candidate%s (types %s regions) priced as %s "
+                         "options (on-demand and spot): %s feasible plan%s, "
+                         "%s rejected",
+                 c, r->n_candidates == 1 ? "" : "s", report ? "\xc3\x97" : "x",
+                 o, pl, r->n_plans == 1 ? "" : "s", rj);
+    else
+        snprintf(buf, n, "%s candidate%s (types %s regions): %s feasible "
+                         "plan%s, %s rejected",
+                 c, r->n_candidates == 1 ? "" : "s", report ? "\xc3\x97" : "x",
+                 pl, r->n_plans == 1 ? "" : "s", rj);
+}
+
+bool rr_light_offered(const ecf_light_option *o)
+{
+    return o->feasible && o->cheaper;
+}
+
+void rr_fallback_text(char *buf, size_t n, const ecf_recommendation *r)
+{
+    if (n == 0)
+        return;
+    buf[0] = '\0';
+    if (!r->serving || r->n_plans == 0 || !r->opts.fallback_cpu)
+        return;
+    if (r->fallback_index >= 0) {
+        const ecf_plan *fb = &r->plans[r->fallback_index];
+        snprintf(buf, n, "%s, min %d, max %d (%.3g req/s per instance), "
+                         "$%.2f/month if it carried the load",
+                 fb->inst->type, fb->asg_min, fb->asg_max,
+                 fb->capacity_qps / (fb->nodes > 0 ? fb->nodes : 1),
+                 fb->monthly_usd);
+    } else {
+        snprintf(buf, n, "no CPU-only type meets the targets");
+    }
+}
+
+void rr_missing_customer_note(char *buf, size_t n,
+                              const ecf_recommendation *r, size_t i)
+{
+    size_t k, len = 0;
+    const size_t show = 12;
+    if (n == 0)
+        return;
+    buf[0] = '\0';
+    if (i >= r->n_missing || r->missing[i].n_families == 0)
+        return;
+    len = (size_t)snprintf(buf, n, "The built-in catalog has no %s price "
+                                    "for the instance families ",
+                           r->missing[i].region);
+    for (k = 0; k < r->missing[i].n_families && k < show && len < n; k++)
+        len += (size_t)snprintf(buf + len, n - len, "%s%s", k ? ", " : "",
+                                r->missing[i].families[k]);
+    if (len < n && r->missing[i].n_families > show)
+        len += (size_t)snprintf(buf + len, n - len, " and %zu more",
+                                r->missing[i].n_families - show);
+    if (len >= n)
+        return;
+    if (r->missing[i].estimated)
+        snprintf(buf + len, n - len,
+                 " (it has us-east-1 prices only): they are priced at the "
+                 "us-east-1 price times %.3f, the region's median price "
+                 "ratio over %zu families, and marked \"price estimated\". "
+                 "Refreshing the catalog with %s prices replaces the "
+                 "estimates.",
+                 r->missing[i].ratio, r->missing[i].n_ratio_families,
+                 r->missing[i].region);
+    else
+        snprintf(buf + len, n - len,
+                 " (it has us-east-1 prices only): they are left out of "
+                 "this comparison. Refreshing the catalog with %s prices, "
+                 "or estimating them from the region's median price ratio, "
+                 "includes them.",
+                 r->missing[i].region);
+}
+
+bool rr_capacity_meets_load(const ecf_workload *w, const ecf_plan *p,
+                            bool serving)
+{
+    return serving && w->qps > 0 && p->capacity_qps >= w->qps;
+}
+
+void rr_capacity_note(char *buf, size_t n, const ecf_workload *w,
+                      const ecf_plan *p)
+{
+    int per = p->nodes_per_group > 0 ? p->nodes_per_group : 1;
+    int groups = p->nodes / per > 0 ? p->nodes / per : 1;
+    char load[32];
+    rr_fmt_num(load, sizeof(load), w->qps, w->qps == floor(w->qps) ? 0 : 2);
+    if (per == 1)
+        snprintf(buf, n, "each instance sustains %.2f requests/s; %d "
+                         "instance%s meet%s the %s requests/s load with "
+                         "%.2f requests/s",
+                 p->capacity_qps / groups, groups, groups == 1 ? "" : "s",
+                 groups == 1 ? "s" : "", load, p->capacity_qps);
+    else
+        snprintf(buf, n, "each group of %d instances (one model replica) "
+                         "sustains %.2f requests/s; %d group%s (%d "
+                         "instances) meet%s the %s requests/s load with "
+                         "%.2f requests/s",
+                 per, p->capacity_qps / groups, groups,
+                 groups == 1 ? "" : "s", p->nodes, groups == 1 ? "s" : "",
+                 load, p->capacity_qps);
+}

@@ -7,7 +7,10 @@
 #ifndef EC2FIT_RENDER_REPORT_H
 #define EC2FIT_RENDER_REPORT_H
 
+#include <stdbool.h>
 #include <stddef.h>
+
+#include "ec2fit/light.h"
 
 #include "recommend_render.h"
 
@@ -37,6 +40,47 @@ int rr_money_decimals(const double *x, size_t n);
 
 /** "25.6 million", "8.03 billion" (three significant digits). */
 void rr_fmt_params(char *buf, size_t n, double params);
+
+/* One source for each fact the table, Markdown, HTML (and JSON where it
+ * applies) all state, so that the formats cannot disagree (issue 25). */
+
+/** The candidate counts: "1,367 candidates (types x regions): 235
+ *  feasible plans, 1,132 rejected", and when spot is priced beside
+ *  on-demand (two options per candidate) "... priced as 2,261 options
+ *  (on-demand and spot): 2,198 feasible plans, 63 rejected", so that the
+ *  numbers add up (plans + rejected = options). `report`: thousands
+ *  separators and a multiplication sign (HTML, Markdown); else plain
+ *  digits and "x" (table). */
+void rr_counts_text(char *buf, size_t n, const ecf_recommendation *r,
+                    bool report);
+
+/** Whether a Lambda / Lightsail alternative is offered: feasible and
+ *  cheaper than rank 1 (JSON lists them all with cheaper_than_rank_1; the
+ *  table, Markdown and HTML show only these). */
+bool rr_light_offered(const ecf_light_option *o);
+
+/** The --fallback cpu group as every format states it: "c8i.32xlarge,
+ *  min 14, max 28 (5.13 req/s per instance), $61293.84/month if it
+ *  carried the load", or "no CPU-only type meets the targets"; "" when
+ *  the run has no fallback group. */
+void rr_fallback_text(char *buf, size_t n, const ecf_recommendation *r);
+
+/** The missing-price note of r->missing[i] in customer wording (no
+ *  command line, no flags): the same facts as
+ *  ecf_recommend_missing_note. "" when there is none. */
+void rr_missing_customer_note(char *buf, size_t n,
+                              const ecf_recommendation *r, size_t i);
+
+/** Whether a serving plan's fleet meets the workload's --qps (the
+ *  estimator's "sustains ... below --qps" then concerns one replica only
+ *  and is replaced by rr_capacity_note). */
+bool rr_capacity_meets_load(const ecf_workload *w, const ecf_plan *p,
+                            bool serving);
+
+/** "each replica (1 instance) sustains 9.55 requests/s; 8 replicas (8
+ *  instances) meet the 50 requests/s load with 76.44 requests/s". */
+void rr_capacity_note(char *buf, size_t n, const ecf_workload *w,
+                      const ecf_plan *p);
 
 /** What every cost in the reports leaves out. */
 extern const char rr_cost_excludes[];

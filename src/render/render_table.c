@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "render_common.h"
+#include "render_report.h"
 #include "recommend_render_internal.h"
 #include "ec2fit/textsafe.h"
 #include "ec2fit/light.h"
@@ -253,7 +254,7 @@ void rr_print_table(FILE *f, const rr_view *v)
         bool header = false;
         for (i = 0; i < v->n_light; i++) {
             const ecf_light_option *o = &v->light[i];
-            if (!o->feasible || !o->cheaper)
+            if (!rr_light_offered(o))
                 continue;
             if (!header) {
                 fprintf(f, "\nCheaper light alternatives (CPU only)\n");
@@ -265,11 +266,12 @@ void rr_print_table(FILE *f, const rr_view *v)
                     o->price_estimated ? "  (us-east-1 price)" : "");
         }
     }
-    fprintf(f, "\n%zu candidate%s (types x regions), %zu plan%s, %zu "
-               "rejected%s\n",
-            r->n_candidates, r->n_candidates == 1 ? "" : "s", r->n_plans,
-            r->n_plans == 1 ? "" : "s", r->n_rejected,
-            v->explain ? "" : " (--explain lists them by rule)");
+    {
+        char counts[256];
+        rr_counts_text(counts, sizeof(counts), r, false);
+        fprintf(f, "\n%s%s\n", counts,
+                v->explain ? "" : " (--explain lists them by rule)");
+    }
     if (r->n_plans == 0) {
         const ecf_rejection *cl[MAX_CLOSEST];
         size_t k, m = closest(cl, MAX_CLOSEST, r);

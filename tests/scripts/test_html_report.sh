@@ -101,8 +101,76 @@ else
       check "$name: labels inside the viewBox, one per point, ticks on 1-2-5, no wrapped cell" python3 "$SRC_DIR/tests/tools/html_check.py" chart "$WORK/$name-dom.html"
     fi
   done
+  # the page against the JSON of the same run, one workload per kind
+  # (issue 25): each row's instance, region, purchase, $/hour and cost;
+  # every label on its own point; the counts; at an 800 px window nothing
+  # but a table's own scroll container is wider than the window
+  cases=(
+    "train|recommend --model resnet50 --task train"
+    "train-ondemand|recommend --model resnet50 --task train --no-spot"
+    "spot|recommend --model llama-3.1-8b --task lora --dataset 100M --epochs 1 --purchase spot"
+    "serve|recommend --model llama-3.1-8b --task infer --qps 50"
+    "fallback|recommend --model llama-3.1-8b --task infer --qps 50 --fallback cpu"
+    "reserved|recommend --model bert-base --task infer --qps 200 --purchase reserved-1y"
+    "regions|recommend --model resnet50 --task train --regions us-east-1,us-west-2"
+  )
+  for c in "${cases[@]}"; do
+    name=${c%%|*}; read -r -a args <<< "${c#*|}"
+    "$EC2FIT" "${args[@]}" --top 10 --output html > "$WORK/c-$name.html" 2> /dev/null
+    "$EC2FIT" "${args[@]}" --top 10 --output json > "$WORK/c-$name.json" 2> /dev/null
+    { sed '$d' "$WORK/c-$name.html"; printf '<script>\n'; cat "$SRC_DIR/tests/tools/html_probe.js"; printf '</script>\n</html>\n'; } > "$WORK/c-$name-probe.html"
+    timeout 120 "$chrome" "${flags[@]}" --window-size=800,1200 --dump-dom "file://$WORK/c-$name-probe.html" > "$WORK/c-$name-dom.html" 2> /dev/null
+    check "$name: rows equal the JSON plans" python3 "$SRC_DIR/tests/tools/html_check.py" rows "$WORK/c-$name-dom.html" "$WORK/c-$name.json"
+    check "$name: every label on its own point" python3 "$SRC_DIR/tests/tools/html_check.py" labels "$WORK/c-$name-dom.html"
+    check "$name: counts as the JSON summary, adding up" python3 "$SRC_DIR/tests/tools/html_check.py" counts "$WORK/c-$name-dom.html" "$WORK/c-$name.json"
+    check "$name: nothing wider than an 800 px window" python3 "$SRC_DIR/tests/tools/html_check.py" layout "$WORK/c-$name-dom.html"
+    check "$name: every note of the JSON" python3 "$SRC_DIR/tests/tools/html_check.py" notes "$WORK/c-$name-dom.html" "$WORK/c-$name.json" 10
+    check "$name: no flag or backtick in the page text" bash -c "! python3 -c 'import sys; sys.path.insert(0, \"$SRC_DIR/tests/tools\"); import html_check; print(html_check.page_text(sys.argv[1]))' '$WORK/c-$name-dom.html' | grep -E '\`| --[a-z]'"
+  done
+  check "fallback: the CPU group of the JSON" grep -q "<dt>CPU fallback group</dt><dd>$(jq -r '.autoscaling.fallback_cpu.instance_type' "$WORK/c-fallback.json")," "$WORK/c-fallback-dom.html"
+  check "serve: no 'below --qps' for a fleet that meets the load" bash -c "! grep -q 'below --qps' '$WORK/c-serve-dom.html' && grep -q 'instances meet the 50 requests/s load' '$WORK/c-serve-dom.html'"
+  check "reserved: rank 1 reserved-1y in the JSON (the case tests a non-spot, non-on-demand label)" test "$(jq -r '.recommendations[0].purchase' "$WORK/c-reserved.json")" = reserved-1y
+  check "spot: every plan spot in the JSON" test "$(jq -r '[.recommendations[].purchase] | unique | join(",")' "$WORK/c-spot.json")" = spot
+  check "regions: missing prices in customer wording, once" bash -c "test \$(grep -c 'The built-in catalog has no us-west-2 price' '$WORK/c-regions-dom.html') -eq 1"
+  check "serve: no Lightsail row dearer than rank 1" bash -c "! grep -qi 'dearer than rank 1' '$WORK/c-serve-dom.html'"
+  # the checkers catch what they are for: a swapped purchase cell, a label
+  # moved onto another point, a table outside its scroll container
+  python3 - "$WORK/c-serve-dom.html" "$WORK/bad-rows.html" <<'PY'
+import html, json, re, sys
+t = open(sys.argv[1], encoding="utf-8").read()
+p = json.loads(html.unescape(re.findall(r'<pre id="probe">(\{.*?)</pre>', t, re.S)[-1]))
+p["rows"][0][3] = "on-demand"
+open(sys.argv[2], "w", encoding="utf-8").write('<pre id="probe">' + html.escape(json.dumps(p)) + '</pre>')
+PY
+  check "checker catches a purchase cell unlike the JSON" bash -c "python3 '$SRC_DIR/tests/tools/html_check.py' rows '$WORK/bad-rows.html' '$WORK/c-serve.json' | grep -q \"purchase 'on-demand' != JSON 'reserved-1y'\""
+  python3 - "$WORK/c-train-probe.html" "$WORK/bad-label-probe.html" <<'PY'
+import re, sys
+t = open(sys.argv[1], encoding="utf-8").read()
+# rank 2's label put right beside rank 4's point, on the side away from
+# rank 2's own point
+c2 = re.search(r'<circle class="[^"]*" data-rank="2" cx="([0-9.]+)" cy="([0-9.]+)"', t)
+c4 = re.search(r'<circle class="[^"]*" data-rank="4" cx="([0-9.]+)" cy="([0-9.]+)"', t)
+x4, y4 = float(c4.group(1)), float(c4.group(2))
+right = x4 >= float(c2.group(1))
+t = re.sub(r'<line class="leader" data-rank="2"[^>]*/>', '', t)
+t = re.sub(r'(<text class="label" data-rank="2") x="[0-9.]+" y="[0-9.]+"( text-anchor="end")?',
+           r'\1 x="%.1f" y="%.1f"%s' % (x4 + 10 if right else x4 - 10, y4 + 4,
+                                       '' if right else ' text-anchor="end"'), t)
+open(sys.argv[2], "w", encoding="utf-8").write(t)
+PY
+  timeout 120 "$chrome" "${flags[@]}" --window-size=800,1200 --dump-dom "file://$WORK/bad-label-probe.html" > "$WORK/bad-label-dom.html" 2> /dev/null
+  check "checker catches '#2' over #4's point" bash -c "python3 '$SRC_DIR/tests/tools/html_check.py' labels '$WORK/bad-label-dom.html' | grep -q \"label '#2 .*nearer to point(s) #\[4[],]\""
+  sed 's#<div class="wide"><table class="plans">#<div><table class="plans">#; s#\.wide{overflow-x:auto#.x{overflow-x:auto#' "$WORK/c-train-probe.html" > "$WORK/bad-wide-probe.html"
+  timeout 120 "$chrome" "${flags[@]}" --window-size=800,1200 --dump-dom "file://$WORK/bad-wide-probe.html" > "$WORK/bad-wide-dom.html" 2> /dev/null
+  check "checker catches a table wider than the window" bash -c "! python3 '$SRC_DIR/tests/tools/html_check.py' layout '$WORK/bad-wide-dom.html' > /dev/null"
+  # a screenshot at 800 px: the PNG is 800 px wide (IHDR), the page above
+  # shows nothing wider
+  rm -f "$WORK/narrow.png"
+  timeout 120 "$chrome" "${flags[@]}" --screenshot="$WORK/narrow.png" --window-size=800,1200 "file://$WORK/c-train.html" > /dev/null 2>&1
+  check "800 px screenshot written, 800 px wide" python3 -c "import struct,sys; d=open(sys.argv[1],'rb').read(24); sys.exit(0 if struct.unpack('>I', d[16:20])[0] == 800 else 1)" "$WORK/narrow.png"
+
   # the checker itself: a label pushed past the right edge is caught
-  sed 's/<text class="label" x="[0-9.]*"/<text class="label" x="860"/' "$WORK/report-probe.html" > "$WORK/bad-probe.html"
+  sed 's/<text class="label" data-rank="\([0-9]*\)" x="[0-9.]*" y="\([0-9.]*\)"\( text-anchor="end"\)\{0,1\}/<text class="label" data-rank="\1" x="860" y="\2"/' "$WORK/report-probe.html" > "$WORK/bad-probe.html"
   timeout 120 "$chrome" "${flags[@]}" --window-size=900,1200 --dump-dom "file://$WORK/bad-probe.html" > "$WORK/bad-dom.html" 2> /dev/null
   check "checker catches a label outside the viewBox" bash -c "! python3 '$SRC_DIR/tests/tools/html_check.py' chart '$WORK/bad-dom.html' > '$WORK/bad.txt' && grep -q 'label outside the viewBox' '$WORK/bad.txt'"
   # print: the chart heading and the chart's axis title on one PDF page

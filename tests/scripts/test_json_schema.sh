@@ -64,11 +64,15 @@ run rec_no_plan recommend recommend --model llama-3.1-405b --task train --max-no
 run show_p5_zones show show p5.48xlarge -o json
 check "show p5.48xlarge: a zone group among its price keys" jq -e '.instance.prices | keys | any(test("^us-east-1-atl-1$"))' "$WORK/show_p5_zones.json"
 run list_region_all list list --region all -o json
-check "list --region all: zone-group rows present" jq -e '[.instances[].region] | any(. == "us-west-2-lax-1")' "$WORK/list_region_all.json"
+check "list --region all: zone-group rows present, region the parent" jq -e '[.instances[] | select(.zone_group == "us-west-2-lax-1") | .region] | length > 0 and all(. == "us-west-2")' "$WORK/list_region_all.json"
+check "list --region all: region is always a region" jq -e '[.instances[].region] | all(test("^[a-z]{2}(-[a-z]+)+-[0-9]+$"))' "$WORK/list_region_all.json"
+check "list --region all: regions' own rows without zone_group, every zone_group inside its region" jq -e '([.instances[] | select(.region == "us-west-2" and (has("zone_group") | not))] | length > 0) and ([.instances[] | select(has("zone_group")) | select((.region + "-") as $r | .zone_group | startswith($r) | not)] | length == 0)' "$WORK/list_region_all.json"
 run rec_local_zone recommend recommend --model resnet50 --task train --region us-west-2-lax-1 -o json
-check "recommend in a Local Zone: missing_prices names the zone group" jq -e '.missing_prices[0].region == "us-west-2-lax-1"' "$WORK/rec_local_zone.json"
+check "recommend in a Local Zone: missing_prices names the zone group and its region" jq -e '.missing_prices[0].region == "us-west-2" and .missing_prices[0].zone_group == "us-west-2-lax-1"' "$WORK/rec_local_zone.json"
 run est_local_zone estimate estimate --model resnet50 --task train --instance g4dn.xlarge --region us-west-2-lax-1 -o json
-check "estimate in a Local Zone: cost.region is the zone group" jq -e '.cost.region == "us-west-2-lax-1"' "$WORK/est_local_zone.json"
+check "estimate in a Local Zone: cost names the zone group and its region" jq -e '.cost.region == "us-west-2" and .cost.zone_group == "us-west-2-lax-1"' "$WORK/est_local_zone.json"
+check "show p5.48xlarge: the zone group's price entry names its region" jq -e '.instance.prices["us-east-1-atl-1"] | .region == "us-east-1" and .zone_group == "us-east-1-atl-1"' "$WORK/show_p5_zones.json"
+check "show p5.48xlarge: a region's price entry has neither key" jq -e '.instance.prices["us-east-1"] | has("region") or has("zone_group") | not' "$WORK/show_p5_zones.json"
 run est_explain_train estimate estimate --model bert-large --task train --dataset 2.4M --seq-len 512 --instance p5.48xlarge --explain --output json
 run est_explain_serve estimate estimate --model llama-3.1-8b --task infer --instance g6e.xlarge --qps 1 --explain --output json
 run est_explain_cnn estimate estimate --model resnet50 --task infer --instance g5.xlarge --explain --output json

@@ -8,6 +8,16 @@ Chromium (tests/scripts/test_html_report.sh).
   html_check.py chart DOM.html            from html_probe.js: every label
       inside the viewBox and clear of the others, one label per point, tick
       values on a 1-2-5 grid, no table cell of a short value wrapped
+  html_check.py rows DOM.html REC.json     every row of the ranked table has
+      the instance, region, purchase, $/hour and total/monthly/$1M cost of
+      the JSON plan of the same rank (to the decimals shown)
+  html_check.py labels DOM.html           every chart label names a plotted
+      point (data-rank) and is nearer to it than to any other point, or is
+      tied to it by a leader line
+  html_check.py layout DOM.html           nothing outside a .wide scroll
+      container reaches past the window's right edge (no sideways scroll)
+  html_check.py counts DOM.html REC.json  the page's counts are the JSON
+      summary's and add up (feasible + rejected = options)
 Prints one line per problem; exit 1 if any.
 """
 import html
@@ -47,7 +57,10 @@ def notes(dom, rec, top):
     want = []
     for p in j["recommendations"][:top]:
         want += [w["reason"] for w in p["warnings"]]
+        want += p.get("notes", [])
     for a in j.get("alternatives", []):
+        if not (a["feasible"] and a["cheaper_than_rank_1"]):
+            continue  # offered only when feasible and cheaper than rank 1
         want.append(a["name"])
         if "reason" in a:
             want.append(a["reason"])
@@ -110,9 +123,113 @@ def chart(dom):
     return bad
 
 
+def probe(dom):
+    m = re.findall(r'<pre id="probe">(\{.*?)</pre>', open(dom, encoding="utf-8").read(), re.S)
+    return json.loads(html.unescape(m[-1])) if m else None
+
+
+def first_num(cell):
+    m = re.search(r"[0-9][0-9,]*(\.[0-9]+)?", cell)
+    if not m:
+        return None, 0
+    t = m.group(0)
+    return float(t.replace(",", "")), len(t.split(".")[1]) if "." in t else 0
+
+
+def rows(dom, rec):
+    p, j, bad = probe(dom), json.load(open(rec)), []
+    if p is None:
+        return ["no probe output (did the script run?)"]
+    plans = j["recommendations"]
+    basis = j["cost_basis"]
+    key = {"total": "total_usd", "monthly": "monthly_usd", "per_million": "usd_per_million"}[basis]
+    if len(p["rows"]) != min(len(plans), len(p["rows"])) or not p["rows"]:
+        bad.append(f"{len(p['rows'])} table rows for {len(plans)} JSON plans")
+    for row, pl in zip(p["rows"], plans):
+        rank, inst, nodes, purch, region = (c.strip() for c in row[:5])
+        if int(rank) != pl["rank"]:
+            bad.append(f"row rank {rank} != JSON rank {pl['rank']}")
+        for name, got, want in (("instance", inst, pl["instance_type"]),
+                                ("nodes", nodes, str(pl["nodes"])),
+                                ("purchase", purch, pl["purchase"]),
+                                ("region", region, pl["region"])):
+            if got != want:
+                bad.append(f"rank {rank}: {name} {got!r} != JSON {want!r}")
+        for name, cell, want in (("$/hour", row[8], pl["hourly_usd"]),
+                                 (key, row[9], pl[key])):
+            got, dec = first_num(cell)
+            if got is None or want is None or abs(got - want) > 0.5 * 10 ** -dec + 1e-9:
+                bad.append(f"rank {rank}: {name} cell {cell!r} != JSON {want}")
+    print(f"{len(p['rows'])} rows checked against the JSON")
+    return bad
+
+
+def labels(dom):
+    p, bad = probe(dom), []
+    if p is None:
+        return ["no probe output (did the script run?)"]
+    dots = {d["rank"]: d for d in p["dots"]}
+    for lab in p["labels"]:
+        r = lab.get("rank")
+        if r not in dots:
+            bad.append(f"label {lab['text']!r}: no point of rank {r}")
+            continue
+        if not lab["text"].startswith(f"#{r} "):
+            bad.append(f"label {lab['text']!r} carries data-rank {r}")
+
+        def d(pt):
+            dx = max(lab["x0"] - pt["cx"], 0, pt["cx"] - lab["x1"])
+            dy = max(lab["y0"] - pt["cy"], 0, pt["cy"] - lab["y1"])
+            return math.hypot(dx, dy)
+        own = d(dots[r])
+        near = [k for k, pt in dots.items() if k != r and d(pt) < own - 1
+                and math.hypot(pt["cx"] - dots[r]["cx"], pt["cy"] - dots[r]["cy"]) > 1]
+        if near and r not in p["leaders"]:
+            bad.append(f"label {lab['text']!r} is nearer to point(s) #{near} than to its own "
+                       f"({own:.1f} units) and has no leader line")
+    print(f"{len(p['labels'])} labels checked against {len(dots)} points")
+    return bad
+
+
+def layout(dom):
+    p = probe(dom)
+    if p is None:
+        return ["no probe output (did the script run?)"]
+    L, bad = p["layout"], []
+    if L["scrollWidth"] > L["innerWidth"]:
+        bad.append(f"page scrolls sideways: scrollWidth {L['scrollWidth']} > window {L['innerWidth']}")
+    for o in L["over"][:10]:
+        bad.append(f"past the right edge ({L['innerWidth']} px): {o}")
+    print(f"window {L['innerWidth']} px, page {L['scrollWidth']} px")
+    return bad
+
+
+def counts(dom, rec):
+    text, j = page_text(dom), json.load(open(rec))
+    s = j["summary"]
+    f = lambda n: f"{n:,}"
+    opts = s["plans"] + s["rejected"]
+    want = f"{f(s['candidates'])} candidate"
+    tail = f"{f(s['plans'])} feasible plan{'s' if s['plans'] != 1 else ''}, {f(s['rejected'])} rejected"
+    if opts != s["candidates"]:
+        want += f"s (types × regions) priced as {f(opts)} options (on-demand and spot): " + tail
+    else:
+        want += f"{'s' if s['candidates'] != 1 else ''} (types × regions): " + tail
+    print(f"counts: {want}")
+    return [] if want in text else [f"missing from the page: {want!r}"]
+
+
 def main():
     if sys.argv[1] == "notes":
         bad = notes(sys.argv[2], sys.argv[3], int(sys.argv[4]) if len(sys.argv) > 4 else 5)
+    elif sys.argv[1] == "rows":
+        bad = rows(sys.argv[2], sys.argv[3])
+    elif sys.argv[1] == "labels":
+        bad = labels(sys.argv[2])
+    elif sys.argv[1] == "layout":
+        bad = layout(sys.argv[2])
+    elif sys.argv[1] == "counts":
+        bad = counts(sys.argv[2], sys.argv[3])
     else:
         bad = chart(sys.argv[2])
     for b in bad:

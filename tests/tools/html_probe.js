@@ -23,7 +23,43 @@
       if (r.cls === 'axis') out.axes = (out.axes || []).concat([r]);
     });
     out.circles = svg.querySelectorAll('circle.plan').length;
+    // each point's rendered centre and rank, each label's rank, and the
+    // leader lines (rank), in viewBox units: a label must read as its own
+    // point's (html_check.py labels)
+    out.dots = [];
+    svg.querySelectorAll('circle.plan').forEach(function (c) {
+      var b = c.getBoundingClientRect();
+      out.dots.push({rank: +c.getAttribute('data-rank'),
+                     cx: vb.x + ((b.left + b.right) / 2 - s.left) * kx,
+                     cy: vb.y + ((b.top + b.bottom) / 2 - s.top) * ky});
+    });
+    out.leaders = [];
+    svg.querySelectorAll('line.leader').forEach(function (l) {
+      out.leaders.push(+l.getAttribute('data-rank'));
+    });
+    svg.querySelectorAll('text.label').forEach(function (t, i) {
+      out.labels[i].rank = +t.getAttribute('data-rank');
+    });
   }
+  // the ranked table as the reader sees it: one array of cell texts a row
+  out.rows = [];
+  document.querySelectorAll('table.plans tbody tr').forEach(function (tr) {
+    out.rows.push(Array.prototype.map.call(tr.cells, function (td) {
+      return td.textContent;
+    }));
+  });
+  // layout at this window width: the page must not scroll sideways (a
+  // wide table scrolls inside its own container instead)
+  out.layout = {innerWidth: window.innerWidth,
+                scrollWidth: document.documentElement.scrollWidth,
+                bodyRight: document.body.getBoundingClientRect().right,
+                over: []};
+  document.querySelectorAll('body *').forEach(function (el) {
+    var r = el.getBoundingClientRect();
+    if (r.width > 0 && r.right > window.innerWidth + 0.5 && !(el.parentElement && el.parentElement.closest('.wide')))
+      out.layout.over.push(el.tagName + '.' + (el.getAttribute('class') || '') +
+                           ' right=' + Math.round(r.right));
+  });
   // a text node laid out on more than one line box has wrapped: numbers,
   // instance types, purchase options and regions must not
   document.querySelectorAll('table td.num, table td.nw').forEach(function (td) {

@@ -471,6 +471,79 @@ static void test_rules__neuron_support(void **state)
     expect_pass(&f, 0);
 }
 
+/* Volta with CUDA 13 and Inf1 with current Neuron (issue 25): stated with
+ * its published source and costed the rule's weight (0.1, data/rules.json;
+ * docs/rules.md); current generations never. */
+static void test_rules__end_of_support(void **state)
+{
+    static const char *const eos[] = {"p3.2xlarge", "p3dn.24xlarge",
+                                      "g3.4xlarge", "inf1.xlarge"};
+    static const char *const current[] = {"g4dn.xlarge", "g5.xlarge",
+                                          "p4d.24xlarge", "inf2.xlarge",
+                                          "trn1.2xlarge", "c7i.large"};
+    fixture f;
+    ecf_stack_verdict v;
+    const char *src;
+    size_t i;
+    (void)state;
+    for (i = 0; i < sizeof(eos) / sizeof(eos[0]); i++) {
+        const ecf_instance *in = ecf_catalog_find(cat, eos[i]);
+        assert_non_null(in);
+        assert_non_null(ecf_rules_end_of_support(in, &src));
+        assert_non_null(src);
+    }
+    for (i = 0; i < sizeof(current) / sizeof(current[0]); i++) {
+        const ecf_instance *in = ecf_catalog_find(cat, current[i]);
+        assert_non_null(in);
+        assert_null(ecf_rules_end_of_support(in, &src));
+        assert_null(src);
+    }
+    base(&f, "p3.2xlarge", ECF_TASK_INFER);
+    expect_penalty(&f, ECF_RULE_END_OF_SUPPORT, 0.1,
+                   "V100 SXM2 16GB (volta) is past its software's support: "
+                   "CUDA 13 removed Volta (sm_70), so current CUDA 13 builds "
+                   "of PyTorch and vLLM do not run; it runs only on a CUDA "
+                   "12 stack (the proprietary-driver DLAMI) (source: CUDA "
+                   "Toolkit 13.0 release notes, Deprecated Architectures, "
+                   "docs.nvidia.com/cuda/archive/13.0.0/"
+                   "cuda-toolkit-release-notes)");
+    /* Inf1 with a supported stack verdict: the end of support alone */
+    memset(&v, 0, sizeof(v));
+    v.status = ECF_STACK_SUPPORTED;
+    base(&f, "inf1.xlarge", ECF_TASK_INFER);
+    f.in.stack = &v;
+    expect_penalty(&f, ECF_RULE_END_OF_SUPPORT, 0.1,
+                   "Inferentia (NeuronCore-v1 x4) (neuron-v1) is past its "
+                   "software's support: Neuron DLAMIs from 2.26.1 on no "
+                   "longer support Inf1 and Neuron drivers above 2.24 support "
+                   "non-Inf1 instances only; it runs only on the last Inf1 "
+                   "release line (source: awsdocs-neuron.readthedocs-hosted."
+                   "com/en/latest/dlami/index.html)");
+    base(&f, "g5.xlarge", ECF_TASK_INFER);
+    expect_pass(&f, 0);
+}
+
+/* A rules file written before end-of-support existed still loads, with
+ * the rule off (its ranking unchanged); every other rule stays required. */
+static void test_rules__end_of_support_optional_in_old_files(void **state)
+{
+    ecf_rules old;
+    ecf_err err = ECF_ERR_INIT;
+    fixture f;
+    ecf_rule_result r;
+    (void)state;
+    assert_int_equal(ecf_rules_load_file(&old, ECF_FIXTURES
+                                         "/rules_no_headroom.json", &err),
+                     0);
+    assert_false(old.rules[ECF_RULE_END_OF_SUPPORT].enabled);
+    assert_true(rules.rules[ECF_RULE_END_OF_SUPPORT].enabled);
+    assert_true(rules.rules[ECF_RULE_END_OF_SUPPORT].kind == ECF_RULE_PENALTY);
+    base(&f, "p3.2xlarge", ECF_TASK_INFER);
+    ecf_rules_eval(&r, &old, &f.in);
+    assert_true(r.pass);
+    assert_int_equal(r.n_penalties, 0);
+}
+
 static void test_rules__stack(void **state)
 {
     fixture f;
@@ -643,6 +716,8 @@ int main(void)
         cmocka_unit_test(test_rules__spot_interruption),
         cmocka_unit_test(test_rules__neuron_support),
         cmocka_unit_test(test_rules__stack),
+        cmocka_unit_test(test_rules__end_of_support),
+        cmocka_unit_test(test_rules__end_of_support_optional_in_old_files),
         cmocka_unit_test(test_rules__disabled_rule_and_threshold),
         cmocka_unit_test(test_rules__rejects_bad_files),
         cmocka_unit_test(test_rules__format),
