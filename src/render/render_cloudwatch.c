@@ -455,14 +455,14 @@ void rr_print_cloudwatch(FILE *f, const rr_view *v)
     rules = cJSON_AddArrayToObject(root, "event_rules");
     targets = cJSON_CreateArray();
     snprintf(why, sizeof(why),
-             "Launch failed: the group could not start a %s (capacity, "
+             "Launch failed: the group could not start an instance (%s; capacity, "
              "quota or %s availability), so the fleet stays below its "
              "desired size.",
              p->inst->type, p->spot ? "spot" : "on-demand");
     event_rule(rules, targets, &nm, "launch-unsuccessful",
                "EC2 Instance Launch Unsuccessful", why);
     snprintf(why, sizeof(why),
-             "Instance terminated: the group lost a %s (scale-in, health "
+             "Instance terminated: the group lost an instance (%s: scale-in, health "
              "check replacement%s).",
              p->inst->type, p->spot ? ", spot interruption" : "");
     event_rule(rules, targets, &nm, "instance-terminated",
