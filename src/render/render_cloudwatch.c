@@ -1,11 +1,16 @@
 /*
  * render_cloudwatch.c - `recommend --output cloudwatch`: the alarms a
  * serving fleet of the rank-1 plan needs, as CloudWatch PutMetricAlarm
- * inputs ("alarms"), the spot events as EventBridge PutRule inputs
- * ("event_rules": they are EC2 events, not metrics, so no alarm can watch
- * them), and the CloudWatch agent configuration that publishes the GPU
- * metrics the alarms read. Every threshold comes from the plan and says
- * why in its AlarmDescription; docs/deploy.md#alarms has the formulas.
+ * inputs ("alarms"), the Auto Scaling group's capacity events as
+ * EventBridge PutRule inputs scoped to the group ("event_rules": events,
+ * not metrics, so no alarm can watch them) with their PutTargets inputs
+ * ("event_targets": the SNS topic), and the CloudWatch agent
+ * configuration that publishes the metrics the alarms read: the GPU's
+ * (nvidia_smi) and, for LLM engines, the engine's own Prometheus metrics
+ * (queue length) scraped from its /metrics. Every alarm and rule notifies
+ * ${ALARM_TOPIC_ARN}, an input. Every threshold comes from the plan and
+ * says why in its AlarmDescription; docs/deploy.md#alarms has the
+ * formulas.
  */
 #include "recommend_render.h"
 
@@ -14,6 +19,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ec2fit/estimate.h"
 #include "render_common.h"
 #include "render_deploy.h"
 
@@ -29,6 +35,42 @@
  * for weights and KV cache, so used memory sits near 90% by design. */
 #define VLLM_GPU_MEMORY_UTILIZATION 0.9
 #define MEMORY_MINUTES 5
+/* Where every alarm and rule sends its notification (an input). */
+#define TOPIC "${ALARM_TOPIC_ARN}"
+/* The CloudWatch agent's Prometheus scrape (docs/deploy.md#alarms): the
+ * engine's /metrics on the instance, every minute (the agent's sample
+ * configuration, scrape_interval 1m, scrape_timeout 10s). */
+/* The port --output ecs starts every pinned engine on
+ * (data/engine_images.json "port"). */
+#define ENGINE_PORT 8000
+#define PROM_CONFIG_PATH "/opt/aws/amazon-cloudwatch-agent/etc/prometheus.yaml"
+
+/* The engine's waiting-queue gauge (a gauge: the agent drops Prometheus
+ * histograms such as vllm:time_to_first_token_seconds, so the TTFT
+ * service level is watched through the queue it implies). */
+typedef struct {
+    const char *engine, *metric, *doc;
+} prom_queue;
+static const prom_queue prom_queues[] = {
+    {"vllm", "vllm:num_requests_waiting",
+     "docs.vllm.ai Production Metrics: vllm:num_requests_waiting, "
+     "number of requests waiting to be processed (gauge)"},
+    /* the Neuron DLC runs vLLM's OpenAI server (vllm-neuron plugin) */
+    {"neuron", "vllm:num_requests_waiting",
+     "docs.vllm.ai Production Metrics (the Neuron DLC runs vLLM's server)"},
+    {"tgi", "tgi_queue_size",
+     "huggingface.co/docs/text-generation-inference/reference/metrics: "
+     "tgi_queue_size, current queue size (gauge)"},
+};
+
+static const prom_queue *queue_metric(const char *engine)
+{
+    size_t i;
+    for (i = 0; i < sizeof(prom_queues) / sizeof(prom_queues[0]); i++)
+        if (strcmp(prom_queues[i].engine, engine) == 0)
+            return &prom_queues[i];
+    return NULL;
+}
 
 static cJSON *dim(const char *name, const char *value)
 {
@@ -58,7 +100,7 @@ static cJSON *alarm(cJSON *alarms, const rd_names *nm, const char *suffix,
      * (docs/deploy.md#alarms). */
     {
         cJSON *act = cJSON_AddArrayToObject(a, "AlarmActions");
-        cJSON_AddItemToArray(act, cJSON_CreateString("${ALARM_TOPIC_ARN}"));
+        cJSON_AddItemToArray(act, cJSON_CreateString(TOPIC));
     }
     cJSON_AddItemToArray(alarms, a);
     return a;
@@ -108,17 +150,26 @@ static void expression(cJSON *a, const char *expr, const char *label,
     cJSON_AddItemToArray(arr, e);
 }
 
-static void event_rule(cJSON *rules, const rd_names *nm, const char *suffix,
-                       const char *detail_type, const char *why)
+/* An EC2 Auto Scaling event of the group (EC2 Auto Scaling User Guide,
+ * "Amazon EC2 Auto Scaling event reference": source aws.autoscaling, the
+ * group's name in detail.AutoScalingGroupName), and its target, the SNS
+ * topic input. */
+static void event_rule(cJSON *rules, cJSON *targets, const rd_names *nm,
+                       const char *suffix, const char *detail_type,
+                       const char *why)
 {
-    cJSON *r = cJSON_CreateObject(), *pat = cJSON_CreateObject(), *a;
+    cJSON *r = cJSON_CreateObject(), *pat = cJSON_CreateObject(), *a, *d;
+    cJSON *t, *tl, *one;
     char name[160], *s;
     snprintf(name, sizeof(name), "%s-%s", nm->base, suffix);
     cJSON_AddStringToObject(r, "Name", name);
     a = cJSON_AddArrayToObject(pat, "source");
-    cJSON_AddItemToArray(a, cJSON_CreateString("aws.ec2"));
+    cJSON_AddItemToArray(a, cJSON_CreateString("aws.autoscaling"));
     a = cJSON_AddArrayToObject(pat, "detail-type");
     cJSON_AddItemToArray(a, cJSON_CreateString(detail_type));
+    d = cJSON_AddObjectToObject(pat, "detail");
+    a = cJSON_AddArrayToObject(d, "AutoScalingGroupName");
+    cJSON_AddItemToArray(a, cJSON_CreateString(nm->asg));
     s = cJSON_PrintUnformatted(pat);
     cJSON_AddStringToObject(r, "EventPattern", s ? s : "{}");
     cJSON_free(s);
@@ -126,30 +177,92 @@ static void event_rule(cJSON *rules, const rd_names *nm, const char *suffix,
     cJSON_AddStringToObject(r, "State", "ENABLED");
     cJSON_AddStringToObject(r, "Description", why);
     cJSON_AddItemToArray(rules, r);
+
+    t = cJSON_CreateObject();
+    cJSON_AddStringToObject(t, "Rule", name);
+    tl = cJSON_AddArrayToObject(t, "Targets");
+    one = cJSON_CreateObject();
+    cJSON_AddStringToObject(one, "Id", "alarm-topic");
+    cJSON_AddStringToObject(one, "Arn", TOPIC);
+    cJSON_AddItemToArray(tl, one);
+    cJSON_AddItemToArray(targets, t);
 }
 
-static void agent_config(cJSON *root, const rd_names *nm)
+static void agent_config(cJSON *root, const rd_names *nm, bool gpu,
+                         const prom_queue *pq, int port)
 {
     cJSON *cfg = cJSON_AddObjectToObject(root, "cloudwatch_agent");
-    cJSON *m = cJSON_AddObjectToObject(cfg, "metrics"), *o, *agg, *one;
+    cJSON *m, *o, *agg, *one;
     static const char *const meas[] = {"utilization_gpu", "utilization_memory",
                                        "memory_used", "memory_total"};
     size_t i;
-    (void)nm;
-    cJSON_AddStringToObject(m, "namespace", "CWAgent");
-    o = cJSON_AddObjectToObject(m, "append_dimensions");
-    cJSON_AddStringToObject(o, "AutoScalingGroupName",
-                            "${aws:AutoScalingGroupName}");
-    agg = cJSON_AddArrayToObject(m, "aggregation_dimensions");
-    one = cJSON_CreateArray();
-    cJSON_AddItemToArray(one, cJSON_CreateString("AutoScalingGroupName"));
-    cJSON_AddItemToArray(agg, one);
-    o = cJSON_AddObjectToObject(m, "metrics_collected");
-    o = cJSON_AddObjectToObject(o, "nvidia_gpu");
-    one = cJSON_AddArrayToObject(o, "measurement");
-    for (i = 0; i < sizeof(meas) / sizeof(meas[0]); i++)
-        cJSON_AddItemToArray(one, cJSON_CreateString(meas[i]));
-    cJSON_AddNumberToObject(o, "metrics_collection_interval", PERIOD_S);
+    if (gpu) {
+        m = cJSON_AddObjectToObject(cfg, "metrics");
+        cJSON_AddStringToObject(m, "namespace", "CWAgent");
+        o = cJSON_AddObjectToObject(m, "append_dimensions");
+        cJSON_AddStringToObject(o, "AutoScalingGroupName",
+                                "${aws:AutoScalingGroupName}");
+        agg = cJSON_AddArrayToObject(m, "aggregation_dimensions");
+        one = cJSON_CreateArray();
+        cJSON_AddItemToArray(one, cJSON_CreateString("AutoScalingGroupName"));
+        cJSON_AddItemToArray(agg, one);
+        o = cJSON_AddObjectToObject(m, "metrics_collected");
+        o = cJSON_AddObjectToObject(o, "nvidia_gpu");
+        one = cJSON_AddArrayToObject(o, "measurement");
+        for (i = 0; i < sizeof(meas) / sizeof(meas[0]); i++)
+            cJSON_AddItemToArray(one, cJSON_CreateString(meas[i]));
+        cJSON_AddNumberToObject(o, "metrics_collection_interval", PERIOD_S);
+    }
+    if (pq) {
+        /* logs.metrics_collected.prometheus: the agent scrapes the file
+         * below and turns the selected metrics into CloudWatch metrics
+         * (embedded metric format) with the AutoScalingGroupName label as
+         * their one dimension ("Set up and configure Prometheus metrics
+         * collection on Amazon EC2 instances", CloudWatch User Guide). */
+        cJSON *pr, *emf, *decl, *dl, *dims, *sel;
+        char buf[160];
+        pr = cJSON_AddObjectToObject(cfg, "logs");
+        pr = cJSON_AddObjectToObject(pr, "metrics_collected");
+        pr = cJSON_AddObjectToObject(pr, "prometheus");
+        snprintf(buf, sizeof(buf), "/ec2fit/%s/prometheus", nm->base);
+        cJSON_AddStringToObject(pr, "log_group_name", buf);
+        cJSON_AddStringToObject(pr, "prometheus_config_path", PROM_CONFIG_PATH);
+        emf = cJSON_AddObjectToObject(pr, "emf_processor");
+        cJSON_AddStringToObject(emf, "metric_namespace", "CWAgent");
+        dl = cJSON_AddArrayToObject(emf, "metric_declaration");
+        decl = cJSON_CreateObject();
+        sel = cJSON_AddArrayToObject(decl, "source_labels");
+        cJSON_AddItemToArray(sel, cJSON_CreateString("job"));
+        cJSON_AddStringToObject(decl, "label_matcher", "^engine$");
+        dims = cJSON_AddArrayToObject(decl, "dimensions");
+        one = cJSON_CreateArray();
+        cJSON_AddItemToArray(one, cJSON_CreateString("AutoScalingGroupName"));
+        cJSON_AddItemToArray(dims, one);
+        sel = cJSON_AddArrayToObject(decl, "metric_selectors");
+        snprintf(buf, sizeof(buf), "^%s$", pq->metric);
+        cJSON_AddItemToArray(sel, cJSON_CreateString(buf));
+        cJSON_AddItemToArray(dl, decl);
+
+        /* the scrape configuration, written to PROM_CONFIG_PATH (JSON is
+         * YAML: the file can be this object as printed) */
+        pr = cJSON_AddObjectToObject(root, "prometheus_scrape_config");
+        o = cJSON_AddObjectToObject(pr, "global");
+        cJSON_AddStringToObject(o, "scrape_interval", "1m");
+        cJSON_AddStringToObject(o, "scrape_timeout", "10s");
+        agg = cJSON_AddArrayToObject(pr, "scrape_configs");
+        o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "job_name", "engine");
+        cJSON_AddStringToObject(o, "metrics_path", "/metrics");
+        one = cJSON_AddArrayToObject(o, "static_configs");
+        m = cJSON_CreateObject();
+        sel = cJSON_AddArrayToObject(m, "targets");
+        snprintf(buf, sizeof(buf), "localhost:%d", port);
+        cJSON_AddItemToArray(sel, cJSON_CreateString(buf));
+        dims = cJSON_AddObjectToObject(m, "labels");
+        cJSON_AddStringToObject(dims, "AutoScalingGroupName", nm->asg);
+        cJSON_AddItemToArray(one, m);
+        cJSON_AddItemToArray(agg, o);
+    }
 }
 
 void rr_print_cloudwatch(FILE *f, const rr_view *v)
@@ -158,12 +271,15 @@ void rr_print_cloudwatch(FILE *f, const rr_view *v)
     const ecf_plan *p = &r->plans[0];
     ecf_stack st = ecf_images_stack(p->inst);
     rd_names nm;
-    cJSON *root = cJSON_CreateObject(), *alarms, *rules, *notes, *a;
+    cJSON *root = cJSON_CreateObject(), *alarms, *rules, *targets, *notes, *a;
+    const prom_queue *pq = NULL;
     char why[1024];
     double t, low, mem_base, mem_thr, wait_s, backlog;
     int n = r->asg_min > 0 ? r->asg_min : 1;
 
     rd_names_init(&nm, v);
+    if (nm.llm)
+        pq = queue_metric(nm.engine);
     t = nm.target_fraction;
     alarms = cJSON_AddArrayToObject(root, "alarms");
     notes = cJSON_CreateArray();
@@ -257,6 +373,46 @@ void rr_print_cloudwatch(FILE *f, const rr_view *v)
                          "AutoScalingGroupName", nm.asg, "Maximum"));
     }
 
+    /* LLM engines: requests waiting in the engine's own queue, from its
+     * Prometheus gauge. Waiting requests drain at the instance's capacity
+     * (per-instance req/s), so by Little's law a queue of L adds L / rate
+     * seconds to every new request's TTFT. The plan's TTFT leaves
+     * (service-level TTFT - plan TTFT) of slack: a queue above rate x
+     * slack, for the scale-out window, means TTFT above the service
+     * level. */
+    if (pq) {
+        double slo_ttft = 0, slo_tpot = 0, slack_s, q;
+        ecf_estimate_service_level(&slo_ttft, &slo_tpot, v->model,
+                                   &r->workload);
+        slack_s = (slo_ttft - p->ttft_ms) / 1000.0;
+        if (slack_s < 0)
+            slack_s = 0;
+        q = ceil(nm.per_instance_qps * slack_s);
+        if (q < 1)
+            q = 1;
+        snprintf(why, sizeof(why),
+                 "TTFT above the service level: more than %.0f requests "
+                 "waiting per %s (average %s) for %d min. One instance "
+                 "drains %.3g req/s, so %.0f waiting requests add %.3g s to "
+                 "TTFT: the slack between the plan's %.0f ms and the %.0f ms "
+                 "service level. The engine's TTFT histogram cannot be "
+                 "published by the CloudWatch agent, which drops Prometheus "
+                 "histograms.",
+                 q, p->inst->type, pq->metric, SCALE_OUT_MINUTES,
+                 nm.per_instance_qps, q,
+                 nm.per_instance_qps > 0 ? q / nm.per_instance_qps : 0,
+                 p->ttft_ms, slo_ttft);
+        a = alarm(alarms, &nm, "engine-queue-high", why, q,
+                  "GreaterThanThreshold", SCALE_OUT_MINUTES);
+        single(a, "CWAgent", pq->metric, "Average", &nm);
+    } else if (nm.llm) {
+        snprintf(why, sizeof(why),
+                 "no engine queue alarm: ec2fit knows no Prometheus queue "
+                 "gauge of engine %s",
+                 nm.engine);
+        cJSON_AddItemToArray(notes, cJSON_CreateString(why));
+    }
+
     /* Async serving through SQS: backlog per instance (AWS's "scaling
      * policy based on Amazon SQS"): acceptable backlog = acceptable wait
      * / time per message = per-instance throughput x acceptable wait. The
@@ -291,24 +447,30 @@ void rr_print_cloudwatch(FILE *f, const rr_view *v)
                          "AutoScalingGroupName", nm.asg, "Average"));
     }
 
+    /* The group's capacity events, scoped to it by name. EC2's own spot
+     * interruption warning and rebalance recommendation name only the
+     * instance, so no rule can be scoped to the group with them: ECS
+     * managed draining and capacity rebalancing act on those, and the
+     * terminate event below reports the loss. */
     rules = cJSON_AddArrayToObject(root, "event_rules");
+    targets = cJSON_CreateArray();
     snprintf(why, sizeof(why),
-             "Spot interruption: EC2 reclaims the instance in 2 minutes; "
-             "drain it (ECS managed draining does). Rank 1 is %s.",
-             p->spot ? "spot" : "on-demand (the rule matters once spot is "
-                                "used)");
-    event_rule(rules, &nm, "spot-interruption",
-               "EC2 Spot Instance Interruption Warning", why);
+             "Launch failed: the group could not start an instance (%s; capacity, "
+             "quota or %s availability), so the fleet stays below its "
+             "desired size.",
+             p->inst->type, p->spot ? "spot" : "on-demand");
+    event_rule(rules, targets, &nm, "launch-unsuccessful",
+               "EC2 Instance Launch Unsuccessful", why);
     snprintf(why, sizeof(why),
-             "Rebalance recommendation: the spot instance is at elevated "
-             "risk of interruption; launch its replacement early (capacity "
-             "rebalancing). Rank 1 is %s.",
-             p->spot ? "spot" : "on-demand");
-    event_rule(rules, &nm, "rebalance-recommendation",
-               "EC2 Instance Rebalance Recommendation", why);
+             "Instance terminated: the group lost an instance (%s: scale-in, health "
+             "check replacement%s).",
+             p->inst->type, p->spot ? ", spot interruption" : "");
+    event_rule(rules, targets, &nm, "instance-terminated",
+               "EC2 Instance Terminate Successful", why);
+    cJSON_AddItemToObject(root, "event_targets", targets);
 
-    if (st == ECF_STACK_NVIDIA)
-        agent_config(root, &nm);
+    if (st == ECF_STACK_NVIDIA || pq)
+        agent_config(root, &nm, st == ECF_STACK_NVIDIA, pq, ENGINE_PORT);
     cJSON_AddItemToObject(root, "notes", notes);
     cli_json_print(f, root);
 }

@@ -8,8 +8,10 @@
 
 #include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "ec2fit/err.h"
 #include "ec2fit/region_name.h"
 
 /* "meta-llama/Llama-3.1-8B" from a zoo source that cites
@@ -68,6 +70,20 @@ void rd_names_init(rd_names *out, const rr_view *v)
     if (ecf_images_stack(p->inst) == ECF_STACK_NEURON)
         /* the estimator's cores per chip, logical on Trainium2 (LNC=2) */
         out->tensor_parallel *= ecf_estimate_neuron_cores(p->inst);
+    /* the engine the estimate used (--engine, else the platform's
+     * default); the plans keep no estimate, so rank 1's is re-run */
+    out->engine = out->llm ? "vllm" : "triton";
+    {
+        ecf_estimate *e = ecf_xmalloc(sizeof(*e));
+        if (ecf_estimate_run_quiet(e, v->model, &r->workload, p->inst,
+                                   p->nodes_per_group > 0
+                                       ? p->nodes_per_group
+                                       : 1,
+                                   NULL) == 0 &&
+            e->engine)
+            out->engine = e->engine;
+        free(e);
+    }
 }
 
 void rd_placement_init(rd_placement *out, const rr_view *v,

@@ -22,6 +22,9 @@ typedef struct {
     int tensor_parallel;       /* devices per node; on Neuron the NeuronCores
                                   the runtime exposes
                                   (ecf_estimate_neuron_cores) */
+    const char *engine;        /* the serving engine rank 1 was estimated
+                                  with ("vllm", "tgi", "neuron", "triton",
+                                  ...; static), from its estimate */
 } rd_names;
 
 /** Fills `out` for the rank-1 plan (the view must hold one). */

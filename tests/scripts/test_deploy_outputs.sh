@@ -67,9 +67,56 @@ check "ecs: targetCapacity = the 70% Auto Scaling target" jq -e '.capacityProvid
 check "ecs: desiredCount = autoscaling.min_instances" jq -e -n --slurpfile e ecs.json --slurpfile j gpu.json \
   '$e[0].service.desiredCount == $j[0].autoscaling.min_instances'
 check "ecs: ECS-optimized GPU AMI" jq -e --arg p "$ECS_GPU" '.ec2fit.image.ssm_parameter == $p' ecs.json
+# the engine image pinned to a release of data/engine_images.json
+check "ecs: vLLM image pinned to v0.28.0 (engine_images.json)" jq -e '.taskDefinition.containerDefinitions[0].image == "vllm/vllm-openai:v0.28.0"
+  and .ec2fit.engine.name == "vllm" and .ec2fit.engine.version == "0.28.0"' ecs.json
+check "ecs: HF_TOKEN from the secret input, execution role input" jq -e '.taskDefinition.executionRoleArn == "${EXECUTION_ROLE_ARN}"
+  and .taskDefinition.containerDefinitions[0].secrets == [{"name":"HF_TOKEN","valueFrom":"${HF_TOKEN_SECRET_ARN}"}]' ecs.json
+check "ecs: awslogs to /ecs/<family> in the plan's region" jq -e '.taskDefinition.containerDefinitions[0].logConfiguration ==
+  {"logDriver":"awslogs","options":{"awslogs-group":"/ecs/ec2fit-llama-3-1-8b","awslogs-region":"us-east-1","awslogs-stream-prefix":"engine"}}' ecs.json
+# start-up: the plan's startup_s (209 s for g6e.xlarge: boot, image pull,
+# weights) is the grace period; the health check's startPeriod is the same
+# up to ECS's 300 s limit
+check "ecs: grace period = ceil(rank 1 startup_s), startPeriod = min(300, it)" jq -e -n --slurpfile e ecs.json --slurpfile j gpu.json \
+  '($j[0].recommendations[0].startup_s | ceil) as $s | $s == 209
+   and $e[0].service.healthCheckGracePeriodSeconds == $s
+   and $e[0].taskDefinition.containerDefinitions[0].healthCheck.startPeriod == ([$s, 300] | min)'
+check "ecs: health check on vLLM's /health" jq -e '.taskDefinition.containerDefinitions[0].healthCheck
+  | .command[0] == "CMD-SHELL" and (.command[1] | contains("http://localhost:8000/health")) and .interval == 30 and .retries == 3' ecs.json
+check "ecs: load balancer target group input on port 8000" jq -e '.service.loadBalancers == [{"targetGroupArn":"${TARGET_GROUP_ARN}","containerName":"engine","containerPort":8000}]' ecs.json
+check "ecs: scalable target min/max = autoscaling min/max (8/15)" jq -e -n --slurpfile e ecs.json --slurpfile j gpu.json \
+  '$e[0].scalableTarget | .MinCapacity == $j[0].autoscaling.min_instances and .MaxCapacity == $j[0].autoscaling.max_instances
+   and .MinCapacity == 8 and .MaxCapacity == 15 and .ResourceId == "service/ec2fit-llama-3-1-8b/ec2fit-llama-3-1-8b"
+   and .ScalableDimension == "ecs:service:DesiredCount"'
+check "ecs: target tracking on ALBRequestCountPerTarget at the plan's target" jq -e -n --slurpfile e ecs.json --slurpfile j gpu.json \
+  '$e[0].scalingPolicy.TargetTrackingScalingPolicyConfiguration
+   | .PredefinedMetricSpecification.PredefinedMetricType == "ALBRequestCountPerTarget"
+   and ((.TargetValue - $j[0].autoscaling.target_value) | fabs) < 0.01
+   and .ScaleOutCooldown == $j[0].autoscaling.scale_out_cooldown_s'
+"$EC2FIT" recommend --model llama-3.1-8b --task infer --qps 50 --families 'g6e,g6,g5,trn1' --async --output ecs > ecs-async.json
+check "ecs --async: no load balancer, backlog per task (SQS / RunningTaskCount)" jq -e '(.service | has("loadBalancers") | not)
+  and (.scalingPolicy.TargetTrackingScalingPolicyConfiguration.CustomizedMetricSpecification.Metrics[2].Expression == "m1 / m2")' ecs-async.json
+"$EC2FIT" recommend --model llama-3.1-8b --task infer --qps 50 --families 'g6e,g6,g5,trn1' --engine tgi --output ecs > ecs-tgi.json
+check "ecs --engine tgi: TGI 3.3.5 launcher" jq -e '.taskDefinition.containerDefinitions[0]
+  | .image == "ghcr.io/huggingface/text-generation-inference:3.3.5" and (.command[0] | startswith("exec text-generation-launcher"))' ecs-tgi.json
+"$EC2FIT" recommend --model resnet50 --task infer --qps 100 --families 'g5,g6' --output ecs > ecs-triton.json
+check "ecs resnet50 on GPU: Triton 26.06, /v2/health/ready, model repository input" jq -e '.taskDefinition.containerDefinitions[0]
+  | .image == "nvcr.io/nvidia/tritonserver:26.06-py3" and (.healthCheck.command[1] | contains("/v2/health/ready"))
+  and ([.environment[] | select(.name == "MODEL_REPOSITORY").value] == ["${MODEL_REPOSITORY}"]) and (has("secrets") | not)' ecs-triton.json
+# the inputs substituted as docs/deploy.md does: only the listed names,
+# so the engine command's own $MODEL_ID and $PORT survive
+subst_ok() {
+  EXECUTION_ROLE_ARN=arn:aws:iam::123456789012:role/ecsTaskExecutionRole \
+  HF_TOKEN_SECRET_ARN=arn:aws:secretsmanager:us-east-1:123456789012:secret:hf-token \
+  envsubst '$EXECUTION_ROLE_ARN $HF_TOKEN_SECRET_ARN $TARGET_GROUP_ARN $ALB_RESOURCE_LABEL' < ecs.json > ecs-subst.json &&
+  jq -e '.taskDefinition.executionRoleArn == "arn:aws:iam::123456789012:role/ecsTaskExecutionRole"
+    and (.taskDefinition.containerDefinitions[0].command[0] | contains("\"$MODEL_ID\""))' ecs-subst.json
+}
+check "ecs: envsubst with the input names keeps the command's \$MODEL_ID" subst_ok
 # the splitting commands of docs/deploy.md
 jq .taskDefinition ecs.json > taskdef.json && jq .capacityProvider ecs.json > cp.json && jq .service ecs.json > service.json
-check "ecs: jq split gives three objects" jq -e -s 'length == 3 and all(type == "object")' taskdef.json cp.json service.json
+jq .scalableTarget ecs.json > target.json && jq .scalingPolicy ecs.json > policy.json
+check "ecs: jq split gives five objects" jq -e -s 'length == 5 and all(type == "object")' taskdef.json cp.json service.json target.json policy.json
 
 # tensor parallelism needs the host's shared memory (vLLM's Docker guide:
 # --ipc=host): the TP 8 task of the issue's llama-3.1-70b case has ipcMode
@@ -87,6 +134,8 @@ check "ecs neuron: /dev/neuron0.. one per device, no GPU requirement" jq -e -n -
    | (.resourceRequirements == null) and (.linuxParameters.devices | length == $n
      and .[0].hostPath == "/dev/neuron0" and .[-1].containerPath == "/dev/neuron\($n - 1)")'
 check "ecs neuron: ECS Neuron AMI" jq -e --arg p "$ECS_INF" '.ec2fit.image.ssm_parameter == $p' ecs-inf2.json
+check "ecs neuron: the Neuron vLLM DLC of SDK 2.31.1 (the newest listing inf2)" jq -e '.taskDefinition.containerDefinitions[0].image
+  == "public.ecr.aws/neuron/pytorch-inference-vllm-neuronx:0.16.0-neuronx-py312-sdk2.31.1-ubuntu24.04"' ecs-inf2.json
 check "ecs neuron: TENSOR_PARALLEL_SIZE = 2 NeuronCores per Inferentia2" jq -e -n --slurpfile e ecs-inf2.json --slurpfile j inf2.json \
   '$e[0].taskDefinition.containerDefinitions[0].environment[1].value == ($j[0].recommendations[0].accelerator.used_per_node * 2 | tostring)'
 
@@ -117,12 +166,12 @@ done
 check "cloudwatch: exit 0" test $? -eq 0
 "$EC2FIT" recommend --model llama-3.1-8b --task infer --qps 50 --output cloudwatch > cw-issue.json
 check "cloudwatch: the issue's command (a Neuron rank 1) exits 0" test $? -eq 0
-check "cloudwatch: the three alarms, no SQS backlog without --async" jq -e '[.alarms[].AlarmName] == ["ec2fit-llama-3-1-8b-gpu-utilization-low",
-  "ec2fit-llama-3-1-8b-gpu-utilization-high","ec2fit-llama-3-1-8b-gpu-memory-high"]' cw.json
+check "cloudwatch: the four alarms, no SQS backlog without --async" jq -e '[.alarms[].AlarmName] == ["ec2fit-llama-3-1-8b-gpu-utilization-low",
+  "ec2fit-llama-3-1-8b-gpu-utilization-high","ec2fit-llama-3-1-8b-gpu-memory-high","ec2fit-llama-3-1-8b-engine-queue-high"]' cw.json
 check "cloudwatch: every alarm notifies the SNS topic input" jq -e 'all(.alarms[]; .AlarmActions == ["${ALARM_TOPIC_ARN}"])' cw.json
 "$EC2FIT" recommend --model llama-3.1-8b --task infer --qps 50 --families 'g6e,g6,g5,trn1' --async --output cloudwatch > cw-async.json
-check "cloudwatch --async: the SQS backlog alarm fourth" jq -e '[.alarms[].AlarmName][3] == "ec2fit-llama-3-1-8b-sqs-backlog-per-instance-high"
-  and .alarms[3].AlarmActions == ["${ALARM_TOPIC_ARN}"]' cw-async.json
+check "cloudwatch --async: the SQS backlog alarm fifth" jq -e '[.alarms[].AlarmName][4] == "ec2fit-llama-3-1-8b-sqs-backlog-per-instance-high"
+  and .alarms[4].AlarmActions == ["${ALARM_TOPIC_ARN}"]' cw-async.json
 check "cloudwatch: high = 70% target, 3 one-minute periods" jq -e '.alarms[1] | .Threshold == 70 and .Period == 60
   and .EvaluationPeriods == 3 and .MetricName == "nvidia_smi_utilization_gpu" and .Namespace == "CWAgent"' cw.json
 check "cloudwatch: low = 70 x (n-1)/n over 15 min" jq -e -n --slurpfile c cw.json --slurpfile j gpu.json \
@@ -134,34 +183,58 @@ check "cloudwatch: memory above vLLM's 90% pre-allocation, halfway to full" jq -
 # exceed the ceiling taken from the unrounded values by a few thousandths)
 check "cloudwatch: backlog = per-instance req/s x latency" jq -e -n --slurpfile c cw-async.json --slurpfile j gpu.json \
   '$j[0].recommendations[0] as $p | ($p.capacity_qps / $p.nodes * $p.latency_ms / 1000) as $b
-   | ($c[0].alarms[3].Threshold - $b) >= -0.01 and ($c[0].alarms[3].Threshold - $b) < 1.001'
+   | ($c[0].alarms[4].Threshold - $b) >= -0.01 and ($c[0].alarms[4].Threshold - $b) < 1.001'
 check "cloudwatch: every alarm says why" jq -e 'all(.alarms[]; (.AlarmDescription | length) > 60 and (.AlarmDescription | length) <= 1024)' cw.json
-check "cloudwatch: spot events as EventBridge patterns" jq -e '[.event_rules[].EventPattern | fromjson | .["detail-type"][0]]
-  == ["EC2 Spot Instance Interruption Warning","EC2 Instance Rebalance Recommendation"]' cw.json
+check "cloudwatch: the group's capacity events, scoped to the group" jq -e '[.event_rules[].EventPattern | fromjson
+  | [.source[0], .["detail-type"][0], .detail.AutoScalingGroupName]]
+  == [["aws.autoscaling","EC2 Instance Launch Unsuccessful",["ec2fit-llama-3-1-8b-asg"]],
+      ["aws.autoscaling","EC2 Instance Terminate Successful",["ec2fit-llama-3-1-8b-asg"]]]' cw.json
+check "cloudwatch: every rule has the SNS topic input as its target" jq -e '[.event_rules[].Name] == [.event_targets[].Rule]
+  and all(.event_targets[]; .Targets == [{"Id":"alarm-topic","Arn":"${ALARM_TOPIC_ARN}"}])' cw.json
+# the engine's queue: vLLM's gauge through the agent's Prometheus scrape;
+# threshold = per-instance req/s x (2000 ms service-level TTFT - plan TTFT)
+check "cloudwatch: queue alarm = ceil(per-instance req/s x TTFT slack)" jq -e -n --slurpfile c cw.json --slurpfile j gpu.json \
+  '$j[0].recommendations[0] as $p | ($p.capacity_qps / $p.nodes * (2000 - $p.ttft_ms) / 1000) as $q
+   | [$c[0].alarms[] | select(.MetricName == "vllm:num_requests_waiting")][0]
+   | .Namespace == "CWAgent" and .Threshold == 19 and (.Threshold - $q) > -0.01 and (.Threshold - $q) < 1.01'
+check "cloudwatch: agent scrapes the engine's /metrics and publishes the gauge per group" jq -e '
+  (.prometheus_scrape_config.scrape_configs[0] | .job_name == "engine" and .static_configs[0].targets == ["localhost:8000"]
+    and .static_configs[0].labels.AutoScalingGroupName == "ec2fit-llama-3-1-8b-asg")
+  and (.cloudwatch_agent.logs.metrics_collected.prometheus.emf_processor.metric_declaration[0]
+    | .metric_selectors == ["^vllm:num_requests_waiting$"] and .dimensions == [["AutoScalingGroupName"]])' cw.json
+"$EC2FIT" recommend --model llama-3.1-8b --task infer --qps 50 --families 'g6e,g6,g5,trn1' --engine tgi --output cloudwatch > cw-tgi.json
+check "cloudwatch --engine tgi: tgi_queue_size" jq -e '[.alarms[].MetricName | select(. == "tgi_queue_size")] | length == 1' cw-tgi.json
 check "cloudwatch: agent publishes nvidia_gpu per Auto Scaling group" jq -e '.cloudwatch_agent.metrics
   | .aggregation_dimensions == [["AutoScalingGroupName"]] and (.metrics_collected.nvidia_gpu.measurement | index("utilization_gpu") != null)' cw.json
 "$EC2FIT" recommend --model llama-3.1-8b --task infer --qps 50 --families inf2 --output cloudwatch > cw-inf2.json
-check "cloudwatch neuron: no nvidia_smi alarm, a note instead" jq -e '([.alarms[].AlarmName | select(test("gpu"))] | length == 0)
-  and (.notes | length == 1) and .cloudwatch_agent == null' cw-inf2.json
+check "cloudwatch neuron: no nvidia_smi alarm (a note), the engine's queue alarm" jq -e '([.alarms[].AlarmName | select(test("gpu"))] | length == 0)
+  and (.notes | length == 1) and (.cloudwatch_agent | has("metrics") | not)
+  and ([.alarms[].MetricName] == ["vllm:num_requests_waiting"])' cw-inf2.json
 
 # ---- botocore: the API input shapes, from the models vendored in
 # tests/fixtures/botocore (botocore 1.43.67), whatever botocore is installed ----
 if have_botocore; then
   sums_ok() { # every vendored model has the sha256 SOURCE.md states
     local f n=0
-    for f in ecs/2014-11-13 cloudwatch/2010-08-01 events/2015-10-07; do
+    for f in ecs/2014-11-13 cloudwatch/2010-08-01 events/2015-10-07 application-autoscaling/2016-02-06; do
       grep -q "^| \`$f/service-2.json\` |.* | \`$(sha256sum "$SRC_DIR/tests/fixtures/botocore/$f/service-2.json" | cut -d' ' -f1)\` |$" \
         "$SRC_DIR/tests/fixtures/botocore/SOURCE.md" && n=$((n + 1))
     done
-    [ "$n" -eq 3 ]
+    [ "$n" -eq 4 ]
   }
-  check "botocore: the three vendored models match SOURCE.md's sha256" sums_ok
+  check "botocore: the four vendored models match SOURCE.md's sha256" sums_ok
   check "botocore: the capacity provider has managedDraining (unknown to Debian 12's botocore 1.29.27)" \
     jq -e '.capacityProvider.autoScalingGroupProvider.managedDraining == "ENABLED"' ecs.json
   check "botocore: ecs RegisterTaskDefinition, CreateCapacityProvider, CreateService" python3 "$VALIDATE" ecs ecs.json
   check "botocore: ecs (Neuron)" python3 "$VALIDATE" ecs ecs-inf2.json
   check "botocore: ecs, the issue's command as written" python3 "$VALIDATE" ecs ecs-issue.json
   check "botocore: ecs with ipcMode (TP 8)" python3 "$VALIDATE" ecs ecs-tp8.json
+  check "botocore: ecs --async (customized metric math policy)" python3 "$VALIDATE" ecs ecs-async.json
+  check "botocore: ecs TGI" python3 "$VALIDATE" ecs ecs-tgi.json
+  check "botocore: ecs Triton" python3 "$VALIDATE" ecs ecs-triton.json
+  check "botocore: cloudwatch TGI" python3 "$VALIDATE" cloudwatch cw-tgi.json
+  jq '.scalableTarget.MinCapacity = "8"' ecs.json > bad3.json
+  check "botocore: refuses a string MinCapacity (application-autoscaling model)" test "$(python3 "$VALIDATE" ecs bad3.json > /dev/null; echo $?)" -eq 1
   check "botocore: every alarm a PutMetricAlarm, every rule a PutRule" python3 "$VALIDATE" cloudwatch cw.json
   check "botocore: the --async alarms too" python3 "$VALIDATE" cloudwatch cw-async.json
   # without --async a Neuron plan has no alarm yet (no GPU metrics, no queue)
@@ -177,7 +250,7 @@ if have_botocore; then
   check "botocore: refuses a string Threshold" test "$(python3 "$VALIDATE" cloudwatch bad2.json > /dev/null; echo $?)" -eq 1
 else
   echo "SKIP: python3-botocore not installed (apt-get install python3-botocore)"
-  skip=10
+  skip=15
 fi
 # a replica that spans instances cannot be an ECS task: refused, exit 3
 # (issue 25: deepseek-v3 at 1 request/s needs 3 p4de.24xlarge per replica)

@@ -65,6 +65,23 @@ def stack_of(t):
     return None
 
 
+ENGINE_IMAGES = json.load(open(os.path.join(SRC, "data/engine_images.json")))["images"]
+
+
+def no_engine_image(err, t):
+    """None if engine_images.json really has no LLM entry of the engine the
+    message names for t's stack, architecture and family, else why not."""
+    m = re.search(r"no pinned (\S+) image", err)
+    if not m:
+        return f"unexpected message {err.strip()}"
+    for e in ENGINE_IMAGES:
+        if e["engine"] == m.group(1) and e["models"] == "llm" and \
+                e["stack"] == stack_of(t) and e["arch"] == t["arch"] and \
+                (t["family"] in e["families"] or e["families"] == ["*"]):
+            return f"refused although {e['image']} lists {t['family']}"
+    return None
+
+
 def supported_by(use, param, t):
     """None if fine, else the reason `param` cannot run type t."""
     st, arch, fam = stack_of(t), t["arch"], t["family"]
@@ -253,6 +270,12 @@ def main():
                 if fmt == "ecs" and rc2 == 1 and "no ECS" in err2:
                     if supported_by("ecs", None, t):
                         fail(wl, "ecs: " + supported_by("ecs", None, t))
+                    continue
+                if fmt == "ecs" and rc2 == 1 and "no pinned" in err2:
+                    # an LLM engine with no pinned image for the family
+                    # (data/engine_images.json): refused, never :latest
+                    if no_engine_image(err2, t):
+                        fail(wl, "ecs: " + no_engine_image(err2, t))
                     continue
                 if rc2 != 0:
                     fail(wl, f"{fmt}: exit {rc2}: {err2.strip()}")

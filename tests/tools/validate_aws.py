@@ -9,8 +9,13 @@ vendored JSON; no client is made, no credentials are read, offline.
   validate_aws.py ecs FILE         taskDefinition  -> ecs RegisterTaskDefinition
                                    capacityProvider -> ecs CreateCapacityProvider
                                    service          -> ecs CreateService
+                                   scalableTarget  -> application-autoscaling
+                                                      RegisterScalableTarget
+                                   scalingPolicy   -> application-autoscaling
+                                                      PutScalingPolicy
   validate_aws.py cloudwatch FILE  alarms[i]       -> cloudwatch PutMetricAlarm
                                    event_rules[i]  -> events PutRule
+                                   event_targets[i] -> events PutTargets
 
 Prints one line per validated input and exits 1 on the first invalid one
 (botocore's report), 2 on bad usage or a missing key.
@@ -24,7 +29,8 @@ from botocore.validate import ParamValidator
 
 MODELS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures", "botocore")
 # service name -> API version directory, as botocore/data/<service>/<version>
-VERSIONS = {"ecs": "2014-11-13", "cloudwatch": "2010-08-01", "events": "2015-10-07"}
+VERSIONS = {"ecs": "2014-11-13", "cloudwatch": "2010-08-01", "events": "2015-10-07",
+            "application-autoscaling": "2016-02-06"}
 
 
 def shape(models, service, operation):
@@ -55,6 +61,10 @@ def main():
             validate(models, "ecs", "RegisterTaskDefinition", doc["taskDefinition"], "taskDefinition")
             validate(models, "ecs", "CreateCapacityProvider", doc["capacityProvider"], "capacityProvider")
             validate(models, "ecs", "CreateService", doc["service"], "service")
+            validate(models, "application-autoscaling", "RegisterScalableTarget",
+                     doc["scalableTarget"], "scalableTarget")
+            validate(models, "application-autoscaling", "PutScalingPolicy",
+                     doc["scalingPolicy"], "scalingPolicy")
         else:
             if not doc["alarms"] or not doc["event_rules"]:
                 print("no alarms or no event rules", file=sys.stderr)
@@ -64,6 +74,8 @@ def main():
             for i, r in enumerate(doc["event_rules"]):
                 validate(models, "events", "PutRule", r, f"event_rules[{i}] {r.get('Name')}")
                 json.loads(r["EventPattern"])  # a pattern is a JSON string
+            for i, t in enumerate(doc["event_targets"]):
+                validate(models, "events", "PutTargets", t, f"event_targets[{i}] {t.get('Rule')}")
     except KeyError as e:
         print(f"missing key {e}", file=sys.stderr)
         sys.exit(2)

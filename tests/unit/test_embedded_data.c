@@ -47,7 +47,7 @@ static void test_embedded_data__every_file_passes_strict_check(void **state)
     static const char *const files[] = {"models.json", "stacks.json",
                                         "rules.json",  "storage.json",
                                         "images.json", "light.json",
-                                        "engines.json"};
+                                        "engines.json", "engine_images.json"};
     size_t i;
     (void)state;
     for (i = 0; i < sizeof(files) / sizeof(files[0]); i++)
