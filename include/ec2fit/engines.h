@@ -80,6 +80,12 @@ typedef struct {
                                 gives an fp8 KV cache (trtllm-bench's
                                 mapping for FP8 checkpoints); false: the
                                 activations' 16-bit type (vLLM, TGI, ...) */
+    bool fused_graph;        /* non-LLM: a graph compiler's engine
+                                (TensorRT): BatchNorm folded into the
+                                convolution, activation and residual add
+                                in its epilogue, attention in one fused
+                                kernel, int8 tensors between int8 layers;
+                                docs/estimation.md 5.5 "Compiled graphs" */
     int max_batch;           /* max_batch_requests: the engine's default
                                 limit on requests in flight; 0 = none
                                 documented (the estimator's own cap) */

@@ -49,6 +49,8 @@ typedef enum {
     ECF_ENGINE_TF_SERVING,
     ECF_ENGINE_TRITON,
     ECF_ENGINE_NEURON,
+    ECF_ENGINE_TENSORRT, /* compiled graph: TensorRT, Triton's TensorRT
+                            backend, ONNX Runtime's TensorRT provider */
     ECF_ENGINE_COUNT
 } ecf_engine;
 
@@ -57,10 +59,17 @@ const char *ecf_framework_name(int fw);
 /** -1 when unknown. */
 int ecf_framework_parse(const char *s);
 /** "auto", "vllm", "tgi", "trtllm", "hf", "tf-serving", "triton",
- *  "neuron". */
+ *  "neuron", "tensorrt". */
 const char *ecf_engine_name(int engine);
 /** -1 when unknown ("auto" parses to ECF_ENGINE_AUTO). */
 int ecf_engine_parse(const char *s);
+/** Whether a model of `kind` served from `framework` (an ecf_framework)
+ *  defaults to the compiled-graph engine (ECF_ENGINE_TENSORRT) on an
+ *  NVIDIA GPU: convnets, encoders, ViTs and diffusion models exported
+ *  from PyTorch or JAX (ONNX -> TensorRT); not TensorFlow (TF Serving),
+ *  LLMs (vLLM) or speech (an autoregressive decoder loop: Triton).
+ *  docs/estimation.md 5.5, "Compiled graphs". */
+bool ecf_engine_compiled_default(ecf_model_kind kind, int framework);
 
 typedef enum {
     ECF_STACK_SUPPORTED = 0, /* listed as supported by its source */

@@ -144,9 +144,12 @@ void cli_workload_usage(FILE *f)
           "rejected\n"
           "  --engine E              serving: vllm | tgi | trtllm | hf | "
           "tf-serving |\n"
-          "                          triton | neuron (default: neuron on "
-          "inf/trn, vllm\n"
-          "                          for LLMs, tf-serving for tensorflow, "
-          "else triton)\n",
+          "                          triton | neuron | tensorrt (default: "
+          "neuron on\n"
+          "                          inf/trn, vllm for LLMs, tf-serving for "
+          "tensorflow,\n"
+          "                          tensorrt for convnets, encoders, ViTs "
+          "and diffusion\n"
+          "                          on NVIDIA GPUs, else triton)\n",
           f);
 }

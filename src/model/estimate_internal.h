@@ -102,6 +102,11 @@
 #define CNN_TRAIN_TRAFFIC_XLA   7.0
 #define CNN_TRAIN_TRAFFIC_FUSED 5.5
 #define CNN_INFER_TRAFFIC       2.5
+/* A compiled graph (TensorRT) folds BatchNorm into the convolution and
+ * runs the activation and the residual add in its epilogue: a conv
+ * output is written once and read once by the next layer = 2 accesses =
+ * 1 pass (docs/estimation.md 5.5, "Compiled graphs"). */
+#define CNN_INFER_TRAFFIC_FUSED 1.0
 /* The training search keeps plans whose memory, plus this fraction,
  * fits: the default headroom_pct of the memory-fit rule
  * (data/rules.json), so estimate and recommend agree by default. */
@@ -379,6 +384,17 @@ typedef struct {
     double host_gbytes_s; /* host CPU's sustained DRAM bandwidth, whole
                              node (as a CPU device's bw_gbytes_s) */
 } devinfo;
+
+/* The device class a serving engine is picked for (serve_engines.h's
+ * serve_dev values: 0 other, 1 Neuron, 2 an NVIDIA GPU). */
+static inline int serve_dev_of(const devinfo *d)
+{
+    if (d->cpu)
+        return 0;
+    if (d->gen == GEN_NEURON)
+        return 1;
+    return d->gen >= GEN_OLD && d->gen <= GEN_BLACKWELL ? 2 : 0;
+}
 
 void warn(ecf_estimate *e, const char *fmt, ...) ECF_PRINTF(2, 3);
 void ecf_est_assume_(ecf_estimate *e, const char *fmt, ...) ECF_PRINTF(2, 3);

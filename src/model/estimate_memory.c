@@ -32,7 +32,7 @@ void ecf_est_cpu_runtime(devinfo *d, const ecf_model *m,
     if (!d->cpu)
         return;
     if (!ecf_task_is_training(w->task))
-        fw = serve_engine_pick(m, w, false) == ECF_ENGINE_TF_SERVING
+        fw = serve_engine_pick(m, w, SERVE_DEV_OTHER) == ECF_ENGINE_TF_SERVING
                  ? ECF_FW_TENSORFLOW
                  : ECF_FW_PYTORCH;
     if (fw == ECF_FW_PYTORCH) {
@@ -336,7 +336,8 @@ void infer_memory(ecf_memory *mem,
 {
     double wb = ecf_estimate_weight_bytes(p);
     /* the serving engine (LLMs); --kv-cache-dtype's auto is its choice */
-    int eid = is_llm(m) ? serve_engine_pick(m, w, d->gen == GEN_NEURON) : 0;
+    int eid = is_llm(m) ? serve_engine_pick(m, w, (serve_dev)serve_dev_of(d))
+                        : 0;
     const serve_engine *llm_eng = is_llm(m) ? serve_engine_get(eid) : NULL;
     double kv_elem = kv_bytes_per_elem_row(w, p, llm_eng);
     double split = (double)pl->tp * pl->pp;
@@ -464,7 +465,7 @@ double ecf_estimate_min_total_gib(const ecf_model *m, const ecf_workload *w)
                          m, kv_bytes_per_elem_row(
                                 w, p,
                                 serve_engine_get(
-                                    serve_engine_pick(m, w, false)))) *
+                                    serve_engine_pick(m, w, SERVE_DEV_OTHER)))) *
                      ecf_model_kv_context(m, (double)w->input_tokens +
                                                  w->output_tokens);
     }

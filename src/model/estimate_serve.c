@@ -490,6 +490,9 @@ static void explain_serve(ecf_estimate *e,
         x->engine_why = "the default for LLMs";
     else if (w->framework == ECF_FW_TENSORFLOW)
         x->engine_why = "the default for --framework tensorflow";
+    else if (eng == serve_engine_get(ECF_ENGINE_TENSORRT))
+        x->engine_why = "the default for convnets, encoders, ViTs and "
+                        "diffusion models on NVIDIA GPUs (a compiled graph)";
     else
         x->engine_why = "the default for models other than LLMs";
     if (x->llm) {
@@ -607,7 +610,7 @@ void run_infer(ecf_estimate *e,
                       double peak)
 {
     plan pl = {ECF_PAR_SINGLE, 1, 1, 1, false, w->batch_size};
-    int engine = serve_engine_pick(m, w, d->gen == GEN_NEURON);
+    int engine = serve_engine_pick(m, w, (serve_dev)serve_dev_of(d));
     const serve_engine *eng = serve_engine_get(engine);
     infer_times t;
     double u = 0;

@@ -117,6 +117,14 @@ void serve_other_times(infer_times *t,
     double bw = d->bw_gbytes_s * 1e9 * (d->cpu ? 1.0 : U_BW);
     double wb = ecf_estimate_weight_bytes(p);
     double act_elem = (p == ECF_PREC_FP32 || p == ECF_PREC_TF32) ? 2.0 : 1.0;
+    /* a compiled graph's convnet passes over its feature maps (docs/
+     * estimation.md 5.5, "Compiled graphs"): each convolution writes its
+     * output once, BatchNorm folded into it and the activation and the
+     * residual add in its epilogue, and the next reads it once; int8
+     * layers pass int8 tensors */
+    double cnn_passes = eng->fused_graph ? CNN_INFER_TRAFFIC_FUSED
+                                         : CNN_INFER_TRAFFIC;
+    double cnn_elem = eng->fused_graph && p == ECF_PREC_INT8 ? 0.5 : act_elem;
 
     memset(t, 0, sizeof(*t));
     flops = b * fwd_flops_sample(m, w->seq_len);
@@ -162,11 +170,11 @@ void serve_other_times(infer_times *t,
      * each denoising step */
     if (m->kind == ECF_KIND_DIFFUSION)
         bytes += b * diff_train_act_bytes(m, w, 2.0 * act_elem) *
-                 CNN_INFER_TRAFFIC * (double)ecf_model_cfg_passes(m) *
+                 cnn_passes * (double)ecf_model_cfg_passes(m) *
                  m->diffusion_steps;
     else if (!ecf_model_kind_is_transformer(m->kind))
-        bytes += b * m->act_mib_per_sample * 1048576.0 * act_elem *
-                 CNN_INFER_TRAFFIC;
+        bytes += b * m->act_mib_per_sample * 1048576.0 * cnn_elem *
+                 cnn_passes;
     memt = bytes / bw;
     t->mem_bound = memt > compute;
     t->weight_bytes = bytes;
@@ -178,10 +186,10 @@ void serve_other_times(infer_times *t,
         t->latency_s = compute > memt ? compute : memt;
         /* Attention scores an unfused GPU forward writes and reads
          * between its GEMMs (docs/estimation.md 5.4): not TensorRT's fused
-         * MHA, not a compiled Neuron graph (a layer's scores fit its
-         * 24 MiB SBUF), not a CPU (section 7). */
+         * MHA (fused_graph: tensorrt, trtllm), not a compiled Neuron graph
+         * (a layer's scores fit its 24 MiB SBUF), not a CPU (section 7). */
         if (d->gen >= GEN_OLD && d->gen <= GEN_BLACKWELL && !d->cpu &&
-            strcmp(eng->name, "trtllm") != 0)
+            !eng->fused_graph)
             t->latency_s += b * attn_score_infer_bytes(m, w, d, w->seq_len, p) *
                             (1.0 + eager_score_passes(m, eng) *
                                        EAGER_SCORE_PASS_BYTES /
