@@ -86,6 +86,12 @@ typedef struct {
                                 in its epilogue, attention in one fused
                                 kernel, int8 tensors between int8 layers;
                                 docs/estimation.md 5.5 "Compiled graphs" */
+    bool fp8_weight_only;    /* LLM: --precision fp8 on a GPU without
+                                fp8 math (Turing, Ampere) serves the fp8
+                                checkpoint as weight-only W8A16 (vLLM's
+                                FP8 Marlin): 1 byte per weight read,
+                                16-bit math; false: the plan runs as the
+                                16-bit type. docs/estimation.md 5.5 */
     int max_batch;           /* max_batch_requests: the engine's default
                                 limit on requests in flight; 0 = none
                                 documented (the estimator's own cap) */

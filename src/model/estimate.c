@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "estimate_internal.h"
+#include "serve_engines.h"
 
 /* ================================================================ */
 /* Devices                                                           */
@@ -435,9 +436,25 @@ static int estimate(ecf_estimate *out,
         assume(out, "Neuron int8 is weight storage: weights dequantised "
                     "to bf16, matmuls at the bf16 rate");
     }
+    /* fp8 on a GPU without fp8 math (Turing, Ampere): an engine with an
+     * fp8 weight-only kernel (vLLM's FP8 Marlin) reads the fp8 weights
+     * at 1 byte and multiplies in the 16-bit type (docs/estimation.md
+     * 5.5, "Weight-only fp8"); dense LLM serving only. */
+    if (want == ECF_PREC_FP8 && ran != want &&
+        !ecf_task_is_training(w.task) && ecf_model_kind_is_llm(m->kind) &&
+        m->experts == 0 && (d.gen == GEN_TURING || d.gen == GEN_AMPERE) &&
+        serve_engine_get(serve_engine_pick(m, &w,
+                                           (serve_dev)serve_dev_of(&d)))
+            ->fp8_weight_only) {
+        d.wo_weight_bytes = ecf_estimate_weight_bytes(ECF_PREC_FP8);
+        w.precision = ran;
+        assume(out, "%s has no fp8 math: fp8 weights served weight-only "
+                    "(FP8 Marlin), 1 byte per weight read, %s math",
+               d.label, ecf_precision_name(ran));
+    }
     /* Stored weights follow the request (int8/int4 weights run with
      * 16-bit math); arithmetic follows what the hardware has. */
-    if (ran != want && want != ECF_PREC_INT4) {
+    else if (ran != want && want != ECF_PREC_INT4) {
         if (w.precision_explicit || ran == ECF_PREC_FP32)
             warn(&out[0], "%s has no %s: runs as %s", d.label,
                  ecf_precision_name(want), ecf_precision_name(ran));

@@ -383,6 +383,11 @@ typedef struct {
                           part / the V100's, FP32_MM_*; 0 = unmeasured (1) */
     double host_gbytes_s; /* host CPU's sustained DRAM bandwidth, whole
                              node (as a CPU device's bw_gbytes_s) */
+    double wo_weight_bytes; /* LLM serving, weight-only fp8 on a GPU
+                               without fp8 math (the engine's
+                               fp8_weight_only: vLLM's FP8 Marlin): bytes
+                               per stored and read weight while the math
+                               runs at the 16-bit precision; 0 = none */
 } devinfo;
 
 /* The device class a serving engine is picked for (serve_engines.h's

@@ -334,7 +334,8 @@ void infer_memory(ecf_memory *mem,
                          const plan *pl,
                          const devinfo *d)
 {
-    double wb = ecf_estimate_weight_bytes(p);
+    double wb = d->wo_weight_bytes > 0 ? d->wo_weight_bytes
+                                       : ecf_estimate_weight_bytes(p);
     /* the serving engine (LLMs); --kv-cache-dtype's auto is its choice */
     int eid = is_llm(m) ? serve_engine_pick(m, w, (serve_dev)serve_dev_of(d))
                         : 0;

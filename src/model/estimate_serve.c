@@ -67,7 +67,8 @@ static void llm_times(infer_times *t,
                       const serve_engine *eng,
                       double *u_out)
 {
-    double wb = ecf_estimate_weight_bytes(p);
+    double wb = d->wo_weight_bytes > 0 ? d->wo_weight_bytes
+                                       : ecf_estimate_weight_bytes(p);
     /* --kv-cache-dtype, auto resolved by this engine */
     double kv_elem = kv_bytes_per_elem_row(w, p, eng);
     double split = (double)pl->tp * pl->pp, pp = pl->pp;

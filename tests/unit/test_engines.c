@@ -40,11 +40,12 @@ typedef struct {
     bool fp8_kv;   /* fp8_kv_auto */
     double i4launch; /* int4_col_launch_s */
     bool graph;    /* fused_graph */
+    bool fp8wo;    /* fp8_weight_only */
 } doc_row;
 
 static const doc_row documented[] = {
     {ECF_ENGINE_VLLM, 0.5e-3, 0, 0, 0.70, 1.0, 0.75, 1.0, 8192, 4e-3, 1.0,
-     true, true, false, 0, 0, 0, 0, 0, false, 0, false},
+     true, true, false, 0, 0, 0, 0, 0, false, 0, false, true},
     /* TGI 1.0.3's GPTQ path: Triton on the column-parallel projections
      * (fxmarty/q4f16-gemm-gemv-benchmark, A10G: 8192^2 weights in 0.2963
      * ms = 226 G weights/s), exllama on the row-parallel ones
@@ -54,22 +55,25 @@ static const doc_row documented[] = {
      * 0.0964 against 0.0232 ms CPU time per matmul call) */
     {ECF_ENGINE_TGI, 1.0e-3, 0.4e-3, 0, 0.70, 0.50, 0.75, 1.0, 4096, 4e-3,
      1.0, true, false, true, 0, 226, 0.53125, 8, 4.53125, false, 73.2e-6,
-     false},
-    {ECF_ENGINE_TRTLLM, 0.2e-3, 0, 0, 0.70, 0.50, 0.75, 1.0, 8192, 1e-3, 1.0,
-     true, true, true, 2048, 0, 0, 0, 0, true, 0, true},
+     false, false},
+    /* int4_bw_eff 0.62: INT4 AWQ / FP8 tokens/s at batch 2 on an H100
+     * (TensorRT Model Optimizer benchmark.md, Llama3-8B 1.164x) x 0.53125
+     * B per int4 weight */
+    {ECF_ENGINE_TRTLLM, 0.2e-3, 0, 0, 0.70, 0.62, 0.75, 1.0, 8192, 1e-3, 1.0,
+     true, true, true, 2048, 0, 0, 0, 0, true, 0, true, false},
     {ECF_ENGINE_HF, 2.0e-3, 0.9e-3, 37.7e-6, 0.70, 0.50, 0.75, 1.0, 0, 4e-3,
-     1.0, false, false, false, 0, 0, 0, 0, 0, false, 0, false},
+     1.0, false, false, false, 0, 0, 0, 0, 0, false, 0, false, false},
     {ECF_ENGINE_TF_SERVING, 1.0e-3, 0, 0, 0.70, 0.50, 0.75, 1.0, 0, 4e-3, 1.0,
-     false, false, false, 0, 0, 0, 0, 0, false, 0, false},
+     false, false, false, 0, 0, 0, 0, 0, false, 0, false, false},
     {ECF_ENGINE_TRITON, 1.0e-3, 0, 0, 0.70, 0.50, 0.75, 1.0, 0, 4e-3, 1.0,
-     false, false, false, 0, 0, 0, 0, 0, false, 0, false},
+     false, false, false, 0, 0, 0, 0, 0, false, 0, false, false},
     {ECF_ENGINE_NEURON, 0, 0, 0, 0.70, 0.50, 1.0, 1.0, 8192, 0, 1.0,
-     false, true, false, 0, 0, 0, 0, 0, false, 0, false},
+     false, true, false, 0, 0, 0, 0, 0, false, 0, false, false},
     /* compiled graph: no per-forward host term (the MLPerf v3.1 L4
      * ResNet-50 SingleStream check, docs/estimation.md 5.5 "Compiled
      * graphs"), fused epilogues and attention */
     {ECF_ENGINE_TENSORRT, 0, 0, 0, 0.70, 0.50, 0.75, 1.0, 0, 0, 1.0, false,
-     false, false, 0, 0, 0, 0, 0, false, 0, true},
+     false, false, 0, 0, 0, 0, 0, false, 0, true, false},
 };
 
 static void expect_row(const ecf_engine_perf *r, const doc_row *d)
@@ -96,6 +100,7 @@ static void expect_row(const ecf_engine_perf *r, const doc_row *d)
     assert_int_equal(r->fp8_kv_auto, d->fp8_kv);
     assert_float_equal(r->int4_col_launch_s, d->i4launch, 1e-12);
     assert_int_equal(r->fused_graph, d->graph);
+    assert_int_equal(r->fp8_weight_only, d->fp8wo);
 }
 
 static void test_engines__embedded_values_are_documented(void **state)
@@ -248,12 +253,15 @@ static void test_engines__loader_refuses(void **state)
                    "\"as_of\": \"2024-09-05\",",
                    "engines.json: engines[0] (vllm): missing "
                    "\"fp8_kv_auto\"");
-    expect_refused("\"fp8_kv_auto\": false, \"fused_graph\": false}",
-                   "\"fp8_kv_auto\": false}",
+    expect_refused("\"fp8_kv_auto\": false, \"fused_graph\": false,",
+                   "\"fp8_kv_auto\": false,",
                    "engines.json: engines[0] (vllm): missing "
                    "\"fused_graph\"");
-    expect_refused("\"fused_graph\": true}", "\"fused_graph\": 1}",
+    expect_refused("\"fused_graph\": true,", "\"fused_graph\": 1,",
                    "engines.json: engines[2] (trtllm): fused_graph: "
+                   "expected true or false");
+    expect_refused("\"fp8_weight_only\": true}", "\"fp8_weight_only\": 1}",
+                   "engines.json: engines[0] (vllm): fp8_weight_only: "
                    "expected true or false");
     expect_refused("\"max_batch_requests\": 2048",
                    "\"max_batch_requests\": 2048.5",
@@ -530,6 +538,53 @@ static void test_engines__compiled_graph_resnet50_l4(void **state)
                        1e-9);
 }
 
+/* --precision fp8 on an A100 (no fp8 math): vLLM serves the fp8
+ * checkpoint weight-only (FP8 Marlin, W8A16: docs.vllm.ai v0.5.5 "FP8
+ * W8A8", vllm-project/vllm#5975), so Llama 3.1 8B holds and reads 1 byte
+ * per weight with bf16 math; an engine without that kernel (TGI 1.x) and
+ * an MoE model (FusedMoE has no FP8 Marlin path on Ampere) run as bf16. */
+static void test_engines__fp8_weight_only_on_ampere(void **state)
+{
+    ecf_workload w = ECF_WORKLOAD_INIT;
+    ecf_estimate fp8, bf16;
+    ecf_err err = ECF_ERR_INIT;
+    const ecf_model *m = ecf_zoo_find(zoo, "llama-3.1-8b");
+    const ecf_model *moe = ecf_zoo_find(zoo, "mixtral-8x7b");
+    const ecf_instance *p4d = ecf_catalog_find(cat, "p4d.24xlarge");
+    (void)state;
+    assert_non_null(m);
+    assert_non_null(moe);
+    assert_non_null(p4d);
+    w.task = ECF_TASK_INFER;
+    w.batch_size = 1;
+    w.precision = ECF_PREC_FP8;
+    w.precision_explicit = true;
+    assert_int_equal(ecf_estimate_run(&fp8, m, &w, p4d, 1, &err), 0);
+    w.precision = ECF_PREC_BF16;
+    assert_int_equal(ecf_estimate_run(&bf16, m, &w, p4d, 1, &err), 0);
+    assert_string_equal(fp8.engine, "vllm");
+    /* half the weights held, and the decode step reads half the bytes */
+    assert_float_equal(fp8.memory.weights_gib * 2, bf16.memory.weights_gib,
+                       1e-9);
+    assert_true(fp8.per_token_ms < 0.55 * bf16.per_token_ms);
+    /* TGI 1.x: no fp8 weight-only kernel, the plan runs as bf16 */
+    w.precision = ECF_PREC_FP8;
+    w.engine = ECF_ENGINE_TGI;
+    assert_int_equal(ecf_estimate_run(&fp8, m, &w, p4d, 1, &err), 0);
+    w.precision = ECF_PREC_BF16;
+    assert_int_equal(ecf_estimate_run(&bf16, m, &w, p4d, 1, &err), 0);
+    assert_float_equal(fp8.memory.weights_gib, bf16.memory.weights_gib,
+                       1e-9);
+    /* MoE on vLLM: bf16 as well */
+    w.engine = ECF_ENGINE_AUTO;
+    w.precision = ECF_PREC_FP8;
+    assert_int_equal(ecf_estimate_run(&fp8, moe, &w, p4d, 1, &err), 0);
+    w.precision = ECF_PREC_BF16;
+    assert_int_equal(ecf_estimate_run(&bf16, moe, &w, p4d, 1, &err), 0);
+    assert_float_equal(fp8.memory.weights_gib, bf16.memory.weights_gib,
+                       1e-9);
+}
+
 /* The eager forward's extra passes over the attention scores
  * (docs/estimation.md 5.5), with eager attention (--attention eager, as
  * transformers before 4.41 ran BERT): Hugging Face BertSelfAttention divides the
@@ -579,6 +634,7 @@ int main(void)
         cmocka_unit_test(test_engines__eager_score_passes),
         cmocka_unit_test(test_engines__tgi_int4_kernel_bytes),
         cmocka_unit_test(test_engines__compiled_graph_resnet50_l4),
+        cmocka_unit_test(test_engines__fp8_weight_only_on_ampere),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
