@@ -63,13 +63,15 @@ int ecf_framework_parse(const char *s);
 const char *ecf_engine_name(int engine);
 /** -1 when unknown ("auto" parses to ECF_ENGINE_AUTO). */
 int ecf_engine_parse(const char *s);
-/** Whether a model of `kind` served from `framework` (an ecf_framework)
- *  defaults to the compiled-graph engine (ECF_ENGINE_TENSORRT) on an
- *  NVIDIA GPU: convnets, encoders, ViTs and diffusion models exported
- *  from PyTorch or JAX (ONNX -> TensorRT); not TensorFlow (TF Serving),
- *  LLMs (vLLM) or speech (an autoregressive decoder loop: Triton).
- *  docs/estimation.md 5.5, "Compiled graphs". */
-bool ecf_engine_compiled_default(ecf_model_kind kind, int framework);
+/** The engine a model of `kind` served from `framework` (an
+ *  ecf_framework) defaults to on an NVIDIA GPU, or ECF_ENGINE_AUTO when
+ *  the general rule applies (vLLM for LLMs, TF Serving for TensorFlow,
+ *  Triton otherwise): ECF_ENGINE_TENSORRT (a compiled graph) for
+ *  convnets, encoders, ViTs and diffusion models exported from PyTorch or
+ *  JAX; ECF_ENGINE_HF for speech (openai-whisper and transformers'
+ *  pipeline both decode eagerly, layer by layer). docs/estimation.md 5.5,
+ *  "Compiled graphs" and "Eager speech decoders". */
+ecf_engine ecf_engine_nvidia_default(ecf_model_kind kind, int framework);
 
 typedef enum {
     ECF_STACK_SUPPORTED = 0, /* listed as supported by its source */

@@ -150,6 +150,7 @@ void cli_workload_usage(FILE *f)
           "tensorflow,\n"
           "                          tensorrt for convnets, encoders, ViTs "
           "and diffusion\n"
-          "                          on NVIDIA GPUs, else triton)\n",
+          "                          and hf for speech on NVIDIA GPUs, else "
+          "triton)\n",
           f);
 }

@@ -59,12 +59,16 @@ int ecf_engine_parse(const char *s)
     return -1;
 }
 
-bool ecf_engine_compiled_default(ecf_model_kind kind, int framework)
+ecf_engine ecf_engine_nvidia_default(ecf_model_kind kind, int framework)
 {
     if (framework == ECF_FW_TENSORFLOW)
-        return false;
-    return kind == ECF_KIND_CNN || kind == ECF_KIND_ENCODER ||
-           kind == ECF_KIND_VIT || kind == ECF_KIND_DIFFUSION;
+        return ECF_ENGINE_AUTO;
+    if (kind == ECF_KIND_CNN || kind == ECF_KIND_ENCODER ||
+        kind == ECF_KIND_VIT || kind == ECF_KIND_DIFFUSION)
+        return ECF_ENGINE_TENSORRT;
+    if (kind == ECF_KIND_SPEECH)
+        return ECF_ENGINE_HF;
+    return ECF_ENGINE_AUTO;
 }
 
 const char *ecf_stacks_as_of(const ecf_stacks *s)

@@ -494,6 +494,10 @@ static void explain_serve(ecf_estimate *e,
     else if (eng == serve_engine_get(ECF_ENGINE_TENSORRT))
         x->engine_why = "the default for convnets, encoders, ViTs and "
                         "diffusion models on NVIDIA GPUs (a compiled graph)";
+    else if (eng == serve_engine_get(ECF_ENGINE_HF) &&
+             m->kind == ECF_KIND_SPEECH)
+        x->engine_why = "the default for speech on NVIDIA GPUs "
+                        "(openai-whisper and transformers decode eagerly)";
     else
         x->engine_why = "the default for models other than LLMs";
     if (x->llm) {

@@ -210,6 +210,20 @@ void serve_other_times(infer_times *t,
         /* autoregressive text decoder: ~60% of the weights read per
          * generated token */
         t->per_token_s = m->params * wb * 0.6 / pl->tp / bw;
+        /* An eager decoder (openai-whisper, transformers' generate without
+         * a static cache and torch.compile) launches each decoder layer's
+         * kernels from Python for every token: the host's launches and
+         * the device's reads overlap, the slower sets the pace, and the
+         * engine's per-step host work (sampling, logits processors)
+         * follows (docs/estimation.md 5.5, "Eager speech decoders").
+         * Whisper's decoder is half its layers (32 + 32 in large-v3). */
+        if (eng->layer_dispatch_s > 0 && d->gen >= GEN_OLD &&
+            d->gen <= GEN_BLACKWELL && !d->cpu && m->layers > 1) {
+            double launch = eng->layer_dispatch_s * (m->layers / 2);
+            if (launch > t->per_token_s)
+                t->per_token_s = launch;
+            t->per_token_s += eng->step_s;
+        }
         t->latency_s += w->output_tokens * t->per_token_s;
     }
     *u_out = u;

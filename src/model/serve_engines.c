@@ -24,8 +24,8 @@ int serve_engine_pick(const ecf_model *m, const ecf_workload *w,
     if (w->framework == ECF_FW_TENSORFLOW)
         return ECF_ENGINE_TF_SERVING;
     if (dev == SERVE_DEV_NVIDIA &&
-        ecf_engine_compiled_default(m->kind, w->framework))
-        return ECF_ENGINE_TENSORRT;
+        ecf_engine_nvidia_default(m->kind, w->framework) != ECF_ENGINE_AUTO)
+        return ecf_engine_nvidia_default(m->kind, w->framework);
     return ECF_ENGINE_TRITON;
 }
 

@@ -26,9 +26,10 @@ typedef enum {
 
 /* The engine a plan on device class `dev` uses: w->engine when set, else
  * Neuron on Inferentia/Trainium, vLLM for LLMs, TF Serving for
- * --framework tensorflow, TensorRT for a convnet, encoder, ViT or
- * diffusion model on an NVIDIA GPU (serve_engine_compiled_default),
- * Triton otherwise (ecf_stacks_engine's order). */
+ * --framework tensorflow, on an NVIDIA GPU TensorRT for a convnet,
+ * encoder, ViT or diffusion model and Hugging Face Transformers for
+ * speech (ecf_engine_nvidia_default), Triton otherwise
+ * (ecf_stacks_engine's order). */
 int serve_engine_pick(const ecf_model *m, const ecf_workload *w,
                       serve_dev dev);
 /* The table row of `engine` (an ecf_engine); never NULL. */

@@ -197,8 +197,13 @@ static void test_stacks__default_engines(void **state)
     v = resolve("c7i.large", "resnet50", ECF_TASK_INFER, ECF_FW_PYTORCH,
                 ECF_ENGINE_TENSORRT);
     assert_int_equal(v.status, ECF_STACK_UNSUPPORTED);
-    /* speech keeps Triton (an autoregressive decoder loop) */
+    /* speech: Hugging Face Transformers (an eager decoder loop) on a
+     * GPU, Triton on a CPU host */
     v = resolve("g5.xlarge", "whisper-large-v3", ECF_TASK_INFER,
+                ECF_FW_PYTORCH, 0);
+    assert_int_equal(v.engine, ECF_ENGINE_HF);
+    assert_int_equal(v.status, ECF_STACK_SUPPORTED);
+    v = resolve("c7i.large", "whisper-large-v3", ECF_TASK_INFER,
                 ECF_FW_PYTORCH, 0);
     assert_int_equal(v.engine, ECF_ENGINE_TRITON);
     /* TF Serving needs a TensorFlow model */
