@@ -217,6 +217,11 @@
  * vs 157,827,072 bytes, 2023-09-21). */
 #define CPU_RUNTIME_PYTORCH_GIB    (603e6 / 1073741824.0)
 #define CPU_RUNTIME_TENSORFLOW_GIB (297.7e6 / 1073741824.0)
+/* JAX on a CPU host: a JAX_PLATFORMS=cpu process running one jitted
+ * computation reports 330,400 KB of RSS at its first reading
+ * (jax-ml/jax#25184, 2024-12-06; the computation's own buffers are in
+ * it, so the bare runtime is at most this). */
+#define CPU_RUNTIME_JAX_GIB (330400.0 * 1024.0 / 1073741824.0)
 /* Fixed per-node overheads (docs/estimation.md "Fixed overheads"): EC2
  * launch to a usable OS (Karpenter: nodes in under a minute), a serving/
  * training container image (vllm/vllm-openai ~9 GB, vllm-project/vllm

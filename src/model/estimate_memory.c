@@ -22,8 +22,10 @@
 
 /* A CPU-only host also holds the runtime that runs the model: the
  * framework for training, the serving engine's for inference (triton and
- * the LLM engines are PyTorch processes, tf-serving TensorFlow). JAX and
- * ONNX Runtime have no published figure: nothing is charged. */
+ * the LLM engines are PyTorch processes, tf-serving TensorFlow; a JAX
+ * model served through Triton's Python backend runs JAX). No CPU engine
+ * runs ONNX Runtime here, so none is charged for it (docs/estimation.md
+ * 7, "Host-RAM floor per runtime"). */
 void ecf_est_cpu_runtime(devinfo *d, const ecf_model *m,
                          const ecf_workload *w)
 {
@@ -34,8 +36,12 @@ void ecf_est_cpu_runtime(devinfo *d, const ecf_model *m,
     if (!ecf_task_is_training(w->task))
         fw = serve_engine_pick(m, w, SERVE_DEV_OTHER) == ECF_ENGINE_TF_SERVING
                  ? ECF_FW_TENSORFLOW
-                 : ECF_FW_PYTORCH;
-    if (fw == ECF_FW_PYTORCH) {
+             : w->framework == ECF_FW_JAX ? ECF_FW_JAX
+                                          : ECF_FW_PYTORCH;
+    if (fw == ECF_FW_JAX) {
+        d->runtime_gib = CPU_RUNTIME_JAX_GIB;
+        d->runtime = "JAX";
+    } else if (fw == ECF_FW_PYTORCH) {
         d->runtime_gib = CPU_RUNTIME_PYTORCH_GIB;
         d->runtime = "PyTorch";
     } else if (fw == ECF_FW_TENSORFLOW) {
