@@ -133,6 +133,8 @@ static void describe(devinfo *d, const ecf_instance *inst)
                            : inst->vcpu * CPU_GBYTES_S_PER_VCPU;
     if (!inst->accel || inst->accel_count < 1) {
         d->cpu = true;
+        d->cpu_matrix_bf16 = inst->cpu_gflops_fp32 > 0 &&
+                             inst->cpu_gflops_bf16 >= 8.0 * inst->cpu_gflops_fp32;
         d->burst_baseline = burst_baseline(inst);
         d->gen = GEN_CPU;
         d->label = "host CPU";
@@ -494,7 +496,12 @@ static int estimate(ecf_estimate *out,
         assume(out,
                "CPU-only: %d vCPUs, %.0f GFLOPS peak (%s) at %.0f%%, %.0f "
                "GB/s DRAM",
-               inst->vcpu, peak * 1000, ecf_precision_name(ran), U_CPU * 100,
+               inst->vcpu, peak * 1000, ecf_precision_name(ran),
+               (ecf_task_is_training(w.task) && d.cpu_matrix_bf16 &&
+                        ran == ECF_PREC_BF16
+                    ? U_CPU_AMX_TRAIN
+                    : U_CPU) *
+                   100,
                d.bw_gbytes_s);
         if (ecf_task_is_training(w.task))
             warn(out, "training on CPU cores is slow; any GPU instance is "

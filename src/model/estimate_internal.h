@@ -167,6 +167,13 @@
  * weight per pass (docs/estimation.md 5.4, "QLoRA dequantisation"). */
 #define NF4_DEQUANT_BYTES (0.5 + 1.0 / 64 + 4.0 / (64 * 256) + 2.0)
 #define U_CPU         0.40   /* host GEMMs: docs/estimation.md 7 */
+/* bf16 training on a CPU matrix engine (AMX), of its peak: the one
+ * published measurement found, DistilBERT fine-tuned on SQuAD (run_qa.py,
+ * 384 tokens, batch 32, 88,524 features) with IPEX bf16 on one
+ * r7iz.metal-16xl in 26 min per epoch = 56.7 samples/s (huggingface/blog
+ * intel-sapphire-rapids.md, 2023-01-02), against 477.5 samples/s at
+ * U_CPU: 0.40 x 56.7 / 477.5 (docs/estimation.md 7, "CPU training"). */
+#define U_CPU_AMX_TRAIN 0.0475
 /* AWS Neuron compiled graphs: the median of the Trn1 training MFUs the
  * Neuron performance page publishes (bf16, ten rows, 14.8-33.1%; BERT-
  * large 25.8-29.1%, GPT-3 23B/46B/175B 27.7-33.1%, Llama 2 7B NxD 30.8%;
@@ -388,6 +395,9 @@ typedef struct {
                           part / the V100's, FP32_MM_*; 0 = unmeasured (1) */
     double host_gbytes_s; /* host CPU's sustained DRAM bandwidth, whole
                              node (as a CPU device's bw_gbytes_s) */
+    bool cpu_matrix_bf16; /* CPU host whose bf16 rate is a matrix
+                             engine's (AMX: >= 8x its fp32 rate);
+                             training there runs at U_CPU_AMX_TRAIN */
     double wo_weight_bytes; /* LLM serving, weight-only fp8 on a GPU
                                without fp8 math (the engine's
                                fp8_weight_only: vLLM's FP8 Marlin): bytes
@@ -744,6 +754,8 @@ static inline double u_train_gemm(const devinfo *d, ecf_precision p,
                                   double h)
 {
     double u;
+    if (d->cpu && d->cpu_matrix_bf16 && p == ECF_PREC_BF16)
+        return U_CPU_AMX_TRAIN;
     if (d->gen == GEN_NEURON && !d->cpu && tensor_precision(p))
         return NEURON_TRAIN_GEMM * device_factor(d, p);
     u = u_gemm(d, p, U_TRAIN, h);
@@ -791,6 +803,15 @@ static inline double u_conv(const devinfo *d, ecf_precision p)
     if (!tensor_precision(p) || d->gen == GEN_OLD)
         return U_FP32 * (d->fp32_scale > 0 ? d->fp32_scale : 1.0);
     return U_CNN_TC * device_factor(d, p);
+}
+
+/* Convolutions in a training step: on a CPU matrix engine in bf16 at
+ * U_CPU_AMX_TRAIN, as transformer GEMMs (u_train_gemm). */
+static inline double u_conv_train(const devinfo *d, ecf_precision p)
+{
+    if (d->cpu && d->cpu_matrix_bf16 && p == ECF_PREC_BF16)
+        return U_CPU_AMX_TRAIN;
+    return u_conv(d, p);
 }
 
 static inline bool fits(const ecf_memory *mem)
