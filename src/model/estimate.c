@@ -24,7 +24,6 @@
 #include <string.h>
 
 #include "estimate_internal.h"
-#include "serve_engines.h"
 
 /* ================================================================ */
 /* Devices                                                           */
@@ -445,9 +444,7 @@ static int estimate(ecf_estimate *out,
     if (want == ECF_PREC_FP8 && ran != want &&
         !ecf_task_is_training(w.task) && ecf_model_kind_is_llm(m->kind) &&
         m->experts == 0 && (d.gen == GEN_TURING || d.gen == GEN_AMPERE) &&
-        serve_engine_get(serve_engine_pick(m, &w,
-                                           (serve_dev)serve_dev_of(&d)))
-            ->fp8_weight_only) {
+        ecf_est_engine_fp8_weight_only(m, &w, &d)) {
         d.wo_weight_bytes = ecf_estimate_weight_bytes(ECF_PREC_FP8);
         w.precision = ran;
         assume(out, "%s has no fp8 math: fp8 weights served weight-only "

@@ -885,6 +885,12 @@ grad_sync_s(double bytes, int per_node, int nodes, const devinfo *d)
     return t;
 }
 
+/* Whether the serving engine a plan on `d` uses (serve_engine_pick) has
+ * an fp8 weight-only kernel (data/engines.json fp8_weight_only;
+ * estimate_serve_other.c). */
+bool ecf_est_engine_fp8_weight_only(const ecf_model *m, const ecf_workload *w,
+                                    const devinfo *d);
+
 /* CPU-only host: the runtime's own RAM (CPU_RUNTIME_*) off d->mem_gib,
  * named in d->runtime (estimate_memory.c); no-op on accelerators. */
 void ecf_est_cpu_runtime(devinfo *d, const ecf_model *m,

@@ -12,6 +12,14 @@
 
 #include "estimate_gemm.h"
 
+bool ecf_est_engine_fp8_weight_only(const ecf_model *m, const ecf_workload *w,
+                                    const devinfo *d)
+{
+    return serve_engine_get(serve_engine_pick(m, w,
+                                              (serve_dev)serve_dev_of(d)))
+        ->fp8_weight_only;
+}
+
 /* Inference GEMM efficiency at M tokens per GEMM (docs/estimation.md 5.3,
  * "Compute efficiency by M"): on the parts whose matmul ceiling is
  * measured (A100, H100, H200, RTX 4090, A10G, L40S, V100), in
