@@ -176,7 +176,7 @@ SERVICE_LEVEL_EXPLAIN = {"oneOf": [{"type": "null"}, obj({
     "admission_limit": POSINT})]}
 SERVING_BREAKDOWN = obj({
     "engine": enum("vllm", "tgi", "trtllm", "hf", "tf-serving", "triton",
-                   "neuron"),
+                   "neuron", "tensorrt"),
     "engine_reason": STR,
     "step": dict(enum("decode", "forward"), description="LLMs: one decode step at the batch; other models: one forward of the batch"),
     "host_ms_per_step": NNONNEG, "layer_dispatch_ms": NNONNEG,
@@ -270,7 +270,7 @@ ESTIMATE = doc("estimate.schema.json", "ec2fit estimate --output json", obj({
     "stack": obj({"framework": enum("pytorch", "tensorflow", "jax"),
                   "engine": {"oneOf": [{"type": "null"}, enum(
                       "vllm", "tgi", "trtllm", "hf", "tf-serving", "triton",
-                      "neuron")]},
+                      "neuron", "tensorrt")]},
                   "platform": STR,
                   "status": enum("supported", "unverified", "unsupported"),
                   "reason": {"type": "string"}, "source": STR}),

@@ -80,6 +80,18 @@ typedef struct {
                                 gives an fp8 KV cache (trtllm-bench's
                                 mapping for FP8 checkpoints); false: the
                                 activations' 16-bit type (vLLM, TGI, ...) */
+    bool fused_graph;        /* non-LLM: a graph compiler's engine
+                                (TensorRT): BatchNorm folded into the
+                                convolution, activation and residual add
+                                in its epilogue, attention in one fused
+                                kernel, int8 tensors between int8 layers;
+                                docs/estimation.md 5.5 "Compiled graphs" */
+    bool fp8_weight_only;    /* LLM: --precision fp8 on a GPU without
+                                fp8 math (Turing, Ampere) serves the fp8
+                                checkpoint as weight-only W8A16 (vLLM's
+                                FP8 Marlin): 1 byte per weight read,
+                                16-bit math; false: the plan runs as the
+                                16-bit type. docs/estimation.md 5.5 */
     int max_batch;           /* max_batch_requests: the engine's default
                                 limit on requests in flight; 0 = none
                                 documented (the estimator's own cap) */

@@ -49,6 +49,8 @@ typedef enum {
     ECF_ENGINE_TF_SERVING,
     ECF_ENGINE_TRITON,
     ECF_ENGINE_NEURON,
+    ECF_ENGINE_TENSORRT, /* compiled graph: TensorRT, Triton's TensorRT
+                            backend, ONNX Runtime's TensorRT provider */
     ECF_ENGINE_COUNT
 } ecf_engine;
 
@@ -67,10 +69,19 @@ int ecf_framework_spec_parse(int *fw_out,
                              bool *transformers_out,
                              const char *s);
 /** "auto", "vllm", "tgi", "trtllm", "hf", "tf-serving", "triton",
- *  "neuron". */
+ *  "neuron", "tensorrt". */
 const char *ecf_engine_name(int engine);
 /** -1 when unknown ("auto" parses to ECF_ENGINE_AUTO). */
 int ecf_engine_parse(const char *s);
+/** The engine a model of `kind` served from `framework` (an
+ *  ecf_framework) defaults to on an NVIDIA GPU, or ECF_ENGINE_AUTO when
+ *  the general rule applies (vLLM for LLMs, TF Serving for TensorFlow,
+ *  Triton otherwise): ECF_ENGINE_TENSORRT (a compiled graph) for
+ *  convnets, encoders, ViTs and diffusion models exported from PyTorch or
+ *  JAX; ECF_ENGINE_HF for speech (openai-whisper and transformers'
+ *  pipeline both decode eagerly, layer by layer). docs/estimation.md 5.5,
+ *  "Compiled graphs" and "Eager speech decoders". */
+ecf_engine ecf_engine_nvidia_default(ecf_model_kind kind, int framework);
 
 typedef enum {
     ECF_STACK_SUPPORTED = 0, /* listed as supported by its source */

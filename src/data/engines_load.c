@@ -61,7 +61,9 @@ static const num_field num_fields[] = {
 /* The other keys an entry must carry. */
 static const char *const other_keys[] = {"name", "paged_kv",
                                          "prefill_fused", "kv_reserve_full",
-                                         "fp8_kv_auto", "source", "as_of"};
+                                         "fp8_kv_auto", "fused_graph",
+                                         "fp8_weight_only", "source",
+                                         "as_of"};
 #define N_OTHER (sizeof(other_keys) / sizeof(other_keys[0]))
 
 static bool is_date(const char *s)
@@ -156,9 +158,10 @@ static int load_entry(ecf_engines *t, bool *seen, const cJSON *it, int i,
                                "all four (a kernel description) or none",
                                name, where);
     }
-    for (size_t b = 0; b < 4; b++) {
+    for (size_t b = 0; b < 6; b++) {
         static const char *const bools[] = {"paged_kv", "prefill_fused",
-                                            "kv_reserve_full", "fp8_kv_auto"};
+                                            "kv_reserve_full", "fp8_kv_auto",
+                                            "fused_graph", "fp8_weight_only"};
         const char *key = bools[b];
         v = cJSON_GetObjectItemCaseSensitive(it, key);
         if (!v)
@@ -167,7 +170,11 @@ static int load_entry(ecf_engines *t, bool *seen, const cJSON *it, int i,
         if (!cJSON_IsBool(v))
             return ecf_err_set(err, ECF_EPARSE, "%s: %s: %s: expected "
                                "true or false", name, where, key);
-        if (b == 3)
+        if (b == 5)
+            row.fp8_weight_only = cJSON_IsTrue(v);
+        else if (b == 4)
+            row.fused_graph = cJSON_IsTrue(v);
+        else if (b == 3)
             row.fp8_kv_auto = cJSON_IsTrue(v);
         else if (b == 2)
             row.kv_reserve_full = cJSON_IsTrue(v);

@@ -15,7 +15,8 @@
 static const char *const fw_names[ECF_FW_COUNT] = {"pytorch", "tensorflow",
                                                    "jax"};
 static const char *const engine_names[ECF_ENGINE_COUNT] = {
-    "auto", "vllm", "tgi", "trtllm", "hf", "tf-serving", "triton", "neuron"};
+    "auto", "vllm",   "tgi",    "trtllm",  "hf",
+    "tf-serving", "triton", "neuron", "tensorrt"};
 
 const char *const ecf_stack_display[STACK_ID_COUNT] = {
     "PyTorch",
@@ -27,7 +28,8 @@ const char *const ecf_stack_display[STACK_ID_COUNT] = {
     "Hugging Face Transformers",
     "TF Serving",
     "Triton",
-    "Neuron (NxD Inference / transformers-neuronx / torch-neuron)"};
+    "Neuron (NxD Inference / transformers-neuronx / torch-neuron)",
+    "TensorRT (Triton TensorRT backend / ONNX Runtime TensorRT EP)"};
 
 const char *ecf_framework_name(int fw)
 {
@@ -113,6 +115,18 @@ int ecf_engine_parse(const char *s)
         if (strcmp(s, engine_names[i]) == 0)
             return i;
     return -1;
+}
+
+ecf_engine ecf_engine_nvidia_default(ecf_model_kind kind, int framework)
+{
+    if (framework == ECF_FW_TENSORFLOW)
+        return ECF_ENGINE_AUTO;
+    if (kind == ECF_KIND_CNN || kind == ECF_KIND_ENCODER ||
+        kind == ECF_KIND_VIT || kind == ECF_KIND_DIFFUSION)
+        return ECF_ENGINE_TENSORRT;
+    if (kind == ECF_KIND_SPEECH)
+        return ECF_ENGINE_HF;
+    return ECF_ENGINE_AUTO;
 }
 
 const char *ecf_stacks_as_of(const ecf_stacks *s)

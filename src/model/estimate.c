@@ -132,6 +132,8 @@ static void describe(devinfo *d, const ecf_instance *inst)
                            : inst->vcpu * CPU_GBYTES_S_PER_VCPU;
     if (!inst->accel || inst->accel_count < 1) {
         d->cpu = true;
+        d->cpu_matrix_bf16 = inst->cpu_gflops_fp32 > 0 &&
+                             inst->cpu_gflops_bf16 >= 8.0 * inst->cpu_gflops_fp32;
         d->burst_baseline = burst_baseline(inst);
         d->gen = GEN_CPU;
         d->label = "host CPU";
@@ -446,9 +448,23 @@ static int estimate(ecf_estimate *out,
         assume(out, "Neuron int8 is weight storage: weights dequantised "
                     "to bf16, matmuls at the bf16 rate");
     }
+    /* fp8 on a GPU without fp8 math (Turing, Ampere): an engine with an
+     * fp8 weight-only kernel (vLLM's FP8 Marlin) reads the fp8 weights
+     * at 1 byte and multiplies in the 16-bit type (docs/estimation.md
+     * 5.5, "Weight-only fp8"); dense LLM serving only. */
+    if (want == ECF_PREC_FP8 && ran != want &&
+        !ecf_task_is_training(w.task) && ecf_model_kind_is_llm(m->kind) &&
+        m->experts == 0 && (d.gen == GEN_TURING || d.gen == GEN_AMPERE) &&
+        ecf_est_engine_fp8_weight_only(m, &w, &d)) {
+        d.wo_weight_bytes = ecf_estimate_weight_bytes(ECF_PREC_FP8);
+        w.precision = ran;
+        assume(out, "%s has no fp8 math: fp8 weights served weight-only "
+                    "(FP8 Marlin), 1 byte per weight read, %s math",
+               d.label, ecf_precision_name(ran));
+    }
     /* Stored weights follow the request (int8/int4 weights run with
      * 16-bit math); arithmetic follows what the hardware has. */
-    if (ran != want && want != ECF_PREC_INT4) {
+    else if (ran != want && want != ECF_PREC_INT4) {
         if (w.precision_explicit || ran == ECF_PREC_FP32)
             warn(&out[0], "%s has no %s: runs as %s", d.label,
                  ecf_precision_name(want), ecf_precision_name(ran));
@@ -488,7 +504,12 @@ static int estimate(ecf_estimate *out,
         assume(out,
                "CPU-only: %d vCPUs, %.0f GFLOPS peak (%s) at %.0f%%, %.0f "
                "GB/s DRAM",
-               inst->vcpu, peak * 1000, ecf_precision_name(ran), U_CPU * 100,
+               inst->vcpu, peak * 1000, ecf_precision_name(ran),
+               (ecf_task_is_training(w.task) && d.cpu_matrix_bf16 &&
+                        ran == ECF_PREC_BF16
+                    ? U_CPU_AMX_TRAIN
+                    : U_CPU) *
+                   100,
                d.bw_gbytes_s);
         if (ecf_task_is_training(w.task))
             warn(out, "training on CPU cores is slow; any GPU instance is "

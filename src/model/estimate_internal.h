@@ -102,6 +102,11 @@
 #define CNN_TRAIN_TRAFFIC_XLA   7.0
 #define CNN_TRAIN_TRAFFIC_FUSED 5.5
 #define CNN_INFER_TRAFFIC       2.5
+/* A compiled graph (TensorRT) folds BatchNorm into the convolution and
+ * runs the activation and the residual add in its epilogue: a conv
+ * output is written once and read once by the next layer = 2 accesses =
+ * 1 pass (docs/estimation.md 5.5, "Compiled graphs"). */
+#define CNN_INFER_TRAFFIC_FUSED 1.0
 /* The training search keeps plans whose memory, plus this fraction,
  * fits: the default headroom_pct of the memory-fit rule
  * (data/rules.json), so estimate and recommend agree by default. */
@@ -162,6 +167,13 @@
  * weight per pass (docs/estimation.md 5.4, "QLoRA dequantisation"). */
 #define NF4_DEQUANT_BYTES (0.5 + 1.0 / 64 + 4.0 / (64 * 256) + 2.0)
 #define U_CPU         0.40   /* host GEMMs: docs/estimation.md 7 */
+/* bf16 training on a CPU matrix engine (AMX), of its peak: the one
+ * published measurement found, DistilBERT fine-tuned on SQuAD (run_qa.py,
+ * 384 tokens, batch 32, 88,524 features) with IPEX bf16 on one
+ * r7iz.metal-16xl in 26 min per epoch = 56.7 samples/s (huggingface/blog
+ * intel-sapphire-rapids.md, 2023-01-02), against 477.5 samples/s at
+ * U_CPU: 0.40 x 56.7 / 477.5 (docs/estimation.md 7, "CPU training"). */
+#define U_CPU_AMX_TRAIN 0.0475
 /* AWS Neuron compiled graphs: the median of the Trn1 training MFUs the
  * Neuron performance page publishes (bf16, ten rows, 14.8-33.1%; BERT-
  * large 25.8-29.1%, GPT-3 23B/46B/175B 27.7-33.1%, Llama 2 7B NxD 30.8%;
@@ -212,6 +224,11 @@
  * vs 157,827,072 bytes, 2023-09-21). */
 #define CPU_RUNTIME_PYTORCH_GIB    (603e6 / 1073741824.0)
 #define CPU_RUNTIME_TENSORFLOW_GIB (297.7e6 / 1073741824.0)
+/* JAX on a CPU host: a JAX_PLATFORMS=cpu process running one jitted
+ * computation reports 330,400 KB of RSS at its first reading
+ * (jax-ml/jax#25184, 2024-12-06; the computation's own buffers are in
+ * it, so the bare runtime is at most this). */
+#define CPU_RUNTIME_JAX_GIB (330400.0 * 1024.0 / 1073741824.0)
 /* Fixed per-node overheads (docs/estimation.md "Fixed overheads"): EC2
  * launch to a usable OS (Karpenter: nodes in under a minute), a serving/
  * training container image (vllm/vllm-openai ~9 GB, vllm-project/vllm
@@ -378,7 +395,26 @@ typedef struct {
                           part / the V100's, FP32_MM_*; 0 = unmeasured (1) */
     double host_gbytes_s; /* host CPU's sustained DRAM bandwidth, whole
                              node (as a CPU device's bw_gbytes_s) */
+    bool cpu_matrix_bf16; /* CPU host whose bf16 rate is a matrix
+                             engine's (AMX: >= 8x its fp32 rate);
+                             training there runs at U_CPU_AMX_TRAIN */
+    double wo_weight_bytes; /* LLM serving, weight-only fp8 on a GPU
+                               without fp8 math (the engine's
+                               fp8_weight_only: vLLM's FP8 Marlin): bytes
+                               per stored and read weight while the math
+                               runs at the 16-bit precision; 0 = none */
 } devinfo;
+
+/* The device class a serving engine is picked for (serve_engines.h's
+ * serve_dev values: 0 other, 1 Neuron, 2 an NVIDIA GPU). */
+static inline int serve_dev_of(const devinfo *d)
+{
+    if (d->cpu)
+        return 0;
+    if (d->gen == GEN_NEURON)
+        return 1;
+    return d->gen >= GEN_OLD && d->gen <= GEN_BLACKWELL ? 2 : 0;
+}
 
 void warn(ecf_estimate *e, const char *fmt, ...) ECF_PRINTF(2, 3);
 void ecf_est_assume_(ecf_estimate *e, const char *fmt, ...) ECF_PRINTF(2, 3);
@@ -718,6 +754,8 @@ static inline double u_train_gemm(const devinfo *d, ecf_precision p,
                                   double h)
 {
     double u;
+    if (d->cpu && d->cpu_matrix_bf16 && p == ECF_PREC_BF16)
+        return U_CPU_AMX_TRAIN;
     if (d->gen == GEN_NEURON && !d->cpu && tensor_precision(p))
         return NEURON_TRAIN_GEMM * device_factor(d, p);
     u = u_gemm(d, p, U_TRAIN, h);
@@ -765,6 +803,15 @@ static inline double u_conv(const devinfo *d, ecf_precision p)
     if (!tensor_precision(p) || d->gen == GEN_OLD)
         return U_FP32 * (d->fp32_scale > 0 ? d->fp32_scale : 1.0);
     return U_CNN_TC * device_factor(d, p);
+}
+
+/* Convolutions in a training step: on a CPU matrix engine in bf16 at
+ * U_CPU_AMX_TRAIN, as transformer GEMMs (u_train_gemm). */
+static inline double u_conv_train(const devinfo *d, ecf_precision p)
+{
+    if (d->cpu && d->cpu_matrix_bf16 && p == ECF_PREC_BF16)
+        return U_CPU_AMX_TRAIN;
+    return u_conv(d, p);
 }
 
 static inline bool fits(const ecf_memory *mem)
@@ -837,6 +884,12 @@ grad_sync_s(double bytes, int per_node, int nodes, const devinfo *d)
                          NET_EFFICIENCY);
     return t;
 }
+
+/* Whether the serving engine a plan on `d` uses (serve_engine_pick) has
+ * an fp8 weight-only kernel (data/engines.json fp8_weight_only;
+ * estimate_serve_other.c). */
+bool ecf_est_engine_fp8_weight_only(const ecf_model *m, const ecf_workload *w,
+                                    const devinfo *d);
 
 /* CPU-only host: the runtime's own RAM (CPU_RUNTIME_*) off d->mem_gib,
  * named in d->runtime (estimate_memory.c); no-op on accelerators. */

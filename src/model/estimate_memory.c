@@ -22,8 +22,10 @@
 
 /* A CPU-only host also holds the runtime that runs the model: the
  * framework for training, the serving engine's for inference (triton and
- * the LLM engines are PyTorch processes, tf-serving TensorFlow). JAX and
- * ONNX Runtime have no published figure: nothing is charged. */
+ * the LLM engines are PyTorch processes, tf-serving TensorFlow; a JAX
+ * model served through Triton's Python backend runs JAX). No CPU engine
+ * runs ONNX Runtime here, so none is charged for it (docs/estimation.md
+ * 7, "Host-RAM floor per runtime"). */
 void ecf_est_cpu_runtime(devinfo *d, const ecf_model *m,
                          const ecf_workload *w)
 {
@@ -32,10 +34,14 @@ void ecf_est_cpu_runtime(devinfo *d, const ecf_model *m,
     if (!d->cpu)
         return;
     if (!ecf_task_is_training(w->task))
-        fw = serve_engine_pick(m, w, false) == ECF_ENGINE_TF_SERVING
+        fw = serve_engine_pick(m, w, SERVE_DEV_OTHER) == ECF_ENGINE_TF_SERVING
                  ? ECF_FW_TENSORFLOW
-                 : ECF_FW_PYTORCH;
-    if (fw == ECF_FW_PYTORCH) {
+             : w->framework == ECF_FW_JAX ? ECF_FW_JAX
+                                          : ECF_FW_PYTORCH;
+    if (fw == ECF_FW_JAX) {
+        d->runtime_gib = CPU_RUNTIME_JAX_GIB;
+        d->runtime = "JAX";
+    } else if (fw == ECF_FW_PYTORCH) {
         d->runtime_gib = CPU_RUNTIME_PYTORCH_GIB;
         d->runtime = "PyTorch";
     } else if (fw == ECF_FW_TENSORFLOW) {
@@ -334,9 +340,11 @@ void infer_memory(ecf_memory *mem,
                          const plan *pl,
                          const devinfo *d)
 {
-    double wb = ecf_estimate_weight_bytes(p);
+    double wb = d->wo_weight_bytes > 0 ? d->wo_weight_bytes
+                                       : ecf_estimate_weight_bytes(p);
     /* the serving engine (LLMs); --kv-cache-dtype's auto is its choice */
-    int eid = is_llm(m) ? serve_engine_pick(m, w, d->gen == GEN_NEURON) : 0;
+    int eid = is_llm(m) ? serve_engine_pick(m, w, (serve_dev)serve_dev_of(d))
+                        : 0;
     const serve_engine *llm_eng = is_llm(m) ? serve_engine_get(eid) : NULL;
     double kv_elem = kv_bytes_per_elem_row(w, p, llm_eng);
     double split = (double)pl->tp * pl->pp;
@@ -464,7 +472,7 @@ double ecf_estimate_min_total_gib(const ecf_model *m, const ecf_workload *w)
                          m, kv_bytes_per_elem_row(
                                 w, p,
                                 serve_engine_get(
-                                    serve_engine_pick(m, w, false)))) *
+                                    serve_engine_pick(m, w, SERVE_DEV_OTHER)))) *
                      ecf_model_kv_context(m, (double)w->input_tokens +
                                                  w->output_tokens);
     }

@@ -67,7 +67,8 @@ static void llm_times(infer_times *t,
                       const serve_engine *eng,
                       double *u_out)
 {
-    double wb = ecf_estimate_weight_bytes(p);
+    double wb = d->wo_weight_bytes > 0 ? d->wo_weight_bytes
+                                       : ecf_estimate_weight_bytes(p);
     /* --kv-cache-dtype, auto resolved by this engine */
     double kv_elem = kv_bytes_per_elem_row(w, p, eng);
     double split = (double)pl->tp * pl->pp, pp = pl->pp;
@@ -498,6 +499,13 @@ static void explain_serve(ecf_estimate *e,
         x->engine_why = "the default for LLMs";
     else if (w->framework == ECF_FW_TENSORFLOW)
         x->engine_why = "the default for --framework tensorflow";
+    else if (eng == serve_engine_get(ECF_ENGINE_TENSORRT))
+        x->engine_why = "the default for convnets, encoders, ViTs and "
+                        "diffusion models on NVIDIA GPUs (a compiled graph)";
+    else if (eng == serve_engine_get(ECF_ENGINE_HF) &&
+             m->kind == ECF_KIND_SPEECH)
+        x->engine_why = "the default for speech on NVIDIA GPUs "
+                        "(openai-whisper and transformers decode eagerly)";
     else
         x->engine_why = "the default for models other than LLMs";
     if (x->llm) {
@@ -615,7 +623,7 @@ void run_infer(ecf_estimate *e,
                       double peak)
 {
     plan pl = {ECF_PAR_SINGLE, 1, 1, 1, false, w->batch_size};
-    int engine = serve_engine_pick(m, w, d->gen == GEN_NEURON);
+    int engine = serve_engine_pick(m, w, (serve_dev)serve_dev_of(d));
     const serve_engine *eng = serve_engine_get(engine);
     infer_times t;
     double u = 0;

@@ -12,6 +12,14 @@
 
 #include "estimate_gemm.h"
 
+bool ecf_est_engine_fp8_weight_only(const ecf_model *m, const ecf_workload *w,
+                                    const devinfo *d)
+{
+    return serve_engine_get(serve_engine_pick(m, w,
+                                              (serve_dev)serve_dev_of(d)))
+        ->fp8_weight_only;
+}
+
 /* Inference GEMM efficiency at M tokens per GEMM (docs/estimation.md 5.3,
  * "Compute efficiency by M"): on the parts whose matmul ceiling is
  * measured (A100, H100, H200, RTX 4090, A10G, L40S, V100), in
@@ -117,6 +125,14 @@ void serve_other_times(infer_times *t,
     double bw = d->bw_gbytes_s * 1e9 * (d->cpu ? 1.0 : U_BW);
     double wb = ecf_estimate_weight_bytes(p);
     double act_elem = (p == ECF_PREC_FP32 || p == ECF_PREC_TF32) ? 2.0 : 1.0;
+    /* a compiled graph's convnet passes over its feature maps (docs/
+     * estimation.md 5.5, "Compiled graphs"): each convolution writes its
+     * output once, BatchNorm folded into it and the activation and the
+     * residual add in its epilogue, and the next reads it once; int8
+     * layers pass int8 tensors */
+    double cnn_passes = eng->fused_graph ? CNN_INFER_TRAFFIC_FUSED
+                                         : CNN_INFER_TRAFFIC;
+    double cnn_elem = eng->fused_graph && p == ECF_PREC_INT8 ? 0.5 : act_elem;
 
     memset(t, 0, sizeof(*t));
     flops = b * fwd_flops_sample(m, w->seq_len);
@@ -162,11 +178,11 @@ void serve_other_times(infer_times *t,
      * each denoising step */
     if (m->kind == ECF_KIND_DIFFUSION)
         bytes += b * diff_train_act_bytes(m, w, 2.0 * act_elem) *
-                 CNN_INFER_TRAFFIC * (double)ecf_model_cfg_passes(m) *
+                 cnn_passes * (double)ecf_model_cfg_passes(m) *
                  m->diffusion_steps;
     else if (!ecf_model_kind_is_transformer(m->kind))
-        bytes += b * m->act_mib_per_sample * 1048576.0 * act_elem *
-                 CNN_INFER_TRAFFIC;
+        bytes += b * m->act_mib_per_sample * 1048576.0 * cnn_elem *
+                 cnn_passes;
     memt = bytes / bw;
     t->mem_bound = memt > compute;
     t->weight_bytes = bytes;
@@ -178,10 +194,10 @@ void serve_other_times(infer_times *t,
         t->latency_s = compute > memt ? compute : memt;
         /* Attention scores an unfused GPU forward writes and reads
          * between its GEMMs (docs/estimation.md 5.4): not TensorRT's fused
-         * MHA, not a compiled Neuron graph (a layer's scores fit its
-         * 24 MiB SBUF), not a CPU (section 7). */
+         * MHA (fused_graph: tensorrt, trtllm), not a compiled Neuron graph
+         * (a layer's scores fit its 24 MiB SBUF), not a CPU (section 7). */
         if (d->gen >= GEN_OLD && d->gen <= GEN_BLACKWELL && !d->cpu &&
-            strcmp(eng->name, "trtllm") != 0)
+            !eng->fused_graph)
             t->latency_s += b * attn_score_infer_bytes(m, w, d, w->seq_len, p) *
                             (1.0 + eager_score_passes(m, eng) *
                                        EAGER_SCORE_PASS_BYTES /
@@ -202,6 +218,20 @@ void serve_other_times(infer_times *t,
         /* autoregressive text decoder: ~60% of the weights read per
          * generated token */
         t->per_token_s = m->params * wb * 0.6 / pl->tp / bw;
+        /* An eager decoder (openai-whisper, transformers' generate without
+         * a static cache and torch.compile) launches each decoder layer's
+         * kernels from Python for every token: the host's launches and
+         * the device's reads overlap, the slower sets the pace, and the
+         * engine's per-step host work (sampling, logits processors)
+         * follows (docs/estimation.md 5.5, "Eager speech decoders").
+         * Whisper's decoder is half its layers (32 + 32 in large-v3). */
+        if (eng->layer_dispatch_s > 0 && d->gen >= GEN_OLD &&
+            d->gen <= GEN_BLACKWELL && !d->cpu && m->layers > 1) {
+            double launch = eng->layer_dispatch_s * (m->layers / 2);
+            if (launch > t->per_token_s)
+                t->per_token_s = launch;
+            t->per_token_s += eng->step_s;
+        }
         t->latency_s += w->output_tokens * t->per_token_s;
     }
     *u_out = u;

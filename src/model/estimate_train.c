@@ -309,7 +309,7 @@ void train_eval_cand(cand *c,
     c->samples_per_step =
         (double)pl->batch * pl->dp * c->micro * samples_per_row(w);
     c->flops_per_step = c->mult * flops_sample * c->samples_per_step;
-    c->u = tf ? u_train_tf(m, d, p, peak_16bit(d, p, peak)) : u_conv(d, p);
+    c->u = tf ? u_train_tf(m, d, p, peak_16bit(d, p, peak)) : u_conv_train(d, p);
     c->compute_s = c->mult * c->samples_per_step / n *
                    (tf ? train_compute_s_sample(m, w, p, d, peak, c->u)
                        : (peak > 0 ? flops_sample *
@@ -493,7 +493,7 @@ static double sps_ceiling(const ecf_model *m,
 {
     bool lora = w->task == ECF_TASK_LORA || w->task == ECF_TASK_QLORA;
     bool tf = ecf_model_kind_is_transformer(m->kind);
-    double u = tf ? u_train_tf(m, d, p, peak_16bit(d, p, peak)) : u_conv(d, p),
+    double u = tf ? u_train_tf(m, d, p, peak_16bit(d, p, peak)) : u_conv_train(d, p),
            t;
     double mult = lora ? (ckpt ? 3.0 : 2.0) : (ckpt ? 4.0 : 3.0);
     if (peak <= 0 || u <= 0)

@@ -40,7 +40,13 @@ void ecf_range_key_of(ecf_range_key *out, const ecf_model *m,
      * (serve_engine_pick); training: the framework. */
     out->engine = ecf_task_is_training(w->task)
                       ? ecf_framework_name(w->framework)
-                      : ecf_engine_name(serve_engine_pick(m, w, neuron));
+                      : ecf_engine_name(serve_engine_pick(
+                            m, w,
+                            neuron ? SERVE_DEV_NEURON
+                            : a && a->kind == ECF_ACCEL_GPU && a->vendor &&
+                                    strcmp(a->vendor, "NVIDIA") == 0
+                                ? SERVE_DEV_NVIDIA
+                                : SERVE_DEV_OTHER));
 }
 
 static bool field_ok(const char *want, const char *have)

@@ -12,16 +12,20 @@
 
 #include "ec2fit/stacks.h"
 
-int serve_engine_pick(const ecf_model *m, const ecf_workload *w, bool neuron)
+int serve_engine_pick(const ecf_model *m, const ecf_workload *w,
+                      serve_dev dev)
 {
     if (w->engine > ECF_ENGINE_AUTO && w->engine < ECF_ENGINE_COUNT)
         return w->engine;
-    if (neuron)
+    if (dev == SERVE_DEV_NEURON)
         return ECF_ENGINE_NEURON;
     if (ecf_model_kind_is_llm(m->kind))
         return ECF_ENGINE_VLLM;
     if (w->framework == ECF_FW_TENSORFLOW)
         return ECF_ENGINE_TF_SERVING;
+    if (dev == SERVE_DEV_NVIDIA &&
+        ecf_engine_nvidia_default(m->kind, w->framework) != ECF_ENGINE_AUTO)
+        return ecf_engine_nvidia_default(m->kind, w->framework);
     return ECF_ENGINE_TRITON;
 }
 

@@ -17,10 +17,21 @@
  * names and documents the fields). */
 typedef ecf_engine_perf serve_engine;
 
-/* The engine a plan on device generation `neuron` uses: w->engine when
- * set, else Neuron on Inferentia/Trainium, vLLM for LLMs, TF Serving for
- * --framework tensorflow, Triton otherwise (ecf_stacks_engine's order). */
-int serve_engine_pick(const ecf_model *m, const ecf_workload *w, bool neuron);
+/* The device class an engine is picked for. */
+typedef enum {
+    SERVE_DEV_OTHER = 0, /* a CPU host, or an accelerator neither below */
+    SERVE_DEV_NEURON,    /* Inferentia / Trainium */
+    SERVE_DEV_NVIDIA     /* an NVIDIA GPU */
+} serve_dev;
+
+/* The engine a plan on device class `dev` uses: w->engine when set, else
+ * Neuron on Inferentia/Trainium, vLLM for LLMs, TF Serving for
+ * --framework tensorflow, on an NVIDIA GPU TensorRT for a convnet,
+ * encoder, ViT or diffusion model and Hugging Face Transformers for
+ * speech (ecf_engine_nvidia_default), Triton otherwise
+ * (ecf_stacks_engine's order). */
+int serve_engine_pick(const ecf_model *m, const ecf_workload *w,
+                      serve_dev dev);
 /* The table row of `engine` (an ecf_engine); never NULL. */
 const serve_engine *serve_engine_get(int engine);
 

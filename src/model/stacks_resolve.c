@@ -22,6 +22,11 @@ ecf_engine ecf_stacks_engine(const ecf_stacks *s, int platform,
         return ECF_ENGINE_VLLM;
     if (w->framework == ECF_FW_TENSORFLOW)
         return ECF_ENGINE_TF_SERVING;
+    if (platform >= 0 && platform < s->n_platforms &&
+        s->platforms[platform].vendor &&
+        strcmp(s->platforms[platform].vendor, "NVIDIA") == 0 &&
+        ecf_engine_nvidia_default(m->kind, w->framework) != ECF_ENGINE_AUTO)
+        return ecf_engine_nvidia_default(m->kind, w->framework);
     return ECF_ENGINE_TRITON;
 }
 

@@ -330,7 +330,8 @@ int cli_workload_option(cli_workload *wl, int c, const char *arg, ecf_err *err)
         if (e < 0)
             return ecf_err_set(err, ECF_EINVAL,
                                "--engine: expected vllm, tgi, trtllm, hf, "
-                               "tf-serving, triton, neuron or auto, got '%s'",
+                               "tf-serving, triton, neuron, tensorrt or "
+                               "auto, got '%s'",
                                arg);
         w->engine = e;
         return 1;
@@ -441,11 +442,19 @@ static int check_serving_stack(const cli_workload *wl, const ecf_model *m,
                            "cache) for %s; use vllm, tgi, trtllm, hf or "
                            "neuron",
                            m->name);
+    if (llm && e == ECF_ENGINE_TENSORRT)
+        return ecf_err_set(err, ECF_EINVAL,
+                           "--engine tensorrt: a compiled graph of fixed "
+                           "shapes has no LLM runtime (in-flight batching, "
+                           "paged KV cache) for %s; use trtllm, vllm, tgi, "
+                           "hf or neuron",
+                           m->name);
     if (!llm && (e == ECF_ENGINE_VLLM || e == ECF_ENGINE_TGI ||
                  e == ECF_ENGINE_TRTLLM))
         return ecf_err_set(err, ECF_EINVAL,
                            "--engine %s: serves LLMs only, and %s is a %s "
-                           "model; use triton, tf-serving, hf or neuron",
+                           "model; use tensorrt, triton, tf-serving, hf or "
+                           "neuron",
                            ecf_engine_name(e), m->name,
                            ecf_model_kind_name(m->kind));
     return 0;

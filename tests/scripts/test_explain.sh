@@ -216,7 +216,7 @@ check "three stages: hops summed" grep -q '^ok 6 3 ' "$WORK/sum_pp3.out"
 check "offline batch 512 on H100: compute-bound GEMMs beside memory-bound attention" grep -q '^ok 5 1 False compute memory' "$WORK/sum_batch_p5.out"
 
 # ---- non-LLM: ResNet-50 on g5.xlarge with --latency-ms -----------------
-"$E" estimate --model resnet50 --task infer --instance g5.xlarge --latency-ms 10 --explain --output json > "$WORK/cnn.json"
+"$E" estimate --model resnet50 --task infer --instance g5.xlarge --engine triton --latency-ms 10 --explain --output json > "$WORK/cnn.json"
 py "$WORK/cnn.json" > "$WORK/cnn.out" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1])); s = d["serving_breakdown"]
@@ -230,6 +230,17 @@ assert d["latency_ms"] <= 10 < s["next_batch_ms"], s
 print("ok")
 PY
 check "resnet50 on g5.xlarge: forward terms, --latency-ms set the batch" grep -qx ok "$WORK/cnn.out"
+# the default on an NVIDIA GPU: the compiled graph, no per-forward term
+"$E" estimate --model resnet50 --task infer --instance g5.xlarge --explain --output json > "$WORK/cnn_trt.json"
+py "$WORK/cnn_trt.json" > "$WORK/cnn_trt.out" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1])); s = d["serving_breakdown"]
+assert s["engine"] == "tensorrt" and s["forward_overhead_ms"] == 0, s
+assert "compiled graph" in s["engine_reason"], s
+assert abs(s["compute_ms"] + s["memory_ms"] - d["latency_ms"]) < 2e-3, s
+print("ok")
+PY
+check "resnet50 on g5.xlarge by default: tensorrt, latency = compute + reads" grep -qx ok "$WORK/cnn_trt.out"
 "$E" estimate --model resnet50 --task infer --instance g5.xlarge --batch-size 4 --explain --output json > "$WORK/fixed.json"
 check "--batch-size: batch_limited_by batch-size" py "$WORK/fixed.json" <<'PY'
 import json, sys

@@ -187,6 +187,20 @@ static void test_cpu_burst__runtime_floor(void **state)
     w.framework = ECF_FW_TENSORFLOW;
     fx_est(&e, f, "resnet50", &w, "c5.large", 1);
     assert_true(has_note(&e, "TensorFlow runtime holds 0.28 GiB"));
+
+    /* JAX: 330,400 KB of RSS for a CPU process running one jitted
+     * computation (jax-ml/jax#25184), serving and training alike */
+    w.framework = ECF_FW_JAX;
+    fx_est(&e, f, "resnet50", &w, "c5.large", 1);
+    assert_true(has_note(&e, "JAX runtime holds 0.32 GiB"));
+    assert_true(e.memory.overhead_gib >= 330400.0 * 1024 / 1073741824.0);
+    w = (ecf_workload)ECF_WORKLOAD_INIT;
+    w.task = ECF_TASK_FINETUNE;
+    w.framework = ECF_FW_JAX;
+    w.dataset_amount = 50000;
+    w.dataset_unit = ECF_DATASET_SAMPLES;
+    fx_est(&e, f, "efficientnet_b0", &w, "c5.large", 1);
+    assert_true(has_note(&e, "JAX runtime holds 0.32 GiB"));
 }
 
 /* issue 24's two CPU cases: no t-family plan ranks first */

@@ -39,11 +39,13 @@ typedef struct {
     double i4recons;
     bool fp8_kv;   /* fp8_kv_auto */
     double i4launch; /* int4_col_launch_s */
+    bool graph;    /* fused_graph */
+    bool fp8wo;    /* fp8_weight_only */
 } doc_row;
 
 static const doc_row documented[] = {
     {ECF_ENGINE_VLLM, 0.5e-3, 0, 0, 0.70, 1.0, 0.75, 1.0, 8192, 4e-3, 1.0,
-     true, true, false, 0, 0, 0, 0, 0, false, 0},
+     true, true, false, 0, 0, 0, 0, 0, false, 0, false, true},
     /* TGI 1.0.3's GPTQ path: Triton on the column-parallel projections
      * (fxmarty/q4f16-gemm-gemv-benchmark, A10G: 8192^2 weights in 0.2963
      * ms = 226 G weights/s), exllama on the row-parallel ones
@@ -52,17 +54,26 @@ static const doc_row documented[] = {
      * call's host time 73.2 us over a torch op's (triton-lang/triton#459:
      * 0.0964 against 0.0232 ms CPU time per matmul call) */
     {ECF_ENGINE_TGI, 1.0e-3, 0.4e-3, 0, 0.70, 0.50, 0.75, 1.0, 4096, 4e-3,
-     1.0, true, false, true, 0, 226, 0.53125, 8, 4.53125, false, 73.2e-6},
-    {ECF_ENGINE_TRTLLM, 0.2e-3, 0, 0, 0.70, 0.50, 0.75, 1.0, 8192, 1e-3, 1.0,
-     true, true, true, 2048, 0, 0, 0, 0, true, 0},
+     1.0, true, false, true, 0, 226, 0.53125, 8, 4.53125, false, 73.2e-6,
+     false, false},
+    /* int4_bw_eff 0.62: INT4 AWQ / FP8 tokens/s at batch 2 on an H100
+     * (TensorRT Model Optimizer benchmark.md, Llama3-8B 1.164x) x 0.53125
+     * B per int4 weight */
+    {ECF_ENGINE_TRTLLM, 0.2e-3, 0, 0, 0.70, 0.62, 0.75, 1.0, 8192, 1e-3, 1.0,
+     true, true, true, 2048, 0, 0, 0, 0, true, 0, true, false},
     {ECF_ENGINE_HF, 2.0e-3, 0.9e-3, 37.7e-6, 0.70, 0.50, 0.75, 1.0, 0, 4e-3,
-     1.0, false, false, false, 0, 0, 0, 0, 0, false, 0},
+     1.0, false, false, false, 0, 0, 0, 0, 0, false, 0, false, false},
     {ECF_ENGINE_TF_SERVING, 1.0e-3, 0, 0, 0.70, 0.50, 0.75, 1.0, 0, 4e-3, 1.0,
-     false, false, false, 0, 0, 0, 0, 0, false, 0},
+     false, false, false, 0, 0, 0, 0, 0, false, 0, false, false},
     {ECF_ENGINE_TRITON, 1.0e-3, 0, 0, 0.70, 0.50, 0.75, 1.0, 0, 4e-3, 1.0,
-     false, false, false, 0, 0, 0, 0, 0, false, 0},
+     false, false, false, 0, 0, 0, 0, 0, false, 0, false, false},
     {ECF_ENGINE_NEURON, 0, 0, 0, 0.70, 0.50, 1.0, 1.0, 8192, 0, 1.0,
-     false, true, false, 0, 0, 0, 0, 0, false, 0},
+     false, true, false, 0, 0, 0, 0, 0, false, 0, false, false},
+    /* compiled graph: no per-forward host term (the MLPerf v3.1 L4
+     * ResNet-50 SingleStream check, docs/estimation.md 5.5 "Compiled
+     * graphs"), fused epilogues and attention */
+    {ECF_ENGINE_TENSORRT, 0, 0, 0, 0.70, 0.50, 0.75, 1.0, 0, 0, 1.0, false,
+     false, false, 0, 0, 0, 0, 0, false, 0, true, false},
 };
 
 static void expect_row(const ecf_engine_perf *r, const doc_row *d)
@@ -88,6 +99,8 @@ static void expect_row(const ecf_engine_perf *r, const doc_row *d)
     assert_float_equal(r->int4_recons_bytes, d->i4recons, 1e-12);
     assert_int_equal(r->fp8_kv_auto, d->fp8_kv);
     assert_float_equal(r->int4_col_launch_s, d->i4launch, 1e-12);
+    assert_int_equal(r->fused_graph, d->graph);
+    assert_int_equal(r->fp8_weight_only, d->fp8wo);
 }
 
 static void test_engines__embedded_values_are_documented(void **state)
@@ -120,14 +133,21 @@ static void test_engines__estimator_reads_the_table(void **state)
     assert_ptr_equal(serve_engine_get(ECF_ENGINE_HF),
                      ecf_engines_get(ecf_engines_builtin(), ECF_ENGINE_HF));
     expect_row(serve_engine_get(ECF_ENGINE_TGI), &documented[1]);
-    assert_int_equal(serve_engine_pick(&llm, &w, false), ECF_ENGINE_VLLM);
-    assert_int_equal(serve_engine_pick(&llm, &w, true), ECF_ENGINE_NEURON);
-    assert_int_equal(serve_engine_pick(&bert, &w, false), ECF_ENGINE_TRITON);
+    assert_int_equal(serve_engine_pick(&llm, &w, SERVE_DEV_NVIDIA),
+                     ECF_ENGINE_VLLM);
+    assert_int_equal(serve_engine_pick(&llm, &w, SERVE_DEV_NEURON),
+                     ECF_ENGINE_NEURON);
+    /* a compiled graph on NVIDIA GPUs, Triton on a CPU host */
+    assert_int_equal(serve_engine_pick(&bert, &w, SERVE_DEV_NVIDIA),
+                     ECF_ENGINE_TENSORRT);
+    assert_int_equal(serve_engine_pick(&bert, &w, SERVE_DEV_OTHER),
+                     ECF_ENGINE_TRITON);
     w.framework = ECF_FW_TENSORFLOW;
-    assert_int_equal(serve_engine_pick(&bert, &w, false),
+    assert_int_equal(serve_engine_pick(&bert, &w, SERVE_DEV_NVIDIA),
                      ECF_ENGINE_TF_SERVING);
     w.engine = ECF_ENGINE_HF;
-    assert_int_equal(serve_engine_pick(&bert, &w, true), ECF_ENGINE_HF);
+    assert_int_equal(serve_engine_pick(&bert, &w, SERVE_DEV_NEURON),
+                     ECF_ENGINE_HF);
 }
 
 /* The file with the first `from` replaced by `to` (to may be ""). */
@@ -226,13 +246,23 @@ static void test_engines__loader_refuses(void **state)
                    "\"max_batch_requests\": 0,",
                    "engines.json: engines[0] (vllm): missing "
                    "\"kv_reserve_full\"");
-    expect_refused("\"fp8_kv_auto\": true}", "\"fp8_kv_auto\": \"fp8\"}",
+    expect_refused("\"fp8_kv_auto\": true,", "\"fp8_kv_auto\": \"fp8\",",
                    "engines.json: engines[2] (trtllm): fp8_kv_auto: "
                    "expected true or false");
-    expect_refused("\"as_of\": \"2024-09-05\", \"fp8_kv_auto\": false}",
-                   "\"as_of\": \"2024-09-05\"}",
+    expect_refused("\"as_of\": \"2024-09-05\", \"fp8_kv_auto\": false,",
+                   "\"as_of\": \"2024-09-05\",",
                    "engines.json: engines[0] (vllm): missing "
                    "\"fp8_kv_auto\"");
+    expect_refused("\"fp8_kv_auto\": false, \"fused_graph\": false,",
+                   "\"fp8_kv_auto\": false,",
+                   "engines.json: engines[0] (vllm): missing "
+                   "\"fused_graph\"");
+    expect_refused("\"fused_graph\": true,", "\"fused_graph\": 1,",
+                   "engines.json: engines[2] (trtllm): fused_graph: "
+                   "expected true or false");
+    expect_refused("\"fp8_weight_only\": true}", "\"fp8_weight_only\": 1}",
+                   "engines.json: engines[0] (vllm): fp8_weight_only: "
+                   "expected true or false");
     expect_refused("\"max_batch_requests\": 2048",
                    "\"max_batch_requests\": 2048.5",
                    "engines.json: engines[2] (trtllm): max_batch_requests: "
@@ -449,6 +479,142 @@ static void test_engines__eager_dispatch_per_kernel(void **state)
                 6.5598);
 }
 
+/* The compiled-graph engine (docs/estimation.md 5.5, "Compiled graphs"):
+ * the default for a convnet, encoder, ViT or diffusion model on an
+ * NVIDIA GPU, with no per-forward host term and one pass over a convnet's
+ * feature maps. MLPerf Inference v3.1 closed, NVIDIA L4x1_TRT, ResNet-50
+ * SingleStream int8 on one L4: mean 0.346 ms per query (p90 0.349). The
+ * same plan on Triton (4 ms per forward, 2.5 passes) gave 4.74 ms. */
+static void test_engines__compiled_graph_resnet50_l4(void **state)
+{
+    ecf_workload w = ECF_WORKLOAD_INIT;
+    ecf_estimate e;
+    ecf_err err = ECF_ERR_INIT;
+    const ecf_model *m = ecf_zoo_find(zoo, "resnet50");
+    const ecf_instance *g6 = ecf_catalog_find(cat, "g6.xlarge");
+    double auto_ms, triton_ms;
+    (void)state;
+    assert_non_null(m);
+    assert_non_null(g6);
+    w.task = ECF_TASK_INFER;
+    w.precision = ECF_PREC_INT8;
+    w.batch_size = 1;
+    assert_int_equal(ecf_estimate_run(&e, m, &w, g6, 1, &err), 0);
+    assert_string_equal(e.engine, "tensorrt");
+    auto_ms = e.latency_ms;
+    /* within the calibration tolerance (35%) of the measured 0.346 ms,
+     * and below it by no more than the device time alone can explain */
+    assert_true(auto_ms > 0.346 * 0.65 && auto_ms < 0.346 * 1.35);
+    assert_float_equal(auto_ms, 0.3287, 0.001);
+    w.engine = ECF_ENGINE_TRITON;
+    assert_int_equal(ecf_estimate_run(&e, m, &w, g6, 1, &err), 0);
+    triton_ms = e.latency_ms;
+    assert_float_equal(triton_ms, 4.74, 0.01);
+    /* on a CPU host the default stays Triton (TensorRT needs a GPU) */
+    w.engine = ECF_ENGINE_AUTO;
+    w.precision = ECF_PREC_FP32;
+    assert_int_equal(ecf_estimate_run(&e, m, &w,
+                                      ecf_catalog_find(cat, "c6i.2xlarge"), 1,
+                                      &err),
+                     0);
+    assert_string_equal(e.engine, "triton");
+    /* --framework tensorflow keeps TF Serving on the GPU */
+    w.framework = ECF_FW_TENSORFLOW;
+    assert_int_equal(ecf_estimate_run(&e, m, &w, g6, 1, &err), 0);
+    assert_string_equal(e.engine, "tf-serving");
+    /* an encoder under SDPA (the default) differs from Triton by
+     * Triton's 4 ms per forward only */
+    assert_float_equal(latency_ms("bert-large", "g5.2xlarge",
+                                  ECF_ENGINE_TRITON, 512) -
+                           latency_ms("bert-large", "g5.2xlarge",
+                                      ECF_ENGINE_TENSORRT, 512),
+                       4.0, 1e-9);
+    /* with stored scores (--attention eager) the fused MHA still writes
+     * none: the compiled engine's latency does not move */
+    assert_float_equal(latency_ms_attn("bert-large", "g5.2xlarge",
+                                       ECF_ENGINE_TENSORRT, 512, true),
+                       latency_ms("bert-large", "g5.2xlarge",
+                                  ECF_ENGINE_TENSORRT, 512),
+                       1e-9);
+}
+
+/* --precision fp8 on an A100 (no fp8 math): vLLM serves the fp8
+ * checkpoint weight-only (FP8 Marlin, W8A16: docs.vllm.ai v0.5.5 "FP8
+ * W8A8", vllm-project/vllm#5975), so Llama 3.1 8B holds and reads 1 byte
+ * per weight with bf16 math; an engine without that kernel (TGI 1.x) and
+ * an MoE model (FusedMoE has no FP8 Marlin path on Ampere) run as bf16. */
+static void test_engines__fp8_weight_only_on_ampere(void **state)
+{
+    ecf_workload w = ECF_WORKLOAD_INIT;
+    ecf_estimate fp8, bf16;
+    ecf_err err = ECF_ERR_INIT;
+    const ecf_model *m = ecf_zoo_find(zoo, "llama-3.1-8b");
+    const ecf_model *moe = ecf_zoo_find(zoo, "mixtral-8x7b");
+    const ecf_instance *p4d = ecf_catalog_find(cat, "p4d.24xlarge");
+    (void)state;
+    assert_non_null(m);
+    assert_non_null(moe);
+    assert_non_null(p4d);
+    w.task = ECF_TASK_INFER;
+    w.batch_size = 1;
+    w.precision = ECF_PREC_FP8;
+    w.precision_explicit = true;
+    assert_int_equal(ecf_estimate_run(&fp8, m, &w, p4d, 1, &err), 0);
+    w.precision = ECF_PREC_BF16;
+    assert_int_equal(ecf_estimate_run(&bf16, m, &w, p4d, 1, &err), 0);
+    assert_string_equal(fp8.engine, "vllm");
+    /* half the weights held, and the decode step reads half the bytes */
+    assert_float_equal(fp8.memory.weights_gib * 2, bf16.memory.weights_gib,
+                       1e-9);
+    assert_true(fp8.per_token_ms < 0.55 * bf16.per_token_ms);
+    /* TGI 1.x: no fp8 weight-only kernel, the plan runs as bf16 */
+    w.precision = ECF_PREC_FP8;
+    w.engine = ECF_ENGINE_TGI;
+    assert_int_equal(ecf_estimate_run(&fp8, m, &w, p4d, 1, &err), 0);
+    w.precision = ECF_PREC_BF16;
+    assert_int_equal(ecf_estimate_run(&bf16, m, &w, p4d, 1, &err), 0);
+    assert_float_equal(fp8.memory.weights_gib, bf16.memory.weights_gib,
+                       1e-9);
+    /* MoE on vLLM: bf16 as well */
+    w.engine = ECF_ENGINE_AUTO;
+    w.precision = ECF_PREC_FP8;
+    assert_int_equal(ecf_estimate_run(&fp8, moe, &w, p4d, 1, &err), 0);
+    w.precision = ECF_PREC_BF16;
+    assert_int_equal(ecf_estimate_run(&bf16, moe, &w, p4d, 1, &err), 0);
+    assert_float_equal(fp8.memory.weights_gib, bf16.memory.weights_gib,
+                       1e-9);
+}
+
+/* Speech on an eager stack (docs/estimation.md 5.5, "Eager speech
+ * decoders"): the default on an NVIDIA GPU is hf (openai-whisper and
+ * transformers decode layer by layer from Python), so Whisper large-v3's
+ * 32 decoder layers x 0.9 ms of launches + 2 ms of host step = 30.8 ms per
+ * token on an A10G, where the weight reads take 4.4 ms; on Triton (no
+ * per-layer dispatch: a compiled decoder) the reads set the pace. */
+static void test_engines__eager_speech_decoder(void **state)
+{
+    ecf_workload w = ECF_WORKLOAD_INIT;
+    ecf_estimate e;
+    ecf_err err = ECF_ERR_INIT;
+    const ecf_model *m = ecf_zoo_find(zoo, "whisper-large-v3");
+    const ecf_instance *g5 = ecf_catalog_find(cat, "g5.xlarge");
+    double reads;
+    (void)state;
+    assert_non_null(m);
+    assert_non_null(g5);
+    assert_int_equal(m->layers, 64);
+    w.task = ECF_TASK_INFER;
+    w.batch_size = 1;
+    assert_int_equal(ecf_estimate_run(&e, m, &w, g5, 1, &err), 0);
+    assert_string_equal(e.engine, "hf");
+    assert_float_equal(e.per_token_ms, 32 * 0.9 + 2.0, 1e-9);
+    w.engine = ECF_ENGINE_TRITON;
+    assert_int_equal(ecf_estimate_run(&e, m, &w, g5, 1, &err), 0);
+    reads = m->params * 2.0 * 0.6 / (600e9 * 0.70) * 1e3;
+    assert_float_equal(e.per_token_ms, reads, 1e-6);
+    assert_true(reads < 5.0);
+}
+
 /* The eager forward's extra passes over the attention scores
  * (docs/estimation.md 5.5), with eager attention (--attention eager, as
  * transformers before 4.41 ran BERT): Hugging Face BertSelfAttention divides the
@@ -497,6 +663,9 @@ int main(void)
         cmocka_unit_test(test_engines__eager_dispatch_per_kernel),
         cmocka_unit_test(test_engines__eager_score_passes),
         cmocka_unit_test(test_engines__tgi_int4_kernel_bytes),
+        cmocka_unit_test(test_engines__compiled_graph_resnet50_l4),
+        cmocka_unit_test(test_engines__fp8_weight_only_on_ampere),
+        cmocka_unit_test(test_engines__eager_speech_decoder),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -186,7 +186,25 @@ static void test_stacks__default_engines(void **state)
     v = resolve("g5.xlarge", "resnet50", ECF_TASK_INFER, ECF_FW_TENSORFLOW, 0);
     assert_int_equal(v.engine, ECF_ENGINE_TF_SERVING);
     assert_int_equal(v.status, ECF_STACK_SUPPORTED);
+    /* a compiled graph on an NVIDIA GPU, Triton on a CPU host, whose
+     * platform has no TensorRT */
     v = resolve("g5.xlarge", "resnet50", ECF_TASK_INFER, ECF_FW_PYTORCH, 0);
+    assert_int_equal(v.engine, ECF_ENGINE_TENSORRT);
+    assert_int_equal(v.status, ECF_STACK_SUPPORTED);
+    v = resolve("c7i.large", "resnet50", ECF_TASK_INFER, ECF_FW_PYTORCH, 0);
+    assert_int_equal(v.engine, ECF_ENGINE_TRITON);
+    assert_int_equal(v.status, ECF_STACK_SUPPORTED);
+    v = resolve("c7i.large", "resnet50", ECF_TASK_INFER, ECF_FW_PYTORCH,
+                ECF_ENGINE_TENSORRT);
+    assert_int_equal(v.status, ECF_STACK_UNSUPPORTED);
+    /* speech: Hugging Face Transformers (an eager decoder loop) on a
+     * GPU, Triton on a CPU host */
+    v = resolve("g5.xlarge", "whisper-large-v3", ECF_TASK_INFER,
+                ECF_FW_PYTORCH, 0);
+    assert_int_equal(v.engine, ECF_ENGINE_HF);
+    assert_int_equal(v.status, ECF_STACK_SUPPORTED);
+    v = resolve("c7i.large", "whisper-large-v3", ECF_TASK_INFER,
+                ECF_FW_PYTORCH, 0);
     assert_int_equal(v.engine, ECF_ENGINE_TRITON);
     /* TF Serving needs a TensorFlow model */
     v = resolve("c7i.large", "resnet50", ECF_TASK_INFER, ECF_FW_PYTORCH,
