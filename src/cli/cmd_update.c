@@ -30,7 +30,6 @@
 #include "ec2fit/sigv4.h"
 #include "ec2fit/textsafe.h"
 
-
 #define CMD "update"
 #define MAX_REGION_LEN 64
 
@@ -152,8 +151,7 @@ static void usage(FILE *f)
         "     sso_session (after aws sso login), static keys,\n"
         "     credential_process\n"
         "  4. AWS_CONTAINER_CREDENTIALS_RELATIVE_URI or _FULL_URI (ECS, EKS)\n"
-        "  5. the instance role via IMDSv2 (AWS_EC2_METADATA_DISABLED=true\n"
-        "     skips it)\n"
+        "  5. the instance role via IMDSv2 (AWS_EC2_METADATA_DISABLED=true skips it)\n"
         "Endpoints for tests: AWS_ENDPOINT_URL_STS, AWS_ENDPOINT_URL_SSO,\n"
         "AWS_EC2_METADATA_SERVICE_ENDPOINT. See docs/update.md.\n"
         "AWS_CA_BUNDLE names a CA file. Exit status: 0 ok, 1 network, parse\n"

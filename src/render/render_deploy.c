@@ -84,6 +84,10 @@ void rd_names_init(rd_names *out, const rr_view *v)
             out->engine = e->engine;
         free(e);
     }
+    /* a compiled graph (TensorRT) is served by Triton's TensorRT backend:
+     * the container is Triton's, its model repository holds the plans */
+    if (strcmp(out->engine, "tensorrt") == 0)
+        out->engine = "triton";
 }
 
 void rd_placement_init(rd_placement *out, const rr_view *v,
