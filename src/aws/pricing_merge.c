@@ -81,7 +81,7 @@ static bool new_price_ok(ecf_pricing_report *rep, const pricing_medians *m,
                          const char *region, double newp, bool force)
 {
     char msg[512];
-    pricing_verdict v = pricing_check_new_price(msg, sizeof(msg), m, inst,
+    pricing_verdict v = ecf_pricing_check_new_price(msg, sizeof(msg), m, inst,
                                                 type, region, newp, force);
     if (v == PRICING_FORCED)
         rep->ondemand_new_forced++;
@@ -306,7 +306,7 @@ static void merge_spot(cJSON *instances, ecf_pricing_report *rep,
                 continue;
             if (ecf_spot_table_get(o->spot, entry->string, type, &s, &band)) {
                 char msg[512];
-                pricing_verdict v = pricing_check_spot(
+                pricing_verdict v = ecf_pricing_check_spot(
                     msg, sizeof(msg), entry, type, entry->string, s,
                     o->force);
                 if (v != PRICING_OK)
@@ -441,10 +441,10 @@ int ecf_pricing_merge(char **json_out, ecf_pricing_report *report,
     report->coverage_before = count_pairs(instances, o, false);
     report->spot_coverage_before = count_pairs(instances, o, true);
     if (o->ondemand) {
-        pricing_medians *m = pricing_medians_new(instances);
+        pricing_medians *m = ecf_pricing_medians_new(instances);
         merge_ondemand(instances, report, o, m);
         merge_reserved(instances, report, o);
-        pricing_medians_free(m);
+        ecf_pricing_medians_free(m);
         count_not_in_catalog(report, instances, o->ondemand);
     }
     if (o->spot)

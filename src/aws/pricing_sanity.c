@@ -63,7 +63,7 @@ static const char *family_of(const cJSON *inst)
     return cJSON_IsString(f) && f->valuestring ? f->valuestring : NULL;
 }
 
-pricing_medians *pricing_medians_new(const cJSON *instances)
+pricing_medians *ecf_pricing_medians_new(const cJSON *instances)
 {
     pricing_medians *m = ecf_xcalloc(1, sizeof(*m));
     const cJSON *inst, *entry;
@@ -98,7 +98,7 @@ pricing_medians *pricing_medians_new(const cJSON *instances)
     return m;
 }
 
-void pricing_medians_free(pricing_medians *m)
+void ecf_pricing_medians_free(pricing_medians *m)
 {
     if (!m)
         return;
@@ -125,7 +125,7 @@ static double median_of(const pricing_medians *m, const char *family,
     return (m->v[i + (j - i) / 2 - 1].v + m->v[i + (j - i) / 2].v) / 2;
 }
 
-bool pricing_reference(double *median_out, double *per_unit_out,
+bool ecf_pricing_reference(double *median_out, double *per_unit_out,
                        const char **unit_out, const pricing_medians *m,
                        const cJSON *inst, double usd)
 {
@@ -144,7 +144,7 @@ bool pricing_reference(double *median_out, double *per_unit_out,
     return true;
 }
 
-pricing_verdict pricing_check_new_price(char *msg, size_t size,
+pricing_verdict ecf_pricing_check_new_price(char *msg, size_t size,
                                         const pricing_medians *m,
                                         const cJSON *inst, const char *type,
                                         const char *region, double newp,
@@ -153,7 +153,7 @@ pricing_verdict pricing_check_new_price(char *msg, size_t size,
     double median, per_unit, ratio;
     const char *unit, *fam = family_of(inst);
 
-    if (!pricing_reference(&median, &per_unit, &unit, m, inst, newp) ||
+    if (!ecf_pricing_reference(&median, &per_unit, &unit, m, inst, newp) ||
         median <= 0)
         return PRICING_OK; /* nothing to compare with (docs/update.md) */
     ratio = per_unit / median;
@@ -170,7 +170,7 @@ pricing_verdict pricing_check_new_price(char *msg, size_t size,
     return force ? PRICING_FORCED : PRICING_REJECTED;
 }
 
-pricing_verdict pricing_check_spot(char *msg, size_t size,
+pricing_verdict ecf_pricing_check_spot(char *msg, size_t size,
                                    const cJSON *entry, const char *type,
                                    const char *region, int s, bool force)
 {

@@ -18,14 +18,14 @@ typedef struct pricing_medians pricing_medians;
 /** Medians of USD/hour per vCPU (plain types) and per accelerator
  *  (count x fraction, accelerated types), over every priced (type,
  *  region) pair of each family in `instances`. Caller frees. */
-pricing_medians *pricing_medians_new(const cJSON *instances);
-void pricing_medians_free(pricing_medians *m);
+pricing_medians *ecf_pricing_medians_new(const cJSON *instances);
+void ecf_pricing_medians_free(pricing_medians *m);
 
 /** The reference for one instance entry: *median_out (0 when its family
  *  has no priced member) and *unit_out ("vCPU" or "accelerator").
  *  *per_unit_out is `usd` divided by the instance's vCPUs or
  *  accelerators. Returns false when the entry has no usable divisor. */
-bool pricing_reference(double *median_out, double *per_unit_out,
+bool ecf_pricing_reference(double *median_out, double *per_unit_out,
                        const char **unit_out, const pricing_medians *m,
                        const cJSON *inst, double usd);
 
@@ -39,7 +39,7 @@ typedef enum {
  *  must lie within ECF_PRICING_NEW_{MIN,MAX}_RATIO of the family median.
  *  A family with no priced member gives PRICING_OK. Unless OK, `msg`
  *  receives the one-line note. */
-pricing_verdict pricing_check_new_price(char *msg, size_t size,
+pricing_verdict ecf_pricing_check_new_price(char *msg, size_t size,
                                         const pricing_medians *m,
                                         const cJSON *inst, const char *type,
                                         const char *region, double newp,
@@ -49,7 +49,7 @@ pricing_verdict pricing_check_new_price(char *msg, size_t size,
  *  values): outside ECF_SPOT_SAVINGS_{MIN,MAX} is rejected even when
  *  forced; a move over ECF_SPOT_MAX_MOVE_POINTS needs force. Unless OK,
  *  `msg` receives the one-line note. */
-pricing_verdict pricing_check_spot(char *msg, size_t size,
+pricing_verdict ecf_pricing_check_spot(char *msg, size_t size,
                                    const cJSON *entry, const char *type,
                                    const char *region, int s, bool force);
 

@@ -51,7 +51,7 @@ long cli_now(void)
         v = strtol(s, &end, 10);
         /* up to 9999-12-31T23:59:59Z: the date code's four-digit years,
          * and far from overflowing now + a day or days * 86400 */
-        if (cli_plain_number(s, true) && !errno && !*end && v > 0 &&
+        if (ecf_parse_plain_number(s, true) && !errno && !*end && v > 0 &&
             v <= NOW_MAX)
             return v;
         if (!warned)
@@ -91,7 +91,7 @@ static void warn_if_stale(const ecf_catalog *cat, src_kind kind,
         long v;
         errno = 0;
         v = strtol(env, &end, 10);
-        if (cli_plain_number(env, true) && !errno && !*end && v >= 0)
+        if (ecf_parse_plain_number(env, true) && !errno && !*end && v >= 0)
             limit = v;
     }
     if (limit == 0 || cli_quiet)

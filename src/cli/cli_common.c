@@ -93,7 +93,7 @@ static size_t prefix_matches(const char **out, size_t max,
     return n;
 }
 
-/* cli_suggest allows 2 edits even in a 4-letter word, which turns
+/* ecf_parse_suggest allows 2 edits even in a 4-letter word, which turns
  * instance-selector's --gpus into "did you mean --qps?". A short word
  * (4 letters or fewer) gets a suggestion only one edit away, or when it has
  * the suggestion's letters in another order (--tsak for --task). */
@@ -101,7 +101,7 @@ static bool close_enough(const char *typed, const char *name)
 {
     size_t n = strlen(typed), i;
     int counts[256] = {0};
-    if (n > 4 || cli_edit_distance(typed, name) <= 1)
+    if (n > 4 || ecf_parse_edit_distance(typed, name) <= 1)
         return true;
     if (strlen(name) != n)
         return false;
@@ -116,7 +116,7 @@ static bool close_enough(const char *typed, const char *name)
 }
 
 /* The hint after "unknown flag": "did you mean --region?" (closest long
- * name by edit distance, cli_suggest's limit), "could be --max-price,
+ * name by edit distance, ecf_parse_suggest's limit), "could be --max-price,
  * --max-results" (an ambiguous abbreviation) or the command's --help. */
 static void flag_hint(char *hint, size_t size, const char *cmd,
                       const char *flag, const struct option *longopts)
@@ -144,7 +144,7 @@ static void flag_hint(char *hint, size_t size, const char *cmd,
     }
     /* the best match that is close enough (--sotr: --spot and --sort are
      * both 2 edits away; only --sort has its letters) */
-    ns = cli_suggest(sugg, 8, flag + 2, names, n);
+    ns = ecf_parse_suggest(sugg, 8, flag + 2, names, n);
     for (k = 0; k < ns; k++) {
         if (close_enough(flag + 2, sugg[k])) {
             snprintf(hint, size, "did you mean --%s?", sugg[k]);

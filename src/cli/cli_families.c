@@ -75,7 +75,7 @@ int cli_check_families(const ecf_catalog *cat, const char *const *pats,
         }
         for (ns = 0, i = 0; i < nf; i++) {
             fam_score s = {fams[i], common_prefix(p, fams[i]),
-                           cli_edit_distance(p, fams[i])};
+                           ecf_parse_edit_distance(p, fams[i])};
             if (s.prefix > 0 || s.dist <= 2)
                 sc[ns++] = s;
         }

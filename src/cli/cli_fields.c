@@ -1,6 +1,6 @@
 /*
  * cli_fields.c - `--fields` (cli_fields.h). The document is built as a
- * cJSON tree anyway (cli_json_print), so the selection is a copy of the
+ * cJSON tree anyway (ecf_render_json_print), so the selection is a copy of the
  * selected branches: no second renderer, and the bytes of every kept
  * value are what --output json alone prints.
  */
@@ -152,7 +152,7 @@ static int unknown(const path_state *p, const char *path, ecf_err *err)
             if (n < sizeof(names) / sizeof(names[0]))
                 names[n++] = m->string;
         }
-        if (cli_suggest(sugg, 1, p->keys[p->miss_at], names, n) > 0) {
+        if (ecf_parse_suggest(sugg, 1, p->keys[p->miss_at], names, n) > 0) {
             for (i = 0; i < p->miss_at; i++)
                 len += strlen(p->keys[i]) + 1;
             return ecf_err_set(err, ECF_EINVAL,
@@ -205,6 +205,6 @@ int cli_fields_print(FILE *out, cJSON *root, const cli_fields *f,
         cJSON_Delete(root);
         return cli_usage_error(cmd, "%s", err.msg);
     }
-    cli_json_print(out, root);
+    ecf_render_json_print(out, root);
     return 0;
 }

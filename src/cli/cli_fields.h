@@ -37,7 +37,7 @@ int cli_fields_parse(cli_fields *out, const char *arg, ecf_err *err);
 int cli_fields_apply(cJSON **root, const cli_fields *f, ecf_err *err);
 
 /** For the commands' print_json: prints `root` (and deletes it) through
- *  cli_json_print, pruned to `f` when it is not NULL. Returns 0, or 2
+ *  ecf_render_json_print, pruned to `f` when it is not NULL. Returns 0, or 2
  *  after printing "ec2fit: CMD: --fields: ..." (nothing on stdout). */
 int cli_fields_print(FILE *out, cJSON *root, const cli_fields *f,
                      const char *cmd);

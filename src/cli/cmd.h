@@ -16,8 +16,8 @@
 #include "ec2fit/buf.h"
 #include "ec2fit/catalog.h"
 #include "ec2fit/err.h"
-#include "parse.h"        /* cli_parse_int/double, cli_suggest (util) */
-#include "region_check.h" /* cli_check_region (data) */
+#include "parse.h"        /* ecf_parse_int/double, ecf_parse_suggest (util) */
+#include "region_check.h" /* ecf_region_check (data) */
 
 typedef int (*ecf_cmd_fn)(int argc, char **argv);
 

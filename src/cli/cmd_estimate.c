@@ -131,7 +131,7 @@ static void print_table(const ecf_estimate *e,
     int i;
 
     estimate_ranges(&rg, e, m, w, in, price);
-    cli_accel_label(acc, sizeof(acc), in);
+    ecf_render_accel_label(acc, sizeof(acc), in);
     printf("%s (%s, %s params), %s, %s on %d x %s (%s)\n", m->name,
            ecf_model_kind_name(m->kind),
            ecf_units_format_count(cnt, sizeof(cnt), m->params),
@@ -190,7 +190,7 @@ static void print_table(const ecf_estimate *e,
         /* the room the fit leaves the KV cache: vLLM's '# GPU blocks' x
          * 16 (docs/estimation.md, "KV capacity") */
         if (ecf_model_kind_is_llm(m->kind))
-            rr_print_kv_capacity(stdout, e, "");
+            ecf_rr_print_kv_capacity(stdout, e, "");
     }
     if (e->fits)
         printf("Throughput       %.4g %s%s\n", e->throughput,
@@ -244,8 +244,8 @@ static void print_table(const ecf_estimate *e,
         printf("  - %s\n", e->assumptions[i]);
     printf("  - formulas and constants: docs/estimation.md\n");
     if (explain) {
-        rr_print_plans_tried(stdout, e, in->type, e->nodes);
-        rr_print_serve_terms(stdout, e, in->type, e->nodes);
+        ecf_rr_print_plans_tried(stdout, e, in->type, e->nodes);
+        ecf_rr_print_serve_terms(stdout, e, in->type, e->nodes);
     }
 }
 
@@ -253,7 +253,7 @@ static void
 add_or_null(cJSON *o, const char *key, double v, int dec, bool present)
 {
     if (present)
-        cli_json_add_num(o, key, v, dec);
+        ecf_render_json_add_num(o, key, v, dec);
     else
         cJSON_AddNullToObject(o, key);
 }
@@ -312,16 +312,16 @@ static int print_json(const ecf_estimate *e,
     cJSON_AddBoolToObject(root, "activation_checkpointing",
                           e->activation_checkpointing);
     o = cJSON_AddObjectToObject(root, "memory");
-    cli_json_add_num(o, "weights_gib", e->memory.weights_gib, 3);
-    cli_json_add_num(o, "gradients_gib", e->memory.gradients_gib, 3);
-    cli_json_add_num(o, "optimizer_gib", e->memory.optimizer_gib, 3);
-    cli_json_add_num(o, "activations_gib", e->memory.activations_gib, 3);
-    cli_json_add_num(o, "kv_cache_gib", e->memory.kv_cache_gib, 3);
-    cli_json_add_num(o, "lora_gib", e->memory.lora_gib, 3);
-    cli_json_add_num(o, "overhead_gib", e->memory.overhead_gib, 3);
-    cli_json_add_num(o, "total_per_device_gib", e->memory.total_per_device_gib,
+    ecf_render_json_add_num(o, "weights_gib", e->memory.weights_gib, 3);
+    ecf_render_json_add_num(o, "gradients_gib", e->memory.gradients_gib, 3);
+    ecf_render_json_add_num(o, "optimizer_gib", e->memory.optimizer_gib, 3);
+    ecf_render_json_add_num(o, "activations_gib", e->memory.activations_gib, 3);
+    ecf_render_json_add_num(o, "kv_cache_gib", e->memory.kv_cache_gib, 3);
+    ecf_render_json_add_num(o, "lora_gib", e->memory.lora_gib, 3);
+    ecf_render_json_add_num(o, "overhead_gib", e->memory.overhead_gib, 3);
+    ecf_render_json_add_num(o, "total_per_device_gib", e->memory.total_per_device_gib,
                      3);
-    cli_json_add_num(o, "available_per_device_gib",
+    ecf_render_json_add_num(o, "available_per_device_gib",
                      e->memory.available_per_device_gib, 3);
     if (!ecf_task_is_training(w->task) && ecf_model_kind_is_llm(m->kind)) {
         cJSON_AddStringToObject(
@@ -333,13 +333,13 @@ static int print_json(const ecf_estimate *e,
         cJSON_AddNullToObject(o, "kv_cache_dtype");
         cJSON_AddNullToObject(o, "kv_capacity_tokens");
     }
-    cli_json_add_num(root, "peak_tflops", e->peak_tflops, 2);
-    cli_json_add_num(root, "utilization", e->utilization, 3);
+    ecf_render_json_add_num(root, "peak_tflops", e->peak_tflops, 2);
+    ecf_render_json_add_num(root, "utilization", e->utilization, 3);
     /* a plan that does not fit runs no step: time and cost are null */
     add_or_null(root, "step_time_s", e->step_time_s, 6, e->fits);
-    cli_json_add_num(root, "compute_s", e->compute_s, 6);
-    cli_json_add_num(root, "memory_s", e->memory_s, 6);
-    cli_json_add_num(root, "communication_s", e->comm_s, 6);
+    ecf_render_json_add_num(root, "compute_s", e->compute_s, 6);
+    ecf_render_json_add_num(root, "memory_s", e->memory_s, 6);
+    ecf_render_json_add_num(root, "communication_s", e->comm_s, 6);
     o = cJSON_AddObjectToObject(root, "throughput");
     add_or_null(o, "value", e->throughput, 3, e->fits);
     cJSON_AddStringToObject(o, "unit", e->throughput_unit);
@@ -347,7 +347,7 @@ static int print_json(const ecf_estimate *e,
     add_or_null(root, "tokens_per_s", e->tokens_per_s, 3,
                 e->fits && e->tokens_per_s > 0);
     add_or_null(root, "time_hours", e->time_hours, 4, e->fits);
-    cli_json_add_num(root, "startup_s", e->startup_s, 1);
+    ecf_render_json_add_num(root, "startup_s", e->startup_s, 1);
     add_or_null(root, "latency_ms", e->latency_ms, 3, infer && e->fits);
     add_or_null(root, "ttft_ms", e->ttft_ms, 3, llm_serving && e->fits);
     add_or_null(root, "per_token_ms", e->per_token_ms, 4,
@@ -356,8 +356,8 @@ static int print_json(const ecf_estimate *e,
         double slo_ttft, slo_tpot;
         if (ecf_estimate_service_level(&slo_ttft, &slo_tpot, m, w)) {
             cJSON *sl = cJSON_AddObjectToObject(root, "service_level");
-            cli_json_add_num(sl, "ttft_ms", slo_ttft, 3);
-            cli_json_add_num(sl, "tpot_ms", slo_tpot, 3);
+            ecf_render_json_add_num(sl, "ttft_ms", slo_ttft, 3);
+            ecf_render_json_add_num(sl, "tpot_ms", slo_tpot, 3);
         } else {
             cJSON_AddNullToObject(root, "service_level");
         }
@@ -371,24 +371,24 @@ static int print_json(const ecf_estimate *e,
     cJSON_AddStringToObject(root, "bottleneck",
                             ecf_bottleneck_name(e->bottleneck));
     o = cJSON_AddObjectToObject(root, "data");
-    cli_json_add_num(o, "required_mbytes_s", e->data_rate_required_mbytes_s, 2);
-    cli_json_add_num(o, "available_mbytes_s", e->data_rate_available_mbytes_s,
+    ecf_render_json_add_num(o, "required_mbytes_s", e->data_rate_required_mbytes_s, 2);
+    ecf_render_json_add_num(o, "available_mbytes_s", e->data_rate_available_mbytes_s,
                      2);
     cJSON_AddStringToObject(o, "source", e->data_source);
-    cli_json_add_num(o, "dataset_gb", e->storage_gb, 3);
-    cli_json_add_num(o, "capacity_gb", e->storage_capacity_gb, 3);
-    cli_json_add_num(o, "provisioned_mbytes_s", e->storage_mbytes_s, 3);
-    cli_json_add_num(o, "decode_slowdown", e->decode_slowdown, 3);
+    ecf_render_json_add_num(o, "dataset_gb", e->storage_gb, 3);
+    ecf_render_json_add_num(o, "capacity_gb", e->storage_capacity_gb, 3);
+    ecf_render_json_add_num(o, "provisioned_mbytes_s", e->storage_mbytes_s, 3);
+    ecf_render_json_add_num(o, "decode_slowdown", e->decode_slowdown, 3);
     o = cJSON_AddObjectToObject(root, "host");
-    cli_json_add_num(o, "ram_needed_gib", e->host_ram_needed_gib, 2);
-    cli_json_add_num(o, "ram_available_gib", e->host_ram_available_gib, 2);
-    cli_json_add_num(o, "vcpus_per_accelerator", e->vcpus_per_accel, 2);
-    cli_json_add_num(o, "vcpus_per_accelerator_needed",
+    ecf_render_json_add_num(o, "ram_needed_gib", e->host_ram_needed_gib, 2);
+    ecf_render_json_add_num(o, "ram_available_gib", e->host_ram_available_gib, 2);
+    ecf_render_json_add_num(o, "vcpus_per_accelerator", e->vcpus_per_accel, 2);
+    ecf_render_json_add_num(o, "vcpus_per_accelerator_needed",
                      e->vcpus_per_accel_needed, 2);
     if (price) {
         o = cJSON_AddObjectToObject(root, "cost");
-        cli_json_add_location(o, region);
-        cli_json_add_num(o, "ondemand_usd_per_hour",
+        ecf_render_json_add_location(o, region);
+        ecf_render_json_add_num(o, "ondemand_usd_per_hour",
                          price->ondemand_usd_per_hour * e->nodes, 4);
         add_or_null(o, "total_usd",
                     price->ondemand_usd_per_hour * e->nodes * e->time_hours, 2,
@@ -410,7 +410,7 @@ static int print_json(const ecf_estimate *e,
         /* docs/estimation.md "Ranges": beside the figures above */
         ecf_ranges rg;
         estimate_ranges(&rg, e, m, w, in, price);
-        rr_json_ranges_tree(root, &rg);
+        ecf_rr_json_ranges_tree(root, &rg);
     }
     arr = cJSON_AddArrayToObject(root, "warnings");
     for (i = 0; i < e->n_warnings; i++)
@@ -419,7 +419,7 @@ static int print_json(const ecf_estimate *e,
     for (i = 0; i < e->n_assumptions; i++)
         cJSON_AddItemToArray(arr, cJSON_CreateString(e->assumptions[i]));
     if (explain)
-        rr_json_explain(root, e);
+        ecf_rr_json_explain(root, e);
     return cli_fields_print(stdout, root, fields, "estimate");
 }
 
@@ -464,7 +464,7 @@ int cmd_estimate(int argc, char **argv)
     while ((c = getopt_long(argc, argv, cli_flags_estimate.optstring,
                             longopts, NULL)) != -1) {
         c = cli_short_id(&cli_flags_estimate, c, NULL);
-        r = cli_workload_option(&wl, c, optarg, &err);
+        r = ecf_workload_option(&wl, c, optarg, &err);
         if (r < 0)
             return fail(&err);
         if (r > 0)
@@ -477,7 +477,7 @@ int cmd_estimate(int argc, char **argv)
             type = optarg;
             break;
         case 'n':
-            if (cli_parse_int(&nodes, "--nodes", optarg, 1, 4096, &err) < 0)
+            if (ecf_parse_int(&nodes, "--nodes", optarg, 1, 4096, &err) < 0)
                 return fail(&err);
             break;
         case 'r':
@@ -511,7 +511,7 @@ int cmd_estimate(int argc, char **argv)
     if (optind < argc)
         return cli_usage_error("estimate", "unexpected argument '%s'",
                                argv[optind]);
-    if (cli_workload_finish(&wl, &model, true, &err) < 0)
+    if (ecf_workload_finish(&wl, &model, true, &err) < 0)
         return fail(&err);
     if (!type)
         return cli_usage_error("estimate",
@@ -531,7 +531,7 @@ int cmd_estimate(int argc, char **argv)
         const char *sugg[1];
         for (i = 0; i < n; i++)
             names[i] = ecf_catalog_at(cat, i)->type;
-        if (cli_suggest(sugg, 1, type, names, n) == 1)
+        if (ecf_parse_suggest(sugg, 1, type, names, n) == 1)
             status = cli_usage_error("estimate",
                                      "--instance: unknown instance type '%s' "
                                      "(did you mean %s?)",
@@ -545,7 +545,7 @@ int cmd_estimate(int argc, char **argv)
         goto out;
     }
     if (region) {
-        if (cli_check_region(cat, region, cli_region_origin(region),
+        if (ecf_region_check(cat, region, cli_region_origin(region),
                              &err) != 0) {
             status = fail(&err);
             goto out;

@@ -189,7 +189,7 @@ static void print_table(const ecf_filter_row *v, size_t n, size_t total,
     int tw = 4, aw = 11, rw = 6;
     for (i = 0; i < n; i++) {
         char acc[96];
-        cli_accel_label(acc, sizeof(acc), v[i].in);
+        ecf_render_accel_label(acc, sizeof(acc), v[i].in);
         char ty[256];
         ecf_textsafe(ty, sizeof(ty), v[i].in->type);
         if ((int)strlen(ty) > tw)
@@ -215,7 +215,7 @@ static void print_table(const ecf_filter_row *v, size_t n, size_t total,
                        : f->spot ? pr->spot_usd_per_hour
                                  : pr->ondemand_usd_per_hour;
         ecf_textsafe(ty, sizeof(ty), in->type);
-        cli_accel_label(acc, sizeof(acc), in);
+        ecf_render_accel_label(acc, sizeof(acc), in);
         if (in->accel)
             snprintf(mem, sizeof(mem), "%.1f", in->accel_memory_gib);
         else
@@ -261,9 +261,9 @@ static void print_csv(const ecf_filter_row *v, size_t n, const ecf_filter *f)
         const ecf_instance *in = v[i].in;
         const ecf_price *p = ecf_instance_price(in, v[i].region);
         char num[64];
-        cli_csv_field(stdout, in->type, 0);
-        cli_csv_field(stdout, in->family, 0);
-        cli_csv_field(stdout, in->accel ? in->accel->id : "", 0);
+        ecf_render_csv_field(stdout, in->type, 0);
+        ecf_render_csv_field(stdout, in->family, 0);
+        ecf_render_csv_field(stdout, in->accel ? in->accel->id : "", 0);
         printf("%d,", in->accel_count);
         if (in->accel)
             printf("%g,", in->accel_memory_gib);
@@ -272,7 +272,7 @@ static void print_csv(const ecf_filter_row *v, size_t n, const ecf_filter *f)
         printf("%d,%g,%s,%g,%s,", in->vcpu, in->memory_gib,
                ecf_arch_name(in->arch), in->network_gbps,
                in->efa ? "true" : "false");
-        cli_csv_field(stdout, v[i].region, 0);
+        ecf_render_csv_field(stdout, v[i].region, 0);
         num[0] = '\0';
         if (p)
             snprintf(num, sizeof(num), "%.6f", p->ondemand_usd_per_hour);
@@ -295,18 +295,18 @@ static int print_json(const ecf_filter_row *v, size_t n, const ecf_filter *f,
     cJSON *root = cJSON_CreateObject(), *arr;
     size_t i;
     cJSON_AddNumberToObject(root, "schema_version", 1);
-    cJSON_AddItemToObject(root, "catalog", cli_json_catalog_meta(cat, label));
+    cJSON_AddItemToObject(root, "catalog", ecf_render_json_catalog_meta(cat, label));
     cJSON_AddStringToObject(root, "region", all_regions ? "all" : f->region);
     cJSON_AddStringToObject(root, "purchase", f->spot ? "spot" : "on-demand");
     cJSON_AddNumberToObject(root, "count", (double)n);
     arr = cJSON_AddArrayToObject(root, "instances");
     for (i = 0; i < n; i++) {
-        cJSON *o = cli_json_instance(v[i].in);
+        cJSON *o = ecf_render_json_instance(v[i].in);
         const ecf_price *p = ecf_instance_price(v[i].in, v[i].region);
         if (all_regions)
-            cli_json_add_location(o, v[i].region);
+            ecf_render_json_add_location(o, v[i].region);
         cJSON_AddItemToObject(o, "price",
-                              p ? cli_json_price(p) : cJSON_CreateNull());
+                              p ? ecf_render_json_price(p) : cJSON_CreateNull());
         cJSON_AddItemToArray(arr, o);
     }
     return cli_fields_print(stdout, root, fields, "list");
@@ -334,7 +334,7 @@ static int list_range(ecf_filter *f, int opt, const char *flag,
         } else {
             int iv = 0;
             bool accels = opt == O_MIN_ACCELS || opt == O_MAX_ACCELS;
-            rc = cli_parse_int(&iv, flag, arg, 0, accels ? 1024 : 100000,
+            rc = ecf_parse_int(&iv, flag, arg, 0, accels ? 1024 : 100000,
                                err);
             v = iv;
         }
@@ -530,7 +530,7 @@ int cmd_list(int argc, char **argv)
             f.region = optarg;
             break;
         case O_MAX_PRICE:
-            rc = cli_parse_double(&f.max_price_usd, "--max-price", optarg, 0,
+            rc = ecf_parse_double(&f.max_price_usd, "--max-price", optarg, 0,
                                   1e6, &err);
             break;
         case O_SPOT:
@@ -566,7 +566,7 @@ int cmd_list(int argc, char **argv)
                                  optarg);
             break;
         case O_MAX_RESULTS:
-            rc = cli_parse_int(&max_results, "--max-results", optarg, 1,
+            rc = ecf_parse_int(&max_results, "--max-results", optarg, 1,
                                1000000, &err);
             break;
         case 'o':
@@ -633,7 +633,7 @@ int cmd_list(int argc, char **argv)
         goto out;
     }
     all_regions = strcmp(f.region, "all") == 0;
-    if (!all_regions && cli_check_region(cat, f.region,
+    if (!all_regions && ecf_region_check(cat, f.region,
                                          cli_region_origin(f.region), &err) != 0) {
         status = cli_usage_error("list", "%s", err.msg);
         goto out;
@@ -648,7 +648,7 @@ int cmd_list(int argc, char **argv)
         size_t na = ecf_catalog_accel_count(cat);
         for (i = 0; i < na; i++)
             names[i] = ecf_catalog_accel_at(cat, i)->id;
-        if (cli_suggest(sugg, 1, f.accelerator, names, na))
+        if (ecf_parse_suggest(sugg, 1, f.accelerator, names, na))
             status = cli_usage_error(
                 "list", "--accelerator: unknown accelerator '%s' (did you "
                         "mean %s?)",

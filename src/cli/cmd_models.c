@@ -104,7 +104,7 @@ static int print_json(const ecf_zoo *zoo, const cli_fields *fields)
         add_int(o, "experts_per_tok", m->experts_per_tok);
         add_int(o, "kv_dim_per_layer", m->kv_dim_per_layer);
         if (m->fwd_gflops_per_sample > 0)
-            cli_json_add_num(o, "fwd_gflops_per_sample",
+            ecf_render_json_add_num(o, "fwd_gflops_per_sample",
                              m->fwd_gflops_per_sample, 3);
         else
             cJSON_AddNullToObject(o, "fwd_gflops_per_sample");

@@ -214,7 +214,7 @@ int cli_recommend_main(int argc, char **argv, rr_printer printer)
     while ((c = getopt_long(argc, argv, cli_flags_recommend.optstring,
                             cli_recommend_longopts(), NULL)) != -1) {
         c = cli_short_id(&cli_flags_recommend, c, NULL);
-        int rc = cli_workload_option(&wl, c, optarg, &err);
+        int rc = ecf_workload_option(&wl, c, optarg, &err);
         if (rc < 0) {
             status = cli_usage_error(me, "%s", err.msg);
             goto out;
@@ -257,11 +257,11 @@ int cli_recommend_main(int argc, char **argv, rr_printer printer)
                                  optarg);
             break;
         case O_PEAK_QPS:
-            rc = cli_parse_double(&o.peak_qps, "--peak-qps", optarg, 0, 1e9,
+            rc = ecf_parse_double(&o.peak_qps, "--peak-qps", optarg, 0, 1e9,
                                   &err);
             break;
         case O_MAX_NODES:
-            rc = cli_parse_int(&o.max_nodes, "--max-nodes", optarg, 1, 4096,
+            rc = ecf_parse_int(&o.max_nodes, "--max-nodes", optarg, 1, 4096,
                                &err);
             break;
         case O_SPOT:
@@ -317,7 +317,7 @@ int cli_recommend_main(int argc, char **argv, rr_printer printer)
             break;
         }
         case O_TOP:
-            rc = cli_parse_int(&top, "--top", optarg, 1, 10000, &err);
+            rc = ecf_parse_int(&top, "--top", optarg, 1, 10000, &err);
             break;
         case O_EXPLAIN:
             explain = true;
@@ -431,7 +431,7 @@ int cli_recommend_main(int argc, char **argv, rr_printer printer)
                                  "--region and --regions are exclusive");
         goto out;
     }
-    if (cli_workload_finish(&wl, &model, true, &err) != 0) {
+    if (ecf_workload_finish(&wl, &model, true, &err) != 0) {
         status = err.code == ECF_EIO ? cli_fail(&err)
                                      : cli_usage_error(me, "%s",
                                                        err.msg);
@@ -535,7 +535,7 @@ int cli_recommend_main(int argc, char **argv, rr_printer printer)
             goto out;
         }
         for (i = 0; i < nreg; i++) {
-            if (cli_check_region(cat, regv[i], "--regions", &err) != 0) {
+            if (ecf_region_check(cat, regv[i], "--regions", &err) != 0) {
                 status = cli_usage_error(me, "%s", err.msg);
                 goto out;
             }
@@ -548,7 +548,7 @@ int cli_recommend_main(int argc, char **argv, rr_printer printer)
             status = cli_fail(&err);
             goto out;
         }
-        if (cli_check_region(cat, region, cli_region_origin(region),
+        if (ecf_region_check(cat, region, cli_region_origin(region),
                              &err) != 0) {
             status = cli_usage_error(me, "%s", err.msg);
             goto out;
@@ -585,7 +585,7 @@ int cli_recommend_main(int argc, char **argv, rr_printer printer)
     if (explain)
         ecf_recommend_sort_rejected(rec);
     view.color = out == CLI_OUT_TABLE && cli_use_color(stdout);
-    rr_light_alternatives(&view);
+    ecf_rr_light_alternatives(&view);
     if (printer) {
         if (rec->n_plans > 0)
             printer(stdout, &view);
@@ -593,42 +593,42 @@ int cli_recommend_main(int argc, char **argv, rr_printer printer)
         switch (out) {
         case CLI_OUT_JSON:
             if (fields_given) {
-                status = cli_fields_print(stdout, rr_json(&view), &fields,
+                status = cli_fields_print(stdout, ecf_rr_json(&view), &fields,
                                           me);
             } else {
-                rr_print_json(stdout, &view);
+                ecf_rr_print_json(stdout, &view);
             }
             break;
         case CLI_OUT_CSV:
-            rr_print_csv(stdout, &view);
+            ecf_rr_print_csv(stdout, &view);
             break;
         case CLI_OUT_MARKDOWN:
-            rr_print_markdown(stdout, &view);
+            ecf_rr_print_markdown(stdout, &view);
             break;
         case CLI_OUT_TFVARS:
             if (rec->n_plans > 0)
-                rr_print_tfvars(stdout, &view);
+                ecf_rr_print_tfvars(stdout, &view);
             break;
         case CLI_OUT_KARPENTER:
             if (rec->n_plans > 0)
-                rr_print_karpenter(stdout, &view);
+                ecf_rr_print_karpenter(stdout, &view);
             break;
         case CLI_OUT_HTML:
-            rr_print_html(stdout, &view);
+            ecf_rr_print_html(stdout, &view);
             break;
         case CLI_OUT_ECS:
             if (rec->n_plans > 0) {
-                int rc = rr_print_ecs(stdout, stderr, &view);
+                int rc = ecf_rr_print_ecs(stdout, stderr, &view);
                 if (rc != 0)
                     status = rc;
             }
             break;
         case CLI_OUT_CLOUDWATCH:
             if (rec->n_plans > 0)
-                rr_print_cloudwatch(stdout, &view);
+                ecf_rr_print_cloudwatch(stdout, &view);
             break;
         default:
-            rr_print_table(stdout, &view);
+            ecf_rr_print_table(stdout, &view);
             break;
         }
     }
@@ -643,7 +643,7 @@ int cli_recommend_main(int argc, char **argv, rr_printer printer)
     }
     if (rec->n_plans == 0) {
         if (out != CLI_OUT_TABLE || printer)
-            rr_print_no_plan_stderr(stderr, &view);
+            ecf_rr_print_no_plan_stderr(stderr, &view);
         status = 3;
     }
 out:

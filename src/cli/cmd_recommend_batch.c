@@ -65,7 +65,7 @@ int cli_recommend_batch(int argc, char **argv)
         } else if (strcmp(name, "explain") == 0) {
             b.explain = true;
         } else if (strcmp(name, "top") == 0) {
-            if (cli_parse_int(&b.top, "--top", optarg, 1, 10000, &err) < 0)
+            if (ecf_parse_int(&b.top, "--top", optarg, 1, 10000, &err) < 0)
                 return cli_usage_error("recommend", "%s", err.msg);
         } else if (strcmp(name, "output") == 0) {
             if (strcmp(optarg, "json") != 0)

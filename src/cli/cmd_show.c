@@ -53,7 +53,7 @@ static void print_table(const ecf_instance *in, const char *region,
     char safe[256], safe2[256];
 
     /* Catalog strings are untrusted: ecf_textsafe (docs/security.md). */
-    cli_accel_label(acc, sizeof(acc), in);
+    ecf_render_accel_label(acc, sizeof(acc), in);
     printf("%s\n", ecf_textsafe(safe, sizeof(safe), in->type));
     printf("  family            %s\n",
            ecf_textsafe(safe, sizeof(safe), in->family));
@@ -141,8 +141,8 @@ static int print_json(const ecf_instance *in, const char *region,
     size_t i;
 
     cJSON_AddNumberToObject(root, "schema_version", 1);
-    cJSON_AddItemToObject(root, "catalog", cli_json_catalog_meta(cat, label));
-    o = cli_json_instance(in);
+    cJSON_AddItemToObject(root, "catalog", ecf_render_json_catalog_meta(cat, label));
+    o = ecf_render_json_instance(in);
     if (in->accel) {
         const ecf_accel *a = in->accel;
         cJSON *acc = cJSON_GetObjectItemCaseSensitive(o, "accelerator");
@@ -151,24 +151,24 @@ static int print_json(const ecf_instance *in, const char *region,
         cJSON_AddStringToObject(acc, "vendor", a->vendor);
         cJSON_AddStringToObject(acc, "generation",
                                 a->generation ? a->generation : "");
-        cli_json_add_num(acc, "memory_bw_gbytes_s", a->memory_bw_gbytes_s, 3);
+        ecf_render_json_add_num(acc, "memory_bw_gbytes_s", a->memory_bw_gbytes_s, 3);
         for (p = 0; p < ECF_PREC_COUNT; p++) {
             if (a->tflops[p] > 0)
-                cli_json_add_num(tf, ecf_precision_name((ecf_precision)p),
+                ecf_render_json_add_num(tf, ecf_precision_name((ecf_precision)p),
                                  a->tflops[p], 3);
             else
                 cJSON_AddNullToObject(tf, ecf_precision_name((ecf_precision)p));
         }
         cJSON_AddItemToObject(acc, "tflops", tf);
-        cli_json_add_num(acc, "tdp_w", a->tdp_w, 1);
+        ecf_render_json_add_num(acc, "tdp_w", a->tdp_w, 1);
         cJSON_AddNullToObject(o, "cpu");
     } else if (in->cpu_gflops_fp32 > 0) {
         cJSON *cpu = cJSON_AddObjectToObject(o, "cpu");
         cJSON *g = cJSON_AddObjectToObject(cpu, "gflops");
-        cli_json_add_num(g, "fp32", in->cpu_gflops_fp32, 1);
-        cli_json_add_num(g, "bf16", in->cpu_gflops_bf16, 1);
-        cli_json_add_num(g, "int8", in->cpu_gflops_int8, 1);
-        cli_json_add_num(cpu, "memory_bw_gbytes_s", in->cpu_mem_gbytes_s, 2);
+        ecf_render_json_add_num(g, "fp32", in->cpu_gflops_fp32, 1);
+        ecf_render_json_add_num(g, "bf16", in->cpu_gflops_bf16, 1);
+        ecf_render_json_add_num(g, "int8", in->cpu_gflops_int8, 1);
+        ecf_render_json_add_num(cpu, "memory_bw_gbytes_s", in->cpu_mem_gbytes_s, 2);
     } else {
         cJSON_AddNullToObject(o, "cpu");
     }
@@ -178,11 +178,11 @@ static int print_json(const ecf_instance *in, const char *region,
         char parent[64];
         if (region && strcmp(region, in->prices[i].region) != 0)
             continue;
-        pj = cli_json_price(&in->prices[i]);
+        pj = ecf_render_json_price(&in->prices[i]);
         /* the key is the location; a zone group's entry also names its
          * parent region, as every other output does */
         if (ecf_region_parent(parent, sizeof(parent), in->prices[i].region))
-            cli_json_add_location(pj, in->prices[i].region);
+            ecf_render_json_add_location(pj, in->prices[i].region);
         if (in->prices[i].interruption_band >= 0)
             cJSON_AddStringToObject(pj, "interruption_range",
                                     band_label(in->prices[i].interruption_band));
@@ -270,7 +270,7 @@ int cmd_show(int argc, char **argv)
         const char *sugg[3];
         for (i = 0; i < n; i++)
             names[i] = ecf_catalog_at(cat, i)->type;
-        k = cli_suggest(sugg, 3, type, names, n);
+        k = ecf_parse_suggest(sugg, 3, type, names, n);
         if (k == 0)
             status = cli_usage_error("show", "unknown instance type '%s'",
                                      type);
@@ -290,7 +290,7 @@ int cmd_show(int argc, char **argv)
         free(names);
         goto out;
     }
-    if (region && cli_check_region(cat, region, "--region", &err) != 0) {
+    if (region && ecf_region_check(cat, region, "--region", &err) != 0) {
         status = cli_usage_error("show", "%s", err.msg);
         goto out;
     }

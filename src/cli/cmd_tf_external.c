@@ -217,7 +217,7 @@ int cmd_tf_external(int argc, char **argv)
         av[i + 1] = words.data + n;
         n += strlen(words.data + n) + 1;
     }
-    status = cli_recommend_main((int)nwords + 1, av, rr_print_tf_external);
+    status = cli_recommend_main((int)nwords + 1, av, ecf_rr_print_tf_external);
 out:
     free(av);
     cJSON_Delete(root);

@@ -573,12 +573,12 @@ static int parse_args(update_opts *o, int argc, char **argv)
             o->spot_url = optarg;
             break;
         case 't':
-            if (cli_parse_double(&o->timeout_s, "--timeout", optarg, 0.1,
+            if (ecf_parse_double(&o->timeout_s, "--timeout", optarg, 0.1,
                                  3600, &err) < 0)
                 return cli_usage_error(CMD, "%s", err.msg);
             break;
         case 'R':
-            if (cli_parse_int(&o->retries, "--retries", optarg, 0, 10,
+            if (ecf_parse_int(&o->retries, "--retries", optarg, 0, 10,
                               &err) < 0)
                 return cli_usage_error(CMD, "%s", err.msg);
             break;
@@ -661,7 +661,7 @@ int cmd_update(int argc, char **argv)
         const char *cap = env("EC2FIT_HTTP_MAX_BYTES");
         if (cap) {
             int v = 0;
-            if (cli_parse_int(&v, "EC2FIT_HTTP_MAX_BYTES", cap, 1, 0x7fffffff,
+            if (ecf_parse_int(&v, "EC2FIT_HTTP_MAX_BYTES", cap, 1, 0x7fffffff,
                               &err) < 0) {
                 free(spot_shown);
                 return cli_usage_error(CMD, "%s", err.msg);
@@ -735,7 +735,7 @@ int cmd_update(int argc, char **argv)
     /* Same rule as every other command: a region the catalog has no
      * price for is a usage error, not a refresh that finds nothing. */
     for (i = 0; i < regions.n; i++) {
-        if (cli_check_region(cat, regions.v[i], "--regions", &err) != 0) {
+        if (ecf_region_check(cat, regions.v[i], "--regions", &err) != 0) {
             status = cli_usage_error("update", "%s", err.msg);
             goto out;
         }

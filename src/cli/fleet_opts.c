@@ -55,7 +55,7 @@ int cli_fleet_option(ecf_recommend_opts *o, int id, const char *arg,
             memcpy(buf, arg, n - 1);
             buf[n - 1] = '\0';
         }
-        if (cli_parse_double(&v, "--target-utilization", pct ? buf : arg, 0,
+        if (ecf_parse_double(&v, "--target-utilization", pct ? buf : arg, 0,
                              100, &ignored) == 0 &&
             (pct || v > 1))
             v /= 100;

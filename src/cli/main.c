@@ -146,7 +146,7 @@ int main(int argc, char **argv)
         for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
             names[i] = cmds[i].name;
         /* cli_usage_error escapes control characters (ecf_textsafe). */
-        if (cli_suggest(sugg, 1, argv[optind], names, i) > 0)
+        if (ecf_parse_suggest(sugg, 1, argv[optind], names, i) > 0)
             cli_usage_error(NULL, "unknown command '%s' (did you mean %s?)",
                             argv[optind], sugg[0]);
         else

@@ -7,7 +7,7 @@
 
 #include "parse.h"
 
-int cli_check_region(const ecf_catalog *cat, const char *region,
+int ecf_region_check(const ecf_catalog *cat, const char *region,
                      const char *flag, ecf_err *err)
 {
     const char *names[ECF_CATALOG_MAX_REGIONS];
@@ -24,7 +24,7 @@ int cli_check_region(const ecf_catalog *cat, const char *region,
         n = ECF_CATALOG_MAX_REGIONS;
     for (i = 0; i < n; i++)
         names[i] = ecf_catalog_region_at(cat, i);
-    if (cli_suggest(sugg, 1, region, names, n) > 0)
+    if (ecf_parse_suggest(sugg, 1, region, names, n) > 0)
         return ecf_err_set(err, ECF_EINVAL,
                            "%s: unknown region '%s' (did you mean %s?)", flag,
                            region, sugg[0]);

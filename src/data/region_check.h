@@ -9,7 +9,7 @@
 #include "ec2fit/err.h"
 
 /** Exit-2 error unless `region` has prices in the catalog. */
-int cli_check_region(const ecf_catalog *cat, const char *region,
+int ecf_region_check(const ecf_catalog *cat, const char *region,
                      const char *flag, ecf_err *err);
 
 #endif

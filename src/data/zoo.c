@@ -570,7 +570,7 @@ size_t ecf_zoo_suggest(const char **out,
     for (i = 0; i < zoo->n; i++) {
         size_t d;
         normalise(have, sizeof(have), zoo->models[i].name);
-        d = cli_edit_distance(want, have);
+        d = ecf_parse_edit_distance(want, have);
         if (d > limit)
             continue;
         for (k = count; k > 0 && best[k - 1] > d; k--) {

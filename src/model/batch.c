@@ -200,9 +200,9 @@ static int rec_field(rb_profile *p, int id, const rb_field *f, ecf_err *err)
                   : positive(o->budget_hourly_usd, "--budget-hourly", arg,
                              err);
     case F_PEAK_QPS:
-        return cli_parse_double(&o->peak_qps, "--peak-qps", arg, 0, 1e9, err);
+        return ecf_parse_double(&o->peak_qps, "--peak-qps", arg, 0, 1e9, err);
     case F_MAX_NODES:
-        return cli_parse_int(&o->max_nodes, "--max-nodes", arg, 1, 4096, err);
+        return ecf_parse_int(&o->max_nodes, "--max-nodes", arg, 1, 4096, err);
     case F_SPOT:
         if (!f->is_bool)
             return ecf_err_set(err, ECF_EINVAL,
@@ -290,7 +290,7 @@ static int apply_field(rb_profile *p, const rb_field *f, ecf_err *err)
             if (!f->bval && wl_fields[i].val != CLI_WL_CKPT)
                 return 0;
             /* "activation-checkpointing": false forces it off */
-            rc = cli_workload_option(&p->wl,
+            rc = ecf_workload_option(&p->wl,
                                      f->bval ? wl_fields[i].val
                                              : CLI_WL_NO_CKPT,
                                      NULL, err);
@@ -299,7 +299,7 @@ static int apply_field(rb_profile *p, const rb_field *f, ecf_err *err)
                 return ecf_err_set(err, ECF_EINVAL,
                                    "\"%s\": expected a value, got %s",
                                    f->name, f->text);
-            rc = cli_workload_option(&p->wl, wl_fields[i].val, f->text, err);
+            rc = ecf_workload_option(&p->wl, wl_fields[i].val, f->text, err);
         }
         return rc < 0 ? rc : 0;
     }
@@ -328,7 +328,7 @@ static int build_profile(rb_profile *p, const rb_batch *b,
     if (p->region[0] && p->regions[0])
         return ecf_err_set(err, ECF_EINVAL,
                            "--region and --regions are exclusive");
-    rc = cli_workload_finish_zoo(&p->wl, &p->model, true, b->zoo, err);
+    rc = ecf_workload_finish_zoo(&p->wl, &p->model, true, b->zoo, err);
     if (rc < 0)
         return rc;
     if (p->wl.w.task != ECF_TASK_INFER && p->wl.w.dataset_samples <= 0) {
@@ -374,14 +374,14 @@ static int build_profile(rb_profile *p, const rb_batch *b,
                                "regions, got '%s'",
                                ECF_RECOMMEND_MAX_REGIONS, copy);
         for (k = 0; k < nv; k++) {
-            rc = cli_check_region(b->cat, v[k], "--regions", err);
+            rc = ecf_region_check(b->cat, v[k], "--regions", err);
             if (rc < 0)
                 return rc;
             p->o.regions[p->o.n_regions++] = v[k];
         }
     } else {
         const char *r = p->region[0] ? p->region : b->default_region;
-        rc = cli_check_region(b->cat, r,
+        rc = ecf_region_check(b->cat, r,
                               p->region[0] || !b->default_region_origin
                                   ? "--region"
                                   : b->default_region_origin,

@@ -37,10 +37,10 @@ void ecf_range_key_of(ecf_range_key *out, const ecf_model *m,
     out->task = w->task == ECF_TASK_QLORA ? "lora" : ecf_task_name(w->task);
     out->generation = !a ? "cpu" : a->generation ? a->generation : "unknown";
     /* Serving: the engine the estimator itself picks for this device
-     * (serve_engine_pick); training: the framework. */
+     * (ecf_serve_engine_pick); training: the framework. */
     out->engine = ecf_task_is_training(w->task)
                       ? ecf_framework_name(w->framework)
-                      : ecf_engine_name(serve_engine_pick(
+                      : ecf_engine_name(ecf_serve_engine_pick(
                             m, w,
                             neuron ? SERVE_DEV_NEURON
                             : a && a->kind == ECF_ACCEL_GPU && a->vendor &&

@@ -199,7 +199,7 @@ static inline int find(ecf_recommend_memo *mm, size_t inst_index, int n)
  *   dataset_samples x epochs / time_samples_per_s / 3600
  * (time_samples_per_s: the samples/s at that point), data_and_host
  * multiplies it and divides time_samples_per_s by the input-pipeline
- * slowdown when there is one, and startup_apply adds startup_s / 3600
+ * slowdown when there is one, and ecf_startup_apply adds startup_s / 3600
  * when it is positive. Without a slowdown (neither data-bound, the test
  * data_and_host makes, nor decode-bound) the same operations on the same
  * operands give the estimator's bits for other epochs; with one, the

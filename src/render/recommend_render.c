@@ -42,7 +42,7 @@ void marks_str(char *buf, size_t n, unsigned marks)
                 n - strlen(buf) - 1);
 }
 
-void rr_rank_note(char *buf, size_t n, const ecf_plan *p)
+void ecf_rr_rank_note(char *buf, size_t n, const ecf_plan *p)
 {
     size_t l = strlen(buf);
     if (p->penalty > 0 && l < n)
@@ -102,7 +102,7 @@ const char *cost_basis_name(ecf_cost_basis b)
     return names[b];
 }
 
-void rr_light_alternatives(rr_view *v)
+void ecf_rr_light_alternatives(rr_view *v)
 {
     ecf_light *light = NULL;
     ecf_err err = ECF_ERR_INIT;
@@ -210,7 +210,7 @@ size_t closest(const ecf_rejection **out, size_t max,
     return n;
 }
 
-void rr_print_no_plan_stderr(FILE *f, const rr_view *v)
+void ecf_rr_print_no_plan_stderr(FILE *f, const rr_view *v)
 {
     const ecf_rejection *cl[1] = {NULL};
     if (closest(cl, 1, v->rec) == 1 && cl[0]) {

@@ -18,15 +18,15 @@
 #define RR_SCHEMA_VERSION 2
 #define MAX_CLOSEST 5
 
-#define purchase rr_purchase_
-#define marks_str rr_marks_str_
-#define fmt_hours rr_fmt_hours_
-#define fmt_usd rr_fmt_usd_
-#define fmt_count rr_fmt_count_
-#define shown rr_shown_
-#define cost_basis_name rr_cost_basis_name_
-#define workload_line rr_workload_line_
-#define closest rr_closest_
+#define purchase ecf_rr_purchase_
+#define marks_str ecf_rr_marks_str_
+#define fmt_hours ecf_rr_fmt_hours_
+#define fmt_usd ecf_rr_fmt_usd_
+#define fmt_count ecf_rr_fmt_count_
+#define shown ecf_rr_shown_
+#define cost_basis_name ecf_rr_cost_basis_name_
+#define workload_line ecf_rr_workload_line_
+#define closest ecf_rr_closest_
 
 const char *purchase(const ecf_plan *p);
 void marks_str(char *buf, size_t n, unsigned marks);
@@ -35,7 +35,7 @@ void marks_str(char *buf, size_t n, unsigned marks);
  * recommend_rank.c), so the order is explainable from shown columns: a
  * cheaper plan listed below a dearer one says by how much it was
  * weighed. The Notes section names the rules. */
-void rr_rank_note(char *buf, size_t n, const ecf_plan *p);
+void ecf_rr_rank_note(char *buf, size_t n, const ecf_plan *p);
 void fmt_hours(char *buf, size_t n, double h);
 void fmt_usd(char *buf, size_t n, double usd);
 void fmt_count(char *buf, size_t n, double x);
@@ -46,18 +46,18 @@ size_t closest(const ecf_rejection **out, size_t max,
                       const ecf_recommendation *r);
 /* render_ranges.c: the likely ranges (ec2fit/ranges.h) of a plan; all
  * zero (none set) when v->ranges is NULL. */
-void rr_plan_ranges(ecf_ranges *out, const rr_view *v, const ecf_plan *p);
+void ecf_rr_plan_ranges(ecf_ranges *out, const rr_view *v, const ecf_plan *p);
 /** Adds the "ranges" object (nothing when no figure has a range). */
-void rr_json_ranges(rj *o, const ecf_ranges *rg);
+void ecf_rr_json_ranges(rj *o, const ecf_ranges *rg);
 /** " (7.1-10.2)": the range in the unit of `scale` (the figure / scale);
  *  "" when r is not set. */
-void rr_fmt_span(char *buf, size_t n, const ecf_fig_range *r, double scale);
+void ecf_rr_fmt_span(char *buf, size_t n, const ecf_fig_range *r, double scale);
 /** The unit fmt_hours picks for h: 1/60 (minutes), 1 (hours), 24 (days). */
-double rr_hours_scale(double h);
+double ecf_rr_hours_scale(double h);
 /** --explain: rank 1's ranges, with the class and rows behind each. */
-void rr_print_ranges_explain(FILE *f, const rr_view *v);
+void ecf_rr_print_ranges_explain(FILE *f, const rr_view *v);
 /* render_train_plans.c: --explain, the training plans tried for rank 1. */
-void rr_print_train_plans(FILE *f, const rr_view *v);
+void ecf_rr_print_train_plans(FILE *f, const rr_view *v);
 
 /* render_fleet.c: purchase options and the Auto Scaling group. */
 typedef struct {
@@ -72,21 +72,21 @@ typedef struct {
 /** On-demand, reserved-1y, savings-plan-1y, savings-plan-3y for the
  *  plan's fleet: asg_min instances at the option's rate, the rest of the
  *  expected fleet on-demand. */
-void rr_purchase_rows(rr_purchase_row out[RR_PURCHASE_ROWS],
+void ecf_rr_purchase_rows(rr_purchase_row out[RR_PURCHASE_ROWS],
                       const ecf_plan *p);
 /** The plan's monthly saving against all on-demand (0 when none). */
-double rr_purchase_saving(const ecf_plan *p);
+double ecf_rr_purchase_saving(const ecf_plan *p);
 /** Adds a serving plan's purchase_options and auto_scaling objects. */
-void rr_json_fleet_plan(rj *o, const ecf_plan *p);
+void ecf_rr_json_fleet_plan(rj *o, const ecf_plan *p);
 /** Adds the rest of the top-level "autoscaling" object. */
-void rr_json_fleet_summary(cJSON *a, const rr_view *v);
+void ecf_rr_json_fleet_summary(cJSON *a, const rr_view *v);
 /** A spot plan's interruption probability (jobs) and, when several
  *  regions were compared, the capacity caveat. */
-void rr_json_spot_risk(rj *o, const rr_view *v, const ecf_plan *p);
+void ecf_rr_json_spot_risk(rj *o, const rr_view *v, const ecf_plan *p);
 /** The table/markdown note for the capacity caveat, when it applies. */
-void rr_print_spot_caveat(FILE *f, const rr_view *v);
+void ecf_rr_print_spot_caveat(FILE *f, const rr_view *v);
 /** The purchase/fleet footer lines of the table and markdown outputs. */
-void rr_print_fleet_text(FILE *f, const rr_view *v, bool markdown);
+void ecf_rr_print_fleet_text(FILE *f, const rr_view *v, bool markdown);
 
 
 #endif

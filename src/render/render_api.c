@@ -9,17 +9,17 @@
 
 void ecf_render_light_alternatives(ecf_result *r)
 {
-    rr_light_alternatives(r);
+    ecf_rr_light_alternatives(r);
 }
 
 struct cJSON *ecf_render_json_tree(const ecf_result *r)
 {
-    return rr_json(r);
+    return ecf_rr_json(r);
 }
 
 char *ecf_render_json_text(const ecf_result *r)
 {
-    return rr_json_text(r);
+    return ecf_rr_json_text(r);
 }
 
 int ecf_render(FILE *f, const ecf_result *r, ecf_render_format fmt,
@@ -27,31 +27,31 @@ int ecf_render(FILE *f, const ecf_result *r, ecf_render_format fmt,
 {
     switch (fmt) {
     case ECF_RENDER_TABLE:
-        rr_print_table(f, r);
+        ecf_rr_print_table(f, r);
         return 0;
     case ECF_RENDER_JSON:
-        rr_print_json(f, r);
+        ecf_rr_print_json(f, r);
         return 0;
     case ECF_RENDER_CSV:
-        rr_print_csv(f, r);
+        ecf_rr_print_csv(f, r);
         return 0;
     case ECF_RENDER_MARKDOWN:
-        rr_print_markdown(f, r);
+        ecf_rr_print_markdown(f, r);
         return 0;
     case ECF_RENDER_TFVARS:
         if (r->rec->n_plans > 0)
-            rr_print_tfvars(f, r);
+            ecf_rr_print_tfvars(f, r);
         return 0;
     case ECF_RENDER_KARPENTER:
         if (r->rec->n_plans > 0)
-            rr_print_karpenter(f, r);
+            ecf_rr_print_karpenter(f, r);
         return 0;
     case ECF_RENDER_HTML:
-        rr_print_html(f, r);
+        ecf_rr_print_html(f, r);
         return 0;
     case ECF_RENDER_TF_EXTERNAL:
         if (r->rec->n_plans > 0)
-            rr_print_tf_external(f, r);
+            ecf_rr_print_tf_external(f, r);
         return 0;
     }
     return ecf_err_set(err, ECF_EINVAL, "unknown output format %d", (int)fmt);

@@ -92,7 +92,7 @@ static cJSON *alarm(cJSON *alarms, const rd_names *nm, const char *suffix,
     cJSON_AddStringToObject(a, "AlarmDescription", description);
     cJSON_AddNumberToObject(a, "EvaluationPeriods", periods);
     cJSON_AddNumberToObject(a, "DatapointsToAlarm", periods);
-    cli_json_add_num(a, "Threshold", threshold, 1);
+    ecf_render_json_add_num(a, "Threshold", threshold, 1);
     cJSON_AddStringToObject(a, "ComparisonOperator", op);
     cJSON_AddStringToObject(a, "TreatMissingData", "missing");
     /* An alarm notifies someone: the SNS topic is an input, substituted
@@ -265,7 +265,7 @@ static void agent_config(cJSON *root, const rd_names *nm, bool gpu,
     }
 }
 
-void rr_print_cloudwatch(FILE *f, const rr_view *v)
+void ecf_rr_print_cloudwatch(FILE *f, const rr_view *v)
 {
     const ecf_recommendation *r = v->rec;
     const ecf_plan *p = &r->plans[0];
@@ -277,7 +277,7 @@ void rr_print_cloudwatch(FILE *f, const rr_view *v)
     double t, low, mem_base, mem_thr, wait_s, backlog;
     int n = r->asg_min > 0 ? r->asg_min : 1;
 
-    rd_names_init(&nm, v);
+    ecf_deploy_names_init(&nm, v);
     if (nm.llm)
         pq = queue_metric(nm.engine);
     t = nm.target_fraction;
@@ -472,5 +472,5 @@ void rr_print_cloudwatch(FILE *f, const rr_view *v)
     if (st == ECF_STACK_NVIDIA || pq)
         agent_config(root, &nm, st == ECF_STACK_NVIDIA, pq, ENGINE_PORT);
     cJSON_AddItemToObject(root, "notes", notes);
-    cli_json_print(f, root);
+    ecf_render_json_print(f, root);
 }

@@ -11,7 +11,7 @@
 
 #include "ec2fit/textsafe.h"
 
-double cli_json_round(double v, int decimals)
+double ecf_render_json_round(double v, int decimals)
 {
     double scale = pow(10, decimals);
     double r = round(v * scale) / scale;
@@ -20,12 +20,12 @@ double cli_json_round(double v, int decimals)
     return r;
 }
 
-cJSON *cli_json_add_num(cJSON *obj, const char *key, double v, int decimals)
+cJSON *ecf_render_json_add_num(cJSON *obj, const char *key, double v, int decimals)
 {
-    return cJSON_AddNumberToObject(obj, key, cli_json_round(v, decimals));
+    return cJSON_AddNumberToObject(obj, key, ecf_render_json_round(v, decimals));
 }
 
-cJSON *cli_json_catalog_meta(const ecf_catalog *cat, const char *label)
+cJSON *ecf_render_json_catalog_meta(const ecf_catalog *cat, const char *label)
 {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "source", label);
@@ -34,7 +34,7 @@ cJSON *cli_json_catalog_meta(const ecf_catalog *cat, const char *label)
     return o;
 }
 
-cJSON *cli_json_accelerator(const ecf_instance *in)
+cJSON *ecf_render_json_accelerator(const ecf_instance *in)
 {
     cJSON *a;
     if (!in->accel)
@@ -44,12 +44,12 @@ cJSON *cli_json_accelerator(const ecf_instance *in)
     cJSON_AddStringToObject(a, "model", in->accel->name);
     cJSON_AddStringToObject(a, "kind", ecf_accel_kind_name(in->accel->kind));
     cJSON_AddNumberToObject(a, "count", in->accel_count);
-    cli_json_add_num(a, "memory_gib", in->accel_memory_gib, 4);
-    cli_json_add_num(a, "total_memory_gib",
+    ecf_render_json_add_num(a, "memory_gib", in->accel_memory_gib, 4);
+    ecf_render_json_add_num(a, "total_memory_gib",
                      in->accel_memory_gib * in->accel_count, 4);
-    cli_json_add_num(a, "fraction", in->accel_fraction, 4);
+    ecf_render_json_add_num(a, "fraction", in->accel_fraction, 4);
     cJSON_AddStringToObject(a, "interconnect", ecf_link_name(in->link));
-    cli_json_add_num(a, "interconnect_gbytes_s", in->link_gbytes_s, 3);
+    ecf_render_json_add_num(a, "interconnect_gbytes_s", in->link_gbytes_s, 3);
     return a;
 }
 
@@ -58,10 +58,10 @@ static void add_opt(cJSON *o, const char *key, double v, int decimals)
     if (v < 0)
         cJSON_AddNullToObject(o, key);
     else
-        cli_json_add_num(o, key, v, decimals);
+        ecf_render_json_add_num(o, key, v, decimals);
 }
 
-void cli_json_add_location(cJSON *o, const char *location)
+void ecf_render_json_add_location(cJSON *o, const char *location)
 {
     char parent[64];
     bool zone = ecf_region_parent(parent, sizeof(parent), location);
@@ -70,10 +70,10 @@ void cli_json_add_location(cJSON *o, const char *location)
         cJSON_AddStringToObject(o, "zone_group", location);
 }
 
-cJSON *cli_json_price(const ecf_price *p)
+cJSON *ecf_render_json_price(const ecf_price *p)
 {
     cJSON *o = cJSON_CreateObject();
-    cli_json_add_num(o, "ondemand_usd_per_hour", p->ondemand_usd_per_hour, 6);
+    ecf_render_json_add_num(o, "ondemand_usd_per_hour", p->ondemand_usd_per_hour, 6);
     add_opt(o, "reserved_1y_usd_per_hour", p->reserved_1y_usd_per_hour, 6);
     add_opt(o, "spot_usd_per_hour", p->spot_usd_per_hour, 6);
     cJSON_AddBoolToObject(o, "spot_estimated", p->spot_usd_per_hour >= 0);
@@ -88,24 +88,24 @@ cJSON *cli_json_price(const ecf_price *p)
     return o;
 }
 
-cJSON *cli_json_instance(const ecf_instance *in)
+cJSON *ecf_render_json_instance(const ecf_instance *in)
 {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "instance_type", in->type);
     cJSON_AddStringToObject(o, "family", in->family);
     cJSON_AddNumberToObject(o, "vcpu", in->vcpu);
-    cli_json_add_num(o, "memory_gib", in->memory_gib, 4);
+    ecf_render_json_add_num(o, "memory_gib", in->memory_gib, 4);
     cJSON_AddStringToObject(o, "arch", ecf_arch_name(in->arch));
-    cJSON_AddItemToObject(o, "accelerator", cli_json_accelerator(in));
-    cli_json_add_num(o, "network_gbps", in->network_gbps, 3);
+    cJSON_AddItemToObject(o, "accelerator", ecf_render_json_accelerator(in));
+    ecf_render_json_add_num(o, "network_gbps", in->network_gbps, 3);
     cJSON_AddBoolToObject(o, "efa", in->efa);
-    cli_json_add_num(o, "efa_gbps", in->efa_gbps, 3);
-    cli_json_add_num(o, "ebs_gbps", in->ebs_gbps, 3);
-    cli_json_add_num(o, "nvme_gb", in->nvme_gb, 1);
+    ecf_render_json_add_num(o, "efa_gbps", in->efa_gbps, 3);
+    ecf_render_json_add_num(o, "ebs_gbps", in->ebs_gbps, 3);
+    ecf_render_json_add_num(o, "nvme_gb", in->nvme_gb, 1);
     return o;
 }
 
-void cli_json_print(FILE *f, cJSON *root)
+void ecf_render_json_print(FILE *f, cJSON *root)
 {
     /* cJSON indents with tabs and writes ":\t"; strings escape their own
      * tabs, so every raw tab is formatting: render jq-style (2 spaces). */
@@ -126,7 +126,7 @@ void cli_json_print(FILE *f, cJSON *root)
     cJSON_Delete(root);
 }
 
-void cli_accel_label(char *buf, size_t n, const ecf_instance *in)
+void ecf_render_accel_label(char *buf, size_t n, const ecf_instance *in)
 {
     /* The datasheet name up to any parenthesis ("Trainium (NeuronCore-v2
      * x2)" -> "Trainium"): `show` prints the full name. */
@@ -147,7 +147,7 @@ void cli_accel_label(char *buf, size_t n, const ecf_instance *in)
     }
 }
 
-void cli_csv_field(FILE *f, const char *s, int last)
+void ecf_render_csv_field(FILE *f, const char *s, int last)
 {
     /* CSV goes to terminals too: control characters are escaped like
      * everywhere else (ecf_textsafe), so a field never holds ESC or a

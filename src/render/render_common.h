@@ -8,29 +8,29 @@
 #include "ec2fit/catalog.h"
 
 /** {"as_of":..., "generated_at":..., "source":LABEL} */
-cJSON *cli_json_catalog_meta(const ecf_catalog *cat, const char *label);
+cJSON *ecf_render_json_catalog_meta(const ecf_catalog *cat, const char *label);
 /** The accelerator of an instance as JSON (null for CPU-only types). */
-cJSON *cli_json_accelerator(const ecf_instance *in);
+cJSON *ecf_render_json_accelerator(const ecf_instance *in);
 /** One price entry as JSON. */
-cJSON *cli_json_price(const ecf_price *p);
+cJSON *ecf_render_json_price(const ecf_price *p);
 /** Hardware facts of an instance (no prices). */
-cJSON *cli_json_instance(const ecf_instance *in);
+cJSON *ecf_render_json_instance(const ecf_instance *in);
 /** The one location representation of every JSON output (docs/
  *  output-schema.md "Regions and zone groups"): "region" is always the
  *  parent region, and a Local Zone or Wavelength location adds
  *  "zone_group" (us-west-2-lax-1 -> region us-west-2, zone_group
  *  us-west-2-lax-1), as recommend's plans and rejections print it. */
-void cli_json_add_location(cJSON *o, const char *location);
+void ecf_render_json_add_location(cJSON *o, const char *location);
 /** Prints a cJSON tree (formatted) followed by a newline and deletes it. */
-void cli_json_print(FILE *f, cJSON *root);
+void ecf_render_json_print(FILE *f, cJSON *root);
 /** Adds a number rounded to `decimals` places (keeps JSON free of
  *  float noise such as 0.30000000000000004). */
-cJSON *cli_json_add_num(cJSON *obj, const char *key, double v, int decimals);
-/** The value cli_json_add_num stores. */
-double cli_json_round(double v, int decimals);
+cJSON *ecf_render_json_add_num(cJSON *obj, const char *key, double v, int decimals);
+/** The value ecf_render_json_add_num stores. */
+double ecf_render_json_round(double v, int decimals);
 /** "8x A100 SXM4 40GB", "-" for CPU-only. */
-void cli_accel_label(char *buf, size_t n, const ecf_instance *in);
+void ecf_render_accel_label(char *buf, size_t n, const ecf_instance *in);
 /** Writes a CSV field (quoted when needed). */
-void cli_csv_field(FILE *f, const char *s, int last);
+void ecf_render_csv_field(FILE *f, const char *s, int last);
 
 #endif

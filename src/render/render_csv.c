@@ -20,7 +20,7 @@ static void num_or_empty(FILE *f, double x, int decimals, int last)
     fputc(last ? '\n' : ',', f);
 }
 
-void rr_print_csv(FILE *f, const rr_view *v)
+void ecf_rr_print_csv(FILE *f, const rr_view *v)
 {
     const ecf_recommendation *r = v->rec;
     size_t i, n = shown(v);
@@ -34,10 +34,10 @@ void rr_print_csv(FILE *f, const rr_view *v)
         char mk[48];
         marks_str(mk, sizeof(mk), p->marks);
         fprintf(f, "%zu,", i + 1);
-        cli_csv_field(f, p->inst->type, 0);
+        ecf_render_csv_field(f, p->inst->type, 0);
         fprintf(f, "%d,%s,", p->nodes, purchase(p));
-        cli_csv_field(f, p->region, 0);
-        cli_csv_field(f, p->inst->accel ? p->inst->accel->id : "", 0);
+        ecf_render_csv_field(f, p->region, 0);
+        ecf_render_csv_field(f, p->inst->accel ? p->inst->accel->id : "", 0);
         fprintf(f, "%d,%.3f,%.3f,", p->inst->accel_count,
                 p->required_per_device_gib, p->available_per_device_gib);
         num_or_empty(f, p->time_hours, 4, 0);
@@ -46,9 +46,9 @@ void rr_print_csv(FILE *f, const rr_view *v)
         num_or_empty(f, p->monthly_usd, 2, 0);
         num_or_empty(f, p->usd_per_million, 6, 0);
         fprintf(f, "%s,%.3f,", r->per_million_unit, p->throughput);
-        cli_csv_field(f, p->throughput_unit ? p->throughput_unit : "", 0);
+        ecf_render_csv_field(f, p->throughput_unit ? p->throughput_unit : "", 0);
         num_or_empty(f, r->serving ? p->latency_ms : 0, 3, 0);
         fprintf(f, "%s,", ecf_bottleneck_name(p->bottleneck));
-        cli_csv_field(f, mk, 1);
+        ecf_render_csv_field(f, mk, 1);
     }
 }

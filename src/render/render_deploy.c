@@ -37,7 +37,7 @@ static bool hf_repo(char *out, size_t n, const char *source)
     return true;
 }
 
-void rd_names_init(rd_names *out, const rr_view *v)
+void ecf_deploy_names_init(rd_names *out, const rr_view *v)
 {
     const ecf_recommendation *r = v->rec;
     const ecf_plan *p = &r->plans[0];
@@ -90,7 +90,7 @@ void rd_names_init(rd_names *out, const rr_view *v)
         out->engine = "triton";
 }
 
-void rd_placement_init(rd_placement *out, const rr_view *v,
+void ecf_deploy_placement_init(rd_placement *out, const rr_view *v,
                        const ecf_plan *p)
 {
     char parent[64];

@@ -28,7 +28,7 @@ typedef struct {
 } rd_names;
 
 /** Fills `out` for the rank-1 plan (the view must hold one). */
-void rd_names_init(rd_names *out, const rr_view *v);
+void ecf_deploy_names_init(rd_names *out, const rr_view *v);
 
 /* How a plan's nodes are placed, the same in JSON, tfvars, tf-external and
  * Karpenter (docs/terraform.md "Placement"). A multi-node training plan
@@ -44,7 +44,7 @@ typedef struct {
 } rd_placement;
 
 /** Fills `out` for plan p of the view. */
-void rd_placement_init(rd_placement *out, const rr_view *v,
+void ecf_deploy_placement_init(rd_placement *out, const rr_view *v,
                        const ecf_plan *p);
 
 #endif

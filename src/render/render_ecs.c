@@ -293,7 +293,7 @@ static void autoscaling(cJSON *root, const rr_view *v, const rd_names *nm,
                             "ecs:service:DesiredCount");
     cJSON_AddStringToObject(pol, "PolicyType", "TargetTrackingScaling");
     cfg = cJSON_AddObjectToObject(pol, "TargetTrackingScalingPolicyConfiguration");
-    cli_json_add_num(cfg, "TargetValue", r->asg_target_value, 2);
+    ecf_render_json_add_num(cfg, "TargetValue", r->asg_target_value, 2);
     /* the cooldowns --output json states for the plan (ec2fit/fleet.h) */
     cJSON_AddNumberToObject(cfg, "ScaleOutCooldown", ECF_ASG_COOLDOWN_S);
     cJSON_AddNumberToObject(cfg, "ScaleInCooldown", ECF_ASG_COOLDOWN_S);
@@ -345,7 +345,7 @@ static void autoscaling(cJSON *root, const rr_view *v, const rd_names *nm,
     }
 }
 
-int rr_print_ecs(FILE *f, FILE *errf, const rr_view *v)
+int ecf_rr_print_ecs(FILE *f, FILE *errf, const rr_view *v)
 {
     const ecf_recommendation *r = v->rec;
     const ecf_plan *p = &r->plans[0];
@@ -380,7 +380,7 @@ int rr_print_ecs(FILE *f, FILE *errf, const rr_view *v)
                 p->inst->type);
         return 1;
     }
-    rd_names_init(&nm, v);
+    ecf_deploy_names_init(&nm, v);
     imgs = ecf_xmalloc(sizeof(*imgs));
     if (resolve_engine(&en, imgs, errf, v, &nm)) {
         free(imgs);
@@ -501,7 +501,7 @@ int rr_print_ecs(FILE *f, FILE *errf, const rr_view *v)
     }
     cJSON_AddNumberToObject(o, "port", en.port);
     cJSON_AddStringToObject(o, "health_path", en.health_path);
-    cli_json_add_num(o, "startup_s", p->startup_s, 1);
+    ecf_render_json_add_num(o, "startup_s", p->startup_s, 1);
     cJSON_AddNumberToObject(o, "health_check_start_period_s",
                             en.start_period_s);
     cJSON_AddNumberToObject(o, "health_check_grace_period_s", en.grace_s);
@@ -511,7 +511,7 @@ int rr_print_ecs(FILE *f, FILE *errf, const rr_view *v)
     cJSON_AddNumberToObject(o, "ecs_reserved_memory_mib",
                             ECS_RESERVED_MEMORY_MIB);
     cJSON_AddNumberToObject(o, "task_mib", (double)task_mib);
-    cli_json_add_num(meta, "target_utilization_pct",
+    ecf_render_json_add_num(meta, "target_utilization_pct",
                      nm.target_fraction * 100, 1);
     inputs = cJSON_AddArrayToObject(meta, "inputs");
     add_input(inputs, "EXECUTION_ROLE_ARN", "taskDefinition.executionRoleArn",
@@ -569,7 +569,7 @@ int rr_print_ecs(FILE *f, FILE *errf, const rr_view *v)
                        "rank 1 is spot: give the Auto Scaling group spot "
                        "capacity (launch template InstanceMarketOptions or "
                        "a mixed instances policy)"));
-    cli_json_print(f, root);
+    ecf_render_json_print(f, root);
     free(imgs);
     return 0;
 }

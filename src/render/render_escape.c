@@ -12,7 +12,7 @@
 
 #include "ec2fit/textsafe.h"
 
-void rr_yaml_str(FILE *f, const char *s)
+void ecf_rr_yaml_str(FILE *f, const char *s)
 {
     const unsigned char *p = (const unsigned char *)(s ? s : "");
     fputc('"', f);
@@ -34,14 +34,14 @@ void rr_yaml_str(FILE *f, const char *s)
     fputc('"', f);
 }
 
-void rr_yaml_comment(FILE *f, const char *s)
+void ecf_rr_yaml_comment(FILE *f, const char *s)
 {
     char *safe = ecf_textsafe_dup(s ? s : "");
     fputs(safe, f);
     free(safe);
 }
 
-void rr_md_text(FILE *f, const char *s)
+void ecf_rr_md_text(FILE *f, const char *s)
 {
     char *safe = ecf_textsafe_dup(s ? s : "");
     const char *p;

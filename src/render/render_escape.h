@@ -9,10 +9,10 @@
  *                                   cJSON / ec2fit/json_write.h, on text
  *                                   that passed ecf_textsafe when it may
  *                                   hold bytes that are not UTF-8
- *   CSV                             cli_csv_field (render_common.h)
- *   HTML                            rr_html_esc (render_html_chart.h)
- *   YAML (karpenter)                rr_yaml_str; comments: rr_yaml_comment
- *   Markdown                        rr_md_text
+ *   CSV                             ecf_render_csv_field (render_common.h)
+ *   HTML                            ecf_rr_html_esc (render_html_chart.h)
+ *   YAML (karpenter)                ecf_rr_yaml_str; comments: ecf_rr_yaml_comment
+ *   Markdown                        ecf_rr_md_text
  *
  * Identifiers are also restricted when they are loaded (instance types,
  * families, regions, accelerator ids: docs/catalog.md "Identifiers"), so
@@ -28,12 +28,12 @@
  *  backslash-escaped, control characters (C0, DEL, C1) and bytes that are
  *  not UTF-8 as \xHH (YAML 1.2 section 5.7), so a value can never end its
  *  scalar or its line. */
-void rr_yaml_str(FILE *f, const char *s);
+void ecf_rr_yaml_str(FILE *f, const char *s);
 
 /** Writes s for the inside of a YAML "# ..." comment: as ecf_textsafe
  *  (a newline becomes the four characters \x0a, so the comment cannot
  *  end early). */
-void rr_yaml_comment(FILE *f, const char *s);
+void ecf_rr_yaml_comment(FILE *f, const char *s);
 
 /** Writes s as Markdown text (also inside a table cell): as ecf_textsafe,
  *  then a backslash before each of \ ` * _ | < > [ ] & (CommonMark 0.31
@@ -41,6 +41,6 @@ void rr_yaml_comment(FILE *f, const char *s);
  *  catalog string cannot open raw HTML, a link, code or emphasis, or end
  *  a table cell. Underscores inside a word are left alone (GFM does not
  *  emphasise them and model names use them). */
-void rr_md_text(FILE *f, const char *s);
+void ecf_rr_md_text(FILE *f, const char *s);
 
 #endif

@@ -19,7 +19,7 @@
 
 #define HOURS_PER_MONTH 730.0
 
-void rr_purchase_rows(rr_purchase_row out[RR_PURCHASE_ROWS],
+void ecf_rr_purchase_rows(rr_purchase_row out[RR_PURCHASE_ROWS],
                       const ecf_plan *p)
 {
     static const ecf_purchase opts[RR_PURCHASE_ROWS] = {
@@ -47,18 +47,18 @@ void rr_purchase_rows(rr_purchase_row out[RR_PURCHASE_ROWS],
     }
 }
 
-double rr_purchase_saving(const ecf_plan *p)
+double ecf_rr_purchase_saving(const ecf_plan *p)
 {
     rr_purchase_row rows[RR_PURCHASE_ROWS];
     double s;
-    rr_purchase_rows(rows, p);
+    ecf_rr_purchase_rows(rows, p);
     if (rows[0].monthly_usd <= 0)
         return 0;
     s = rows[0].monthly_usd - p->monthly_usd;
     return s > 0 ? s : 0;
 }
 
-void rr_print_fleet_text(FILE *f, const rr_view *v, bool markdown)
+void ecf_rr_print_fleet_text(FILE *f, const rr_view *v, bool markdown)
 {
     const ecf_recommendation *r = v->rec;
     const ecf_plan *p;
@@ -79,7 +79,7 @@ void rr_print_fleet_text(FILE *f, const rr_view *v, bool markdown)
         fprintf(f, " for the %d always-on instances, on-demand above; saves "
                    "$%.2f/month against on-demand (break-even at %.0f%% "
                    "utilisation)",
-                p->asg_min, rr_purchase_saving(p), be);
+                p->asg_min, ecf_rr_purchase_saving(p), be);
     }
     fprintf(f, "\n");
     fprintf(f, "%sAuto Scaling: min %d, desired %d, max %d instances%s; "
@@ -105,19 +105,19 @@ void rr_print_fleet_text(FILE *f, const rr_view *v, bool markdown)
     fprintf(f, "%sWarm pool: %d instance(s)\n", li, r->asg_warm_pool);
     {
         char fb[256];
-        rr_fallback_text(fb, sizeof(fb), r);
+        ecf_rr_fallback_text(fb, sizeof(fb), r);
         if (fb[0])
             fprintf(f, "%sCPU fallback group: %s\n", li, fb);
     }
 }
 
-void rr_json_fleet_plan(rj *o, const ecf_plan *p)
+void ecf_rr_json_fleet_plan(rj *o, const ecf_plan *p)
 {
     rr_purchase_row rows[RR_PURCHASE_ROWS];
     rj po, a;
     int i;
 
-    rr_purchase_rows(rows, p);
+    ecf_rr_purchase_rows(rows, p);
     po = rj_open(o, "purchase_options", '{');
     for (i = 0; i < RR_PURCHASE_ROWS; i++) {
         rj x = rj_open(&po, ecf_purchase_name(rows[i].option), '{');
@@ -137,7 +137,7 @@ void rr_json_fleet_plan(rj *o, const ecf_plan *p)
         rj_close(&x, '}');
     }
     rj_str(&po, "chosen", purchase(p));
-    rj_numr(&po, "monthly_saving_usd", rr_purchase_saving(p), 2);
+    rj_numr(&po, "monthly_saving_usd", ecf_rr_purchase_saving(p), 2);
     rj_close(&po, '}');
     a = rj_open(o, "auto_scaling", '{');
     rj_num(&a, "min_instances", p->asg_min);
@@ -148,27 +148,27 @@ void rr_json_fleet_plan(rj *o, const ecf_plan *p)
     rj_close(&a, '}');
 }
 
-void rr_json_fleet_summary(cJSON *a, const rr_view *v)
+void ecf_rr_json_fleet_summary(cJSON *a, const rr_view *v)
 {
     const ecf_recommendation *r = v->rec;
     cJSON_AddNumberToObject(a, "desired_instances", r->asg_min);
-    cli_json_add_num(a, "expected_instances", r->asg_expected, 3);
-    cli_json_add_num(a, "target_utilization_pct", 100 * r->asg_utilization,
+    ecf_render_json_add_num(a, "expected_instances", r->asg_expected, 3);
+    ecf_render_json_add_num(a, "target_utilization_pct", 100 * r->asg_utilization,
                      1);
     cJSON_AddBoolToObject(a, "peak_qps_defaulted", r->peak_defaulted);
     cJSON_AddStringToObject(a, "policy", r->opts.async
                                              ? "sqs-backlog-per-instance"
                                              : "alb-request-count-per-target");
-    cli_json_add_num(a, "target_value", r->asg_target_value, 3);
+    ecf_render_json_add_num(a, "target_value", r->asg_target_value, 3);
     if (r->opts.async)
-        cli_json_add_num(a, "max_wait_s",
+        ecf_render_json_add_num(a, "max_wait_s",
                          r->opts.max_wait_s > 0 ? r->opts.max_wait_s
                                                 : ECF_ASG_MAX_WAIT_S,
                          3);
     cJSON_AddNumberToObject(a, "scale_out_cooldown_s", ECF_ASG_COOLDOWN_S);
     cJSON_AddNumberToObject(a, "scale_in_cooldown_s", ECF_ASG_COOLDOWN_S);
     cJSON_AddNumberToObject(a, "warm_pool_size", r->asg_warm_pool);
-    cli_json_add_num(a, "start_time_s",
+    ecf_render_json_add_num(a, "start_time_s",
                      r->opts.start_time_s > 0 ? r->opts.start_time_s
                                               : ECF_ASG_START_S,
                      3);
@@ -179,18 +179,18 @@ void rr_json_fleet_summary(cJSON *a, const rr_view *v)
             cJSON_AddStringToObject(x, "instance_type", fb->inst->type);
             cJSON_AddNumberToObject(x, "min_instances", fb->asg_min);
             cJSON_AddNumberToObject(x, "max_instances", fb->asg_max);
-            cli_json_add_num(x, "capacity_qps_per_instance",
+            ecf_render_json_add_num(x, "capacity_qps_per_instance",
                              fb->capacity_qps /
                                  (fb->nodes > 0 ? fb->nodes : 1),
                              3);
-            cli_json_add_num(x, "monthly_usd", fb->monthly_usd, 2);
+            ecf_render_json_add_num(x, "monthly_usd", fb->monthly_usd, 2);
         } else {
             cJSON_AddNullToObject(a, "fallback_cpu");
         }
     }
 }
 
-void rr_print_fleet_html(FILE *f, const rr_view *v)
+void ecf_rr_print_fleet_html(FILE *f, const rr_view *v)
 {
     const ecf_recommendation *r = v->rec;
     const ecf_plan *p;
@@ -200,7 +200,7 @@ void rr_print_fleet_html(FILE *f, const rr_view *v)
     if (!r->serving || r->n_plans == 0)
         return;
     p = &r->plans[0];
-    rr_purchase_rows(rows, p);
+    ecf_rr_purchase_rows(rows, p);
     fputs("<h2>Purchase and Auto Scaling (rank 1)</h2>\n<div class=\"wide\">"
           "<table>\n<tr>"
           "<th>Purchase option</th><th>$/hour per instance</th>"
@@ -232,10 +232,10 @@ void rr_print_fleet_html(FILE *f, const rr_view *v)
             r->asg_target_value, r->asg_warm_pool);
     {
         char fb[256];
-        rr_fallback_text(fb, sizeof(fb), r);
+        ecf_rr_fallback_text(fb, sizeof(fb), r);
         if (fb[0]) { /* as the table and Markdown state it */
             fputs("<dt>CPU fallback group</dt><dd>", f);
-            rr_html_esc(f, fb);
+            ecf_rr_html_esc(f, fb);
             fputs("</dd>\n", f);
         }
     }
@@ -251,7 +251,7 @@ static const char spot_caveat[] =
     "placement score (aws ec2 get-spot-placement-scores) or keep an "
     "on-demand fallback";
 
-void rr_json_spot_risk(rj *o, const rr_view *v, const ecf_plan *p)
+void ecf_rr_json_spot_risk(rj *o, const rr_view *v, const ecf_plan *p)
 {
     if (!v->rec->serving && p->expected_interruptions > 0)
         rj_numr(o, "interruption_probability",
@@ -260,7 +260,7 @@ void rr_json_spot_risk(rj *o, const rr_view *v, const ecf_plan *p)
         rj_str(o, "capacity_caveat", spot_caveat);
 }
 
-void rr_print_spot_caveat(FILE *f, const rr_view *v)
+void ecf_rr_print_spot_caveat(FILE *f, const rr_view *v)
 {
     const ecf_recommendation *r = v->rec;
     size_t i, n = shown(v);

@@ -20,8 +20,8 @@
 #include "render_report.h"
 #include "recommend_render_internal.h"
 
-#define esc rr_html_esc
-#define y_of rr_html_y_of
+#define esc ecf_rr_html_esc
+#define y_of ecf_rr_html_y_of
 
 /* Rank 1's memory per device, split by what holds it, as one stacked bar
  * against the device's capacity. */
@@ -114,8 +114,8 @@ static void table(FILE *f, const rr_view *v)
         hourly[i] = r->plans[i].hourly_usd;
         cost[i] = y_of(r, &r->plans[i]);
     }
-    dh = rr_money_decimals(hourly, i);
-    dc = rr_money_decimals(cost, i);
+    dh = ecf_rr_money_decimals(hourly, i);
+    dc = ecf_rr_money_decimals(cost, i);
     fprintf(f, "<div class=\"wide\"><table class=\"plans\">\n<thead><tr><th class=\"num\">#</th>"
                "<th>Instance</th><th class=\"num\">Nodes</th><th>Purchase</th>"
                "<th>Region</th><th>Accelerator</th><th class=\"num\">Memory "
@@ -132,13 +132,13 @@ static void table(FILE *f, const rr_view *v)
         const ecf_plan *p = &r->plans[i];
         char acc[96], c1[112], c2[48], c3[112], num[48], sp[48];
         ecf_ranges rg;
-        cli_accel_label(acc, sizeof(acc), p->inst);
-        rr_plan_ranges(&rg, v, p);
-        rr_fmt_money(c2, sizeof(c2), p->hourly_usd, i < 64 ? dh : 2);
-        rr_fmt_money(c3, sizeof(c3), y_of(r, p), i < 64 ? dc : 2);
+        ecf_render_accel_label(acc, sizeof(acc), p->inst);
+        ecf_rr_plan_ranges(&rg, v, p);
+        ecf_rr_fmt_money(c2, sizeof(c2), p->hourly_usd, i < 64 ? dh : 2);
+        ecf_rr_fmt_money(c3, sizeof(c3), y_of(r, p), i < 64 ? dc : 2);
         /* the likely range after the figure (docs/estimation.md
          * "Ranges"), as the table prints it */
-        rr_fmt_span(sp, sizeof(sp),
+        ecf_rr_fmt_span(sp, sizeof(sp),
                     r->serving ? &rg.monthly_usd
                     : r->basis == ECF_COST_TOTAL ? &rg.total_usd
                                                  : &rg.throughput,
@@ -146,15 +146,15 @@ static void table(FILE *f, const rr_view *v)
         if (r->serving || r->basis == ECF_COST_TOTAL)
             snprintf(c3 + strlen(c3), sizeof(c3) - strlen(c3), "%s", sp);
         if (r->serving) {
-            rr_fmt_num(num, sizeof(num), p->latency_ms, 0);
-            rr_fmt_span(sp, sizeof(sp), &rg.latency_ms, 1);
+            ecf_rr_fmt_num(num, sizeof(num), p->latency_ms, 0);
+            ecf_rr_fmt_span(sp, sizeof(sp), &rg.latency_ms, 1);
             snprintf(c1, sizeof(c1), "%s ms%s", num, sp);
         } else if (r->basis == ECF_COST_TOTAL) {
-            rr_fmt_num(num, sizeof(num), p->time_hours, 1);
-            rr_fmt_span(sp, sizeof(sp), &rg.time_hours, 1);
+            ecf_rr_fmt_num(num, sizeof(num), p->time_hours, 1);
+            ecf_rr_fmt_span(sp, sizeof(sp), &rg.time_hours, 1);
             snprintf(c1, sizeof(c1), "%s h%s", num, sp);
         } else {
-            rr_fmt_num(num, sizeof(num), p->throughput, 0);
+            ecf_rr_fmt_num(num, sizeof(num), p->throughput, 0);
             snprintf(c1, sizeof(c1), "%s %s", num,
                      p->throughput_unit ? p->throughput_unit : "");
         }
@@ -182,7 +182,7 @@ static void table(FILE *f, const rr_view *v)
 
 /* Whether `note` is one of the JSON's missing-price notes (which name the
  * command and flags that fix them: the page words them for a customer,
- * rr_missing_customer_note). */
+ * ecf_rr_missing_customer_note). */
 static bool missing_note(const ecf_recommendation *r, const char *note)
 {
     char buf[1024];
@@ -201,7 +201,7 @@ static void notes(FILE *f, const rr_view *v)
     /* heap, not static: renderers may run on several threads */
     char (*nt)[RR_NOTE_LEN] = malloc(RR_MAX_NOTES * sizeof(*nt));
     size_t plan[RR_MAX_NOTES], k,
-        m = nt ? rr_report_notes(nt, plan, RR_MAX_NOTES, v, shown(v)) : 0;
+        m = nt ? ecf_rr_report_notes(nt, plan, RR_MAX_NOTES, v, shown(v)) : 0;
     if (m == 0) {
         free(nt);
         return;
@@ -230,7 +230,7 @@ static void serving_extras(FILE *f, const rr_view *v)
     size_t i;
     if (r->serving && r->n_plans > 0) {
         char t[48];
-        rr_fmt_num(t, sizeof(t), r->asg_target_qps_per_instance, 2);
+        ecf_rr_fmt_num(t, sizeof(t), r->asg_target_qps_per_instance, 2);
         fprintf(f, "<h2>Auto Scaling</h2>\n<p class=\"autoscaling\">Rank 1 "
                    "(<code>");
         esc(f, r->plans[0].inst->type);
@@ -239,7 +239,7 @@ static void serving_extras(FILE *f, const rr_view *v)
                    "capacity).</p>\n",
                 r->asg_min, r->asg_max, t, r->asg_utilization * 100);
     }
-    for (i = 0; i < v->n_light && !rr_light_offered(&v->light[i]); i++)
+    for (i = 0; i < v->n_light && !ecf_rr_light_offered(&v->light[i]); i++)
         ;
     if (i == v->n_light)
         return; /* only an option cheaper than rank 1 is offered */
@@ -250,16 +250,16 @@ static void serving_extras(FILE *f, const rr_view *v)
           "<th>Verdict</th></tr></thead>\n<tbody>\n", f);
     for (i = 0; i < v->n_light; i++) {
         const ecf_light_option *o = &v->light[i];
-        if (!rr_light_offered(o))
+        if (!ecf_rr_light_offered(o))
             continue;
         fputs("<tr><td class=\"nw\">", f);
         esc(f, o->name);
         if (o->feasible) {
             char a[48], b[48], c[48], d[48];
-            rr_fmt_num(a, sizeof(a), o->latency_ms, 0);
-            rr_fmt_num(b, sizeof(b), o->instances, 0);
-            rr_fmt_money(c, sizeof(c), o->monthly_usd, 2);
-            rr_fmt_money(d, sizeof(d), o->usd_per_million, 4);
+            ecf_rr_fmt_num(a, sizeof(a), o->latency_ms, 0);
+            ecf_rr_fmt_num(b, sizeof(b), o->instances, 0);
+            ecf_rr_fmt_money(c, sizeof(c), o->monthly_usd, 2);
+            ecf_rr_fmt_money(d, sizeof(d), o->usd_per_million, 4);
             fprintf(f, "</td><td class=\"num\">%s ms</td><td class=\"num\">"
                        "%s</td><td class=\"num\">%s</td><td class=\"num\">%s"
                        "</td><td>%s</td></tr>\n",
@@ -321,7 +321,7 @@ static void legend_purchases(char *buf, size_t n, const rr_view *v)
         snprintf(buf, n, "on-demand");
 }
 
-void rr_print_html(FILE *f, const rr_view *v)
+void ecf_rr_print_html(FILE *f, const rr_view *v)
 {
     const ecf_recommendation *r = v->rec;
     const ecf_workload *w = &r->workload;
@@ -388,7 +388,7 @@ void rr_print_html(FILE *f, const rr_view *v)
     else
         snprintf(batch, sizeof(batch), "%d per device", w->batch_size);
     esc(f, v->model->name);
-    rr_fmt_params(params, sizeof(params), v->model->params);
+    ecf_rr_fmt_params(params, sizeof(params), v->model->params);
     fprintf(f, " (%s, %s parameters)</dd>\n<dt>Task</dt><dd>%s</dd>\n"
                "<dt>Precision</dt><dd>%s</dd>\n<dt>Batch</dt><dd>%s</dd>\n",
             ecf_model_kind_name(v->model->kind), params,
@@ -399,17 +399,17 @@ void rr_print_html(FILE *f, const rr_view *v)
             batch);
     if (w->dataset_samples > 0) {
         double ep = w->epochs > 0 ? w->epochs : 1;
-        rr_fmt_num(num, sizeof(num), w->dataset_samples, 0);
+        ecf_rr_fmt_num(num, sizeof(num), w->dataset_samples, 0);
         fprintf(f, "<dt>Dataset</dt><dd>%s samples &times; %g epoch%s</dd>\n",
                 num, ep, ep == 1 ? "" : "s");
     }
     if (r->serving) {
-        rr_fmt_num(num, sizeof(num), w->qps,
+        ecf_rr_fmt_num(num, sizeof(num), w->qps,
                    w->qps == floor(w->qps) ? 0 : 2);
         fprintf(f, "<dt>Load</dt><dd>%s requests/s</dd>\n", num);
     }
     if (v->opts->budget_usd > 0) {
-        rr_fmt_money(num, sizeof(num), v->opts->budget_usd, 2);
+        ecf_rr_fmt_money(num, sizeof(num), v->opts->budget_usd, 2);
         fprintf(f, "<dt>Budget</dt><dd>%s</dd>\n", num);
     }
     if (v->opts->deadline_hours > 0)
@@ -426,14 +426,14 @@ void rr_print_html(FILE *f, const rr_view *v)
     fputs("<h2>Ranked plans</h2>\n", f);
     for (i = 0; i < r->n_missing; i++) {
         char note[1024];
-        rr_missing_customer_note(note, sizeof(note), r, i);
+        ecf_rr_missing_customer_note(note, sizeof(note), r, i);
         if (!note[0])
             continue;
         fputs("<p class=\"note\">", f);
         esc(f, note);
         fputs("</p>\n", f);
     }
-    rr_counts_text(counts, sizeof(counts), r, true);
+    ecf_rr_counts_text(counts, sizeof(counts), r, true);
     if (r->n_plans == 0) {
         fputs("<p><strong>No instance type satisfies every "
               "constraint</strong> (", f);
@@ -445,10 +445,10 @@ void rr_print_html(FILE *f, const rr_view *v)
         table(f, v);
         fputs("<p class=\"sub\">", f);
         esc(f, counts);
-        fprintf(f, ". %s</p>\n", rr_cost_excludes);
+        fprintf(f, ". %s</p>\n", ecf_rr_cost_excludes);
         notes(f, v);
         serving_extras(f, v);
-        rr_print_fleet_html(f, v); /* purchase options; render_fleet.c */
+        ecf_rr_print_fleet_html(f, v); /* purchase options; render_fleet.c */
         fputs("<section class=\"chart\">\n<h2>Cost versus time</h2>\n"
               "<p class=\"key\">"
               "<span><i class=\"dot\" style=\"background:#59a14f\"></i>"
@@ -461,7 +461,7 @@ void rr_print_html(FILE *f, const rr_view *v)
         fprintf(f, "%s</span><span><i class=\"dot\" "
                    "style=\"background:#76b7b2\"></i>spot</span></p>\n",
                 other);
-        rr_html_scatter(f, v);
+        ecf_rr_html_scatter(f, v);
         fputs("</section>\n<h2>Memory of the top plan</h2>\n", f);
         memory_bar(f, v); /* opens the assumptions list */
     }
@@ -478,7 +478,7 @@ void rr_print_html(FILE *f, const rr_view *v)
                "<li>Serving months are 730 hours.</li>\n<li>%s</li>\n"
                "</ul>\n"
                "<footer>Generated by ec2fit %s. Catalog: ",
-            ecf_catalog_as_of(v->cat), rr_cost_excludes, ECF_VERSION);
+            ecf_catalog_as_of(v->cat), ecf_rr_cost_excludes, ECF_VERSION);
     esc(f, v->catalog_label);
     fprintf(f, ", prices as of %s.</footer>\n</body>\n</html>\n",
             ecf_catalog_as_of(v->cat));

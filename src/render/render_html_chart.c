@@ -28,7 +28,7 @@
 #define CHAR_W 8.0
 #define LINE_H 14.0
 
-void rr_html_esc(FILE *f, const char *s)
+void ecf_rr_html_esc(FILE *f, const char *s)
 {
     for (; s && *s; s++) {
         switch (*s) {
@@ -62,7 +62,7 @@ static double x_of(const ecf_recommendation *r, const ecf_plan *p)
     return p->throughput > 0 ? 1e6 / p->throughput / 3600 : 0;
 }
 
-double rr_html_y_of(const ecf_recommendation *r, const ecf_plan *p)
+double ecf_rr_html_y_of(const ecf_recommendation *r, const ecf_plan *p)
 {
     if (r->basis == ECF_COST_TOTAL)
         return p->total_usd;
@@ -274,7 +274,7 @@ static size_t chars(const char *s)
     return n;
 }
 
-void rr_html_scatter(FILE *f, const rr_view *v)
+void ecf_rr_html_scatter(FILE *f, const rr_view *v)
 {
     const ecf_recommendation *r = v->rec;
     size_t n = shown(v), i, nt, np = 0;
@@ -286,7 +286,7 @@ void rr_html_scatter(FILE *f, const rr_view *v)
     int k;
 
     for (i = 0; i < r->n_plans; i++) {
-        double x = x_of(r, &r->plans[i]), y = rr_html_y_of(r, &r->plans[i]);
+        double x = x_of(r, &r->plans[i]), y = ecf_rr_html_y_of(r, &r->plans[i]);
         if (i >= n && !r->plans[i].marks)
             continue;
         if (x > 0 && x < xlo)
@@ -312,7 +312,7 @@ void rr_html_scatter(FILE *f, const rr_view *v)
     for (i = 0; i < nt; i++) {
         double x = PL + frac(&ax, t[i]) * PW;
         char lx[48];
-        rr_fmt_num(lx, sizeof(lx), t[i], tick_decimals(&ax, t[i]));
+        ecf_rr_fmt_num(lx, sizeof(lx), t[i], tick_decimals(&ax, t[i]));
         fprintf(f, "<line class=\"grid\" x1=\"%.1f\" y1=\"%.0f\" x2=\"%.1f\" "
                    "y2=\"%.0f\"/><text class=\"tick\" x=\"%.1f\" y=\"%.0f\" "
                    "text-anchor=\"middle\">%s</text>\n",
@@ -322,7 +322,7 @@ void rr_html_scatter(FILE *f, const rr_view *v)
     for (i = 0; i < nt; i++) {
         double y = PT + PH - frac(&ay, t[i]) * PH;
         char ly[48];
-        rr_fmt_money(ly, sizeof(ly), t[i], tick_decimals(&ay, t[i]));
+        ecf_rr_fmt_money(ly, sizeof(ly), t[i], tick_decimals(&ay, t[i]));
         if (t[i] == 0)
             snprintf(ly, sizeof(ly), "$0");
         fprintf(f, "<line class=\"grid\" x1=\"%.0f\" y1=\"%.1f\" x2=\"%.0f\" "
@@ -343,7 +343,7 @@ void rr_html_scatter(FILE *f, const rr_view *v)
         if (i >= n && !p->marks)
             continue;
         dots[nd].cx = PL + frac(&ax, x_of(r, p)) * PW;
-        dots[nd].cy = PT + PH - frac(&ay, rr_html_y_of(r, p)) * PH;
+        dots[nd].cy = PT + PH - frac(&ay, ecf_rr_html_y_of(r, p)) * PH;
         rank_of[nd++] = i;
     }
     /* points: ordinary plans first, marked ones on top; data-rank ties a
@@ -363,7 +363,7 @@ void rr_html_scatter(FILE *f, const rr_view *v)
                     (p->marks & ECF_MARK_BEST_VALUE) ? " best-value" : "",
                     rank_of[d] + 1, dots[d].cx, dots[d].cy, marked ? 8 : 5,
                     rank_of[d] + 1);
-            rr_html_esc(f, p->inst->type);
+            ecf_rr_html_esc(f, p->inst->type);
             fprintf(f, " x%d %s</title></circle>\n", p->nodes, purchase(p));
         }
     }
@@ -399,7 +399,7 @@ void rr_html_scatter(FILE *f, const rr_view *v)
             fprintf(f, "<text class=\"label\" data-rank=\"%zu\" "
                        "x=\"%.1f\" y=\"%.1f\">",
                     rank_of[i] + 1, b.x0, b.y1 - 3);
-        rr_html_esc(f, text);
+        ecf_rr_html_esc(f, text);
         fputs("</text>\n", f);
     }
     fputs("</svg>\n", f);

@@ -10,13 +10,13 @@
 #include "recommend_render.h"
 
 /** The plotted cost of a plan: total, monthly or per 1M units. */
-double rr_html_y_of(const ecf_recommendation *r, const ecf_plan *p);
+double ecf_rr_html_y_of(const ecf_recommendation *r, const ecf_plan *p);
 
 /** Writes the <svg class="scatter"> of the shown plans (and of a marked
  *  plan ranked below --top). */
-void rr_html_scatter(FILE *f, const rr_view *v);
+void ecf_rr_html_scatter(FILE *f, const rr_view *v);
 
 /** HTML-escapes s. */
-void rr_html_esc(FILE *f, const char *s);
+void ecf_rr_html_esc(FILE *f, const char *s);
 
 #endif

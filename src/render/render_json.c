@@ -3,8 +3,8 @@
  * line, and the library's ECF_RENDER_JSON). The schema is documented field
  * by field in docs/output-schema.md and docs/schema/recommend.schema.json;
  * change them together. Written once for two sinks: a cJSON tree
- * (rr_json: --output json, the library) and the compact text of a --batch
- * line (rr_json_text, through ecf_jw: no tree, same bytes).
+ * (ecf_rr_json: --output json, the library) and the compact text of a --batch
+ * line (ecf_rr_json_text, through ecf_jw: no tree, same bytes).
  */
 #include "recommend_render.h"
 
@@ -131,7 +131,7 @@ static void json_plan(rj *o, const rr_view *v, const ecf_plan *p,
     rj acc, mem, thr, warn, marks;
     ecf_estimate e;
     int k;
-    bool meets_load = rr_capacity_meets_load(v->w, p, r->serving);
+    bool meets_load = ecf_rr_capacity_meets_load(v->w, p, r->serving);
 
     rj_num(o, "rank", (double)rank);
     rj_str(o, "instance_type", p->inst->type);
@@ -182,7 +182,7 @@ static void json_plan(rj *o, const rr_view *v, const ecf_plan *p,
         /* placement, as tfvars and tf-external (render_deploy.c) */
         rd_placement place;
         rj pl;
-        rd_placement_init(&place, v, p);
+        ecf_deploy_placement_init(&place, v, p);
         pl = rj_open(o, "placement", '{');
         if (place.efa_interfaces > 0)
             rj_num(&pl, "efa_interfaces", place.efa_interfaces);
@@ -253,13 +253,13 @@ static void json_plan(rj *o, const rr_view *v, const ecf_plan *p,
         add_opt_num(o, "ttft_ms", p->ttft_ms, 3);
         add_opt_num(o, "per_token_ms", p->per_token_ms, 3);
         rj_numr(o, "capacity_qps", p->capacity_qps, 3);
-        rr_json_fleet_plan(o, p);
+        ecf_rr_json_fleet_plan(o, p);
     }
     {
         /* docs/estimation.md "Ranges": beside the figures above */
         ecf_ranges rg;
-        rr_plan_ranges(&rg, v, p);
-        rr_json_ranges(o, &rg);
+        ecf_rr_plan_ranges(&rg, v, p);
+        ecf_rr_json_ranges(o, &rg);
     }
     rj_str(o, "bottleneck", ecf_bottleneck_name(p->bottleneck));
     if (p->spot) {
@@ -268,7 +268,7 @@ static void json_plan(rj *o, const rr_view *v, const ecf_plan *p,
         else
             rj_null(o, "interruption_band");
         rj_numr(o, "expected_interruptions", p->expected_interruptions, 3);
-        rr_json_spot_risk(o, v, p); /* render_fleet.c */
+        ecf_rr_json_spot_risk(o, v, p); /* render_fleet.c */
         /* Spot Advisor's integer figure, as in list/show (schema 2); the
          * plan's own saving, rework included, is plan_savings_pct. */
         const ecf_price *pr = ecf_instance_price(p->inst, p->region);
@@ -320,7 +320,7 @@ static void json_plan(rj *o, const rr_view *v, const ecf_plan *p,
     if (meets_load) {
         rj nt = rj_open(o, "notes", '[');
         char buf[256];
-        rr_capacity_note(buf, sizeof(buf), v->w, p);
+        ecf_rr_capacity_note(buf, sizeof(buf), v->w, p);
         rj_str(&nt, NULL, buf);
         rj_close(&nt, ']');
     }
@@ -330,7 +330,7 @@ static void json_plan(rj *o, const rr_view *v, const ecf_plan *p,
         ecf_estimate_run(&e, v->model, &r->workload, p->inst,
                          p->nodes_per_group, NULL) == 0) {
         cJSON *t = rj_scratch(o);
-        rr_json_explain(t, &e);
+        ecf_rr_json_explain(t, &e);
         rj_merge(o, t);
     }
 }
@@ -347,9 +347,9 @@ static void json_rejection(rj *o, const ecf_recommendation *r,
     rj_str(o, "reason", reason);
 }
 
-void rr_print_json(FILE *f, const rr_view *v)
+void ecf_rr_print_json(FILE *f, const rr_view *v)
 {
-    cli_json_print(f, rr_json(v));
+    ecf_render_json_print(f, ecf_rr_json(v));
 }
 
 /* The document's members, into an open object. */
@@ -360,7 +360,7 @@ static void json_root(rj *root, const rr_view *v)
     size_t i, n = shown(v);
 
     rj_num(root, "schema_version", RR_SCHEMA_VERSION);
-    obj = rj_open(root, "catalog", '{'); /* cli_json_catalog_meta */
+    obj = rj_open(root, "catalog", '{'); /* ecf_render_json_catalog_meta */
     rj_str(&obj, "source", v->catalog_label);
     rj_str(&obj, "as_of", ecf_catalog_as_of(v->cat));
     rj_str(&obj, "generated_at", ecf_catalog_generated_at(v->cat));
@@ -420,7 +420,7 @@ static void json_root(rj *root, const rr_view *v)
         rj_numr(&a, "target_qps_per_instance",
                 r->asg_target_qps_per_instance, 3);
         t = rj_scratch(&a);
-        rr_json_fleet_summary(t, v);
+        ecf_rr_json_fleet_summary(t, v);
         rj_merge(&a, t);
         rj_close(&a, '}');
     }
@@ -475,14 +475,14 @@ static void json_root(rj *root, const rr_view *v)
     }
 }
 
-cJSON *rr_json(const rr_view *v)
+cJSON *ecf_rr_json(const rr_view *v)
 {
     rj root = {cJSON_CreateObject(), NULL};
     json_root(&root, v);
     return root.o;
 }
 
-char *rr_json_text(const rr_view *v)
+char *ecf_rr_json_text(const rr_view *v)
 {
     ecf_jw w;
     rj root = {NULL, &w};

@@ -127,7 +127,7 @@ static int root_volume_gib(const rr_view *v, const ecf_plan *p)
 static bool needs_efa(const rr_view *v, const ecf_plan *p)
 {
     rd_placement pl;
-    rd_placement_init(&pl, v, p);
+    ecf_deploy_placement_init(&pl, v, p);
     return pl.efa_interfaces > 0;
 }
 
@@ -136,7 +136,7 @@ static void print_req(FILE *f, const char *key, const char *value)
     fprintf(f, "        - key: %s\n          operator: In\n"
                "          values:\n            - ",
             key);
-    rr_yaml_str(f, value);
+    ecf_rr_yaml_str(f, value);
     fputc('\n', f);
 }
 
@@ -164,7 +164,7 @@ static void print_pool(FILE *f, const rr_view *v, const pool *pl,
     print_req(f, "karpenter.sh/capacity-type", pl->cap);
     print_req(f, "kubernetes.io/arch",
               p->inst->arch == ECF_ARCH_ARM64 ? "arm64" : "amd64");
-    rd_placement_init(&place, v, p);
+    ecf_deploy_placement_init(&place, v, p);
     if (place.zone[0])
         print_req(f, "topology.kubernetes.io/zone", place.zone);
     if (res)
@@ -272,7 +272,7 @@ static void print_node_class(FILE *f, const rr_view *v, const char *name,
     }
 }
 
-void rr_print_karpenter(FILE *f, const rr_view *v)
+void ecf_rr_print_karpenter(FILE *f, const rr_view *v)
 {
     const ecf_recommendation *r = v->rec;
     const ecf_plan *p1 = &r->plans[0];
@@ -306,7 +306,7 @@ void rr_print_karpenter(FILE *f, const rr_view *v)
         np++;
     }
     fputs("# Karpenter NodePools from ec2fit for ", f);
-    rr_yaml_comment(f, v->model->name);
+    ecf_rr_yaml_comment(f, v->model->name);
     fprintf(f, " (%s); the top %zu plan%s, catalog prices as of %s.\n",
             ecf_task_name(v->w->task), n, n == 1 ? "" : "s",
             ecf_catalog_as_of(v->cat));

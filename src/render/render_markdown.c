@@ -21,7 +21,7 @@
 /* A table cell: Markdown text (render_escape.h), so '|' cannot end it. */
 static void cell(FILE *f, const char *s)
 {
-    rr_md_text(f, s);
+    ecf_rr_md_text(f, s);
 }
 
 static void closest_misses(FILE *f, const rr_view *v)
@@ -51,7 +51,7 @@ static void notes(FILE *f, const rr_view *v, size_t n)
     char (*nt)[RR_NOTE_LEN] = malloc(RR_MAX_NOTES * sizeof(*nt));
     char ty[256];
     size_t plan[RR_MAX_NOTES], k,
-        m = nt ? rr_report_notes(nt, plan, RR_MAX_NOTES, v, n) : 0;
+        m = nt ? ecf_rr_report_notes(nt, plan, RR_MAX_NOTES, v, n) : 0;
     if (m == 0) {
         free(nt);
         return;
@@ -64,7 +64,7 @@ static void notes(FILE *f, const rr_view *v, size_t n)
             fprintf(f, "- #%zu `%s`: ", plan[k] + 1,
                     ecf_textsafe(ty, sizeof(ty),
                                  v->rec->plans[plan[k]].inst->type));
-        rr_md_text(f, nt[k]);
+        ecf_rr_md_text(f, nt[k]);
         fputc('\n', f);
     }
     free(nt);
@@ -76,14 +76,14 @@ static void serving_extras(FILE *f, const rr_view *v)
     size_t i;
     if (r->serving && r->n_plans > 0) {
         char t[48];
-        rr_fmt_num(t, sizeof(t), r->asg_target_qps_per_instance, 2);
+        ecf_rr_fmt_num(t, sizeof(t), r->asg_target_qps_per_instance, 2);
         fprintf(f, "\n**Auto Scaling** (rank 1, `%s`): minimum %d, maximum %d "
                    "instances; target tracking at %s requests/s per instance "
                    "(%.0f%% of its capacity).\n",
                 r->plans[0].inst->type, r->asg_min, r->asg_max, t,
                 r->asg_utilization * 100);
     }
-    for (i = 0; i < v->n_light && !rr_light_offered(&v->light[i]); i++)
+    for (i = 0; i < v->n_light && !ecf_rr_light_offered(&v->light[i]); i++)
         ;
     if (i == v->n_light)
         return; /* only an option cheaper than rank 1 is offered */
@@ -92,16 +92,16 @@ static void serving_extras(FILE *f, const rr_view *v)
                "|---|---:|---:|---:|---:|---|\n");
     for (i = 0; i < v->n_light; i++) {
         const ecf_light_option *o = &v->light[i];
-        if (!rr_light_offered(o))
+        if (!ecf_rr_light_offered(o))
             continue;
         fputs("| ", f);
         cell(f, o->name);
         if (o->feasible) {
             char a[48], b[48], c[48], d[48];
-            rr_fmt_num(a, sizeof(a), o->latency_ms, 0);
-            rr_fmt_num(b, sizeof(b), o->instances, 0);
-            rr_fmt_money(c, sizeof(c), o->monthly_usd, 2);
-            rr_fmt_money(d, sizeof(d), o->usd_per_million, 4);
+            ecf_rr_fmt_num(a, sizeof(a), o->latency_ms, 0);
+            ecf_rr_fmt_num(b, sizeof(b), o->instances, 0);
+            ecf_rr_fmt_money(c, sizeof(c), o->monthly_usd, 2);
+            ecf_rr_fmt_money(d, sizeof(d), o->usd_per_million, 4);
             fprintf(f, " | %s ms | %s | %s | %s | %s |\n", a, b, c, d,
                     o->cheaper ? "cheaper than rank 1" : "dearer than rank 1");
         } else {
@@ -112,7 +112,7 @@ static void serving_extras(FILE *f, const rr_view *v)
     }
 }
 
-void rr_print_markdown(FILE *f, const rr_view *v)
+void ecf_rr_print_markdown(FILE *f, const rr_view *v)
 {
     const ecf_recommendation *r = v->rec;
     char wl[256], ty[256], counts[256];
@@ -123,11 +123,11 @@ void rr_print_markdown(FILE *f, const rr_view *v)
 
     workload_line(wl, sizeof(wl), v);
     fputs("## EC2 recommendation: ", f);
-    rr_md_text(f, v->model->name);
+    ecf_rr_md_text(f, v->model->name);
     fputs("\n\n- **Workload:** ", f);
-    rr_md_text(f, wl);
+    ecf_rr_md_text(f, wl);
     fputs("\n- **Prices:** ", f);
-    rr_md_text(f, v->catalog_label);
+    ecf_rr_md_text(f, v->catalog_label);
     fprintf(f, " catalog, as of %s (Linux on-demand; spot "
                "prices are estimates from the AWS Spot Advisor)\n",
             ecf_catalog_as_of(v->cat));
@@ -135,7 +135,7 @@ void rr_print_markdown(FILE *f, const rr_view *v)
     for (i = 0; i < v->opts->n_regions; i++)
         fprintf(f, "%s%s", i ? ", " : "", v->opts->regions[i]);
     fprintf(f, "; optimized for %s\n\n", ecf_optimize_name(v->opts->optimize));
-    rr_counts_text(counts, sizeof(counts), r, true);
+    ecf_rr_counts_text(counts, sizeof(counts), r, true);
     if (n == 0) {
         fprintf(f, "No instance type satisfies every constraint (%s).\n\n",
                 counts);
@@ -150,8 +150,8 @@ void rr_print_markdown(FILE *f, const rr_view *v)
                   : r->basis == ECF_COST_TOTAL ? p->total_usd
                                                : p->usd_per_million;
     }
-    dh = rr_money_decimals(hourly, i);
-    dc = rr_money_decimals(cost, i);
+    dh = ecf_rr_money_decimals(hourly, i);
+    dc = ecf_rr_money_decimals(cost, i);
     fprintf(f, "| # | Instance |%s Nodes | Purchase | Accelerator | Memory "
                "(GiB/device) | %s | $/hour | %s |%s Note |\n"
                "|---:|---|%s---:|---|---|---:|---:|---:|---:|%s---|\n",
@@ -169,36 +169,36 @@ void rr_print_markdown(FILE *f, const rr_view *v)
         const ecf_plan *p = &r->plans[i];
         char acc[96], mk[48], c1[64], c2[48], c3[48], num[48];
         int d = i < 64 ? 0 : 1; /* beyond the sampled rows: 2 decimals */
-        cli_accel_label(acc, sizeof(acc), p->inst);
+        ecf_render_accel_label(acc, sizeof(acc), p->inst);
         marks_str(mk, sizeof(mk), p->marks);
-        rr_rank_note(mk, sizeof(mk), p);
-        rr_fmt_money(c2, sizeof(c2), p->hourly_usd, d ? 2 : dh);
+        ecf_rr_rank_note(mk, sizeof(mk), p);
+        ecf_rr_fmt_money(c2, sizeof(c2), p->hourly_usd, d ? 2 : dh);
         if (r->serving) {
-            rr_fmt_num(num, sizeof(num), p->latency_ms, 0);
+            ecf_rr_fmt_num(num, sizeof(num), p->latency_ms, 0);
             snprintf(c1, sizeof(c1), "%s ms", num);
-            rr_fmt_money(c3, sizeof(c3), p->monthly_usd, d ? 2 : dc);
+            ecf_rr_fmt_money(c3, sizeof(c3), p->monthly_usd, d ? 2 : dc);
         } else if (r->basis == ECF_COST_TOTAL) {
-            rr_fmt_num(num, sizeof(num), p->time_hours, 1);
+            ecf_rr_fmt_num(num, sizeof(num), p->time_hours, 1);
             snprintf(c1, sizeof(c1), "%s h", num);
-            rr_fmt_money(c3, sizeof(c3), p->total_usd, d ? 2 : dc);
+            ecf_rr_fmt_money(c3, sizeof(c3), p->total_usd, d ? 2 : dc);
         } else {
-            rr_fmt_num(num, sizeof(num), p->throughput, 0);
+            ecf_rr_fmt_num(num, sizeof(num), p->throughput, 0);
             snprintf(c1, sizeof(c1), "%s %s", num,
                      p->throughput_unit ? p->throughput_unit : "");
-            rr_fmt_money(c3, sizeof(c3), p->usd_per_million, d ? 2 : dc);
+            ecf_rr_fmt_money(c3, sizeof(c3), p->usd_per_million, d ? 2 : dc);
         }
         fprintf(f, "| %zu | `%s` |", i + 1,
                 ecf_textsafe(ty, sizeof(ty), p->inst->type));
         if (multi)
             fprintf(f, " %s |", p->region);
         fprintf(f, " %d | %s | ", p->nodes, purchase(p));
-        rr_md_text(f, acc);
+        ecf_rr_md_text(f, acc);
         fprintf(f, " | %.1f / %.1f | %s | %s | %s |",
                 p->required_per_device_gib,
                 p->available_per_device_gib, c1, c2, c3);
         if (r->serving) {
             char c4[48];
-            rr_fmt_money(c4, sizeof(c4), p->usd_per_million, 4);
+            ecf_rr_fmt_money(c4, sizeof(c4), p->usd_per_million, 4);
             fprintf(f, " %s |", c4);
         }
         fprintf(f, " %s |\n", mk);
@@ -206,10 +206,10 @@ void rr_print_markdown(FILE *f, const rr_view *v)
     fprintf(f, "\n%s.\n", counts);
     notes(f, v, n);
     serving_extras(f, v);
-    rr_print_fleet_text(f, v, true);
-    rr_print_spot_caveat(f, v);
+    ecf_rr_print_fleet_text(f, v, true);
+    ecf_rr_print_spot_caveat(f, v);
     fprintf(f, "\n%s Estimates from ec2fit's analytical model (memory, "
                "roofline time, scaling); see docs/estimation.md for the "
                "formulas and their sources.\n",
-            rr_cost_excludes);
+            ecf_rr_cost_excludes);
 }

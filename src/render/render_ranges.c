@@ -13,7 +13,7 @@
 static const char *const level_names[ECF_RANGE_LEVEL_COUNT] = {
     "class", "family-task-engine", "family-task", "family", "kind"};
 
-void rr_plan_ranges(ecf_ranges *out, const rr_view *v, const ecf_plan *p)
+void ecf_rr_plan_ranges(ecf_ranges *out, const rr_view *v, const ecf_plan *p)
 {
     memset(out, 0, sizeof(*out));
     if (v->ranges)
@@ -42,7 +42,7 @@ static void json_one(rj *o, const char *key, const ecf_fig_range *r,
     rj_close(&x, '}');
 }
 
-void rr_json_ranges(rj *o, const ecf_ranges *rg)
+void ecf_rr_json_ranges(rj *o, const ecf_ranges *rg)
 {
     rj x;
 
@@ -61,13 +61,13 @@ void rr_json_ranges(rj *o, const ecf_ranges *rg)
     rj_close(&x, '}');
 }
 
-void rr_json_ranges_tree(struct cJSON *o, const ecf_ranges *rg)
+void ecf_rr_json_ranges_tree(struct cJSON *o, const ecf_ranges *rg)
 {
     rj x = {o, NULL};
-    rr_json_ranges(&x, rg);
+    ecf_rr_json_ranges(&x, rg);
 }
 
-void rr_fmt_span(char *buf, size_t n, const ecf_fig_range *r, double scale)
+void ecf_rr_fmt_span(char *buf, size_t n, const ecf_fig_range *r, double scale)
 {
     double lo, hi;
     int d;
@@ -85,12 +85,12 @@ void rr_fmt_span(char *buf, size_t n, const ecf_fig_range *r, double scale)
     snprintf(buf, n, " (%.*f-%.*f)", d, lo, d, hi);
 }
 
-double rr_hours_scale(double h)
+double ecf_rr_hours_scale(double h)
 {
     return h < 1 ? 1.0 / 60 : h < 72 ? 1 : 24;
 }
 
-void rr_print_ranges_explain(FILE *f, const rr_view *v)
+void ecf_rr_print_ranges_explain(FILE *f, const rr_view *v)
 {
     static const char *const names[] = {"time",       "throughput",
                                         "latency",    "ttft",
@@ -102,7 +102,7 @@ void rr_print_ranges_explain(FILE *f, const rr_view *v)
 
     if (!v->ranges || v->rec->n_plans == 0)
         return;
-    rr_plan_ranges(&rg, v, &v->rec->plans[0]);
+    ecf_rr_plan_ranges(&rg, v, &v->rec->plans[0]);
     /* in the order of names[] */
     figs[0] = &rg.time_hours;
     figs[1] = &rg.throughput;

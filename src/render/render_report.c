@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-const char rr_cost_excludes[] =
+const char ecf_rr_cost_excludes[] =
     "Costs are EC2 instance hours only (Linux, shared tenancy): they exclude "
     "EBS volumes and snapshots, S3, data transfer, other AWS services, "
     "support plans and taxes.";
@@ -52,11 +52,11 @@ static size_t add_notes(char out[][RR_NOTE_LEN], size_t *plan_out, size_t n,
     return n;
 }
 
-size_t rr_report_notes(char out[][RR_NOTE_LEN], size_t *plan_out, size_t max,
+size_t ecf_rr_report_notes(char out[][RR_NOTE_LEN], size_t *plan_out, size_t max,
                        const rr_view *v, size_t top)
 {
     static const char *const general[] = {"notes", "warnings"};
-    cJSON *root = rr_json(v);
+    cJSON *root = ecf_rr_json(v);
     const cJSON *recs, *p;
     size_t n = 0, i = 0, k;
 
@@ -81,7 +81,7 @@ size_t rr_report_notes(char out[][RR_NOTE_LEN], size_t *plan_out, size_t max,
     return n;
 }
 
-void rr_fmt_num(char *buf, size_t n, double x, int decimals)
+void ecf_rr_fmt_num(char *buf, size_t n, double x, int decimals)
 {
     char raw[64], *dot;
     size_t len, ilen, i, o = 0;
@@ -104,18 +104,18 @@ void rr_fmt_num(char *buf, size_t n, double x, int decimals)
     buf[o] = '\0';
 }
 
-void rr_fmt_money(char *buf, size_t n, double x, int decimals)
+void ecf_rr_fmt_money(char *buf, size_t n, double x, int decimals)
 {
     char num[64];
     if (!(x > 0)) {
         snprintf(buf, n, "-");
         return;
     }
-    rr_fmt_num(num, sizeof(num), x, decimals);
+    ecf_rr_fmt_num(num, sizeof(num), x, decimals);
     snprintf(buf, n, "$%s", num);
 }
 
-int rr_money_decimals(const double *x, size_t n)
+int ecf_rr_money_decimals(const double *x, size_t n)
 {
     double lo = INFINITY;
     size_t i;
@@ -125,7 +125,7 @@ int rr_money_decimals(const double *x, size_t n)
     return lo < 1 ? 4 : 2;
 }
 
-void rr_fmt_params(char *buf, size_t n, double params)
+void ecf_rr_fmt_params(char *buf, size_t n, double params)
 {
     if (params >= 1e12)
         snprintf(buf, n, "%.3g trillion", params / 1e12);
@@ -134,19 +134,19 @@ void rr_fmt_params(char *buf, size_t n, double params)
     else if (params >= 1e6)
         snprintf(buf, n, "%.3g million", params / 1e6);
     else
-        rr_fmt_num(buf, n, params, 0);
+        ecf_rr_fmt_num(buf, n, params, 0);
 }
 
-void rr_counts_text(char *buf, size_t n, const ecf_recommendation *r,
+void ecf_rr_counts_text(char *buf, size_t n, const ecf_recommendation *r,
                     bool report)
 {
     char c[32], o[32], pl[32], rj[32];
     size_t opts = r->n_plans + r->n_rejected;
     if (report) {
-        rr_fmt_num(c, sizeof(c), (double)r->n_candidates, 0);
-        rr_fmt_num(o, sizeof(o), (double)opts, 0);
-        rr_fmt_num(pl, sizeof(pl), (double)r->n_plans, 0);
-        rr_fmt_num(rj, sizeof(rj), (double)r->n_rejected, 0);
+        ecf_rr_fmt_num(c, sizeof(c), (double)r->n_candidates, 0);
+        ecf_rr_fmt_num(o, sizeof(o), (double)opts, 0);
+        ecf_rr_fmt_num(pl, sizeof(pl), (double)r->n_plans, 0);
+        ecf_rr_fmt_num(rj, sizeof(rj), (double)r->n_rejected, 0);
     } else {
         snprintf(c, sizeof(c), "%zu", r->n_candidates);
         snprintf(o, sizeof(o), "%zu", opts);
@@ -168,12 +168,12 @@ void rr_counts_text(char *buf, size_t n, const ecf_recommendation *r,
                  pl, r->n_plans == 1 ? "" : "s", rj);
 }
 
-bool rr_light_offered(const ecf_light_option *o)
+bool ecf_rr_light_offered(const ecf_light_option *o)
 {
     return o->feasible && o->cheaper;
 }
 
-void rr_fallback_text(char *buf, size_t n, const ecf_recommendation *r)
+void ecf_rr_fallback_text(char *buf, size_t n, const ecf_recommendation *r)
 {
     if (n == 0)
         return;
@@ -192,7 +192,7 @@ void rr_fallback_text(char *buf, size_t n, const ecf_recommendation *r)
     }
 }
 
-void rr_missing_customer_note(char *buf, size_t n,
+void ecf_rr_missing_customer_note(char *buf, size_t n,
                               const ecf_recommendation *r, size_t i)
 {
     size_t k, len = 0;
@@ -231,19 +231,19 @@ void rr_missing_customer_note(char *buf, size_t n,
                  r->missing[i].region);
 }
 
-bool rr_capacity_meets_load(const ecf_workload *w, const ecf_plan *p,
+bool ecf_rr_capacity_meets_load(const ecf_workload *w, const ecf_plan *p,
                             bool serving)
 {
     return serving && w->qps > 0 && p->capacity_qps >= w->qps;
 }
 
-void rr_capacity_note(char *buf, size_t n, const ecf_workload *w,
+void ecf_rr_capacity_note(char *buf, size_t n, const ecf_workload *w,
                       const ecf_plan *p)
 {
     int per = p->nodes_per_group > 0 ? p->nodes_per_group : 1;
     int groups = p->nodes / per > 0 ? p->nodes / per : 1;
     char load[32];
-    rr_fmt_num(load, sizeof(load), w->qps, w->qps == floor(w->qps) ? 0 : 2);
+    ecf_rr_fmt_num(load, sizeof(load), w->qps, w->qps == floor(w->qps) ? 0 : 2);
     if (per == 1)
         snprintf(buf, n, "each instance sustains %.2f requests/s; %d "
                          "instance%s meet%s the %s requests/s load with "

@@ -99,7 +99,7 @@ limit_text(char *buf, size_t n, const ecf_estimate *e, const ecf_serve_terms *x)
     }
 }
 
-void rr_print_kv_capacity(FILE *f, const ecf_estimate *e, const char *indent)
+void ecf_rr_print_kv_capacity(FILE *f, const ecf_estimate *e, const char *indent)
 {
     char kv[32];
 
@@ -110,7 +110,7 @@ void rr_print_kv_capacity(FILE *f, const ecf_estimate *e, const char *indent)
                 indent);
         return;
     }
-    rr_fmt_num(kv, sizeof(kv), floor(e->memory.kv_capacity_tokens), 0);
+    ecf_rr_fmt_num(kv, sizeof(kv), floor(e->memory.kv_capacity_tokens), 0);
     fprintf(f,
             "%sKV capacity      %s tokens per replica beside the weights "
             "and workspace\n",
@@ -179,7 +179,7 @@ print_decode_terms(FILE *f, const ecf_estimate *e, const ecf_serve_terms *x)
     fprintf(f, " + %.3f\n", x->interleave_ms);
 }
 
-void rr_print_serve_terms(FILE *f,
+void ecf_rr_print_serve_terms(FILE *f,
                           const ecf_estimate *e,
                           const char *type,
                           int nodes)
@@ -212,7 +212,7 @@ void rr_print_serve_terms(FILE *f,
                 "  TTFT             %.1f ms = own prefill %.1f + join "
                 "%.1f + queueing %.1f\n",
                 e->ttft_ms, x->prefill_ms, x->join_ms, x->queue_ms);
-        rr_print_kv_capacity(f, e, "  ");
+        ecf_rr_print_kv_capacity(f, e, "  ");
     }
     limit_text(lim, sizeof(lim), e, x);
     fprintf(f, "  batch            %d %s: %s\n", e->batch_size,
@@ -226,12 +226,12 @@ static void
 num_or_null(cJSON *o, const char *key, double v, int dec, bool present)
 {
     if (present)
-        cli_json_add_num(o, key, v, dec);
+        ecf_render_json_add_num(o, key, v, dec);
     else
         cJSON_AddNullToObject(o, key);
 }
 
-void rr_json_serve_terms(cJSON *o, const ecf_estimate *e)
+void ecf_rr_json_serve_terms(cJSON *o, const ecf_estimate *e)
 {
     const ecf_serve_terms *x = &e->serve;
     const char *lim = limit_name(x->limit);
@@ -246,12 +246,12 @@ void rr_json_serve_terms(cJSON *o, const ecf_estimate *e)
     num_or_null(s, "layer_dispatch_ms", x->layer_dispatch_ms, 4, x->llm);
     num_or_null(s, "dispatch_ms", x->dispatch_ms, 4, x->llm);
     num_or_null(s, "forward_overhead_ms", x->fwd_overhead_ms, 4, !x->llm);
-    cli_json_add_num(s, "read_gb", x->weight_bytes / 1e9, 4);
+    ecf_render_json_add_num(s, "read_gb", x->weight_bytes / 1e9, 4);
     num_or_null(s, "kv_read_gb", x->kv_bytes / 1e9, 4, x->llm);
-    cli_json_add_num(s, "bandwidth_gbytes_s", x->bw_gbytes_s, 2);
-    cli_json_add_num(s, "memory_ms", x->memory_ms, 4);
-    cli_json_add_num(s, "compute_ms", x->compute_ms, 4);
-    cli_json_add_num(s, "allreduce_ms", x->allreduce_ms, 4);
+    ecf_render_json_add_num(s, "bandwidth_gbytes_s", x->bw_gbytes_s, 2);
+    ecf_render_json_add_num(s, "memory_ms", x->memory_ms, 4);
+    ecf_render_json_add_num(s, "compute_ms", x->compute_ms, 4);
+    ecf_render_json_add_num(s, "allreduce_ms", x->allreduce_ms, 4);
     num_or_null(s, "gemm_ms", x->gemm_ms, 4, x->llm);
     num_or_null(s, "attention_ms", x->attn_ms, 4, x->llm);
     if (x->llm) {
@@ -270,10 +270,10 @@ void rr_json_serve_terms(cJSON *o, const ecf_estimate *e)
     num_or_null(s, "tpot_ms", e->per_token_ms, 4, x->llm);
     if (x->llm) {
         t = cJSON_AddObjectToObject(s, "ttft");
-        cli_json_add_num(t, "prefill_ms", x->prefill_ms, 3);
-        cli_json_add_num(t, "join_ms", x->join_ms, 3);
-        cli_json_add_num(t, "queue_ms", x->queue_ms, 3);
-        cli_json_add_num(t, "total_ms", e->ttft_ms, 3);
+        ecf_render_json_add_num(t, "prefill_ms", x->prefill_ms, 3);
+        ecf_render_json_add_num(t, "join_ms", x->join_ms, 3);
+        ecf_render_json_add_num(t, "queue_ms", x->queue_ms, 3);
+        ecf_render_json_add_num(t, "total_ms", e->ttft_ms, 3);
     } else {
         cJSON_AddNullToObject(s, "ttft");
     }
@@ -290,8 +290,8 @@ void rr_json_serve_terms(cJSON *o, const ecf_estimate *e)
     num_or_null(s, "knee_ms", x->knee_ms, 3, x->knee_ms > 0);
     if (x->llm && x->slo_ttft_ms > 0) {
         t = cJSON_AddObjectToObject(s, "service_level");
-        cli_json_add_num(t, "ttft_ms", x->slo_ttft_ms, 3);
-        cli_json_add_num(t, "tpot_ms", x->slo_tpot_ms, 3);
+        ecf_render_json_add_num(t, "ttft_ms", x->slo_ttft_ms, 3);
+        ecf_render_json_add_num(t, "tpot_ms", x->slo_tpot_ms, 3);
         cJSON_AddNumberToObject(t, "admission_limit", x->admit_limit);
     } else {
         cJSON_AddNullToObject(s, "service_level");

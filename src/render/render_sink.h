@@ -42,10 +42,10 @@ static inline void rj_num(rj *j, const char *key, double v)
     }
 }
 
-/* cli_json_add_num */
+/* ecf_render_json_add_num */
 static inline void rj_numr(rj *j, const char *key, double v, int decimals)
 {
-    rj_num(j, key, cli_json_round(v, decimals));
+    rj_num(j, key, ecf_render_json_round(v, decimals));
 }
 
 /* A NULL string adds nothing, as cJSON_AddStringToObject. */

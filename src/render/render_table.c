@@ -57,18 +57,18 @@ static void plan_cells(char *c1, char *c3, size_t n, const rr_view *v,
     char s1[48], s3[48];
     size_t l;
 
-    rr_plan_ranges(&rg, v, p);
+    ecf_rr_plan_ranges(&rg, v, p);
     if (r->serving) {
         snprintf(c1, n, "%.0f ms", p->latency_ms);
-        rr_fmt_span(s1, sizeof(s1), &rg.latency_ms, 1);
+        ecf_rr_fmt_span(s1, sizeof(s1), &rg.latency_ms, 1);
         fmt_usd(c3, n, p->monthly_usd);
-        rr_fmt_span(s3, sizeof(s3), &rg.monthly_usd, 1);
+        ecf_rr_fmt_span(s3, sizeof(s3), &rg.monthly_usd, 1);
     } else if (r->basis == ECF_COST_TOTAL) {
         fmt_hours(c1, n, p->time_hours);
-        rr_fmt_span(s1, sizeof(s1), &rg.time_hours,
-                    rr_hours_scale(p->time_hours));
+        ecf_rr_fmt_span(s1, sizeof(s1), &rg.time_hours,
+                    ecf_rr_hours_scale(p->time_hours));
         fmt_usd(c3, n, p->total_usd);
-        rr_fmt_span(s3, sizeof(s3), &rg.total_usd, 1);
+        ecf_rr_fmt_span(s3, sizeof(s3), &rg.total_usd, 1);
     } else {
         char t[24];
         fmt_count(t, sizeof(t), p->throughput);
@@ -83,7 +83,7 @@ static void plan_cells(char *c1, char *c3, size_t n, const rr_view *v,
     snprintf(c3 + l, n - l, "%s", s3);
 }
 
-void rr_print_table(FILE *f, const rr_view *v)
+void ecf_rr_print_table(FILE *f, const rr_view *v)
 {
     const ecf_recommendation *r = v->rec;
     char wl[256], mk[80];
@@ -110,7 +110,7 @@ void rr_print_table(FILE *f, const rr_view *v)
             r->spot_considered ? "considered (estimated prices)" : "off");
     for (i = 0; i < n; i++) {
         char acc[96];
-        cli_accel_label(acc, sizeof(acc), r->plans[i].inst);
+        ecf_render_accel_label(acc, sizeof(acc), r->plans[i].inst);
         if ((int)strlen(r->plans[i].inst->type) > tw)
             tw = (int)strlen(r->plans[i].inst->type);
         if ((int)strlen(acc) > aw)
@@ -155,11 +155,11 @@ void rr_print_table(FILE *f, const rr_view *v)
     for (i = 0; i < n; i++) {
         const ecf_plan *p = &r->plans[i];
         char acc[96], mem[32], c1[64], c2[32], c3[64], c4[32];
-        cli_accel_label(acc, sizeof(acc), p->inst);
+        ecf_render_accel_label(acc, sizeof(acc), p->inst);
         snprintf(mem, sizeof(mem), "%.1f/%.1f", p->required_per_device_gib,
                  p->available_per_device_gib);
         marks_str(mk, sizeof(mk), p->marks);
-        rr_rank_note(mk, sizeof(mk), p);
+        ecf_rr_rank_note(mk, sizeof(mk), p);
         if (p->price_estimated) {
             size_t l = strlen(mk);
             snprintf(mk + l, sizeof(mk) - l, "%sprice-estimated",
@@ -246,15 +246,15 @@ void rr_print_table(FILE *f, const rr_view *v)
                    "boot, image pull and weights;\n--startup to change); EC2 "
                    "bills each node at least 60 s.\n",
                 r->plans[0].startup_s / 60);
-    rr_print_fleet_text(f, v, false);
-    rr_print_spot_caveat(f, v);
+    ecf_rr_print_fleet_text(f, v, false);
+    ecf_rr_print_spot_caveat(f, v);
     /* Light alternatives are shown when feasible and cheaper than rank 1
      * (JSON lists them all, with the reason when not feasible). */
     {
         bool header = false;
         for (i = 0; i < v->n_light; i++) {
             const ecf_light_option *o = &v->light[i];
-            if (!rr_light_offered(o))
+            if (!ecf_rr_light_offered(o))
                 continue;
             if (!header) {
                 fprintf(f, "\nCheaper light alternatives (CPU only)\n");
@@ -268,7 +268,7 @@ void rr_print_table(FILE *f, const rr_view *v)
     }
     {
         char counts[256];
-        rr_counts_text(counts, sizeof(counts), r, false);
+        ecf_rr_counts_text(counts, sizeof(counts), r, false);
         fprintf(f, "\n%s%s\n", counts,
                 v->explain ? "" : " (--explain lists them by rule)");
     }
@@ -286,8 +286,8 @@ void rr_print_table(FILE *f, const rr_view *v)
         }
     }
     if (v->explain) {
-        rr_print_train_plans(f, v);
-        rr_print_ranges_explain(f, v);
+        ecf_rr_print_train_plans(f, v);
+        ecf_rr_print_ranges_explain(f, v);
     }
     if (v->explain && r->n_rejected > 0) {
         fprintf(f, "\nRejected, by rule:\n");

@@ -31,7 +31,7 @@ static void put_int(cJSON *o, const char *key, int v)
 
 /* Rank 1, every value a string (the protocol's rule); one key set for
  * every task, "" where a key does not apply (docs/terraform.md). */
-void rr_print_tf_external(FILE *f, const rr_view *v)
+void ecf_rr_print_tf_external(FILE *f, const rr_view *v)
 {
     const ecf_recommendation *r = v->rec;
     const ecf_plan *p = &r->plans[0];
@@ -40,7 +40,7 @@ void rr_print_tf_external(FILE *f, const rr_view *v)
     cJSON *o = cJSON_CreateObject();
     char count[16];
 
-    rd_placement_init(&place, v, p);
+    ecf_deploy_placement_init(&place, v, p);
     snprintf(count, sizeof(count), "%d", p->nodes);
     cJSON_AddStringToObject(o, "schema_version", "1");
     cJSON_AddStringToObject(o, "instance_type", p->inst->type);
@@ -61,7 +61,7 @@ void rr_print_tf_external(FILE *f, const rr_view *v)
         /* the high ends of the likely ranges (docs/estimation.md
          * "Ranges"), "" where the figure has none */
         ecf_ranges rg;
-        rr_plan_ranges(&rg, v, p);
+        ecf_rr_plan_ranges(&rg, v, p);
         put_num(o, "monthly_usd_high",
                 rg.monthly_usd.set ? rg.monthly_usd.high : 0, 2);
         put_num(o, "total_usd_high", rg.total_usd.set ? rg.total_usd.high : 0,
@@ -104,5 +104,5 @@ void rr_print_tf_external(FILE *f, const rr_view *v)
                                 im ? im->ssm_parameter : "");
     }
     cJSON_AddStringToObject(o, "catalog_as_of", ecf_catalog_as_of(v->cat));
-    cli_json_print(f, o);
+    ecf_render_json_print(f, o);
 }

@@ -21,7 +21,7 @@
 static void add_num_or_null(cJSON *o, const char *key, double v, int decimals)
 {
     if (v > 0)
-        cli_json_add_num(o, key, v, decimals);
+        ecf_render_json_add_num(o, key, v, decimals);
     else
         cJSON_AddNullToObject(o, key);
 }
@@ -37,7 +37,7 @@ static void add_int_or_null(cJSON *o, const char *key, bool have, int v)
 /* One key set for every task, in one order: a module declares each
  * variable once; a key that does not apply to the task is null
  * (docs/terraform.md "Variables"). */
-void rr_print_tfvars(FILE *f, const rr_view *v)
+void ecf_rr_print_tfvars(FILE *f, const rr_view *v)
 {
     const ecf_recommendation *r = v->rec;
     const ecf_plan *p = &r->plans[0];
@@ -45,7 +45,7 @@ void rr_print_tfvars(FILE *f, const rr_view *v)
     rd_placement place;
     cJSON *o = cJSON_CreateObject();
 
-    rd_placement_init(&place, v, p);
+    ecf_deploy_placement_init(&place, v, p);
     cJSON_AddStringToObject(o, "instance_type", p->inst->type);
     cJSON_AddNumberToObject(o, "instance_count", p->nodes);
     cJSON_AddBoolToObject(o, "use_spot", p->spot);
@@ -62,9 +62,9 @@ void rr_print_tfvars(FILE *f, const rr_view *v)
     }
     /* hourly_usd is the whole plan's (kept for compatibility: it equals
      * fleet_hourly_usd); node_hourly_usd one instance's */
-    cli_json_add_num(o, "hourly_usd", p->hourly_usd, 6);
-    cli_json_add_num(o, "node_hourly_usd", p->usd_per_hour_instance, 6);
-    cli_json_add_num(o, "fleet_hourly_usd", p->hourly_usd, 6);
+    ecf_render_json_add_num(o, "hourly_usd", p->hourly_usd, 6);
+    ecf_render_json_add_num(o, "node_hourly_usd", p->usd_per_hour_instance, 6);
+    ecf_render_json_add_num(o, "fleet_hourly_usd", p->hourly_usd, 6);
     cJSON_AddStringToObject(o, "purchase", purchase(p));
     add_num_or_null(o, "monthly_usd", serving ? p->monthly_usd : 0, 2);
     add_num_or_null(o, "total_usd", serving ? 0 : p->total_usd, 2);
@@ -96,7 +96,7 @@ void rr_print_tfvars(FILE *f, const rr_view *v)
         /* the high end of the likely range (docs/estimation.md "Ranges"):
          * what a budget should hold */
         ecf_ranges rg;
-        rr_plan_ranges(&rg, v, p);
+        ecf_rr_plan_ranges(&rg, v, p);
         /* every key in every task (one module declares them once),
          * null where the figure has no range */
         add_num_or_null(o, "monthly_usd_high",
@@ -115,5 +115,5 @@ void rr_print_tfvars(FILE *f, const rr_view *v)
         else
             cJSON_AddNullToObject(o, "ami_ssm_parameter");
     }
-    cli_json_print(f, o);
+    ecf_render_json_print(f, o);
 }

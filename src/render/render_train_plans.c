@@ -42,7 +42,7 @@ static bool is_chosen(const ecf_train_try *t, const ecf_estimate *e)
            t->checkpointing == e->activation_checkpointing;
 }
 
-const char *rr_chosen_reason(const ecf_estimate *e)
+const char *ecf_rr_chosen_reason(const ecf_estimate *e)
 {
     if (!e->fits)
         return "no plan fits; the one shown needs the least memory per "
@@ -92,7 +92,7 @@ const char *rr_chosen_reason(const ecf_estimate *e)
     }
 }
 
-void rr_print_plans_tried(FILE *f, const ecf_estimate *e, const char *type,
+void ecf_rr_print_plans_tried(FILE *f, const ecf_estimate *e, const char *type,
                           int nodes)
 {
     char lbl[48];
@@ -126,7 +126,7 @@ void rr_print_plans_tried(FILE *f, const ecf_estimate *e, const char *type,
             e->tp_degree > 1 ? " (tensor parallel in the node)" : " (no TP)",
             e->batch_size,
             e->activation_checkpointing ? ", recomputing activations" : "",
-            rr_chosen_reason(e));
+            ecf_rr_chosen_reason(e));
 }
 
 static void json_plans_tried(cJSON *o, const ecf_estimate *e)
@@ -147,10 +147,10 @@ static void json_plans_tried(cJSON *o, const ecf_estimate *e)
         cJSON_AddNumberToObject(x, "batch", t->batch);
         cJSON_AddBoolToObject(x, "recompute", t->checkpointing);
         cJSON_AddBoolToObject(x, "fits", t->fits);
-        cli_json_add_num(x, "gib_per_device", t->mem_gib, 3);
+        ecf_render_json_add_num(x, "gib_per_device", t->mem_gib, 3);
         if (t->step_time_s > 0) {
-            cli_json_add_num(x, "step_s", t->step_time_s, 6);
-            cli_json_add_num(x, "samples_per_s", t->samples_per_s, 3);
+            ecf_render_json_add_num(x, "step_s", t->step_time_s, 6);
+            ecf_render_json_add_num(x, "samples_per_s", t->samples_per_s, 3);
         } else { /* does not fit: no time */
             cJSON_AddNullToObject(x, "step_s");
             cJSON_AddNullToObject(x, "samples_per_s");
@@ -158,20 +158,20 @@ static void json_plans_tried(cJSON *o, const ecf_estimate *e)
         cJSON_AddBoolToObject(x, "chosen", is_chosen(t, e));
         cJSON_AddItemToArray(arr, x);
     }
-    cJSON_AddStringToObject(o, "chosen_reason", rr_chosen_reason(e));
+    cJSON_AddStringToObject(o, "chosen_reason", ecf_rr_chosen_reason(e));
 }
 
-void rr_json_explain(cJSON *o, const ecf_estimate *e)
+void ecf_rr_json_explain(cJSON *o, const ecf_estimate *e)
 {
     if (e->n_tried > 0)
         json_plans_tried(o, e);
     else if (e->serve.set)
-        rr_json_serve_terms(o, e);
+        ecf_rr_json_serve_terms(o, e);
 }
 
 /* recommend --explain: the plan behind rank 1, re-estimated with its
  * notes (the scorer's estimates are quiet). */
-void rr_print_train_plans(FILE *f, const rr_view *v)
+void ecf_rr_print_train_plans(FILE *f, const rr_view *v)
 {
     const ecf_recommendation *r = v->rec;
     const ecf_plan *p;
@@ -189,6 +189,6 @@ void rr_print_train_plans(FILE *f, const rr_view *v)
                          &err) != 0)
         return;
     /* each prints nothing when the estimate is not its kind */
-    rr_print_plans_tried(f, &e, p->inst->type, nodes);
-    rr_print_serve_terms(f, &e, p->inst->type, nodes);
+    ecf_rr_print_plans_tried(f, &e, p->inst->type, nodes);
+    ecf_rr_print_serve_terms(f, &e, p->inst->type, nodes);
 }

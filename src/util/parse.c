@@ -1,6 +1,6 @@
 /*
  * parse.c - strict number parsing for flag-spelled text (the syntax of
- * cli_plain_number, then errno, end pointer and range) and "did you mean" suggestions by edit distance. Used by
+ * ecf_parse_plain_number, then errno, end pointer and range) and "did you mean" suggestions by edit distance. Used by
  * the CLI's flags and by the batch engine's fields, so both give the same
  * messages. No I/O.
  */
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-bool cli_plain_number(const char *s, bool integer)
+bool ecf_parse_plain_number(const char *s, bool integer)
 {
     const char *p = s;
     bool digits = false;
@@ -41,7 +41,7 @@ bool cli_plain_number(const char *s, bool integer)
     return !*p;
 }
 
-int cli_parse_int(int *out, const char *flag, const char *s, long min,
+int ecf_parse_int(int *out, const char *flag, const char *s, long min,
                   long max, ecf_err *err)
 {
     char *end = NULL;
@@ -49,7 +49,7 @@ int cli_parse_int(int *out, const char *flag, const char *s, long min,
 
     errno = 0;
     v = strtol(s, &end, 10);
-    if (!cli_plain_number(s, true) || *end || errno == ERANGE || v < min ||
+    if (!ecf_parse_plain_number(s, true) || *end || errno == ERANGE || v < min ||
         v > max)
         return ecf_err_set(err, ECF_EINVAL,
                            "%s: expected an integer from %ld to %ld, got '%s'",
@@ -58,7 +58,7 @@ int cli_parse_int(int *out, const char *flag, const char *s, long min,
     return 0;
 }
 
-int cli_parse_double(double *out, const char *flag, const char *s,
+int ecf_parse_double(double *out, const char *flag, const char *s,
                      double min, double max, ecf_err *err)
 {
     char *end = NULL;
@@ -66,7 +66,7 @@ int cli_parse_double(double *out, const char *flag, const char *s,
 
     errno = 0;
     v = strtod(s, &end);
-    if (!cli_plain_number(s, false) || *end || errno == ERANGE ||
+    if (!ecf_parse_plain_number(s, false) || *end || errno == ERANGE ||
         !isfinite(v) || v < min ||
         (max >= min && v > max)) {
         if (max >= min)
@@ -114,7 +114,7 @@ static size_t edit_distance(const char *a, const char *b)
     return row[lb];
 }
 
-size_t cli_suggest(const char **out, size_t max, const char *s,
+size_t ecf_parse_suggest(const char **out, size_t max, const char *s,
                    const char *const *names, size_t n)
 {
     /* Accept up to a third of the word's length in edits (at least 2), and
@@ -146,7 +146,7 @@ size_t cli_suggest(const char **out, size_t max, const char *s,
     return count;
 }
 
-size_t cli_edit_distance(const char *a, const char *b)
+size_t ecf_parse_edit_distance(const char *a, const char *b)
 {
     return edit_distance(a, b);
 }

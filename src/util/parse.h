@@ -18,21 +18,21 @@
  *  "1e9", ".5"). No '+', no leading or trailing space, no hex ("0x10"), no
  *  "inf"/"nan": what the unit parsers (units.c) already refused, strtol
  *  and strtod accept. */
-bool cli_plain_number(const char *s, bool integer);
+bool ecf_parse_plain_number(const char *s, bool integer);
 
 /** "--flag: expected an integer from MIN to MAX, got 'ten'" on failure. */
-int cli_parse_int(int *out, const char *flag, const char *s, long min,
+int ecf_parse_int(int *out, const char *flag, const char *s, long min,
                   long max, ecf_err *err);
 /** Finite, >= min (and <= max unless max < min). */
-int cli_parse_double(double *out, const char *flag, const char *s,
+int ecf_parse_double(double *out, const char *flag, const char *s,
                      double min, double max, ecf_err *err);
 
 /** Closest names by edit distance: fills up to `max` borrowed pointers
  *  from `names` (n of them) within a small distance of `s`. */
-size_t cli_suggest(const char **out, size_t max, const char *s,
+size_t ecf_parse_suggest(const char **out, size_t max, const char *s,
                    const char *const *names, size_t n);
 
 /** Case-insensitive Levenshtein distance (1000 past 64 bytes). */
-size_t cli_edit_distance(const char *a, const char *b);
+size_t ecf_parse_edit_distance(const char *a, const char *b);
 
 #endif

@@ -6,7 +6,8 @@
 #     address of every ecf_* function that libec2fit.a defines and a header
 #     declares; it compiles with -Wall -Wextra -Wpedantic -Werror and links
 #     (a header without the guards leaves a C++-mangled undefined reference);
-#  3. fixtures/library/render_json.cpp runs the ResNet-50 recommendation
+#  3. every global symbol libec2fit.a defines is ecf_-prefixed (nm);
+#  4. fixtures/library/render_json.cpp runs the ResNet-50 recommendation
 #     through the installed library and prints the CLI's --output json bytes.
 # ECF_CXX is the C++ compiler CMake found (tests/CMakeLists.txt).
 set -u
@@ -26,6 +27,14 @@ cmake --install "$build" --prefix "$prefix" --component dev >"$WORK/install.log"
 check "cmake --install --component dev" test $? -eq 0
 lib=$(find "$prefix" -name libec2fit.a | head -1)
 check "libec2fit.a installed" test -f "$lib"
+# STYLE 6.2: every global symbol the library defines is ecf_-prefixed, so a
+# program linking it keeps its own namespace (a `warn` or `train_*` of the
+# library would collide with libc's err.h or the program's own names)
+nm -g --defined-only "$lib" | awk 'NF == 3 && $2 ~ /^[TDBRVW]$/ { print $3 }' | sort -u > "$WORK/syms"
+grep -v '^ecf_' "$WORK/syms" > "$WORK/stray"
+[ -s "$WORK/stray" ] && sed 's/^/  not ecf_: /' "$WORK/stray" | head -20
+check "every global symbol of libec2fit.a is ecf_* ($(wc -l < "$WORK/syms") symbols)" test ! -s "$WORK/stray"
+check "the symbol list is not empty (nm read the archive)" test "$(wc -l < "$WORK/syms")" -gt 300
 export PKG_CONFIG_PATH=$(dirname "$lib")/pkgconfig
 san=""
 [ -n "${ECF_SANITIZE:-}" ] && san="-fsanitize=$ECF_SANITIZE"

@@ -33,7 +33,7 @@ check "assumptions" grep -q '<h2>Assumptions</h2>' "$H"
 # serving and no-plan pages are well formed too
 "$EC2FIT" recommend --model llama-3.1-8b --task infer --qps 20 --output html > "$WORK/serve.html"
 check "serving page" grep -q 'latency per request' "$WORK/serve.html"
-# the purchase column is the JSON's purchase (one source, rr_purchase_):
+# the purchase column is the JSON's purchase (one source, ecf_rr_purchase_):
 # a reserved-1y serving plan is not "on-demand" (issue 25)
 "$EC2FIT" recommend --model llama-3.1-8b --task infer --qps 20 --output json > "$WORK/serve.json"
 check "serving page: rank 1 purchase as in JSON" bash -c "grep -o '<td class=\"nw\">[a-z0-9-]*</td>' '$WORK/serve.html' | sed -n 1p | grep -qF \">\$(jq -r '.recommendations[0].purchase' '$WORK/serve.json')<\""

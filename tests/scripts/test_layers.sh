@@ -2,7 +2,7 @@
 # The layering of docs/architecture.md, from the #include lines of src/ and
 # include/ec2fit/ (a copy of the tree may be given as $1: the self-test
 # below injects violations into one):
-#   - edges go cli -> render -> model -> data -> util; aws reaches only
+#   - edges go cli -> render -> model -> estimate -> data -> util; aws reaches only
 #     util, and only src/cli/cmd_update.c and src/cli/cli_catalog.c (the
 #     price cache) include an aws header;
 #   - no include cycle between modules (a module is x.h with x.c and
@@ -20,7 +20,7 @@ layers_check() { # prints one line per violation
   python3 - "$1" <<'PY'
 import os, re, sys
 root = sys.argv[1]
-rank = {"util": 0, "data": 1, "model": 2, "render": 3, "cli": 4}
+rank = {"util": 0, "data": 1, "estimate": 2, "model": 3, "render": 4, "cli": 5}
 layers = list(rank) + ["aws"]
 aws_users = {"src/cli/cmd_update.c", "src/cli/cli_catalog.c",
              "src/cli/cli_config.c"}
@@ -171,8 +171,10 @@ if [ -z "${1:-}" ]; then
     esac
     layers_check "$WORK/t"
   }
-  r=$(inject edge src/model/estimate.c '0,/^#include/s//#include "recommend_render.h"\n#include/')
-  check "catches model -> render (got: $r)" grep -q 'estimate.c:.*model -> render: forbidden edge' <<<"$r"
+  r=$(inject edge src/model/filter.c '0,/^#include/s//#include "recommend_render.h"\n#include/')
+  check "catches model -> render (got: $r)" grep -q 'filter.c:.*model -> render: forbidden edge' <<<"$r"
+  r=$(inject up src/estimate/estimate.c '0,/^#include/s//#include "recommend_internal.h"\n#include/')
+  check "catches estimate -> model (got: $r)" grep -q 'estimate.c:.*estimate -> model: forbidden edge' <<<"$r"
   r=$(inject aws src/data/zoo.c '0,/^#include/s//#include "ec2fit\/http.h"\n#include/')
   check "catches data -> aws (got: $r)" grep -q 'zoo.c:.*data -> aws: forbidden edge' <<<"$r"
   r=$(inject cycle src/cli/cli_common.c '0,/^#include "cmd.h"/s//#include "cmd.h"\n#include "cli_config.h"/')

@@ -20,7 +20,7 @@ printf 'the marker `ESTIMATE` named in a doc\n' > "$WORK/named.md"
 check "a planted marker is found" test -n "$(markers "$WORK/planted.json")"
 check "a backticked name is not a marker" test -z "$(markers "$WORK/named.md")"
 # identifiers that contain the word are not markers (grep -w)
-check "ECF_ESTIMATE_SERVE_H is not a marker" test -z "$(markers src/model/estimate_serve.h)"
+check "ECF_ESTIMATE_SERVE_H is not a marker" test -z "$(markers src/estimate/estimate_serve.h)"
 # the audited figures: whisper 2,700 GFLOPs, SDXL 5,977, SD 1.5 931 MiB
 check "zoo: derived figures in place" jq -e '[.models[] | select(.name == "whisper-large-v3" and .fwd_gflops == 2700), select(.name == "sdxl" and .fwd_gflops == 5977 and .act_mib_per_sample == 6930), select(.name == "stable-diffusion-1.5" and .act_mib_per_sample == 931)] | length == 3' data/models.json
 finish

@@ -118,7 +118,7 @@ static void test_engines__embedded_values_are_documented(void **state)
     ecf_engines_free(t);
 }
 
-/* The estimator reads the same table (serve_engine_get), and picks the
+/* The estimator reads the same table (ecf_serve_engine_get), and picks the
  * engine as the stacks do: --engine, else Neuron, vLLM for LLMs, TF
  * Serving for --framework tensorflow, Triton otherwise. */
 static void test_engines__estimator_reads_the_table(void **state)
@@ -130,23 +130,23 @@ static void test_engines__estimator_reads_the_table(void **state)
     memset(&bert, 0, sizeof(bert));
     llm.kind = ECF_KIND_DECODER;
     bert.kind = ECF_KIND_ENCODER;
-    assert_ptr_equal(serve_engine_get(ECF_ENGINE_HF),
+    assert_ptr_equal(ecf_serve_engine_get(ECF_ENGINE_HF),
                      ecf_engines_get(ecf_engines_builtin(), ECF_ENGINE_HF));
-    expect_row(serve_engine_get(ECF_ENGINE_TGI), &documented[1]);
-    assert_int_equal(serve_engine_pick(&llm, &w, SERVE_DEV_NVIDIA),
+    expect_row(ecf_serve_engine_get(ECF_ENGINE_TGI), &documented[1]);
+    assert_int_equal(ecf_serve_engine_pick(&llm, &w, SERVE_DEV_NVIDIA),
                      ECF_ENGINE_VLLM);
-    assert_int_equal(serve_engine_pick(&llm, &w, SERVE_DEV_NEURON),
+    assert_int_equal(ecf_serve_engine_pick(&llm, &w, SERVE_DEV_NEURON),
                      ECF_ENGINE_NEURON);
     /* a compiled graph on NVIDIA GPUs, Triton on a CPU host */
-    assert_int_equal(serve_engine_pick(&bert, &w, SERVE_DEV_NVIDIA),
+    assert_int_equal(ecf_serve_engine_pick(&bert, &w, SERVE_DEV_NVIDIA),
                      ECF_ENGINE_TENSORRT);
-    assert_int_equal(serve_engine_pick(&bert, &w, SERVE_DEV_OTHER),
+    assert_int_equal(ecf_serve_engine_pick(&bert, &w, SERVE_DEV_OTHER),
                      ECF_ENGINE_TRITON);
     w.framework = ECF_FW_TENSORFLOW;
-    assert_int_equal(serve_engine_pick(&bert, &w, SERVE_DEV_NVIDIA),
+    assert_int_equal(ecf_serve_engine_pick(&bert, &w, SERVE_DEV_NVIDIA),
                      ECF_ENGINE_TF_SERVING);
     w.engine = ECF_ENGINE_HF;
-    assert_int_equal(serve_engine_pick(&bert, &w, SERVE_DEV_NEURON),
+    assert_int_equal(ecf_serve_engine_pick(&bert, &w, SERVE_DEV_NEURON),
                      ECF_ENGINE_HF);
 }
 
@@ -393,7 +393,7 @@ static double latency_ms(const char *model, const char *type, int engine,
 static void test_engines__tgi_int4_kernel_bytes(void **state)
 {
     const ecf_model *m = ecf_zoo_find(zoo, "llama-2-7b");
-    const serve_engine *tgi = serve_engine_get(ECF_ENGINE_TGI);
+    const serve_engine *tgi = ecf_serve_engine_get(ECF_ENGINE_TGI);
     double col = 32.0 * (4096.0 * 12288 + 4096.0 * 22016);
     double row = 32.0 * (4096.0 * 4096 + 11008.0 * 4096);
     double bw = 600e9 * 0.70, colb = col / 226e9 * bw, rest;
@@ -403,28 +403,28 @@ static void test_engines__tgi_int4_kernel_bytes(void **state)
     rest = m->params - col - row - 32000.0 * 4096;
     assert_true(rest > 0.1e9 && rest < 0.15e9);
     assert_float_equal(colb / col, 1.8584, 1e-4);
-    assert_float_equal(serve_int4_weight_bytes(m, tgi, 1, bw),
+    assert_float_equal(ecf_serve_int4_weight_bytes(m, tgi, 1, bw),
                        colb + row * 0.53125 + rest * 2, 1.0);
     /* exllama re-reads the int4 weights for every row below 8 */
-    assert_float_equal(serve_int4_weight_bytes(m, tgi, 5, bw),
+    assert_float_equal(ecf_serve_int4_weight_bytes(m, tgi, 5, bw),
                        colb + row * 0.53125 * 5 + rest * 2, 1.0);
     /* from 8 rows: dequantise to fp16, then cuBLAS; flat after that */
-    assert_float_equal(serve_int4_weight_bytes(m, tgi, 8, bw),
+    assert_float_equal(ecf_serve_int4_weight_bytes(m, tgi, 8, bw),
                        colb + row * 4.53125 + rest * 2, 1.0);
-    assert_float_equal(serve_int4_weight_bytes(m, tgi, 20, bw),
-                       serve_int4_weight_bytes(m, tgi, 8, bw), 1e-6);
+    assert_float_equal(ecf_serve_int4_weight_bytes(m, tgi, 20, bw),
+                       ecf_serve_int4_weight_bytes(m, tgi, 8, bw), 1e-6);
     /* the Triton kernel's time does not shrink with a faster memory: on
      * an A100 (2039 GB/s x 0.70) it is the same time, 6.3 B per weight */
-    assert_float_equal(serve_int4_weight_bytes(m, tgi, 1, 2039e9 * 0.70) -
-                           serve_int4_weight_bytes(m, tgi, 1, bw),
+    assert_float_equal(ecf_serve_int4_weight_bytes(m, tgi, 1, 2039e9 * 0.70) -
+                           ecf_serve_int4_weight_bytes(m, tgi, 1, bw),
                        col / 226e9 * (2039e9 * 0.70 - bw), 1.0);
     /* engines without a kernel description, and MoE models: 0 (the
      * caller keeps int4_bw_eff) */
     assert_float_equal(
-        serve_int4_weight_bytes(m, serve_engine_get(ECF_ENGINE_VLLM), 1, bw),
+        ecf_serve_int4_weight_bytes(m, ecf_serve_engine_get(ECF_ENGINE_VLLM), 1, bw),
         0, 0);
     assert_non_null(ecf_zoo_find(zoo, "mixtral-8x7b"));
-    assert_float_equal(serve_int4_weight_bytes(ecf_zoo_find(zoo,
+    assert_float_equal(ecf_serve_int4_weight_bytes(ecf_zoo_find(zoo,
                                                             "mixtral-8x7b"),
                                                tgi, 1, bw),
                        0, 0);

@@ -106,38 +106,38 @@ static void expect(void (*fn)(FILE *, const char *), const char *in,
 static void test_escape__yaml_str(void **state)
 {
     (void)state;
-    expect(rr_yaml_str, "g6e.xlarge", "\"g6e.xlarge\"");
+    expect(ecf_rr_yaml_str, "g6e.xlarge", "\"g6e.xlarge\"");
     /* issue 28's injection: stays one scalar on one line */
-    expect(rr_yaml_str, "g6e.xlarge\"\n            - \"p5.48xlarge",
+    expect(ecf_rr_yaml_str, "g6e.xlarge\"\n            - \"p5.48xlarge",
            "\"g6e.xlarge\\\"\\x0a            - \\\"p5.48xlarge\"");
-    expect(rr_yaml_str, "a\\b", "\"a\\\\b\"");
-    expect(rr_yaml_str, "\x1b[31m\x7f", "\"\\x1b[31m\\x7f\"");
-    expect(rr_yaml_str, "\xc2\x9b" "2J", "\"\\x9b2J\""); /* C1 CSI */
-    expect(rr_yaml_str, "caf\xc3\xa9", "\"caf\xc3\xa9\""); /* UTF-8 kept */
-    expect(rr_yaml_str, "x\xffy", "\"x\\xffy\"");
-    expect(rr_yaml_str, "", "\"\"");
+    expect(ecf_rr_yaml_str, "a\\b", "\"a\\\\b\"");
+    expect(ecf_rr_yaml_str, "\x1b[31m\x7f", "\"\\x1b[31m\\x7f\"");
+    expect(ecf_rr_yaml_str, "\xc2\x9b" "2J", "\"\\x9b2J\""); /* C1 CSI */
+    expect(ecf_rr_yaml_str, "caf\xc3\xa9", "\"caf\xc3\xa9\""); /* UTF-8 kept */
+    expect(ecf_rr_yaml_str, "x\xffy", "\"x\\xffy\"");
+    expect(ecf_rr_yaml_str, "", "\"\"");
 }
 
 static void test_escape__yaml_comment(void **state)
 {
     (void)state;
     /* a --model-config file name with a newline cannot end the comment */
-    expect(rr_yaml_comment, "custom-x\napiVersion: v1",
+    expect(ecf_rr_yaml_comment, "custom-x\napiVersion: v1",
            "custom-x\\x0aapiVersion: v1");
 }
 
 static void test_escape__markdown(void **state)
 {
     (void)state;
-    expect(rr_md_text, "8x A100 SXM4 40GB", "8x A100 SXM4 40GB");
-    expect(rr_md_text, "A10G | <script>alert(1)</script>",
+    expect(ecf_rr_md_text, "8x A100 SXM4 40GB", "8x A100 SXM4 40GB");
+    expect(ecf_rr_md_text, "A10G | <script>alert(1)</script>",
            "A10G \\| \\<script\\>alert(1)\\</script\\>");
-    expect(rr_md_text, "[x](http://e) *b* `c` &amp;",
+    expect(ecf_rr_md_text, "[x](http://e) *b* `c` &amp;",
            "\\[x\\](http://e) \\*b\\* \\`c\\` \\&amp;");
     /* an underscore inside a word is not emphasis (model names) */
-    expect(rr_md_text, "whisper_large _x_", "whisper_large \\_x\\_");
+    expect(ecf_rr_md_text, "whisper_large _x_", "whisper_large \\_x\\_");
     /* control characters as ecf_textsafe, its backslash escaped */
-    expect(rr_md_text, "a\nb", "a\\\\x0ab");
+    expect(ecf_rr_md_text, "a\nb", "a\\\\x0ab");
 }
 
 int main(void)

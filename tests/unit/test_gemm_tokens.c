@@ -1,6 +1,6 @@
 /*
  * test_gemm_tokens.c - the per-GEMM roofline's activation traffic
- * (src/model/estimate_gemm.c): A and C of every linear layer per token,
+ * (src/estimate/estimate_gemm.c): A and C of every linear layer per token,
  * per tensor-parallel rank, checked against the zoo's real shapes and the
  * arithmetic intensity of NVIDIA's Matrix Multiplication Background guide,
  * 2MNK / 2(MK + NK + MN) (docs/estimation.md 5.3, "Tokens per GEMM"),

@@ -112,12 +112,12 @@ static void test_kv_dtype__errors(void **state)
     ecf_workload w = ECF_WORKLOAD_INIT;
     ecf_err err = ECF_ERR_INIT;
 
-    assert_int_equal(cli_workload_option(&wl, CLI_WL_KV_CACHE_DTYPE, "int4",
+    assert_int_equal(ecf_workload_option(&wl, CLI_WL_KV_CACHE_DTYPE, "int4",
                                          &err),
                      ECF_EINVAL);
     assert_string_equal(err.msg, "--kv-cache-dtype: expected auto, bf16, "
                                  "fp16 or fp8, got 'int4'");
-    assert_int_equal(cli_workload_option(&wl, CLI_WL_KV_CACHE_DTYPE,
+    assert_int_equal(ecf_workload_option(&wl, CLI_WL_KV_CACHE_DTYPE,
                                          "fp8_e5m2", &err),
                      1);
     assert_int_equal(wl.w.kv_cache_dtype, ECF_KV_FP8);

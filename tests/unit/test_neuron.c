@@ -1,5 +1,5 @@
 /*
- * test_neuron.c - Neuron serving topology (src/model/estimate_neuron.c):
+ * test_neuron.c - Neuron serving topology (src/estimate/estimate_neuron.c):
  * the NeuronCore as the serving device (per-core peak, HBM and bandwidth,
  * one replica per core), tensor parallelism over NeuronCore counts that are
  * not powers of two, no per-forward dispatch, the chip view kept for

@@ -96,7 +96,7 @@ static void test_neuron_cores__estimate_and_deploy_agree(void **state)
         v.rec = &rec;
         v.model = m;
         v.w = &w;
-        rd_names_init(&nm, &v);
+        ecf_deploy_names_init(&nm, &v);
         assert_int_equal(nm.tensor_parallel, rows[i].cores);
     }
 }

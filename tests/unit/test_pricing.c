@@ -635,21 +635,21 @@ static void test_pricing__new_price_family_median(void **state)
     (void)state;
 
     assert_non_null(arr);
-    m = pricing_medians_new(arr);
+    m = ecf_pricing_medians_new(arr);
     /* g6 per accelerator: 0.8, 1.0, 1.2 -> median 1.0. g6f.large has an
      * eighth of one: 1.0/8 = 0.125 $/h is exactly on the median. */
-    assert_int_equal(pricing_check_new_price(msg, sizeof(msg), m,
+    assert_int_equal(ecf_pricing_check_new_price(msg, sizeof(msg), m,
                                              cJSON_GetArrayItem(arr, 2),
                                              "g6f.large", "eu-west-1", 0.125,
                                              false),
                      PRICING_OK);
     /* 5x is allowed, more is not; 0.2x is allowed, less is not */
-    assert_int_equal(pricing_check_new_price(msg, sizeof(msg), m,
+    assert_int_equal(ecf_pricing_check_new_price(msg, sizeof(msg), m,
                                              cJSON_GetArrayItem(arr, 2),
                                              "g6f.large", "eu-west-1", 0.625,
                                              false),
                      PRICING_OK);
-    assert_int_equal(pricing_check_new_price(msg, sizeof(msg), m,
+    assert_int_equal(ecf_pricing_check_new_price(msg, sizeof(msg), m,
                                              cJSON_GetArrayItem(arr, 2),
                                              "g6f.large", "eu-west-1", 0.63,
                                              false),
@@ -658,24 +658,24 @@ static void test_pricing__new_price_family_median(void **state)
                              "is 5.04x the g6 median of 1 per accelerator "
                              "(allowed 0.2x-5x); not added (use --force to "
                              "accept)");
-    assert_int_equal(pricing_check_new_price(msg, sizeof(msg), m,
+    assert_int_equal(ecf_pricing_check_new_price(msg, sizeof(msg), m,
                                              cJSON_GetArrayItem(arr, 0),
                                              "g6.xlarge", "eu-west-1", 0.2,
                                              false),
                      PRICING_OK);
-    assert_int_equal(pricing_check_new_price(msg, sizeof(msg), m,
+    assert_int_equal(ecf_pricing_check_new_price(msg, sizeof(msg), m,
                                              cJSON_GetArrayItem(arr, 0),
                                              "g6.xlarge", "eu-west-1", 0.19,
                                              true),
                      PRICING_FORCED);
     assert_non_null(strstr(msg, "accepted because of --force"));
     /* no priced c7: nothing to compare with */
-    assert_int_equal(pricing_check_new_price(msg, sizeof(msg), m,
+    assert_int_equal(ecf_pricing_check_new_price(msg, sizeof(msg), m,
                                              cJSON_GetArrayItem(arr, 3),
                                              "c7.large", "us-east-1", 1000,
                                              false),
                      PRICING_OK);
-    pricing_medians_free(m);
+    ecf_pricing_medians_free(m);
     cJSON_Delete(arr);
 }
 
@@ -687,40 +687,40 @@ static void test_pricing__spot_bounds(void **state)
     char msg[512] = "";
     (void)state;
 
-    assert_int_equal(pricing_check_spot(msg, sizeof(msg), e, "t", "r", 90,
+    assert_int_equal(ecf_pricing_check_spot(msg, sizeof(msg), e, "t", "r", 90,
                                         false),
                      PRICING_OK); /* exactly 30 points */
-    assert_int_equal(pricing_check_spot(msg, sizeof(msg), e, "t", "r", 29,
+    assert_int_equal(ecf_pricing_check_spot(msg, sizeof(msg), e, "t", "r", 29,
                                         false),
                      PRICING_REJECTED);
     assert_string_equal(msg, "t r: spot savings moved 31 points (60% -> "
                              "29%); kept 60% (use --force to accept)");
-    assert_int_equal(pricing_check_spot(msg, sizeof(msg), e, "t", "r", 29,
+    assert_int_equal(ecf_pricing_check_spot(msg, sizeof(msg), e, "t", "r", 29,
                                         true),
                      PRICING_FORCED);
-    assert_int_equal(pricing_check_spot(msg, sizeof(msg), none, "t", "r", 95,
+    assert_int_equal(ecf_pricing_check_spot(msg, sizeof(msg), none, "t", "r", 95,
                                         false),
                      PRICING_OK);
-    assert_int_equal(pricing_check_spot(msg, sizeof(msg), none, "t", "r", 96,
+    assert_int_equal(ecf_pricing_check_spot(msg, sizeof(msg), none, "t", "r", 96,
                                         true),
                      PRICING_REJECTED);
     assert_string_equal(msg, "t r: spot savings 96% outside 1..95%; "
                              "rejected, kept the previous spot data");
-    assert_int_equal(pricing_check_spot(msg, sizeof(msg), none, "t", "r",
+    assert_int_equal(ecf_pricing_check_spot(msg, sizeof(msg), none, "t", "r",
                                         1, false),
                      PRICING_OK);
     /* spot at or above on-demand (savings <= 0) is dropped, naming the row:
      * the Spot Advisor's ca-central-1 p5.48xlarge -62% (issue 26) */
-    assert_int_equal(pricing_check_spot(msg, sizeof(msg), none, "p5.48xlarge",
+    assert_int_equal(ecf_pricing_check_spot(msg, sizeof(msg), none, "p5.48xlarge",
                                         "ca-central-1", -62, true),
                      PRICING_REJECTED);
     assert_string_equal(msg, "p5.48xlarge ca-central-1: spot savings -62% "
                              "outside 1..95%; rejected, kept the previous "
                              "spot data");
-    assert_int_equal(pricing_check_spot(msg, sizeof(msg), none, "t", "r", 0,
+    assert_int_equal(ecf_pricing_check_spot(msg, sizeof(msg), none, "t", "r", 0,
                                         false),
                      PRICING_REJECTED);
-    assert_int_equal(pricing_check_spot(msg, sizeof(msg), none, "t", "r",
+    assert_int_equal(ecf_pricing_check_spot(msg, sizeof(msg), none, "t", "r",
                                         -101, true),
                      PRICING_REJECTED);
     cJSON_Delete(e);

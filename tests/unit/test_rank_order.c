@@ -5,7 +5,7 @@
  * column (--optimize cost: TOTAL, MONTHLY or $/1M by the run's basis;
  * --optimize time: TIME, LATENCY or 1 / THROUGHPUT) times 1 + the
  * penalty weights that fired (recommend_rank.c); the table's NOTE cell
- * says "ranked +N%" for every penalised plan (rr_rank_note) and the JSON
+ * says "ranked +N%" for every penalised plan (ecf_rr_rank_note) and the JSON
  * carries "score". Over generated workloads (a fixed generator), spot
  * on, both objectives:
  *  - the scores are non-decreasing down the ranks;

@@ -34,7 +34,7 @@ void ecf_est_cpu_runtime(devinfo *d, const ecf_model *m,
     if (!d->cpu)
         return;
     if (!ecf_task_is_training(w->task))
-        fw = serve_engine_pick(m, w, SERVE_DEV_OTHER) == ECF_ENGINE_TF_SERVING
+        fw = ecf_serve_engine_pick(m, w, SERVE_DEV_OTHER) == ECF_ENGINE_TF_SERVING
                  ? ECF_FW_TENSORFLOW
              : w->framework == ECF_FW_JAX ? ECF_FW_JAX
                                           : ECF_FW_PYTORCH;
@@ -343,9 +343,9 @@ void infer_memory(ecf_memory *mem,
     double wb = d->wo_weight_bytes > 0 ? d->wo_weight_bytes
                                        : ecf_estimate_weight_bytes(p);
     /* the serving engine (LLMs); --kv-cache-dtype's auto is its choice */
-    int eid = is_llm(m) ? serve_engine_pick(m, w, (serve_dev)serve_dev_of(d))
+    int eid = is_llm(m) ? ecf_serve_engine_pick(m, w, (serve_dev)serve_dev_of(d))
                         : 0;
-    const serve_engine *llm_eng = is_llm(m) ? serve_engine_get(eid) : NULL;
+    const serve_engine *llm_eng = is_llm(m) ? ecf_serve_engine_get(eid) : NULL;
     double kv_elem = kv_bytes_per_elem_row(w, p, llm_eng);
     double split = (double)pl->tp * pl->pp;
     double act_elem = (p == ECF_PREC_FP32 || p == ECF_PREC_TF32) ? 2.0 : 1.0;
@@ -471,8 +471,8 @@ double ecf_estimate_min_total_gib(const ecf_model *m, const ecf_workload *w)
             total += kv_bytes_per_token(
                          m, kv_bytes_per_elem_row(
                                 w, p,
-                                serve_engine_get(
-                                    serve_engine_pick(m, w, SERVE_DEV_OTHER)))) *
+                                ecf_serve_engine_get(
+                                    ecf_serve_engine_pick(m, w, SERVE_DEV_OTHER)))) *
                      ecf_model_kv_context(m, (double)w->input_tokens +
                                                  w->output_tokens);
     }

@@ -15,7 +15,7 @@
 bool ecf_est_engine_fp8_weight_only(const ecf_model *m, const ecf_workload *w,
                                     const devinfo *d)
 {
-    return serve_engine_get(serve_engine_pick(m, w,
+    return ecf_serve_engine_get(ecf_serve_engine_pick(m, w,
                                               (serve_dev)serve_dev_of(d)))
         ->fp8_weight_only;
 }
@@ -29,7 +29,7 @@ bool ecf_est_engine_fp8_weight_only(const ecf_model *m, const ecf_workload *w,
  * U_FP8 in fp8, x the
  * width term for the work between the GEMMs. It replaces U_INFER there;
  * elsewhere u_gemm at U_INFER. The caller's roofline charges the bytes. */
-double serve_u_infer(const devinfo *d, ecf_precision p, double h, double M)
+double ecf_serve_u_infer(const devinfo *d, ecf_precision p, double h, double M)
 {
     if (d->cpu || !d->gemm_measured ||
         (p != ECF_PREC_BF16 && p != ECF_PREC_FP16 && p != ECF_PREC_FP8))
@@ -90,7 +90,7 @@ static double eager_score_passes(const ecf_model *m,
  * other accelerators run a compiled graph even under Hugging Face, e.g.
  * optimum-neuron); or a model whose kernel count the zoo cannot give
  * (diffusion, a convnet without eager_kernels). */
-double serve_eager_dispatch_s(const ecf_model *m, const devinfo *d,
+double ecf_serve_eager_dispatch_s(const ecf_model *m, const devinfo *d,
                               const serve_engine *eng)
 {
     double kernels;
@@ -111,7 +111,7 @@ double serve_eager_dispatch_s(const ecf_model *m, const devinfo *d,
     return kernels * eng->op_dispatch_s;
 }
 
-void serve_other_times(infer_times *t,
+void ecf_serve_other_times(infer_times *t,
                        const ecf_model *m,
                        const ecf_workload *w,
                        const devinfo *d,
@@ -142,7 +142,7 @@ void serve_other_times(infer_times *t,
     /* tokens per GEMM: the batch's tokens (M, 5.3), as for the
      * activations below */
     if (ecf_model_kind_is_transformer(m->kind))
-        u = serve_u_infer(d, p, m->hidden,
+        u = ecf_serve_u_infer(d, p, m->hidden,
                     matmul_params(m) > 0
                         ? b * fwd_flops_sample(m, w->seq_len) /
                               (2.0 * matmul_params(m))
@@ -209,7 +209,7 @@ void serve_other_times(infer_times *t,
      * the device runs behind the launches, so the forward takes the
      * slower of the two (tiny batch-1 kernels finish before the next one
      * is launched: flat in the sequence length, linear in the layers). */
-    host = serve_eager_dispatch_s(m, d, eng);
+    host = ecf_serve_eager_dispatch_s(m, d, eng);
     if (host >= 0)
         t->latency_s = t->latency_s > host ? t->latency_s : host;
     else

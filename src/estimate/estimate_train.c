@@ -262,7 +262,7 @@ static void pp_schedule(cand *c, const ecf_model *m, const ecf_workload *w)
 /* Step time of one plan (docs/estimation.md, "Training step"): sets
  * every member of *c but c->pl, the caller's (so a candidate needs no
  * clearing first). */
-void train_eval_cand(cand *c,
+void ecf_train_eval_cand(cand *c,
                       const ecf_model *m,
                       const ecf_workload *w,
                       ecf_precision p,
@@ -295,7 +295,7 @@ void train_eval_cand(cand *c,
     }
     /* micro-batches per optimizer step that keep the global batch; a
      * pipeline runs them as its m, else gradient accumulation */
-    c->accum = train_plan_accum(train_global_batch(w, d, nodes), pl);
+    c->accum = ecf_train_plan_accum(ecf_train_global_batch(w, d, nodes), pl);
     accum = accum_n(w, c); /* given by the user, or 0 */
     c->micro = pl->pp > 1 ? c->accum : 1;
     /* FLOPs: forward + backward = 3x forward (6 x params x tokens for
@@ -435,7 +435,7 @@ void train_eval_cand(cand *c,
  * DP before FSDP before TP before PP); a later one must be faster by more
  * than PLAN_TIE, below which the estimate cannot tell them apart and the
  * simpler plan is the one to run. */
-bool train_cand_better(const cand *a, const cand *b)
+bool ecf_train_cand_better(const cand *a, const cand *b)
 {
     if (a->roomy != b->roomy)
         return a->roomy;
@@ -458,7 +458,7 @@ static int tp_in_node(const ecf_model *m, const devinfo *d)
     return tp >= 2 ? tp : 0;
 }
 
-void train_record_try(ecf_estimate *e, const cand *c)
+void ecf_train_record_try(ecf_estimate *e, const cand *c)
 {
     ecf_train_try *t;
     if (e->quiet || e->n_tried >= ECF_EST_MAX_TRIED)
@@ -524,21 +524,21 @@ static bool lean_plan(cand *x,
 {
     int n = d->count * nodes, tp = tp_in_node(m, d);
     if (d->gen == GEN_NEURON)
-        return train_nxd_lean(x, m, w, p, d, nodes);
+        return ecf_train_nxd_lean(x, m, w, p, d, nodes);
     x->pl = (plan){n > 1 ? ECF_PAR_FSDP : ECF_PAR_DP,
                    1,
                    n,
                    1,
                    w->activation_checkpointing != ECF_CKPT_OFF,
                    w->batch_explicit ? w->batch_size : 1};
-    long global = train_global_batch(w, d, nodes);
-    x->pl.batch = train_keep_batch(global, n, x->pl.batch, true);
+    long global = ecf_train_global_batch(w, d, nodes);
+    x->pl.batch = ecf_train_keep_batch(global, n, x->pl.batch, true);
     if (tp && n > 1) {
         plan lean = x->pl;
         lean.par = ECF_PAR_TP_FSDP;
         lean.tp = tp;
         lean.dp = n / tp;
-        lean.batch = train_keep_batch(global, lean.dp,
+        lean.batch = ecf_train_keep_batch(global, lean.dp,
                                       w->batch_explicit ? w->batch_size : 1,
                                       true);
         train_memory(&x->mem, m, w, p, &lean, d);
@@ -582,7 +582,7 @@ static void search_train(cand *best,
     bool have = false,
          lora = w->task == ECF_TASK_LORA || w->task == ECF_TASK_QLORA;
     int c, pp, t;
-    long global = train_global_batch(w, d, nodes);
+    long global = ecf_train_global_batch(w, d, nodes);
     double ceiling = sps_ceiling(m, w, p, d, n, peak, false);
     double ckpt_ceiling = -1; /* computed when first needed */
 
@@ -593,10 +593,10 @@ static void search_train(cand *best,
     {
         cand x; /* lean_plan, then eval_cand, set every member */
         if (!lean_plan(&x, m, w, p, d, nodes)) {
-            train_eval_cand(&x, m, w, p, d, nodes, peak, true);
+            ecf_train_eval_cand(&x, m, w, p, d, nodes, peak, true);
             if (n == 1)
                 x.pl.par = ECF_PAR_SINGLE;
-            train_record_try(e, &x);
+            ecf_train_record_try(e, &x);
             *best = x;
             return;
         }
@@ -628,7 +628,7 @@ static void search_train(cand *best,
                     continue;
             }
             if (d->gen == GEN_NEURON) { /* NeuronX Distributed layouts */
-                train_search_nxd(best, &have, &plain_fits, e, m, w, p, d,
+                ecf_train_search_nxd(best, &have, &plain_fits, e, m, w, p, d,
                                  nodes, peak, global, batch, ckpt, tpn, ppn);
                 continue;
             }
@@ -665,13 +665,13 @@ static void search_train(cand *best,
                     continue; /* pinned pipeline */
                 /* eval_cand sets every other member: no clearing */
                 x.pl = (plan){pars[i], xtp, xdp, 1, ckpt,
-                              train_keep_batch(global, xdp, batch,
+                              ecf_train_keep_batch(global, xdp, batch,
                                                w->batch_explicit)};
-                train_eval_cand(&x, m, w, p, d, nodes, peak, !e->quiet);
+                ecf_train_eval_cand(&x, m, w, p, d, nodes, peak, !e->quiet);
                 if (n == 1)
                     x.pl.par = ECF_PAR_SINGLE;
-                train_record_try(e, &x);
-                if (!have || train_cand_better(&x, best)) {
+                ecf_train_record_try(e, &x);
+                if (!have || ecf_train_cand_better(&x, best)) {
                     *best = x;
                     have = true;
                 }
@@ -699,11 +699,11 @@ static void search_train(cand *best,
                         (!tpn && !ppn && nodes % pp != 0))
                         continue;
                     x.pl = (plan){ECF_PAR_TP_PP, t, n / span, pp, ckpt,
-                                  train_keep_batch(global, n / span, batch,
+                                  ecf_train_keep_batch(global, n / span, batch,
                                                    w->batch_explicit)};
-                    train_eval_cand(&x, m, w, p, d, nodes, peak, !e->quiet);
-                    train_record_try(e, &x);
-                    if (!have || train_cand_better(&x, best)) {
+                    ecf_train_eval_cand(&x, m, w, p, d, nodes, peak, !e->quiet);
+                    ecf_train_record_try(e, &x);
+                    if (!have || ecf_train_cand_better(&x, best)) {
                         *best = x;
                         have = true;
                     }
@@ -726,7 +726,7 @@ void run_train(ecf_estimate *e,
     cand best;
     plan pl;
     bool pinned;
-    long global = train_global_batch(w, d, nodes);
+    long global = ecf_train_global_batch(w, d, nodes);
 
     bool tf = ecf_model_kind_is_transformer(m->kind);
 

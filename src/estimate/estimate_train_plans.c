@@ -5,13 +5,13 @@
  *
  * Invariant: micro-batch x data-parallel replicas x micro-batches per
  * step = the user's global batch for every plan whose replica count
- * divides it (train_keep_batch), whatever its TP and PP degrees.
+ * divides it (ecf_train_keep_batch), whatever its TP and PP degrees.
  */
 #include "estimate_train.h"
 
 #include <string.h>
 
-long train_global_batch(const ecf_workload *w, const devinfo *d, int nodes)
+long ecf_train_global_batch(const ecf_workload *w, const devinfo *d, int nodes)
 {
     long n = (long)d->count * (nodes > 0 ? nodes : 1);
     if (w->global_batch > 0)
@@ -21,7 +21,7 @@ long train_global_batch(const ecf_workload *w, const devinfo *d, int nodes)
            (w->grad_accum > 0 ? w->grad_accum : 1);
 }
 
-int train_keep_batch(long global, int dp, int batch, bool pinned)
+int ecf_train_keep_batch(long global, int dp, int batch, bool pinned)
 {
     long per;
     (void)pinned; /* the global batch wins over a pinned micro-batch */
@@ -35,7 +35,7 @@ int train_keep_batch(long global, int dp, int batch, bool pinned)
     return batch < 1 ? 1 : batch;
 }
 
-int train_plan_accum(long global, const plan *pl)
+int ecf_train_plan_accum(long global, const plan *pl)
 {
     long per = (long)pl->batch * pl->dp;
     if (global <= 0 || per <= 0 || global / per < 1)
@@ -47,7 +47,7 @@ int train_plan_accum(long global, const plan *pl)
 /* NeuronX Distributed                                               */
 /* ================================================================ */
 
-bool train_nxd_layout_ok(const ecf_model *m,
+bool ecf_train_nxd_layout_ok(const ecf_model *m,
                          const devinfo *d,
                          int nodes,
                          int tp,
@@ -81,7 +81,7 @@ static int max_tp(const ecf_model *m, const devinfo *d, int nodes)
 {
     int tp, best = 0;
     for (tp = 1; tp <= d->count; tp = next_tp(d, tp))
-        if (train_nxd_layout_ok(m, d, nodes, tp, 1))
+        if (ecf_train_nxd_layout_ok(m, d, nodes, tp, 1))
             best = tp;
     return best;
 }
@@ -99,11 +99,11 @@ static bool nxd_tried(const ecf_model *m,
                       int pp,
                       int tp_top)
 {
-    return train_nxd_layout_ok(m, d, nodes, tp, pp) &&
+    return ecf_train_nxd_layout_ok(m, d, nodes, tp, pp) &&
            (pp == 1 || tp == tp_top);
 }
 
-bool train_nxd_lean(cand *x,
+bool ecf_train_nxd_lean(cand *x,
                     const ecf_model *m,
                     const ecf_workload *w,
                     ecf_precision p,
@@ -111,7 +111,7 @@ bool train_nxd_lean(cand *x,
                     int nodes)
 {
     int n = d->count * nodes, tp, pp, top = max_tp(m, d, nodes);
-    long global = train_global_batch(w, d, nodes);
+    long global = ecf_train_global_batch(w, d, nodes);
     bool have = false;
     for (tp = 1; tp <= d->count; tp = next_tp(d, tp))
         for (pp = 1; tp * pp <= n; pp *= 2) {
@@ -124,7 +124,7 @@ bool train_nxd_lean(cand *x,
                         n / (tp * pp),
                         pp,
                         w->activation_checkpointing != ECF_CKPT_OFF,
-                        train_keep_batch(global, n / (tp * pp),
+                        ecf_train_keep_batch(global, n / (tp * pp),
                                          w->batch_explicit ? w->batch_size
                                                            : 1,
                                          true)};
@@ -139,7 +139,7 @@ bool train_nxd_lean(cand *x,
     return have && fits(&x->mem);
 }
 
-void train_search_nxd(cand *best,
+void ecf_train_search_nxd(cand *best,
                       bool *have,
                       bool *plain_fits,
                       ecf_estimate *e,
@@ -163,10 +163,10 @@ void train_search_nxd(cand *best,
     if (tpn <= 1 && ppn <= 1) {
         cand x;
         x.pl = (plan){n > 1 ? ECF_PAR_DP : ECF_PAR_SINGLE, 1, n, 1, ckpt,
-                      train_keep_batch(global, n, batch, w->batch_explicit)};
-        train_eval_cand(&x, m, w, p, d, nodes, peak, !e->quiet);
-        train_record_try(e, &x);
-        if (!*have || train_cand_better(&x, best)) {
+                      ecf_train_keep_batch(global, n, batch, w->batch_explicit)};
+        ecf_train_eval_cand(&x, m, w, p, d, nodes, peak, !e->quiet);
+        ecf_train_record_try(e, &x);
+        if (!*have || ecf_train_cand_better(&x, best)) {
             *best = x;
             *have = true;
         }
@@ -184,14 +184,14 @@ void train_search_nxd(cand *best,
                  (lora || *plain_fits)) ||
                 (tpn == 0 && ppn == 0 &&
                  !nxd_tried(m, d, nodes, tp, pp, top)) ||
-                !train_nxd_layout_ok(m, d, nodes, tp, pp))
+                !ecf_train_nxd_layout_ok(m, d, nodes, tp, pp))
                 continue;
             x.pl = (plan){ECF_PAR_NXD, tp, dp, pp, ckpt,
-                          train_keep_batch(global, dp, batch,
+                          ecf_train_keep_batch(global, dp, batch,
                                            w->batch_explicit)};
-            train_eval_cand(&x, m, w, p, d, nodes, peak, !e->quiet);
-            train_record_try(e, &x);
-            if (!*have || train_cand_better(&x, best)) {
+            ecf_train_eval_cand(&x, m, w, p, d, nodes, peak, !e->quiet);
+            ecf_train_record_try(e, &x);
+            if (!*have || ecf_train_cand_better(&x, best)) {
                 *best = x;
                 *have = true;
             }

@@ -447,7 +447,7 @@ void infer_memory(ecf_memory *mem,
                   ecf_precision p,
                   const plan *pl,
                   const devinfo *d);
-void startup_apply(ecf_estimate *e, const ecf_model *m, const ecf_workload *w,
+void ecf_startup_apply(ecf_estimate *e, const ecf_model *m, const ecf_workload *w,
                    const ecf_instance *inst, int devices);
 void run_infer(ecf_estimate *e,
                const ecf_model *m,
@@ -885,7 +885,7 @@ grad_sync_s(double bytes, int per_node, int nodes, const devinfo *d)
     return t;
 }
 
-/* Whether the serving engine a plan on `d` uses (serve_engine_pick) has
+/* Whether the serving engine a plan on `d` uses (ecf_serve_engine_pick) has
  * an fp8 weight-only kernel (data/engines.json fp8_weight_only;
  * estimate_serve_other.c). */
 bool ecf_est_engine_fp8_weight_only(const ecf_model *m, const ecf_workload *w,

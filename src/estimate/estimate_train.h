@@ -18,7 +18,7 @@ typedef struct {
     int micro; /* micro-batches per optimizer step (pipeline), else 1 */
     int vp;    /* model chunks per pipeline device (interleaved), else 1 */
     int accum; /* micro-batches per optimizer step on each replica that
-                  keep the global batch (train_plan_accum) */
+                  keep the global batch (ecf_train_plan_accum) */
     ecf_memory mem;
     double mult, u, compute_s, memory_s, comm_s, step_s;
     double samples_per_step, flops_per_step, sps;
@@ -30,22 +30,22 @@ typedef struct {
  * the per-device micro-batch on every device of `nodes` x d->count (the
  * step of plain data parallel) x --grad-accum (1 when not given). Every
  * plan the search evaluates keeps it, whatever its TP and PP degrees. */
-long train_global_batch(const ecf_workload *w, const devinfo *d, int nodes);
+long ecf_train_global_batch(const ecf_workload *w, const devinfo *d, int nodes);
 
 /* The micro-batch a plan of `dp` replicas runs, tried at `batch`: the
  * largest divisor of G / dp not above `batch`, so that micro-batch x dp x
  * micro-batches = G exactly, even below a pinned --batch-size (`pinned`:
  * the caller says so in its warning); `batch` itself when dp does not
  * divide G. */
-int train_keep_batch(long global, int dp, int batch, bool pinned);
+int ecf_train_keep_batch(long global, int dp, int batch, bool pinned);
 
 /* Micro-batches per optimizer step on each replica of plan `pl`:
  * G / (micro-batch x dp), at least 1. */
-int train_plan_accum(long global, const plan *pl);
+int ecf_train_plan_accum(long global, const plan *pl);
 
 /* Evaluates `c->pl` (estimate_train.c): memory, fit and, when it fits or
  * `timed`, the step time. */
-void train_eval_cand(cand *c,
+void ecf_train_eval_cand(cand *c,
                      const ecf_model *m,
                      const ecf_workload *w,
                      ecf_precision p,
@@ -56,17 +56,17 @@ void train_eval_cand(cand *c,
 
 /* Better of two evaluated candidates (fits with headroom, then fits,
  * then throughput by more than PLAN_TIE). */
-bool train_cand_better(const cand *a, const cand *b);
+bool ecf_train_cand_better(const cand *a, const cand *b);
 
 /* Appends `c` to e's tried table (not when quiet or full). */
-void train_record_try(ecf_estimate *e, const cand *c);
+void ecf_train_record_try(ecf_estimate *e, const cand *c);
 
 /* Neuron (NeuronX Distributed): whether tensor-parallel degree `tp` and
  * `pp` pipeline stages make a layout of `nodes` x d->count NeuronCores
  * for `m`: TP inside a node dividing its cores and the heads, stages
  * dividing the layers, the pipeline spanning whole nodes or lying in
  * one. Transformers only beyond tp = pp = 1. */
-bool train_nxd_layout_ok(const ecf_model *m,
+bool ecf_train_nxd_layout_ok(const ecf_model *m,
                          const devinfo *d,
                          int nodes,
                          int tp,
@@ -76,7 +76,7 @@ bool train_nxd_layout_ok(const ecf_model *m,
  * unless told not to, micro-batch 1 or the pinned one) into *x, its
  * memory only; returns whether it fits. Every NxD layout is one of the
  * search's candidates, so the search finds a fit exactly when it does. */
-bool train_nxd_lean(cand *x,
+bool ecf_train_nxd_lean(cand *x,
                     const ecf_model *m,
                     const ecf_workload *w,
                     ecf_precision p,
@@ -91,7 +91,7 @@ bool train_nxd_lean(cand *x,
  * a pinned --tensor-parallel / --pipeline-parallel, 0 = any). Keeps the
  * better in *best (*have: *best holds one); sets *plain_fits when a
  * plan with replicated weights fits without recomputation. */
-void train_search_nxd(cand *best,
+void ecf_train_search_nxd(cand *best,
                       bool *have,
                       bool *plain_fits,
                       ecf_estimate *e,

@@ -64,7 +64,7 @@ const char *ecf_estimate_capacity_note(const ecf_instance *inst)
     return NULL;
 }
 
-void startup_apply(ecf_estimate *e, const ecf_model *m, const ecf_workload *w,
+void ecf_startup_apply(ecf_estimate *e, const ecf_model *m, const ecf_workload *w,
                    const ecf_instance *inst, int devices)
 {
     double wb = 0;

@@ -30,10 +30,10 @@ typedef enum {
  * encoder, ViT or diffusion model and Hugging Face Transformers for
  * speech (ecf_engine_nvidia_default), Triton otherwise
  * (ecf_stacks_engine's order). */
-int serve_engine_pick(const ecf_model *m, const ecf_workload *w,
+int ecf_serve_engine_pick(const ecf_model *m, const ecf_workload *w,
                       serve_dev dev);
 /* The table row of `engine` (an ecf_engine); never NULL. */
-const serve_engine *serve_engine_get(int engine);
+const serve_engine *ecf_serve_engine_get(int engine);
 
 /* Bytes the whole model's weights cost one forward of `rows` tokens per
  * step (a decode step: rows = the batch; a prefill pass: its tokens),
@@ -46,7 +46,7 @@ const serve_engine *serve_engine_get(int engine);
  * (kept 16-bit). 0 when the engine describes no int4 kernel or the model
  * is not a dense transformer with the shapes to split: the caller keeps
  * params x bytes / int4_bw_eff. */
-double serve_int4_weight_bytes(const ecf_model *m, const serve_engine *eng,
+double ecf_serve_int4_weight_bytes(const ecf_model *m, const serve_engine *eng,
                                double rows, double bw);
 
 #endif

@@ -67,7 +67,7 @@ static int whole_count(int *out,
     return 0;
 }
 
-int cli_workload_option(cli_workload *wl, int c, const char *arg, ecf_err *err)
+int ecf_workload_option(cli_workload *wl, int c, const char *arg, ecf_err *err)
 {
     ecf_workload *w = &wl->w;
     double d = 0;
@@ -105,7 +105,7 @@ int cli_workload_option(cli_workload *wl, int c, const char *arg, ecf_err *err)
         w->precision = v;
         break;
     case CLI_WL_BATCH_SIZE:
-        return cli_parse_int(&w->batch_size, "--batch-size", arg, 1, 1000000,
+        return ecf_parse_int(&w->batch_size, "--batch-size", arg, 1, 1000000,
                              err) < 0
                    ? ECF_EINVAL
                    : 1;
@@ -144,7 +144,7 @@ int cli_workload_option(cli_workload *wl, int c, const char *arg, ecf_err *err)
                    ? ECF_EINVAL
                    : 1;
     case CLI_WL_EPOCHS:
-        rc = cli_parse_double(&d, "--epochs", arg, 0, 1e6, err);
+        rc = ecf_parse_double(&d, "--epochs", arg, 0, 1e6, err);
         if (rc < 0)
             return rc;
         if (d <= 0)
@@ -263,39 +263,39 @@ int cli_workload_option(cli_workload *wl, int c, const char *arg, ecf_err *err)
                                arg);
         break;
     case CLI_WL_LORA_RANK:
-        return cli_parse_int(&w->lora_rank, "--lora-rank", arg, 1, 4096, err) <
+        return ecf_parse_int(&w->lora_rank, "--lora-rank", arg, 1, 4096, err) <
                        0
                    ? ECF_EINVAL
                    : 1;
     case CLI_WL_LATENCY_MS:
-        rc = cli_parse_double(&w->latency_target_ms, "--latency-ms", arg, 0.001,
+        rc = ecf_parse_double(&w->latency_target_ms, "--latency-ms", arg, 0.001,
                               1e9, err);
         return rc < 0 ? rc : 1;
     case CLI_WL_TTFT_MS:
-        rc = cli_parse_double(&w->ttft_target_ms, "--ttft-ms", arg, 0.001, 1e9,
+        rc = ecf_parse_double(&w->ttft_target_ms, "--ttft-ms", arg, 0.001, 1e9,
                               err);
         return rc < 0 ? rc : 1;
     case CLI_WL_TPOT_MS:
-        rc = cli_parse_double(&w->tpot_target_ms, "--tpot-ms", arg, 0.001, 1e9,
+        rc = ecf_parse_double(&w->tpot_target_ms, "--tpot-ms", arg, 0.001, 1e9,
                               err);
         return rc < 0 ? rc : 1;
     case CLI_WL_QPS:
-        rc = cli_parse_double(&w->qps, "--qps", arg, 0.000001, 1e9, err);
+        rc = ecf_parse_double(&w->qps, "--qps", arg, 0.000001, 1e9, err);
         return rc < 0 ? rc : 1;
     case CLI_WL_TENSOR_PARALLEL:
-        rc = cli_parse_int(&w->tensor_parallel, "--tensor-parallel", arg, 1,
+        rc = ecf_parse_int(&w->tensor_parallel, "--tensor-parallel", arg, 1,
                            1024, err);
         return rc < 0 ? rc : 1;
     case CLI_WL_PIPELINE_PARALLEL:
-        rc = cli_parse_int(&w->pipeline_parallel, "--pipeline-parallel", arg,
+        rc = ecf_parse_int(&w->pipeline_parallel, "--pipeline-parallel", arg,
                            1, 1024, err);
         return rc < 0 ? rc : 1;
     case CLI_WL_VIRTUAL_STAGES:
-        rc = cli_parse_int(&w->virtual_stages, "--virtual-stages", arg, 1,
+        rc = ecf_parse_int(&w->virtual_stages, "--virtual-stages", arg, 1,
                            1024, err);
         return rc < 0 ? rc : 1;
     case CLI_WL_STEPS:
-        rc = cli_parse_int(&wl->steps, "--steps", arg, 1, 10000, err);
+        rc = ecf_parse_int(&wl->steps, "--steps", arg, 1, 10000, err);
         return rc < 0 ? rc : 1;
     case CLI_WL_RESOLUTION:
         return parse_resolution(wl, arg, err);
@@ -347,7 +347,7 @@ int cli_workload_option(cli_workload *wl, int c, const char *arg, ecf_err *err)
         return 1;
     }
     case CLI_WL_STORAGE_THROUGHPUT:
-        rc = cli_parse_double(&w->storage_mbytes_s, "--storage-throughput",
+        rc = ecf_parse_double(&w->storage_mbytes_s, "--storage-throughput",
                               arg, 1, 1e7, err);
         return rc < 0 ? rc : 1;
     case CLI_WL_STARTUP:
@@ -460,15 +460,15 @@ static int check_serving_stack(const cli_workload *wl, const ecf_model *m,
     return 0;
 }
 
-int cli_workload_finish(cli_workload *wl,
+int ecf_workload_finish(cli_workload *wl,
                         ecf_model *model_out,
                         bool need_task,
                         ecf_err *err)
 {
-    return cli_workload_finish_zoo(wl, model_out, need_task, NULL, err);
+    return ecf_workload_finish_zoo(wl, model_out, need_task, NULL, err);
 }
 
-int cli_workload_finish_zoo(cli_workload *wl,
+int ecf_workload_finish_zoo(cli_workload *wl,
                             ecf_model *model_out,
                             bool need_task,
                             const ecf_zoo *zoo,

@@ -562,7 +562,7 @@ static int estimate(ecf_estimate *out,
              "plain networking",
              nodes, inst->network_gbps);
     data_and_host(out, m, &w, inst, &d, nodes);
-    startup_apply(out, m, &w, inst, d.count);
+    ecf_startup_apply(out, m, &w, inst, d.count);
     if (!out->fits) {
         out->bottleneck = ECF_BN_DEVICE_MEMORY;
         warn(out, "needs %.1f GiB per device, %.1f GiB available",

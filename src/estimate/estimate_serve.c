@@ -30,7 +30,7 @@ static double roofline(double bytes, double bw, double flops, double rate,
     return memt > compute ? memt : compute;
 }
 
-/* An engine's own int4 kernels (serve_int4_weight_bytes, docs/
+/* An engine's own int4 kernels (ecf_serve_int4_weight_bytes, docs/
  * estimation.md 5.5 "Weight-only kernels"): what the weights cost per
  * device depends on the rows of the pass, so wk gets the prompt's prefill
  * (s_in rows), the b-prompt burst (b x s_in) and the decode step (b).
@@ -39,11 +39,11 @@ static bool int4_kernel_bytes(const ecf_model *m, const serve_engine *eng,
                               double b, double s_in, double split, double bw,
                               double wk[3])
 {
-    double step = serve_int4_weight_bytes(m, eng, b, bw);
+    double step = ecf_serve_int4_weight_bytes(m, eng, b, bw);
     if (step <= 0)
         return false;
-    wk[0] = serve_int4_weight_bytes(m, eng, s_in, bw) / split;
-    wk[1] = serve_int4_weight_bytes(m, eng, b * s_in, bw) / split;
+    wk[0] = ecf_serve_int4_weight_bytes(m, eng, s_in, bw) / split;
+    wk[1] = ecf_serve_int4_weight_bytes(m, eng, b * s_in, bw) / split;
     wk[2] = step / split;
     return true;
 }
@@ -104,11 +104,11 @@ static void llm_times(infer_times *t,
     if (eng->chunk_tokens > 0 && m_burst > eng->chunk_tokens)
         m_burst = eng->chunk_tokens;
     m_step = b + pf_tok;
-    u_pf = serve_u_infer(d, p, m->hidden, m_pf) * eng->gemm_factor;
+    u_pf = ecf_serve_u_infer(d, p, m->hidden, m_pf) * eng->gemm_factor;
     rate_pf = peak * 1e12 * u_pf;
-    rate_burst = peak * 1e12 * serve_u_infer(d, p, m->hidden, m_burst) *
+    rate_burst = peak * 1e12 * ecf_serve_u_infer(d, p, m->hidden, m_burst) *
                  eng->gemm_factor;
-    rate_dec = peak * 1e12 * serve_u_infer(d, p, m->hidden, m_step) *
+    rate_dec = peak * 1e12 * ecf_serve_u_infer(d, p, m->hidden, m_step) *
                eng->gemm_factor;
     /* an untied input embedding is a lookup of the tokens' rows, not a
      * read of the table; a tied one is read whole as the LM head */
@@ -307,7 +307,7 @@ static void serve_times(infer_times *t,
     if (is_llm(m))
         llm_times(t, m, w, d, p, peak, pl, eng, u);
     else
-        serve_other_times(t, m, w, d, p, peak, pl, eng, u);
+        ecf_serve_other_times(t, m, w, d, p, peak, pl, eng, u);
 }
 
 /* The bounds a serving batch is chosen within (docs/estimation.md 5.4,
@@ -490,7 +490,7 @@ static void explain_serve(ecf_estimate *e,
 
     x->set = true;
     x->llm = is_llm(m);
-    /* the order of serve_engine_pick */
+    /* the order of ecf_serve_engine_pick */
     if (w->engine > ECF_ENGINE_AUTO)
         x->engine_why = "set by --engine";
     else if (d->gen == GEN_NEURON)
@@ -499,10 +499,10 @@ static void explain_serve(ecf_estimate *e,
         x->engine_why = "the default for LLMs";
     else if (w->framework == ECF_FW_TENSORFLOW)
         x->engine_why = "the default for --framework tensorflow";
-    else if (eng == serve_engine_get(ECF_ENGINE_TENSORRT))
+    else if (eng == ecf_serve_engine_get(ECF_ENGINE_TENSORRT))
         x->engine_why = "the default for convnets, encoders, ViTs and "
                         "diffusion models on NVIDIA GPUs (a compiled graph)";
-    else if (eng == serve_engine_get(ECF_ENGINE_HF) &&
+    else if (eng == ecf_serve_engine_get(ECF_ENGINE_HF) &&
              m->kind == ECF_KIND_SPEECH)
         x->engine_why = "the default for speech on NVIDIA GPUs "
                         "(openai-whisper and transformers decode eagerly)";
@@ -623,8 +623,8 @@ void run_infer(ecf_estimate *e,
                       double peak)
 {
     plan pl = {ECF_PAR_SINGLE, 1, 1, 1, false, w->batch_size};
-    int engine = serve_engine_pick(m, w, (serve_dev)serve_dev_of(d));
-    const serve_engine *eng = serve_engine_get(engine);
+    int engine = ecf_serve_engine_pick(m, w, (serve_dev)serve_dev_of(d));
+    const serve_engine *eng = ecf_serve_engine_get(engine);
     infer_times t;
     double u = 0;
     int tp, replicas;
@@ -758,7 +758,7 @@ void run_infer(ecf_estimate *e,
                (eng->step_s + eng->layer_dispatch_s * m->layers) * 1e3,
                u * 100);
         if (!d->cpu && p == ECF_PREC_INT4 && eng->int4_col_gweights_s > 0 &&
-            serve_int4_weight_bytes(m, eng, pl.batch, t.bw) > 0)
+            ecf_serve_int4_weight_bytes(m, eng, pl.batch, t.bw) > 0)
             assume(e,
                    "%s int4 kernels: q/k/v, gate/up %.0f G weights/s; "
                    "output, down %.2f B/weight per row below %d rows, "
@@ -793,10 +793,10 @@ void run_infer(ecf_estimate *e,
                    "TTFT = own prefill %.0f ms",
                    w->input_tokens, w->output_tokens, t.prefill_s * 1e3);
     } else {
-        serve_other_times(&t, m, w, d, p, peak, &pl, eng, &u);
+        ecf_serve_other_times(&t, m, w, d, p, peak, &pl, eng, &u);
         e->per_token_ms = t.per_token_s * 1e3;
         e->throughput_unit = is_vision(m) ? "images/s" : "samples/s";
-        double host = serve_eager_dispatch_s(m, d, eng);
+        double host = ecf_serve_eager_dispatch_s(m, d, eng);
         if (host >= 0)
             assume(e,
                    "%s: eager, %.0f kernel launches per forward at %.1f us "

@@ -12,7 +12,7 @@
 
 #include "ec2fit/stacks.h"
 
-int serve_engine_pick(const ecf_model *m, const ecf_workload *w,
+int ecf_serve_engine_pick(const ecf_model *m, const ecf_workload *w,
                       serve_dev dev)
 {
     if (w->engine > ECF_ENGINE_AUTO && w->engine < ECF_ENGINE_COUNT)
@@ -29,7 +29,7 @@ int serve_engine_pick(const ecf_model *m, const ecf_workload *w,
     return ECF_ENGINE_TRITON;
 }
 
-const serve_engine *serve_engine_get(int engine)
+const serve_engine *ecf_serve_engine_get(int engine)
 {
     const ecf_engines *t = ecf_engines_builtin();
     /* The embedded table is checked by the strict loader in the tests
@@ -40,7 +40,7 @@ const serve_engine *serve_engine_get(int engine)
     return ecf_engines_get(t, engine);
 }
 
-double serve_int4_weight_bytes(const ecf_model *m, const serve_engine *eng,
+double ecf_serve_int4_weight_bytes(const ecf_model *m, const serve_engine *eng,
                                double rows, double bw)
 {
     double h, q, kv, inter, attn_col, attn_row, mlp, n_mlp, col, row, rest;

@@ -12,12 +12,12 @@
  *         {NULL, 0, NULL, 0}};
  *     cli_workload wl = CLI_WORKLOAD_INIT;
  *     while ((c = getopt_long(...)) != -1) {
- *         int r = cli_workload_option(&wl, c, optarg, &err);
+ *         int r = ecf_workload_option(&wl, c, optarg, &err);
  *         if (r < 0) return cli_fail(&err);
  *         if (r > 0) continue;
  *         switch (c) { ... the command's own flags ... }
  *     }
- *     if (cli_workload_finish(&wl, &model, &err) < 0) return cli_fail(&err);
+ *     if (ecf_workload_finish(&wl, &model, &err) < 0) return cli_fail(&err);
  *     ... wl.w is resolved against model ...
  *
  * The option values are >= CLI_WL_BASE (0x1000), so they never collide with
@@ -147,7 +147,7 @@ typedef struct {
 /** Handles one getopt_long result. Returns 1 when `c` is a workload flag
  *  and `arg` was valid, 0 when `c` is not a workload flag (the command
  *  handles it), or ECF_EINVAL with `err` naming the flag. */
-int cli_workload_option(cli_workload *wl, int c, const char *arg, ecf_err *err);
+int ecf_workload_option(cli_workload *wl, int c, const char *arg, ecf_err *err);
 
 /** After the option loop: requires exactly one of --model/--params/
  *  --model-config and (when `need_task`) --task; loads the model into
@@ -155,15 +155,15 @@ int cli_workload_option(cli_workload *wl, int c, const char *arg, ecf_err *err);
  *  against it. Errors: ECF_EINVAL / ECF_ENOTFOUND (exit 2) with one line,
  *  "unknown model 'resnet5' (did you mean resnet50?)"; ECF_EIO for an
  *  unreadable config file. */
-int cli_workload_finish(cli_workload *wl,
+int ecf_workload_finish(cli_workload *wl,
                         ecf_model *model_out,
                         bool need_task,
                         ecf_err *err);
 
-/** As cli_workload_finish, with the model looked up in `zoo` (borrowed;
+/** As ecf_workload_finish, with the model looked up in `zoo` (borrowed;
  *  NULL = load the embedded zoo for this call), so a batch of profiles
  *  parses the zoo once. */
-int cli_workload_finish_zoo(cli_workload *wl,
+int ecf_workload_finish_zoo(cli_workload *wl,
                             ecf_model *model_out,
                             bool need_task,
                             const ecf_zoo *zoo,

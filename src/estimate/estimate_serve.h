@@ -30,16 +30,16 @@ typedef struct {
 
 /* Inference GEMM efficiency at M tokens per GEMM (docs/estimation.md 5.3,
  * "Compute efficiency by M"); estimate_serve_other.c. */
-double serve_u_infer(const devinfo *d, ecf_precision p, double h, double M);
+double ecf_serve_u_infer(const devinfo *d, ecf_precision p, double h, double M);
 
 /* Host time to launch one forward's kernels on an eager engine, or -1
  * when the engine's per-forward figure applies instead. */
-double serve_eager_dispatch_s(const ecf_model *m, const devinfo *d,
+double ecf_serve_eager_dispatch_s(const ecf_model *m, const devinfo *d,
                               const serve_engine *eng);
 
 /* One batch of a model other than an LLM: latency (and a speech model's
  * per-token time) at pl->batch; *u_out the compute efficiency used. */
-void serve_other_times(infer_times *t,
+void ecf_serve_other_times(infer_times *t,
                        const ecf_model *m,
                        const ecf_workload *w,
                        const devinfo *d,
