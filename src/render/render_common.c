@@ -14,7 +14,17 @@
 double ecf_render_json_round(double v, int decimals)
 {
     double scale = pow(10, decimals);
-    double r = round(v * scale) / scale;
+    double t = v * scale, r = round(t);
+    /* The product can round onto a half (52.924999... x 100 = 5292.5):
+     * decide on the exact value, as printf's "%.2f" in the table does, so
+     * JSON and the table never disagree in the last shown digit. fma gives
+     * the product's rounding error exactly; an exact tie goes to even,
+     * glibc printf's rule. */
+    if (fabs(t - r) == 0.5) {
+        double e = fma(v, scale, -t);
+        r = e > 0 ? ceil(t) : e < 0 ? floor(t) : nearbyint(t);
+    }
+    r /= scale;
     if (r == 0)
         r = 0; /* no "-0" */
     return r;

@@ -16,6 +16,7 @@ rc=$?
 tail -n 20 sweep.txt
 check "sweep: every rank 1 of >= 200 workloads launched by every format" test $rc -eq 0
 check "sweep: at least 200 workloads had a rank 1" grep -qE '^([2-9][0-9]{2}|[0-9]{4,}) workloads with a rank 1' sweep.txt
+check "sweep: at least 200 HTML reports checked row by row" grep -qE '^html: ([2-9][0-9]{2}|[0-9]{4,}) reports checked' sweep.txt
 # the sweep reaches the families the issue names
 for fam in p3 inf1 g6e trn1; do
   check "sweep: rank 1 on $fam is covered" grep -qE "rank-1 families:.* $fam [0-9]+" sweep.txt

@@ -25,10 +25,17 @@ ec2fit's own lookups:
            the cheapest such type at catalog prices) launches rank 1's
            type; the EC2NodeClass is not named "default" and its root
            volume is at least the documented size (docs/karpenter.md).
+  html     the customer report's ranked table (the script-free page as
+           written, which is the DOM Chromium builds: test_html_report.sh
+           renders a few in Chromium) has, row by row, the JSON plan's
+           rank, instance, nodes, purchase, region, $/hour and cost to the
+           decimals shown, and the JSON summary's candidate counts.
 
 Prints one line per failure and a summary; exit 1 on any failure or when
 fewer than MIN_WORKLOADS (default 200) workloads had a rank 1.
 """
+import contextlib
+import io
 import json
 import os
 import re
@@ -36,6 +43,74 @@ import subprocess
 import sys
 
 import yaml
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import html_check  # noqa: E402  (tests/tools/html_check.py)
+from html.parser import HTMLParser  # noqa: E402
+
+
+class PlanRows(HTMLParser):
+    """The cells' text of each body row of <table class="plans">."""
+    def __init__(self):
+        super().__init__()
+        self.rows, self.depth, self.row, self.cell = [], 0, None, None
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "table":
+            self.depth = self.depth + 1 if self.depth else (1 if dict(attrs).get("class") == "plans" else 0)
+        elif self.depth == 1 and tag == "tr":
+            self.row = []
+        elif self.depth == 1 and tag == "td" and self.row is not None:
+            self.cell = []
+
+    def handle_endtag(self, tag):
+        if tag == "table" and self.depth:
+            self.depth -= 1
+        elif self.depth == 1 and tag == "td" and self.cell is not None:
+            self.row.append("".join(self.cell).strip())
+            self.cell = None
+        elif self.depth == 1 and tag == "tr" and self.row is not None:
+            if self.row:
+                self.rows.append(self.row)
+            self.row = None
+
+    def handle_data(self, d):
+        if self.cell is not None:
+            self.cell.append(d)
+
+
+def html_check_plans(wl, page, rec, path):
+    p = PlanRows()
+    p.feed(page)
+    plans = rec["recommendations"]
+    key = {"total": "total_usd", "monthly": "monthly_usd",
+           "per_million": "usd_per_million"}[rec["cost_basis"]]
+    if not p.rows:
+        fail(wl, "html: no row in the plans table")
+    for row, pl in zip(p.rows, plans):
+        if len(row) < 10:
+            fail(wl, f"html: a plans row of {len(row)} cells")
+            return
+        for name, got, want in (("rank", row[0], str(pl["rank"])),
+                                ("instance", row[1], pl["instance_type"]),
+                                ("nodes", row[2], str(pl["nodes"])),
+                                ("purchase", row[3], pl["purchase"]),
+                                ("region", row[4], pl.get("zone_group") or pl["region"])):
+            if got != want:
+                fail(wl, f"html: rank {pl['rank']}: {name} {got!r} != JSON {want!r}")
+        for name, cell, want in (("$/hour", row[8], pl["hourly_usd"]), (key, row[9], pl[key])):
+            if want is None:
+                continue
+            got, dec = html_check.first_num(cell)
+            # JSON keeps cents: a cell shown to 4 decimals ($0.0910) is
+            # compared at the JSON's 2 (0.09)
+            tol = 0.5 * 10 ** -dec + (0.005 if dec > 2 else 0) + 1e-9
+            if got is None or abs(got - want) > tol:
+                fail(wl, f"html: rank {pl['rank']}: {name} cell {cell!r} != JSON {want}")
+    with contextlib.redirect_stdout(io.StringIO()):
+        why_counts = html_check.counts(path, os.path.join(OUT, "_rec.json"))
+    for why in why_counts:
+        fail(wl, "html: " + why)
 
 EC2FIT, SRC, OUT = sys.argv[1], sys.argv[2], sys.argv[3]
 MIN_N = int(sys.argv[4]) if len(sys.argv) > 4 else 200
@@ -46,6 +121,7 @@ ACC = {a["id"]: a for a in CAT["accelerators"]}
 TYPES = {i["type"]: i for i in CAT["instances"]}
 
 failures = []
+html_pages = []
 
 
 def fail(wl, what):
@@ -245,7 +321,7 @@ def main():
         t = TYPES[plan["instance_type"]]
         ok += 1
         stats[t["family"]] = stats.get(t["family"], 0) + 1
-        fmts = ["json", "tfvars", "tf-external", "karpenter"]
+        fmts = ["json", "tfvars", "tf-external", "karpenter", "html"]
         if rec["workload"]["task"] == "infer":
             fmts.append("ecs")  # --output ecs deploys a serving fleet
         for fmt in fmts:
@@ -280,6 +356,12 @@ def main():
                 if rc2 != 0:
                     fail(wl, f"{fmt}: exit {rc2}: {err2.strip()}")
                     continue
+            if fmt == "html":
+                with open(os.path.join(OUT, "_rec.json"), "w") as f:
+                    f.write(out)
+                html_check_plans(wl, out2, rec, os.path.join(OUT, f"{n}.html"))
+                html_pages.append(n)
+                continue
             if fmt in ("tfvars", "tf-external"):
                 keys = list(json.loads(out2))
                 seen = keysets.setdefault(fmt, (keys, wl))
@@ -297,6 +379,7 @@ def main():
     print(f"{ok} workloads with a rank 1 ({nofit} with none), "
           f"{len(failures)} failures; rank-1 families: "
           + ", ".join(f"{k} {v}" for k, v in sorted(stats.items())))
+    print(f"html: {len(html_pages)} reports checked row by row against the JSON")
     if ok < MIN_N:
         print(f"fewer than {MIN_N} workloads had a rank 1")
         return 1

@@ -11,11 +11,13 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ec2fit/ec2fit.h"
 #include "ec2fit/json_write.h"
+#include "render_common.h"
 
 typedef struct {
     ecf_catalog *cat;
@@ -101,6 +103,30 @@ static char *both(fx *f, const char *model, ecf_workload *w,
     return want;
 }
 
+/* JSON's rounded money is the number the table prints with "%.2f": over
+ * every thousandth from 0 to 200 (ties such as 52.925, whose double lies
+ * below the half, and true binary ties such as 0.125), and for 0 to 4
+ * decimals, ecf_render_json_round(v) == strtod(printf("%.*f", v)). */
+static void test_round_as_printf(void **state)
+{
+    (void)state;
+    int bad = 0;
+    for (int d = 0; d <= 4; d++) {
+        for (long k = 0; k <= 200000; k++) {
+            double v = (double)k / 1000.0;
+            char buf[64];
+            snprintf(buf, sizeof(buf), "%.*f", d, v);
+            if (ecf_render_json_round(v, d) != strtod(buf, NULL) ||
+                ecf_render_json_round(-v, d) != -strtod(buf, NULL))
+                bad++;
+        }
+    }
+    assert_int_equal(bad, 0);
+    assert_true(ecf_render_json_round(52.925, 2) == 52.92);
+    assert_true(ecf_render_json_round(0.125, 2) == 0.12);
+    assert_true(ecf_render_json_round(0.375, 2) == 0.38);
+}
+
 static void test_train_spot_explain(void **state)
 {
     ecf_workload w = ECF_WORKLOAD_INIT;
@@ -155,6 +181,7 @@ static void test_no_plan(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_round_as_printf),
         cmocka_unit_test(test_train_spot_explain),
         cmocka_unit_test(test_serving_fleet),
         cmocka_unit_test(test_no_plan),
