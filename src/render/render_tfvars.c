@@ -115,5 +115,8 @@ void ecf_rr_print_tfvars(FILE *f, const rr_view *v)
         else
             cJSON_AddNullToObject(o, "ami_ssm_parameter");
     }
+    /* the date the plan's prices are from (a CI pipeline can refuse or
+     * flag a plan priced from an old catalog: docs/terraform.md) */
+    cJSON_AddStringToObject(o, "prices_as_of", ecf_catalog_as_of(v->cat));
     ecf_render_json_print(f, o);
 }

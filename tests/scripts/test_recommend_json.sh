@@ -33,7 +33,8 @@ check "p4d hourly price from the catalog" jq -e '.recommendations[0].instance_ty
 # tfvars: exactly the documented keys, with types Terraform expects
 "$EC2FIT" recommend --model distilbert --task infer --qps 2 --output tfvars > "$J"
 check "tfvars exit 0" test $? -eq 0
-check "tfvars keys" jq -e 'keys == ["ami_ssm_parameter","asg_desired_capacity","asg_max_size","asg_min_size","availability_zone","efa_interfaces","fleet_hourly_usd","hourly_usd","instance_count","instance_type","monthly_usd","monthly_usd_high","node_hourly_usd","placement_group_strategy","purchase","region","scaling_policy","single_availability_zone","target_value","time_hours_high","total_usd","total_usd_high","use_spot","warm_pool_size","zone_group"]' "$J"
+check "tfvars keys" jq -e 'keys == ["ami_ssm_parameter","asg_desired_capacity","asg_max_size","asg_min_size","availability_zone","efa_interfaces","fleet_hourly_usd","hourly_usd","instance_count","instance_type","monthly_usd","monthly_usd_high","node_hourly_usd","placement_group_strategy","prices_as_of","purchase","region","scaling_policy","single_availability_zone","target_value","time_hours_high","total_usd","total_usd_high","use_spot","warm_pool_size","zone_group"] and .prices_as_of == "2026-07-20"' "$J"
+check "tfvars: prices_as_of is the catalog's price date" jq -e '.prices_as_of == "2026-07-20"' "$J"
 check "tfvars: the likely range's high end is above the figure" jq -e '.monthly_usd_high >= .monthly_usd' "$J"
 check "tfvars: zone_group null for a region" jq -e '.zone_group == null' "$J"
 # a Local Zone is not a region: `provider "aws" { region = var.region }`
