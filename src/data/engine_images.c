@@ -186,7 +186,7 @@ static int load(bool trusted, ecf_engine_images *out, const char *data,
                 size_t len, const char *name, ecf_err *err)
 {
     cJSON *root = NULL;
-    const cJSON *v, *arr, *it;
+    const cJSON *arr, *it;
     size_t i = 0, k;
     int rc;
 
@@ -196,30 +196,9 @@ static int load(bool trusted, ecf_engine_images *out, const char *data,
         err);
     if (rc)
         return rc;
-    if (!cJSON_IsObject(root)) {
-        rc = ecf_err_set(err, ECF_EPARSE, "%s: expected a JSON object", name);
+    if ((rc = ecf_json_data_head(root, name, ECF_ENGINE_IMAGES_SCHEMA_VERSION, out->as_of,
+                                 "images", &arr, err)))
         goto out;
-    }
-    v = cJSON_GetObjectItemCaseSensitive(root, "schema_version");
-    if (!cJSON_IsNumber(v) ||
-        v->valuedouble != ECF_ENGINE_IMAGES_SCHEMA_VERSION) {
-        rc = ecf_err_set(err, ECF_EPARSE, "%s: schema_version: expected %d",
-                         name, ECF_ENGINE_IMAGES_SCHEMA_VERSION);
-        goto out;
-    }
-    v = cJSON_GetObjectItemCaseSensitive(root, "as_of");
-    if (!cJSON_IsString(v) || strlen(v->valuestring) != 10) {
-        rc = ecf_err_set(err, ECF_EPARSE, "%s: as_of: expected YYYY-MM-DD",
-                         name);
-        goto out;
-    }
-    memcpy(out->as_of, v->valuestring, 11);
-    arr = cJSON_GetObjectItemCaseSensitive(root, "images");
-    if (!cJSON_IsArray(arr)) {
-        rc = ecf_err_set(err, ECF_EPARSE, "%s: images: expected an array",
-                         name);
-        goto out;
-    }
     cJSON_ArrayForEach(it, arr)
     {
         ecf_engine_image *im;

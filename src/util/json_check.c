@@ -245,3 +245,26 @@ int ecf_json_parse_trusted(cJSON **root_out, const char *data, size_t len,
     return parse(root_out, data, len, max_bytes, what, name, code, false,
                  err);
 }
+
+int ecf_json_data_head(const cJSON *root, const char *name, int version,
+                       char as_of[11], const char *array_key,
+                       const cJSON **arr, ecf_err *err)
+{
+    const cJSON *v;
+    if (!cJSON_IsObject(root))
+        return ecf_err_set(err, ECF_EPARSE, "%s: expected a JSON object", name);
+    v = cJSON_GetObjectItemCaseSensitive(root, "schema_version");
+    if (!cJSON_IsNumber(v) || v->valuedouble != version)
+        return ecf_err_set(err, ECF_EPARSE, "%s: schema_version: expected %d",
+                           name, version);
+    v = cJSON_GetObjectItemCaseSensitive(root, "as_of");
+    if (!cJSON_IsString(v) || strlen(v->valuestring) != 10)
+        return ecf_err_set(err, ECF_EPARSE, "%s: as_of: expected YYYY-MM-DD",
+                           name);
+    memcpy(as_of, v->valuestring, 11);
+    *arr = cJSON_GetObjectItemCaseSensitive(root, array_key);
+    if (!cJSON_IsArray(*arr))
+        return ecf_err_set(err, ECF_EPARSE, "%s: %s: expected an array", name,
+                           array_key);
+    return 0;
+}

@@ -45,4 +45,15 @@ int ecf_json_parse_trusted(cJSON **root_out, const char *data, size_t len,
                            size_t max_bytes, const char *what,
                            const char *name, ecf_code code, ecf_err *err);
 
+/** The head every versioned data file shares (data/images.json,
+ *  data/engine_images.json): `root` is an object whose "schema_version" is
+ *  `version` and whose "as_of" is a YYYY-MM-DD date (copied to as_of,
+ *  NUL-terminated), with an array under `array_key` (*arr). Returns 0, or
+ *  ECF_EPARSE with "NAME: expected a JSON object", "NAME: schema_version:
+ *  expected V", "NAME: as_of: expected YYYY-MM-DD" or "NAME: KEY: expected
+ *  an array". */
+int ecf_json_data_head(const cJSON *root, const char *name, int version,
+                       char as_of[11], const char *array_key,
+                       const cJSON **arr, ecf_err *err);
+
 #endif
