@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 
 #include "ec2fit/buf.h"
+#include "ini.h"
 
 static bool set(const char *s)
 {
@@ -63,48 +64,6 @@ static void scan_dispose(ini_hit *hit, ecf_buf *text)
     if (text->data)
         memset(text->data, 0, text->len);
     ecf_buf_dispose(text);
-}
-
-static char *dup_trimmed(const char *s, size_t n)
-{
-    char *out;
-    while (n > 0 && (*s == ' ' || *s == '\t')) {
-        s++;
-        n--;
-    }
-    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r'))
-        n--;
-    out = ecf_xmalloc(n + 1);
-    memcpy(out, s, n);
-    out[n] = '\0';
-    return out;
-}
-
-/* Does the header text "[ ... ]" (inside of the brackets) name `want`?
- * Whitespace around and inside ("profile   dev") is insignificant. */
-static bool section_matches(const char *inside, size_t n, const char *want)
-{
-    char *name = dup_trimmed(inside, n);
-    char *a = name;
-    const char *b = want;
-    bool eq;
-    /* Compare with runs of blanks collapsed on both sides. */
-    for (;;) {
-        if ((*a == ' ' || *a == '\t') && (*b == ' ' || *b == '\t')) {
-            while (*a == ' ' || *a == '\t')
-                a++;
-            while (*b == ' ' || *b == '\t')
-                b++;
-            continue;
-        }
-        if (*a != *b || !*a)
-            break;
-        a++;
-        b++;
-    }
-    eq = !*a && !*b;
-    free(name);
-    return eq;
 }
 
 static void replace(char **slot, char *value)
@@ -152,8 +111,8 @@ static size_t ini_scan(ini_hit *hit, const char *text, const char *want,
                 *why = "section header without ']'";
             }
             any_section = true;
-            in = section_matches(line + 1, inner, want) ||
-                 (alt && section_matches(line + 1, inner, alt));
+            in = ecf_ini_section_is(line + 1, inner, want) ||
+                 (alt && ecf_ini_section_is(line + 1, inner, alt));
             if (in)
                 hit->section_found = true;
             continue;
@@ -174,19 +133,19 @@ static size_t ini_scan(ini_hit *hit, const char *text, const char *want,
                 eq = colon;
             if (!eq)
                 continue;
-            key = dup_trimmed(line, (size_t)(eq - line));
+            key = ecf_ini_trimmed(line, (size_t)(eq - line));
             if (strcasecmp(key, "aws_access_key_id") == 0)
                 replace(&hit->key_id,
-                        dup_trimmed(eq + 1, n - (size_t)(eq - line) - 1));
+                        ecf_ini_trimmed(eq + 1, n - (size_t)(eq - line) - 1));
             else if (strcasecmp(key, "aws_secret_access_key") == 0)
                 replace(&hit->secret,
-                        dup_trimmed(eq + 1, n - (size_t)(eq - line) - 1));
+                        ecf_ini_trimmed(eq + 1, n - (size_t)(eq - line) - 1));
             else if (strcasecmp(key, "aws_session_token") == 0)
                 replace(&hit->token,
-                        dup_trimmed(eq + 1, n - (size_t)(eq - line) - 1));
+                        ecf_ini_trimmed(eq + 1, n - (size_t)(eq - line) - 1));
             else if (strcasecmp(key, "region") == 0)
                 replace(&hit->region,
-                        dup_trimmed(eq + 1, n - (size_t)(eq - line) - 1));
+                        ecf_ini_trimmed(eq + 1, n - (size_t)(eq - line) - 1));
             free(key);
         }
     }

@@ -22,6 +22,7 @@
 #include <cjson/cJSON.h>
 
 #include "credchain_internal.h"
+#include "ini.h"
 #include "ec2fit/buf.h"
 #include "ec2fit/crypto.h"
 #include "ec2fit/sigv4.h"
@@ -91,46 +92,6 @@ static void files_dispose(ini_files *f)
     free(f->conf_path);
 }
 
-static char *trimmed(const char *s, size_t n)
-{
-    char *out;
-    while (n > 0 && (*s == ' ' || *s == '\t')) {
-        s++;
-        n--;
-    }
-    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r'))
-        n--;
-    out = ecf_xmalloc(n + 1);
-    memcpy(out, s, n);
-    out[n] = '\0';
-    return out;
-}
-
-/* Section header text (inside the brackets) equal to `want`, blanks
- * collapsed ("profile   dev" is "profile dev"). */
-static bool header_is(const char *inside, size_t n, const char *want)
-{
-    char *name = trimmed(inside, n), *a = name;
-    const char *b = want;
-    bool eq;
-    for (;;) {
-        if ((*a == ' ' || *a == '\t') && (*b == ' ' || *b == '\t')) {
-            while (*a == ' ' || *a == '\t')
-                a++;
-            while (*b == ' ' || *b == '\t')
-                b++;
-            continue;
-        }
-        if (*a != *b || !*a)
-            break;
-        a++;
-        b++;
-    }
-    eq = !*a && !*b;
-    free(name);
-    return eq;
-}
-
 /* The last value of `key` in the sections named `want` (or `alt`), NULL
  * when none; *found says whether such a section exists. */
 static char *ini_get(const char *text, const char *want, const char *alt,
@@ -152,8 +113,8 @@ static char *ini_get(const char *text, const char *want, const char *alt,
         if (line[0] == '[') {
             const char *close = memchr(line, ']', n);
             size_t inner = close ? (size_t)(close - line - 1) : n - 1;
-            in = header_is(line + 1, inner, want) ||
-                 (alt && header_is(line + 1, inner, alt));
+            in = ecf_ini_section_is(line + 1, inner, want) ||
+                 (alt && ecf_ini_section_is(line + 1, inner, alt));
             if (in && found)
                 *found = true;
             continue;
@@ -166,10 +127,10 @@ static char *ini_get(const char *text, const char *want, const char *alt,
                 eq = colon;
             if (!eq)
                 continue;
-            k = trimmed(line, (size_t)(eq - line));
+            k = ecf_ini_trimmed(line, (size_t)(eq - line));
             if (strcasecmp(k, key) == 0) {
                 free(value);
-                value = trimmed(eq + 1, n - (size_t)(eq - line) - 1);
+                value = ecf_ini_trimmed(eq + 1, n - (size_t)(eq - line) - 1);
             }
             free(k);
         }
