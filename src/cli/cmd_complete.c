@@ -49,6 +49,16 @@ static void put_words(const char *list, const char *prefix)
 
 /* tf-external and completion take no flag but -h/--help (each checks
  * its argv itself) */
+/* `ec2fit`'s own flags (main.c parses them; defined here, beside the
+ * other tables, so a program without main.c, such as the fuzz harnesses,
+ * links the completion table) */
+static const struct option main_longopts[] = {
+    {"help", no_argument, NULL, 'h'},
+    {"version", no_argument, NULL, 'V'},
+    {"quiet", no_argument, NULL, 'q'},
+    {NULL, 0, NULL, 0}};
+const cli_flagset cli_flags_main = {main_longopts, "+:hVq", NULL};
+
 static const struct option help_only[] = {{"help", no_argument, NULL, 'h'},
                                           {NULL, 0, NULL, 0}};
 const cli_flagset cli_flags_completion = {help_only, "h", NULL};

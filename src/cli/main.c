@@ -92,20 +92,14 @@ static int version(void)
     return 0;
 }
 
-static const struct option longopts[] = {
-    {"help", no_argument, NULL, 'h'},
-    {"version", no_argument, NULL, 'V'},
-    {"quiet", no_argument, NULL, 'q'},
-    {NULL, 0, NULL, 0}};
-const cli_flagset cli_flags_main = {longopts, "+:hVq", NULL};
-
 int main(int argc, char **argv)
 {
     int c;
     size_t i;
 
     opterr = 0;
-    while ((c = getopt_long(argc, argv, cli_flags_main.optstring, longopts,
+    while ((c = getopt_long(argc, argv, cli_flags_main.optstring,
+                            cli_flags_main.longopts,
                             NULL)) != -1) {
         switch (c) {
         case 'q':
@@ -117,7 +111,8 @@ int main(int argc, char **argv)
         case 'V':
             return cli_finish_stdout(version());
         default:
-            return cli_bad_option(NULL, c, argc, argv, longopts);
+            return cli_bad_option(NULL, c, argc, argv,
+                                  cli_flags_main.longopts);
         }
     }
     if (optind >= argc) {
