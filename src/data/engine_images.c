@@ -186,7 +186,7 @@ static int load(bool trusted, ecf_engine_images *out, const char *data,
                 size_t len, const char *name, ecf_err *err)
 {
     cJSON *root = NULL;
-    const cJSON *arr, *it;
+    const cJSON *arr = NULL, *it;
     size_t i = 0, k;
     int rc;
 

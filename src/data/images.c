@@ -202,7 +202,7 @@ static int load_buffer_(bool trusted, ecf_images *out, const char *data, size_t 
                            const char *name, ecf_err *err)
 {
     cJSON *root = NULL;
-    const cJSON *arr, *it;
+    const cJSON *arr = NULL, *it;
     size_t i = 0, k;
     int rc;
 
