@@ -298,6 +298,14 @@ size_t ecf_recommend_light(ecf_light_option *out, size_t max,
 
 /** Formats the missing-price note of r->missing[i] ("no eu-west-1 price
  *  for the c7i, m7i families: ..."); empty when it has no families. */
+/** Appends missing price group i's families to out at len ("a1, c1, ...
+ *  and N more" past the first `show`), as far as n allows; returns the
+ *  new length (>= n when it was cut). The one list every note of the
+ *  group uses, engineer's and customer's. */
+size_t ecf_recommend_missing_families(char *out, size_t n, size_t len,
+                                      const ecf_recommendation *r, size_t i,
+                                      size_t show);
+
 void ecf_recommend_missing_note(char *out, size_t n,
                                 const ecf_recommendation *r, size_t i);
 

@@ -274,10 +274,24 @@ const ecf_price *ecf_rec_price_known(const ecf_recommendation *r,
     return NULL;
 }
 
+size_t ecf_recommend_missing_families(char *out, size_t n, size_t len,
+                                      const ecf_recommendation *r, size_t i,
+                                      size_t show)
+{
+    size_t k;
+    for (k = 0; k < r->missing[i].n_families && k < show && len < n; k++)
+        len = ecf_str_put(out, n, ecf_str_put(out, n, len, k ? ", " : ""),
+                          r->missing[i].families[k]);
+    if (len < n && r->missing[i].n_families > show)
+        len += (size_t)snprintf(out + len, n - len, " and %zu more",
+                                r->missing[i].n_families - show);
+    return len;
+}
+
 void ecf_recommend_missing_note(char *out, size_t n,
                                 const ecf_recommendation *r, size_t i)
 {
-    size_t k, len = 0;
+    size_t len = 0;
     const size_t show = 12;
 
     if (n == 0)
@@ -287,17 +301,12 @@ void ecf_recommend_missing_note(char *out, size_t n,
         return;
     len += (size_t)snprintf(out + len, n - len, "no %s price for ",
                             r->missing[i].region);
-    for (k = 0; k < r->missing[i].n_families && k < show && len < n; k++)
-        len = ecf_str_put(out, n, ecf_str_put(out, n, len, k ? ", " : ""),
-                          r->missing[i].families[k]);
-    if (len < n && r->missing[i].n_families > show)
-        len += (size_t)snprintf(out + len, n - len, " and %zu more",
-                                r->missing[i].n_families - show);
+    len = ecf_recommend_missing_families(out, n, len, r, i, show);
     if (len >= n)
         return;
     if (r->missing[i].estimated)
         snprintf(out + len, n - len,
-                 " (the catalog has us-east-1 prices only): priced at "
+                 " (the catalog prices them in us-east-1 only): priced at "
                  "us-east-1 x %.3f, the region's median ratio over %zu "
                  "families, and marked price_estimated; `ec2fit update "
                  "--regions %s` fetches real prices",
@@ -305,7 +314,7 @@ void ecf_recommend_missing_note(char *out, size_t n,
                  r->missing[i].region);
     else
         snprintf(out + len, n - len,
-                 " (the catalog has us-east-1 prices only): left out; "
+                 " (the catalog prices them in us-east-1 only): left out; "
                  "`ec2fit update --regions %s` fetches them, or "
                  "--estimate-missing-prices prices them from the region's "
                  "median ratio",

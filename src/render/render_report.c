@@ -195,7 +195,7 @@ void ecf_rr_fallback_text(char *buf, size_t n, const ecf_recommendation *r)
 void ecf_rr_missing_customer_note(char *buf, size_t n,
                               const ecf_recommendation *r, size_t i)
 {
-    size_t k, len = 0;
+    size_t len = 0;
     const size_t show = 12;
     if (n == 0)
         return;
@@ -205,17 +205,12 @@ void ecf_rr_missing_customer_note(char *buf, size_t n,
     len = (size_t)snprintf(buf, n, "The built-in catalog has no %s price "
                                     "for the instance families ",
                            r->missing[i].region);
-    for (k = 0; k < r->missing[i].n_families && k < show && len < n; k++)
-        len += (size_t)snprintf(buf + len, n - len, "%s%s", k ? ", " : "",
-                                r->missing[i].families[k]);
-    if (len < n && r->missing[i].n_families > show)
-        len += (size_t)snprintf(buf + len, n - len, " and %zu more",
-                                r->missing[i].n_families - show);
+    len = ecf_recommend_missing_families(buf, n, len, r, i, show);
     if (len >= n)
         return;
     if (r->missing[i].estimated)
         snprintf(buf + len, n - len,
-                 " (it has us-east-1 prices only): they are priced at the "
+                 " (it prices them in us-east-1 only): they are priced at the "
                  "us-east-1 price times %.3f, the region's median price "
                  "ratio over %zu families, and marked \"price estimated\". "
                  "Refreshing the catalog with %s prices replaces the "
@@ -224,7 +219,7 @@ void ecf_rr_missing_customer_note(char *buf, size_t n,
                  r->missing[i].region);
     else
         snprintf(buf + len, n - len,
-                 " (it has us-east-1 prices only): they are left out of "
+                 " (it prices them in us-east-1 only): they are left out of "
                  "this comparison. Refreshing the catalog with %s prices, "
                  "or estimating them from the region's median price ratio, "
                  "includes them.",

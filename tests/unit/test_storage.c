@@ -301,8 +301,8 @@ static void test_storage__eu_west_1_names_missing_families(void **state)
     ecf_recommend_missing_note(note, sizeof(note), r, 0);
     assert_string_equal(
         note, "no eu-west-1 price for a1, c1, c3, c4, c5, c5a, c5ad, c5d, "
-              "c5n, c6a, c6g, c6gd and 138 more (the catalog has us-east-1 "
-              "prices only): left out; `ec2fit update --regions eu-west-1` "
+              "c5n, c6a, c6g, c6gd and 138 more (the catalog prices them in "
+              "us-east-1 only): left out; `ec2fit update --regions eu-west-1` "
               "fetches them, or --estimate-missing-prices prices them from "
               "the region's median ratio");
     ecf_recommendation_free(r);
