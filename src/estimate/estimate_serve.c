@@ -243,9 +243,11 @@ static void llm_times(infer_times *t,
                 (t->prefill_s + host + eng->step_s);
     t->interleave_s = iter - t->interleave_s;
     t->per_token_s = iter;
-    /* TTFT: own prefill, half a step's wait to join, and M/D/1 queueing
-     * on the prefill at the arrival rate this batch sustains (Little's
-     * law: b requests per request time). */
+    /* TTFT: own prefill and the host time of the step that runs it (the
+     * engine schedules it and samples the first token as in any step),
+     * half a step's wait to join, and M/D/1 queueing on the prefill at
+     * the arrival rate this batch sustains (Little's law: b requests per
+     * request time). */
     t->latency_s = t->prefill_s + (s_out > 1 ? s_out - 1 : 0) * iter;
     lambda = t->latency_s > 0 ? b / t->latency_s : 0;
     rho = lambda * t->prefill_s;
@@ -253,7 +255,7 @@ static void llm_times(infer_times *t,
         rho = 0.9;
     wait = b > 1 ? 0.5 * iter + rho / (2.0 * (1.0 - rho)) * t->prefill_s
                  : 0;
-    t->ttft_s = t->prefill_s + wait;
+    t->ttft_s = t->prefill_s + eng->step_s + wait;
     t->join_s = b > 1 ? 0.5 * iter : 0;
     t->latency_s = t->ttft_s + (s_out > 1 ? s_out - 1 : 0) * iter;
     t->comm_s = comm_dec;
