@@ -871,29 +871,10 @@ static inline double link_allreduce_s(const devinfo *d, double bytes, int n)
                        LINK_EFFICIENCY);
 }
 
-/* Latency of the network stage of an all-reduce over n nodes. NCCL runs
- * a ring (2(n-1) network steps, one alpha each) or double binary trees
- * (a reduce up and a broadcast down: 2 x floor(log2 n) network levels),
- * whichever its cost model rates faster; at hundreds of nodes the tree's
- * latency is a small fraction of the ring's (docs/estimation.md 6,
- * "Latency across many nodes"). Per tree level: NCCL's hwLat NET Tree
- * Simple, 28 us (NVIDIA/nccl v2.14.3-1 and v2.21.5-1,
- * src/graph/tuning.cc), or the network's own step latency where that is
- * longer (plain TCP). The bandwidth term stays the ring's: a tree moves
- * the same 2(n-1)/n x bytes per rank. */
-#define NCCL_NET_TREE_LEVEL_S 28e-6
-static inline double net_allreduce_latency_s(int n, double alpha)
-{
-    double level = alpha > NCCL_NET_TREE_LEVEL_S ? alpha
-                                                 : NCCL_NET_TREE_LEVEL_S;
-    double ring = 2.0 * (n - 1) * alpha,
-           tree = 2.0 * floor(log2((double)n)) * level;
-    return tree < ring ? tree : ring;
-}
-
+double ecf_est_net_ar_latency_s(int n, double alpha); /* scaling.c */
 /* Gradient sync time for `bytes` over dp devices spread across nodes:
- * intra-node ring over the device link, then inter-node ring over the
- * node's network (hierarchical all-reduce). */
+ * intra-node ring over the device link, then across nodes at the ring's
+ * bandwidth and the lower of ring and tree latency (hierarchical). */
 static inline double
 grad_sync_s(double bytes, int per_node, int nodes, const devinfo *d)
 {
@@ -901,7 +882,7 @@ grad_sync_s(double bytes, int per_node, int nodes, const devinfo *d)
                            LINK_EFFICIENCY);
     if (nodes > 1)
         t += allreduce_s(bytes, nodes, d->net_gbytes_s, 0, NET_EFFICIENCY) +
-             net_allreduce_latency_s(nodes, d->alpha_net);
+             ecf_est_net_ar_latency_s(nodes, d->alpha_net);
     return t;
 }
 

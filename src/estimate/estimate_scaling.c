@@ -2,7 +2,7 @@
  * estimate_scaling.c - the data and host side of a plan across its nodes
  * (input pipeline, storage, host RAM) that bounds its throughput; the
  * communication formulas (ring all-reduce, gradient sync) are inline in
- * estimate_internal.h.
+ * estimate_internal.h, but for the latency of the network stage (below).
  */
 #include "ec2fit/estimate.h"
 #include "ec2fit/attn_kernels.h"
@@ -14,6 +14,29 @@
 #include <string.h>
 
 #include "estimate_internal.h"
+
+/* Latency of the network stage of an all-reduce over n nodes. NCCL runs
+ * a ring (2(n-1) network steps, one alpha each) or double binary trees
+ * (a reduce up and a broadcast down: 2 x floor(log2 n) network levels),
+ * whichever its cost model rates faster; at hundreds of nodes the tree's
+ * latency is a small fraction of the ring's (docs/estimation.md 6,
+ * "Latency across many nodes"). Per tree level: NCCL's hwLat NET Tree
+ * Simple, 28 us (NVIDIA/nccl v2.14.3-1 and v2.21.5-1,
+ * src/graph/tuning.cc), or the network's own step latency where that is
+ * longer (plain TCP). The bandwidth term stays the ring's (grad_sync_s):
+ * a tree moves the same 2(n-1)/n x bytes per rank. */
+#define NCCL_NET_TREE_LEVEL_S 28e-6
+
+double ecf_est_net_ar_latency_s(int n, double alpha)
+{
+    double level = alpha > NCCL_NET_TREE_LEVEL_S ? alpha
+                                                 : NCCL_NET_TREE_LEVEL_S;
+    double ring = 2.0 * (n - 1) * alpha,
+           tree = 2.0 * floor(log2((double)n)) * level;
+    if (n <= 1)
+        return 0;
+    return tree < ring ? tree : ring;
+}
 
 /* ================================================================ */
 /* Data and host                                                     */
