@@ -66,10 +66,11 @@ static void usage(FILE *f)
           "  -c, --catalog FILE|embedded\n"
           "                          catalog to read\n"
           "  --output-file FILE      write the output to FILE atomically\n"
-          "  --node-class NAME       karpenter: the NodePools' nodeClassRef\n"
-          "                          (EC2NodeClass NAME, default 'default')\n"
+          "  --node-class NAME       karpenter: every NodePool's nodeClassRef\n"
+          "                          (default: one EC2NodeClass per pool, named\n"
+          "                          like it)\n"
           "  --node-class-spec[=al2023|bottlerocket]\n"
-          "                          karpenter: also print that EC2NodeClass\n"
+          "                          karpenter: also print those EC2NodeClasses\n"
           "  -h, --help              this help\n",
           f);
     cli_fleet_usage(f);
