@@ -66,10 +66,11 @@ static void usage(FILE *f)
           "  -c, --catalog FILE|embedded\n"
           "                          catalog to read\n"
           "  --output-file FILE      write the output to FILE atomically\n"
-          "  --node-class NAME       karpenter: the NodePools' nodeClassRef\n"
-          "                          (EC2NodeClass NAME, default 'default')\n"
+          "  --node-class NAME       karpenter: every NodePool's nodeClassRef\n"
+          "                          (default: one EC2NodeClass per pool, named\n"
+          "                          like it)\n"
           "  --node-class-spec[=al2023|bottlerocket]\n"
-          "                          karpenter: also print that EC2NodeClass\n"
+          "                          karpenter: also print those EC2NodeClasses\n"
           "  -h, --help              this help\n",
           f);
     cli_fleet_usage(f);
@@ -199,7 +200,7 @@ int cli_recommend_main(int argc, char **argv, rr_printer printer)
     int c, status = 0, top = 5;
     bool explain = false, want_images = false, out_given = false;
     cli_fields fields;
-    bool fields_given = false;
+    bool fields_given = false, ckpt_given = false;
 
     memset(&view, 0, sizeof(view));
     /* User defaults (docs/config.md): any flag below overrides them. */
@@ -271,6 +272,7 @@ int cli_recommend_main(int argc, char **argv, rr_printer printer)
             o.spot = ECF_SPOT_NO;
             break;
         case O_CHECKPOINT:
+            ckpt_given = true;
             rc = ecf_units_parse_duration(&o.checkpoint_hours,
                                           "--checkpoint-every", optarg, &err);
             if (!rc && o.checkpoint_hours <= 0)
@@ -431,6 +433,21 @@ int cli_recommend_main(int argc, char **argv, rr_printer printer)
                                  "--region and --regions are exclusive");
         goto out;
     }
+    /* serving runs 24/7 at a request rate: a job's length, end and
+     * checkpoints mean nothing to it, and were dropped silently (checked
+     * before ecf_workload_finish, which resolves epochs 0 to 1) */
+    if (wl.task_set && wl.w.task == ECF_TASK_INFER &&
+        (o.deadline_hours > 0 || wl.w.dataset_amount > 0 ||
+         wl.w.epochs > 0 || ckpt_given)) {
+        status = cli_usage_error(
+            me, "%s: --task infer serves --qps around the clock; an "
+                "offline pass over a dataset is --task batch",
+            o.deadline_hours > 0       ? "--deadline"
+            : wl.w.dataset_amount > 0 ? "--dataset"
+            : wl.w.epochs > 0         ? "--epochs"
+                                      : "--checkpoint-every");
+        goto out;
+    }
     if (ecf_workload_finish(&wl, &model, true, &err) != 0) {
         status = err.code == ECF_EIO ? cli_fail(&err)
                                      : cli_usage_error(me, "%s",
@@ -457,6 +474,12 @@ int cli_recommend_main(int argc, char **argv, rr_printer printer)
             me, "%s: only for --task infer",
             o.async ? "--async"
                     : o.fallback_cpu ? "--fallback" : "--target-utilization");
+        goto out;
+    }
+    if (o.start_time_s > 0 && wl.w.task != ECF_TASK_INFER) {
+        status = cli_usage_error(me, "--start-time: sizes the warm pool of "
+                                     "--task infer; --task %s has none",
+                                 ecf_task_name(wl.w.task));
         goto out;
     }
     if (o.peak_qps > 0 && wl.w.task != ECF_TASK_INFER) {

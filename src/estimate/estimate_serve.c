@@ -785,10 +785,13 @@ void run_infer(ecf_estimate *e,
         if (pl.batch > 1)
             assume(e,
                    "%d input + %d output tokens per request, %d in flight; "
-                   "TTFT = own prefill %.0f ms + queueing (%d arriving at "
-                   "once: the last waits %.0f ms)",
+                   "TTFT %.0f ms = own prefill %.0f ms + join %.0f ms + "
+                   "queueing %.0f ms (%d arriving at once: the last waits "
+                   "%.0f ms)",
                    w->input_tokens, w->output_tokens, pl.batch,
-                   t.prefill_s * 1e3, pl.batch, t.burst_s * 1e3);
+                   t.ttft_s * 1e3, t.prefill_s * 1e3, t.join_s * 1e3,
+                   fmax(0, t.ttft_s - t.prefill_s - t.join_s) * 1e3,
+                   pl.batch, t.burst_s * 1e3);
         else
             assume(e,
                    "%d input + %d output tokens per request, 1 in flight; "

@@ -460,6 +460,54 @@ static int check_serving_stack(const cli_workload *wl, const ecf_model *m,
     return 0;
 }
 
+/* A flag the task has no use for is refused, not silently dropped (issue
+ * 24: "every flag either changes the plan or is refused with a reason"):
+ * a training run has no requests, and a serving or offline pass has no
+ * optimizer, backward pass or adapter. Checked only once --task is given
+ * (its default, infer, is not a choice the user made). */
+static int check_task_flags(const cli_workload *wl, ecf_err *err)
+{
+    const ecf_workload *w = &wl->w;
+    const char *task = ecf_task_name(w->task);
+    const char *flag = NULL;
+
+    if (!wl->task_set)
+        return 0;
+    if (ecf_task_is_training(w->task)) {
+        flag = w->qps > 0                 ? "--qps"
+               : w->latency_target_ms > 0 ? "--latency-ms"
+               : w->ttft_target_ms > 0    ? "--ttft-ms"
+               : w->tpot_target_ms > 0    ? "--tpot-ms"
+               : w->input_tokens > 0      ? "--input-tokens"
+               : w->output_tokens > 0     ? "--output-tokens"
+                                          : NULL;
+        if (flag)
+            return ecf_err_set(err, ECF_EINVAL,
+                               "%s: a serving flag (--task infer or batch); "
+                               "--task %s serves no requests",
+                               flag, task);
+    } else {
+        flag = w->optimizer_8bit ? "--optimizer-8bit"
+               : w->activation_checkpointing == ECF_CKPT_ON
+                   ? "--activation-checkpointing"
+               : w->activation_checkpointing == ECF_CKPT_OFF
+                   ? "--no-activation-checkpointing"
+               : w->master_weights != ECF_MASTER_FP32 ? "--master-weights"
+                                                      : NULL;
+        if (flag)
+            return ecf_err_set(err, ECF_EINVAL,
+                               "%s: applies to training, not --task %s",
+                               flag, task);
+    }
+    if (w->lora_rank > 0 && w->task != ECF_TASK_LORA &&
+        w->task != ECF_TASK_QLORA)
+        return ecf_err_set(err, ECF_EINVAL,
+                           "--lora-rank: applies to --task lora or qlora, "
+                           "not %s",
+                           task);
+    return 0;
+}
+
 int ecf_workload_finish(cli_workload *wl,
                         ecf_model *model_out,
                         bool need_task,
@@ -500,6 +548,9 @@ int ecf_workload_finish_zoo(cli_workload *wl,
                            "--engine: a serving engine is for --task infer "
                            "or batch, not %s",
                            ecf_task_name(wl->w.task));
+    rc = check_task_flags(wl, err);
+    if (rc < 0)
+        return rc;
     if (wl->model) {
         rc = find_model(model_out, zoo, wl->model, err);
     } else if (wl->params) {

@@ -326,7 +326,7 @@ void ecf_rr_print_html(FILE *f, const rr_view *v)
     const ecf_recommendation *r = v->rec;
     const ecf_workload *w = &r->workload;
     size_t i;
-    char batch[96], params[48], num[48], counts[256], other[64];
+    char batch[128], params[48], num[48], counts[256], other[64];
 
     fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
           "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
@@ -382,9 +382,17 @@ void ecf_rr_print_html(FILE *f, const rr_view *v)
                "%s.</p>\n<h2>Workload</h2>\n<dl>\n<dt>Model</dt><dd>",
             ecf_task_name(w->task), ecf_optimize_name(v->opts->optimize),
             ecf_catalog_as_of(v->cat));
-    if (w->task == ECF_TASK_INFER && !w->batch_explicit)
-        snprintf(batch, sizeof(batch), "automatic (requests batched up to "
-                                       "the latency target or roofline knee)");
+    /* customer wording; the LLM rule is docs/estimation.md 5.4's
+     * "Default service level" (it said "roofline knee" for every model) */
+    if (w->task == ECF_TASK_INFER && !w->batch_explicit &&
+        ecf_model_kind_is_llm(v->model->kind))
+        snprintf(batch, sizeof(batch), "automatic (as many requests at once "
+                                       "as the service level allows, up to "
+                                       "the engine's limit)");
+    else if (w->task == ECF_TASK_INFER && !w->batch_explicit)
+        snprintf(batch, sizeof(batch), "automatic (requests grouped up to "
+                                       "the latency target, or until a "
+                                       "larger batch adds no throughput)");
     else
         snprintf(batch, sizeof(batch), "%d per device", w->batch_size);
     esc(f, v->model->name);

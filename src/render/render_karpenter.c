@@ -345,6 +345,20 @@ void ecf_rr_print_karpenter(FILE *f, const rr_view *v)
     fprintf(f, "# Pods tolerate the NodePool's taint and request its "
                "device resource; job pods\n# should also carry "
                "karpenter.sh/do-not-disrupt: \"true\" (docs/karpenter.md).\n");
+    /* without the classes, a pool whose class is missing never launches
+     * (Karpenter marks it not ready): say so where kubectl users read */
+    if (!v->node_class_spec && v->node_class)
+    {
+        fputs("# Every NodePool refers to the EC2NodeClass ", f);
+        ecf_rr_yaml_comment(f, v->node_class);
+        fputs(", which must exist in the\n# cluster (--node-class-spec "
+              "prints one).\n", f);
+    }
+    else if (!v->node_class_spec)
+        fprintf(f, "# Each NodePool refers to an EC2NodeClass of its own "
+                   "name, not printed here:\n# add --node-class-spec to "
+                   "print them, or --node-class NAME to use an\n# existing "
+                   "one; a pool without its class launches nothing.\n");
     for (k = 0; k < np; k++)
         print_pool(f, v, &pools[k], (int)(MAX_POOLS - k));
     if (!v->node_class_spec)

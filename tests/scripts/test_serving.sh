@@ -63,6 +63,16 @@ check "burst of 64 prompts: 0.9-1.05 x 64 own prefills" jq -e '.assumptions[]
   | select(test("64 arriving at once")) | capture("own prefill (?<p>[0-9]+) ms.*last waits (?<b>[0-9]+) ms")
   | (.b | tonumber) as $b | (.p | tonumber) as $p | $b >= 0.9 * 64 * $p and $b <= 1.05 * 64 * $p' "$E"
 
+# the TTFT the assumption line states is the one reported (it read "TTFT =
+# own prefill 44 ms + queueing (...the last waits 10356 ms)" beside a first
+# token of 112.6 ms), and its terms add up to it
+"$EC2FIT" estimate --model llama-3.1-8b --task infer --instance g6e.xlarge --qps 10 --output json > "$E"
+check "TTFT assumption = reported ttft_ms = prefill + join + queueing" jq -e '(.ttft_ms | round) as $t
+  | [.assumptions[] | select(test("in flight; TTFT"))
+     | capture("TTFT (?<t>[0-9]+) ms = own prefill (?<p>[0-9]+) ms \\+ join (?<j>[0-9]+) ms \\+ queueing (?<q>[0-9]+) ms")
+     | (.t | tonumber) as $a | ((.p | tonumber) + (.j | tonumber) + (.q | tonumber)) as $s
+     | ($a - $t | fabs) <= 1 and ($s - $a | fabs) <= 2] == [true]' "$E"
+
 # pipeline stages run in sequence for one token, plus a hop each
 "$EC2FIT" estimate --model llama-3.1-70b --task infer --instance p5.4xlarge --nodes 3 --batch-size 1 --output json > "$E"
 pp=$(jq '.per_token_ms' "$E")

@@ -5,57 +5,11 @@
 # and that the previous cache is byte-identical (cmp) with no temporary
 # file left behind. All offline; about 15 s.
 set -u
-: "${EC2FIT:?}" "${SRC_DIR:?}" "${FIXTURES:?}" "${WORK:?}"
-
-export PYTHONDONTWRITEBYTECODE=1
-unset http_proxy https_proxy HTTP_PROXY HTTPS_PROXY all_proxy ALL_PROXY
-export NO_PROXY=127.0.0.1,localhost no_proxy=127.0.0.1,localhost
-for v in $(env | sed -n 's/^\(AWS_[A-Z_]*\)=.*/\1/p'); do unset "$v"; done
-unset EC2FIT_CATALOG EC2FIT_NOW EC2FIT_HTTP_MAX_BYTES EC2FIT_STALE_DAYS
+. "${SRC_DIR:?}/tests/scripts/update_env.sh"
 # no instance metadata service: the chain would try 169.254.169.254
 export AWS_EC2_METADATA_DISABLED=true
-
-rm -rf "$WORK"
-mkdir -p "$WORK/home"
-export HOME="$WORK/home"
-export XDG_CACHE_HOME="$WORK/cache"
-CACHE="$XDG_CACHE_HOME/ec2fit"
-BASE="$FIXTURES/pricing/base_catalog.json"
 AK=AKIDTESTEXAMPLE
 SK='test/secret+KEY'
-SERVER_PID=
-failures=0
-
-fail() {
-    echo "FAIL: $*"
-    failures=$((failures + 1))
-}
-
-start_server() { # scenario [fake_aws options...]
-    local scenario=$1 i
-    shift
-    stop_server
-    rm -f "$WORK/port" "$WORK/log"
-    python3 "$SRC_DIR/tests/tools/fake_aws.py" --port-file "$WORK/port" \
-        --data "$FIXTURES/pricing" --scenario "$scenario" --log "$WORK/log" \
-        --lifetime 20 "$@" 2>>"$WORK/server.err" &
-    SERVER_PID=$!
-    for i in $(seq 200); do
-        [ -s "$WORK/port" ] && break
-        sleep 0.05
-    done
-    PORT=$(cat "$WORK/port") || { echo "server did not start"; exit 1; }
-    URL="http://127.0.0.1:$PORT"
-}
-
-stop_server() {
-    if [ -n "$SERVER_PID" ]; then
-        kill "$SERVER_PID" 2>/dev/null
-        wait "$SERVER_PID" 2>/dev/null
-        SERVER_PID=
-    fi
-}
-trap stop_server EXIT
 
 update() { # runs `ec2fit update` with test credentials; sets RC
     AWS_ACCESS_KEY_ID=${KEY-$AK} AWS_SECRET_ACCESS_KEY=${SECRET-$SK} \

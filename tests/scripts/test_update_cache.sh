@@ -5,40 +5,13 @@
 # (always for the cache, only on a terminal for built-in and --catalog
 # files). "Today" is pinned with EC2FIT_NOW. About 3 s.
 set -u
-: "${EC2FIT:?}" "${SRC_DIR:?}" "${FIXTURES:?}" "${WORK:?}"
-
-export PYTHONDONTWRITEBYTECODE=1
-unset http_proxy https_proxy HTTP_PROXY HTTPS_PROXY all_proxy ALL_PROXY
-export NO_PROXY=127.0.0.1,localhost no_proxy=127.0.0.1,localhost
-for v in $(env | sed -n 's/^\(AWS_[A-Z_]*\)=.*/\1/p'); do unset "$v"; done
-unset EC2FIT_CATALOG EC2FIT_NOW EC2FIT_HTTP_MAX_BYTES EC2FIT_STALE_DAYS
+. "${SRC_DIR:?}/tests/scripts/update_env.sh"
 # no instance metadata service: the chain would try 169.254.169.254
 export AWS_EC2_METADATA_DISABLED=true
-
-rm -rf "$WORK"
-mkdir -p "$WORK/home"
-export HOME="$WORK/home"
-export XDG_CACHE_HOME="$WORK/cache"
-CACHE="$XDG_CACHE_HOME/ec2fit"
-BASE="$FIXTURES/pricing/base_catalog.json"
 SEP1=1788220800      # 2026-09-01T00:00:00Z
 NOV29=1795953600     # 2026-11-29T12:00:00Z
-failures=0
-fail() {
-    echo "FAIL: $*"
-    failures=$((failures + 1))
-}
 
-python3 "$SRC_DIR/tests/tools/fake_aws.py" --port-file "$WORK/port" \
-    --data "$FIXTURES/pricing" --lifetime 20 --last-modified "$SEP1" \
-    2>"$WORK/server.err" &
-SERVER_PID=$!
-trap 'kill $SERVER_PID 2>/dev/null; wait $SERVER_PID 2>/dev/null' EXIT
-for i in $(seq 200); do
-    [ -s "$WORK/port" ] && break
-    sleep 0.05
-done
-URL="http://127.0.0.1:$(cat "$WORK/port")"
+start_server ok --last-modified "$SEP1"
 
 source_of() { # [ec2fit list args...] -> catalog.source of `list --output json`
     "$EC2FIT" list --output json "$@" 2>"$WORK/err" |

@@ -9,20 +9,8 @@
 # code, the exact one-line message, that no secret value appears on stderr,
 # and that the previous cache is byte-identical. All offline.
 set -u
-: "${EC2FIT:?}" "${SRC_DIR:?}" "${FIXTURES:?}" "${WORK:?}"
-
-export PYTHONDONTWRITEBYTECODE=1
-unset http_proxy https_proxy HTTP_PROXY HTTPS_PROXY all_proxy ALL_PROXY
-export NO_PROXY=127.0.0.1,localhost no_proxy=127.0.0.1,localhost
-for v in $(env | sed -n 's/^\(AWS_[A-Z_]*\)=.*/\1/p'); do unset "$v"; done
-unset EC2FIT_CATALOG EC2FIT_NOW EC2FIT_HTTP_MAX_BYTES EC2FIT_STALE_DAYS
-
-rm -rf "$WORK"
+. "${SRC_DIR:?}/tests/scripts/update_env.sh"
 mkdir -p "$WORK/home/.aws"
-export HOME="$WORK/home"
-export XDG_CACHE_HOME="$WORK/cache"
-CACHE="$XDG_CACHE_HOME/ec2fit"
-BASE="$FIXTURES/pricing/base_catalog.json"
 # what the fake hands out, and what it asks for (fake_aws.py defaults)
 AK=AKIDTESTEXAMPLE
 SK='test/secret+KEY'
@@ -35,38 +23,7 @@ ECS_TOKEN=ecs-auth-secret
 SSO_TOKEN=sso-access-secret
 SECRETS=("$SK" "$TOKEN" "$WEB_TOKEN" "$SRC_SK" "$IMDS_TOKEN" "$ECS_TOKEN" "$SSO_TOKEN")
 ROLE=arn:aws:iam::123456789012:role/ci-pricing
-SERVER_PID=
-failures=0
-
-fail() {
-    echo "FAIL: $*"
-    failures=$((failures + 1))
-}
-
-start_server() { # scenario
-    local i
-    stop_server
-    rm -f "$WORK/port" "$WORK/log"
-    python3 "$SRC_DIR/tests/tools/fake_aws.py" --port-file "$WORK/port" \
-        --data "$FIXTURES/pricing" --scenario "$1" --log "$WORK/log" \
-        --lifetime 60 --token "$TOKEN" 2>>"$WORK/server.err" &
-    SERVER_PID=$!
-    for i in $(seq 200); do
-        [ -s "$WORK/port" ] && break
-        sleep 0.05
-    done
-    PORT=$(cat "$WORK/port") || { echo "server did not start"; exit 1; }
-    URL="http://127.0.0.1:$PORT"
-}
-
-stop_server() {
-    if [ -n "$SERVER_PID" ]; then
-        kill "$SERVER_PID" 2>/dev/null
-        wait "$SERVER_PID" 2>/dev/null
-        SERVER_PID=
-    fi
-}
-trap stop_server EXIT
+FAKE_AWS_OPTS=(--lifetime 60 --token "$TOKEN")
 
 # runs `ec2fit update` in a clean environment plus the given VAR=value
 # words; IMDS is disabled unless a case sets its endpoint; sets RC
