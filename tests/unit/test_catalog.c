@@ -364,6 +364,18 @@ static void test_catalog__dates(void **state)
                      ECF_EPARSE);
     assert_string_equal(err.msg, "embedded: as_of: 2026-07-20 is in the "
                                  "future (more than a day ahead of today)");
+
+    /* Its age in whole days (issue 26): 0 all of 2026-07-20 and the day of
+     * skew before it, 1 from 2026-07-21T00:00Z, 134 on 2026-12-01
+     * (`date -ud 2026-12-01T12:00Z +%s` = 1796126400); -1 when "now" is
+     * unknown. */
+    assert_int_equal(ecf_catalog_age_days(cat, 20654L * 86400), 0);
+    assert_int_equal(ecf_catalog_age_days(cat, 20655L * 86400 - 1), 0);
+    assert_int_equal(ecf_catalog_age_days(cat, 20654L * 86400 - 3600), 0);
+    assert_int_equal(ecf_catalog_age_days(cat, 20655L * 86400), 1);
+    assert_int_equal(ecf_catalog_age_days(cat, 1796126400L), 134);
+    assert_int_equal(ecf_catalog_age_days(cat, 0), -1);
+    assert_int_equal(ecf_catalog_age_days(NULL, 1796126400L), -1);
     ecf_catalog_free(cat);
 }
 
