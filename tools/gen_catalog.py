@@ -46,8 +46,9 @@ SOURCES = [
      "NVIDIA / AWS Neuron / Qualcomm / AMD / Habana datasheets and docs (per-row source URL); "
      "cross-checked against koyakimu/aws-gpu-quick-reference @48c0b93b", "2026-03-23", False),
     ("byregion", "ondemand_by_region",
-     "skypilot-org/skypilot-catalog catalogs/v7/aws/vms.csv @001367d2 (SkyPilot's fetch from "
-     "the AWS Pricing API and EC2 type offerings), reduced to one row per type x region; "
+     "skypilot-org/skypilot-catalog catalogs/v7/aws/vms.csv @001367d2 (c7 families) and "
+     "@27f67dd4 (c5, c6i, m5, m6i, m7i) (SkyPilot's fetch from the AWS Pricing API and EC2 "
+     "type offerings), reduced to one row per type x region; "
      "fills only (type, region) pairs the other price files leave empty", "2025-06-01", True),
     ("spot", "spot_advisor",
      "AWS Spot Instance Advisor feed spot-advisor-data.json, copy in "
@@ -401,7 +402,10 @@ def size_units(t):
 
 def check_byregion_linear(byregion, extras_vcpu, where):
     """Within one family and region, price per vCPU is one number (0.3 % slack for
-    AWS's rounding to 4-5 decimals). Returns the number of prices checked."""
+    AWS's rounding to 4-5 decimals, plus half a unit of the last decimal the price
+    is published with: AWS rounds each size on its own, and older families to
+    3 decimals, so me-central-1 c5.large is 0.106 where 2/96 of c5.24xlarge's
+    5.069 is 0.1056). Returns the number of prices checked."""
     groups = {}
     for t, regs in byregion.items():
         v = extras_vcpu.get(t)
@@ -414,7 +418,8 @@ def check_byregion_linear(byregion, extras_vcpu, where):
         ref = max(items, key=lambda x: x[2])[0]
         for per, t, p in items:
             n += 1
-            if abs(per / ref - 1) > Decimal("0.003"):
+            half_unit = Decimal(5).scaleb(p.as_tuple().exponent - 1)
+            if abs(per / ref - 1) > Decimal("0.003") + half_unit / p:
                 die(f"{where}: {t} in {reg} costs {p}/h, {per:.6f} per vCPU against "
                     f"{ref:.6f} for the rest of {fam} there (not proportional to size)")
     return n

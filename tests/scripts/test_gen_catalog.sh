@@ -71,8 +71,18 @@ fact "c7i.metal-24xl (us-east-1 cross-check failed, not vendored) is us-east-1 o
     'list(I["c7i.metal-24xl"]["prices"]) == ["us-east-1"]'
 fact "g5.xlarge eu-west-1 keeps the GPU file's price (precedence)" \
     'I["g5.xlarge"]["prices"]["eu-west-1"]["ondemand_usd_per_hour"] == 1.123'
-fact "m7i.large is still us-east-1 only (not in the by-region file)" \
-    'list(I["m7i.large"]["prices"]) == ["us-east-1"]'
+fact "m7i.large is priced in the 16 regions the SkyPilot snapshot offers it in" \
+    'len(I["m7i.large"]["prices"]) == 16'
+fact "m7i.large eu-west-1 on-demand is 0.11235 (SkyPilot vms.csv @27f67dd4 row)" \
+    'I["m7i.large"]["prices"]["eu-west-1"]["ondemand_usd_per_hour"] == 0.11235'
+fact "m7i.large has no price in af-south-1, where the snapshot lists no offering" \
+    '"af-south-1" not in I["m7i.large"]["prices"]'
+fact "m5.large me-central-1 is 0.118 and c5.large 0.106 (3-decimal rows)" \
+    'I["m5.large"]["prices"]["me-central-1"]["ondemand_usd_per_hour"] == 0.118 and I["c5.large"]["prices"]["me-central-1"]["ondemand_usd_per_hour"] == 0.106'
+fact "m7i.metal-24xl (us-east-1 cross-check failed, not vendored) is us-east-1 only" \
+    'list(I["m7i.metal-24xl"]["prices"]) == ["us-east-1"]'
+fact "r7i.large is still us-east-1 only (not in the by-region file)" \
+    'list(I["r7i.large"]["prices"]) == ["us-east-1"]'
 fact "instance types are unique and sorted" \
     '[i["type"] for i in c["instances"]] == sorted(set(I))'
 
