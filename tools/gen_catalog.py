@@ -700,6 +700,27 @@ def audit_catalog(instances, accels):
     return n
 
 
+OFFERED_RULE = "priced regions are offered regions (a source row lists the pair)"
+
+
+def audit_offered(instances, ondemand, regional, byregion):
+    """Rule "every region a type is priced in is one where it is offered"
+    (issue 26): a price row exists only where its source found the type on
+    sale (Karpenter's us-east-1 dump, the ec2instances.info regions,
+    SkyPilot's per-AZ offerings), so every (type, region) price of the
+    catalog must trace to such a row. Returns the number checked; dies on
+    the first price no source lists."""
+    n = 0
+    for it in instances:
+        t = it["type"]
+        for reg in it["prices"]:
+            n += 1
+            if not ((reg == "us-east-1" and t in ondemand) or reg in regional.get(t, {})
+                    or reg in (byregion or {}).get(t, {})):
+                die(f"{t} {reg}: priced, but no price source lists the type as offered there")
+    return n
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description="Build ec2fit's data/catalog.json.")
     src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "sources")
@@ -747,6 +768,7 @@ def main(argv=None):
         instances, left_out, no_price_accel, not_in_extras, mismatches = build_instances(
             args.extras, accels, ondemand, regional, spot, cpus, byregion)
         audit = audit_catalog(instances, accels)
+        audit[OFFERED_RULE] = audit_offered(instances, ondemand, regional, byregion)
     except GenError as e:
         print(f"gen_catalog: error: {e}", file=sys.stderr)
         return 1
