@@ -400,7 +400,13 @@ def size_units(t):
     return int(m.group(1)) * 4 if m else None
 
 
-def check_byregion_linear(byregion, extras_vcpu, where):
+# Burstable families: every size up to large has 2 vCPUs and AWS prices the
+# sizes by memory (us-east-1 t3: 0.0104 per GiB-hour from nano to 2xlarge),
+# so their proportionality check runs on memory instead of vCPUs.
+MEMORY_PRICED = ("t2", "t3", "t3a", "t4g")
+
+
+def check_byregion_linear(byregion, extras_vcpu, where, extras_mem=None):
     """Within one family and region, price per vCPU is one number (0.3 % slack for
     AWS's rounding to 4-5 decimals, plus half a unit of the last decimal the price
     is published with: AWS rounds each size on its own, and older families to
@@ -409,6 +415,8 @@ def check_byregion_linear(byregion, extras_vcpu, where):
     groups = {}
     for t, regs in byregion.items():
         v = extras_vcpu.get(t)
+        if t.split(".")[0] in MEMORY_PRICED and extras_mem:
+            v = extras_mem.get(t)
         if not v:
             continue
         for reg, p in regs.items():
@@ -420,8 +428,9 @@ def check_byregion_linear(byregion, extras_vcpu, where):
             n += 1
             half_unit = Decimal(5).scaleb(p.as_tuple().exponent - 1)
             if abs(per / ref - 1) > Decimal("0.003") + half_unit / p:
-                die(f"{where}: {t} in {reg} costs {p}/h, {per:.6f} per vCPU against "
-                    f"{ref:.6f} for the rest of {fam} there (not proportional to size)")
+                unit = "MiB of memory" if fam in MEMORY_PRICED and extras_mem else "vCPU"
+                die(f"{where}: {t} in {reg} costs {p}/h, {per:.6g} per {unit} against "
+                    f"{ref:.6g} for the rest of {fam} there (not proportional to size)")
     return n
 
 
@@ -760,9 +769,11 @@ def main(argv=None):
         ondemand = load_ondemand(args.ondemand)
         regional = load_regional(args.regional)
         byregion = load_byregion(args.byregion, ondemand)
-        vcpus = {r["instance_type"].strip(): int_field(r["vcpu"], "vcpu")
-                 for r in read_csv(args.extras, ["instance_type", "vcpu"])}
-        n_linear = check_byregion_linear(byregion, vcpus, os.path.basename(args.byregion))
+        extras_rows = read_csv(args.extras, ["instance_type", "vcpu", "memory_mib"])
+        vcpus = {r["instance_type"].strip(): int_field(r["vcpu"], "vcpu") for r in extras_rows}
+        mems = {r["instance_type"].strip(): int_field(r["memory_mib"], "memory_mib")
+                for r in extras_rows}
+        n_linear = check_byregion_linear(byregion, vcpus, os.path.basename(args.byregion), mems)
         spot = load_spot(args.spot)
         cpus = load_cpu_families(args.cpus)
         instances, left_out, no_price_accel, not_in_extras, mismatches = build_instances(
