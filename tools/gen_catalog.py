@@ -46,8 +46,9 @@ SOURCES = [
      "NVIDIA / AWS Neuron / Qualcomm / AMD / Habana datasheets and docs (per-row source URL); "
      "cross-checked against koyakimu/aws-gpu-quick-reference @48c0b93b", "2026-03-23", False),
     ("byregion", "ondemand_by_region",
-     "skypilot-org/skypilot-catalog catalogs/v7/aws/vms.csv @001367d2 (SkyPilot's fetch from "
-     "the AWS Pricing API and EC2 type offerings), reduced to one row per type x region; "
+     "skypilot-org/skypilot-catalog catalogs/v7/aws/vms.csv @001367d2 (c7 families) and "
+     "@27f67dd4 (c5, c6i, m5, m6i, m7i) (SkyPilot's fetch from the AWS Pricing API and EC2 "
+     "type offerings), reduced to one row per type x region; "
      "fills only (type, region) pairs the other price files leave empty", "2025-06-01", True),
     ("spot", "spot_advisor",
      "AWS Spot Instance Advisor feed spot-advisor-data.json, copy in "
@@ -399,12 +400,23 @@ def size_units(t):
     return int(m.group(1)) * 4 if m else None
 
 
-def check_byregion_linear(byregion, extras_vcpu, where):
+# Burstable families: every size up to large has 2 vCPUs and AWS prices the
+# sizes by memory (us-east-1 t3: 0.0104 per GiB-hour from nano to 2xlarge),
+# so their proportionality check runs on memory instead of vCPUs.
+MEMORY_PRICED = ("t2", "t3", "t3a", "t4g")
+
+
+def check_byregion_linear(byregion, extras_vcpu, where, extras_mem=None):
     """Within one family and region, price per vCPU is one number (0.3 % slack for
-    AWS's rounding to 4-5 decimals). Returns the number of prices checked."""
+    AWS's rounding to 4-5 decimals, plus half a unit of the last decimal the price
+    is published with: AWS rounds each size on its own, and older families to
+    3 decimals, so me-central-1 c5.large is 0.106 where 2/96 of c5.24xlarge's
+    5.069 is 0.1056). Returns the number of prices checked."""
     groups = {}
     for t, regs in byregion.items():
         v = extras_vcpu.get(t)
+        if t.split(".")[0] in MEMORY_PRICED and extras_mem:
+            v = extras_mem.get(t)
         if not v:
             continue
         for reg, p in regs.items():
@@ -414,9 +426,11 @@ def check_byregion_linear(byregion, extras_vcpu, where):
         ref = max(items, key=lambda x: x[2])[0]
         for per, t, p in items:
             n += 1
-            if abs(per / ref - 1) > Decimal("0.003"):
-                die(f"{where}: {t} in {reg} costs {p}/h, {per:.6f} per vCPU against "
-                    f"{ref:.6f} for the rest of {fam} there (not proportional to size)")
+            half_unit = Decimal(5).scaleb(p.as_tuple().exponent - 1)
+            if abs(per / ref - 1) > Decimal("0.003") + half_unit / p:
+                unit = "MiB of memory" if fam in MEMORY_PRICED and extras_mem else "vCPU"
+                die(f"{where}: {t} in {reg} costs {p}/h, {per:.6g} per {unit} against "
+                    f"{ref:.6g} for the rest of {fam} there (not proportional to size)")
     return n
 
 
@@ -695,6 +709,27 @@ def audit_catalog(instances, accels):
     return n
 
 
+OFFERED_RULE = "priced regions are offered regions (a source row lists the pair)"
+
+
+def audit_offered(instances, ondemand, regional, byregion):
+    """Rule "every region a type is priced in is one where it is offered"
+    (issue 26): a price row exists only where its source found the type on
+    sale (Karpenter's us-east-1 dump, the ec2instances.info regions,
+    SkyPilot's per-AZ offerings), so every (type, region) price of the
+    catalog must trace to such a row. Returns the number checked; dies on
+    the first price no source lists."""
+    n = 0
+    for it in instances:
+        t = it["type"]
+        for reg in it["prices"]:
+            n += 1
+            if not ((reg == "us-east-1" and t in ondemand) or reg in regional.get(t, {})
+                    or reg in (byregion or {}).get(t, {})):
+                die(f"{t} {reg}: priced, but no price source lists the type as offered there")
+    return n
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description="Build ec2fit's data/catalog.json.")
     src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "sources")
@@ -734,14 +769,17 @@ def main(argv=None):
         ondemand = load_ondemand(args.ondemand)
         regional = load_regional(args.regional)
         byregion = load_byregion(args.byregion, ondemand)
-        vcpus = {r["instance_type"].strip(): int_field(r["vcpu"], "vcpu")
-                 for r in read_csv(args.extras, ["instance_type", "vcpu"])}
-        n_linear = check_byregion_linear(byregion, vcpus, os.path.basename(args.byregion))
+        extras_rows = read_csv(args.extras, ["instance_type", "vcpu", "memory_mib"])
+        vcpus = {r["instance_type"].strip(): int_field(r["vcpu"], "vcpu") for r in extras_rows}
+        mems = {r["instance_type"].strip(): int_field(r["memory_mib"], "memory_mib")
+                for r in extras_rows}
+        n_linear = check_byregion_linear(byregion, vcpus, os.path.basename(args.byregion), mems)
         spot = load_spot(args.spot)
         cpus = load_cpu_families(args.cpus)
         instances, left_out, no_price_accel, not_in_extras, mismatches = build_instances(
             args.extras, accels, ondemand, regional, spot, cpus, byregion)
         audit = audit_catalog(instances, accels)
+        audit[OFFERED_RULE] = audit_offered(instances, ondemand, regional, byregion)
     except GenError as e:
         print(f"gen_catalog: error: {e}", file=sys.stderr)
         return 1

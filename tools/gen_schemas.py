@@ -60,7 +60,11 @@ PURCHASE = enum("on-demand", "spot", "reserved-1y", "savings-plan-1y",
                 "savings-plan-3y")
 THROUGHPUT_UNIT = enum("images/s", "samples/s", "tokens/s", "requests/s")
 
-CATALOG = obj({"source": STR, "as_of": DATE, "generated_at": STR})
+# age_days: whole days from as_of to the day of the run (null when the
+# caller passed no date: a library client); optional, added in issue 26
+CATALOG = obj({"source": STR, "as_of": DATE,
+               "age_days": {"type": ["integer", "null"], "minimum": 0},
+               "generated_at": STR}, optional=("age_days",))
 PRICE_PROPS = {
     "ondemand_usd_per_hour": NONNEG,
     "reserved_1y_usd_per_hour": NNUM,
@@ -225,6 +229,7 @@ RANGES = dict(obj({k: RANGE for k in RANGE_KEYS}, optional=RANGE_KEYS),
               description="likely ranges of the figures (docs/estimation.md, Ranges)")
 
 ESTIMATE = doc("estimate.schema.json", "ec2fit estimate --output json", obj({
+    "catalog": CATALOG,
     "model": obj({"name": STR, "kind": MODEL_KIND, "params": POSINT,
                   "active_params": POSINT}),
     "task": TASK, "precision": PRECISION, "instance": TYPE, "fits": BOOL,
@@ -276,7 +281,7 @@ ESTIMATE = doc("estimate.schema.json", "ec2fit estimate --output json", obj({
                   "reason": {"type": "string"}, "source": STR}),
     "ranges": RANGES,
     **EXPLAIN_PROPS,
-}, optional=("ranges", "service_level", *EXPLAIN_PROPS)), 1)
+}, optional=("ranges", "service_level", "catalog", *EXPLAIN_PROPS)), 1)
 
 NNUM_POS = {"type": ["number", "null"], "exclusiveMinimum": 0}
 NNUM_POS_ = NNUM_POS
@@ -454,6 +459,8 @@ TF_EXTERNAL = {"$schema": D, "$id": BASE + "tf-external.schema.json",
                    "total_usd_high": {"type": "string", "pattern": r"^([0-9]+\.[0-9]+)?$"},
                    "time_hours_high": {"type": "string", "pattern": r"^([0-9]+\.[0-9]+)?$"},
                    "catalog_as_of": DATE,
+                   # whole days from catalog_as_of to the run ("" unknown)
+                   "catalog_age_days": {"type": "string", "pattern": "^([0-9]+)?$"},
                    "purchase": PURCHASE,
                    # serving only: the Auto Scaling group
                    "asg_min_size": {"type": "string", "pattern": "^([1-9][0-9]*)?$"},
@@ -477,7 +484,7 @@ TF_EXTERNAL = {"$schema": D, "$id": BASE + "tf-external.schema.json",
                             "node_hourly_usd", "fleet_hourly_usd",
                             "efa_interfaces", "placement_group_strategy",
                             "single_availability_zone", "availability_zone",
-                            "ami_ssm_parameter"))}
+                            "ami_ssm_parameter", "catalog_age_days"))}
 
 ALL = {"list.schema.json": LIST, "show.schema.json": SHOW,
        "models.schema.json": MODELS, "estimate.schema.json": ESTIMATE,

@@ -65,12 +65,14 @@ typedef struct {
                                   render's tree */
     const ecf_range_table *ranges; /* likely ranges (ecf_ranges_embedded);
                                       NULL: plans carry none */
+    long now; /* Unix seconds, for the catalog's age in each result; 0 =
+                 unknown: age_days null (ecf_result.now) */
 } ecf_batch_opts;
 
 #define ECF_BATCH_OPTS_INIT                                                    \
     {                                                                          \
         NULL, "embedded", NULL, NULL, NULL, 5, false, "us-east-1", NULL, 0,    \
-            NULL, NULL, NULL, NULL, -1, NULL, NULL, NULL                       \
+            NULL, NULL, NULL, NULL, -1, NULL, NULL, NULL, 0                    \
     }
 
 /** Reads profiles from `in` to its end; writes one line per non-blank input

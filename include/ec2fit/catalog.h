@@ -166,6 +166,13 @@ int ecf_catalog_load_buffer(ecf_catalog **out, const char *data, size_t len,
 int ecf_catalog_check_dates(const ecf_catalog *cat, const char *name,
                             long now, ecf_err *err);
 
+/** The catalog's age in whole days: the date of `now` (Unix seconds,
+ *  passed in: the core reads no clock) minus as_of. 0 when as_of is today
+ *  or (within the clock skew ecf_catalog_check_dates allows) tomorrow; -1
+ *  when now <= 0 (unknown) or as_of is not a date. Shown as `age_days`
+ *  beside `as_of` (docs/output-schema.md). */
+long ecf_catalog_age_days(const ecf_catalog *cat, long now);
+
 /** Reads a file and calls ecf_catalog_load_buffer. Errors also ECF_EIO. */
 int ecf_catalog_load_file(ecf_catalog **out, const char *path, ecf_err *err);
 

@@ -25,6 +25,8 @@ extern "C" {
 typedef struct {
     const ecf_catalog *cat;
     const char *catalog_label; /* "embedded", a path */
+    long now; /* Unix seconds of "today", for the catalog's age
+                 (ecf_catalog_age_days); 0 = unknown: age_days is null */
     const ecf_model *model;
     const ecf_workload *w;
     const ecf_recommend_opts *opts;

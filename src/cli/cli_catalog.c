@@ -63,28 +63,11 @@ long cli_now(void)
     return (long)time(NULL);
 }
 
-/* Days since 1970-01-01 of a YYYY-MM-DD date (Howard Hinnant's
- * days_from_civil); -1 when malformed. */
-static long days_of(const char *d)
-{
-    int y, m, dd;
-    long era, yoe, doy, doe;
-    if (!d || sscanf(d, "%4d-%2d-%2d", &y, &m, &dd) != 3 || m < 1 ||
-        m > 12 || dd < 1 || dd > 31)
-        return -1;
-    y -= m <= 2;
-    era = (y >= 0 ? y : y - 399) / 400;
-    yoe = y - era * 400;
-    doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + dd - 1;
-    doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    return era * 146097 + doe - 719468;
-}
-
 static void warn_if_stale(const ecf_catalog *cat, src_kind kind,
                           const char *label)
 {
     const char *env = getenv("EC2FIT_STALE_DAYS");
-    long limit = STALE_DAYS_DEFAULT, age, d;
+    long limit = STALE_DAYS_DEFAULT, age;
 
     if (env && *env) {
         char *end = NULL;
@@ -96,11 +79,9 @@ static void warn_if_stale(const ecf_catalog *cat, src_kind kind,
     }
     if (limit == 0 || cli_quiet)
         return;
-    d = days_of(ecf_catalog_as_of(cat));
-    if (d < 0)
-        return;
-    age = cli_now() / 86400 - d;
-    if (age <= limit)
+    /* the same age the JSON, tfvars and tf-external outputs show */
+    age = ecf_catalog_age_days(cat, cli_now());
+    if (age < 0 || age <= limit)
         return;
     cli_warn("the %s catalog has prices as of %s, %ld days old; run "
              "'ec2fit update' to refresh",

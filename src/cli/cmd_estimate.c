@@ -266,7 +266,9 @@ static int print_json(const ecf_estimate *e,
                       const char *region,
                       const ecf_stack_verdict *sv,
                       bool explain,
-                      const cli_fields *fields)
+                      const cli_fields *fields,
+                      const ecf_catalog *cat,
+                      const char *cat_label)
 {
     cJSON *root = cJSON_CreateObject(), *o, *arr;
     char strat[48];
@@ -275,6 +277,10 @@ static int print_json(const ecf_estimate *e,
     int i;
 
     cJSON_AddNumberToObject(root, "schema_version", 1);
+    /* the prices' date and age, as recommend and list show them */
+    cJSON_AddItemToObject(root, "catalog",
+                          ecf_render_json_catalog_meta(cat, cat_label,
+                                                       cli_now()));
     o = cJSON_AddObjectToObject(root, "model");
     cJSON_AddStringToObject(o, "name", m->name);
     cJSON_AddStringToObject(o, "kind", ecf_model_kind_name(m->kind));
@@ -447,6 +453,7 @@ int cmd_estimate(int argc, char **argv)
     cli_catalog_opts copts = {NULL};
     cli_output out = CLI_OUT_TABLE;
     ecf_catalog *cat = NULL;
+    const char *cat_label = "embedded";
     const ecf_instance *in;
     const ecf_price *price = NULL;
     const char *type = NULL, *region = NULL, *output_file = NULL;
@@ -522,7 +529,7 @@ int cmd_estimate(int argc, char **argv)
                                            "json only");
     if (output_file && cli_output_begin(output_file, &err) != 0)
         return cli_fail(&err);
-    if (cli_open_catalog(&cat, &copts, NULL, &err) != 0)
+    if (cli_open_catalog(&cat, &copts, &cat_label, &err) != 0)
         return cli_fail(&err);
     in = ecf_catalog_find(cat, type);
     if (!in) {
@@ -568,7 +575,7 @@ int cmd_estimate(int argc, char **argv)
                        &wl.w);
     if (out == CLI_OUT_JSON &&
         print_json(&est, &model, &wl.w, in, price, region, &sv, explain,
-                   fields_given ? &fields : NULL) != 0) {
+                   fields_given ? &fields : NULL, cat, cat_label) != 0) {
         status = 2; /* --fields: an unknown field, nothing printed */
         goto out;
     }

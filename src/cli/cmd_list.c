@@ -295,7 +295,7 @@ static int print_json(const ecf_filter_row *v, size_t n, const ecf_filter *f,
     cJSON *root = cJSON_CreateObject(), *arr;
     size_t i;
     cJSON_AddNumberToObject(root, "schema_version", 1);
-    cJSON_AddItemToObject(root, "catalog", ecf_render_json_catalog_meta(cat, label));
+    cJSON_AddItemToObject(root, "catalog", ecf_render_json_catalog_meta(cat, label, cli_now()));
     cJSON_AddStringToObject(root, "region", all_regions ? "all" : f->region);
     cJSON_AddStringToObject(root, "purchase", f->spot ? "spot" : "on-demand");
     cJSON_AddNumberToObject(root, "count", (double)n);

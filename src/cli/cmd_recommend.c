@@ -594,6 +594,7 @@ int cli_recommend_main(int argc, char **argv, rr_printer printer)
 
     view.cat = cat;
     view.catalog_label = label;
+    view.now = cli_now();
     view.model = &model;
     view.w = &wl.w;
     view.opts = &o;

@@ -117,6 +117,7 @@ int cli_recommend_batch(int argc, char **argv)
     b.images = &images;
     b.ranges = ecf_ranges_embedded();
     b.cat = cat;
+    b.now = cli_now();
     b.rules = &rules;
     b.zoo = zoo;
     b.light = light;

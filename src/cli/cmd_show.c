@@ -141,7 +141,7 @@ static int print_json(const ecf_instance *in, const char *region,
     size_t i;
 
     cJSON_AddNumberToObject(root, "schema_version", 1);
-    cJSON_AddItemToObject(root, "catalog", ecf_render_json_catalog_meta(cat, label));
+    cJSON_AddItemToObject(root, "catalog", ecf_render_json_catalog_meta(cat, label, cli_now()));
     o = ecf_render_json_instance(in);
     if (in->accel) {
         const ecf_accel *a = in->accel;

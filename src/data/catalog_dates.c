@@ -46,3 +46,13 @@ int ecf_catalog_check_dates(const ecf_catalog *cat, const char *name,
     }
     return rc;
 }
+
+long ecf_catalog_age_days(const ecf_catalog *cat, long now)
+{
+    long days, age;
+    const char *as_of = cat ? ecf_catalog_as_of(cat) : NULL;
+    if (now <= 0 || !as_of || !ecf_date_parse(as_of, &days))
+        return -1;
+    age = now / 86400 - days;
+    return age < 0 ? 0 : age;
+}

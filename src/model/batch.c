@@ -74,6 +74,7 @@
 typedef struct {
     const ecf_catalog *cat;
     const char *label;
+    long now; /* ecf_batch_opts.now */
     const ecf_rules *rules;
     const ecf_zoo *zoo;
     const ecf_light *light; /* NULL: a build without light data */
@@ -417,6 +418,7 @@ static int run_profile(char **json_out, rb_batch *b, rb_profile *p,
     memset(&view, 0, sizeof(view));
     view.cat = b->cat;
     view.catalog_label = b->label;
+    view.now = b->now;
     view.model = &p->model;
     view.w = &p->wl.w;
     view.opts = &p->o;
@@ -815,6 +817,7 @@ int ecf_recommend_batch(FILE *in, FILE *out, FILE *diag,
     pthread_mutex_init(&b.lock, NULL);
     b.cat = opts->cat;
     b.label = opts->catalog_label;
+    b.now = opts->now;
     b.rules = opts->rules;
     b.zoo = opts->zoo;
     b.light = opts->light;

@@ -35,11 +35,17 @@ cJSON *ecf_render_json_add_num(cJSON *obj, const char *key, double v, int decima
     return cJSON_AddNumberToObject(obj, key, ecf_render_json_round(v, decimals));
 }
 
-cJSON *ecf_render_json_catalog_meta(const ecf_catalog *cat, const char *label)
+cJSON *ecf_render_json_catalog_meta(const ecf_catalog *cat, const char *label,
+                                    long now)
 {
     cJSON *o = cJSON_CreateObject();
+    long age = ecf_catalog_age_days(cat, now);
     cJSON_AddStringToObject(o, "source", label);
     cJSON_AddStringToObject(o, "as_of", ecf_catalog_as_of(cat));
+    if (age >= 0)
+        cJSON_AddNumberToObject(o, "age_days", (double)age);
+    else
+        cJSON_AddNullToObject(o, "age_days");
     cJSON_AddStringToObject(o, "generated_at", ecf_catalog_generated_at(cat));
     return o;
 }

@@ -7,8 +7,10 @@
 
 #include "ec2fit/catalog.h"
 
-/** {"as_of":..., "generated_at":..., "source":LABEL} */
-cJSON *ecf_render_json_catalog_meta(const ecf_catalog *cat, const char *label);
+/** {"source":LABEL, "as_of":..., "age_days":N, "generated_at":...};
+ *  age_days from `now` (Unix seconds; 0 = unknown: null). */
+cJSON *ecf_render_json_catalog_meta(const ecf_catalog *cat, const char *label,
+                                    long now);
 /** The accelerator of an instance as JSON (null for CPU-only types). */
 cJSON *ecf_render_json_accelerator(const ecf_instance *in);
 /** One price entry as JSON. */

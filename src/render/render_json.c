@@ -363,6 +363,13 @@ static void json_root(rj *root, const rr_view *v)
     obj = rj_open(root, "catalog", '{'); /* ecf_render_json_catalog_meta */
     rj_str(&obj, "source", v->catalog_label);
     rj_str(&obj, "as_of", ecf_catalog_as_of(v->cat));
+    {
+        long age = ecf_catalog_age_days(v->cat, v->now);
+        if (age >= 0)
+            rj_num(&obj, "age_days", (double)age);
+        else
+            rj_null(&obj, "age_days");
+    }
     rj_str(&obj, "generated_at", ecf_catalog_generated_at(v->cat));
     rj_close(&obj, '}');
     rj_str(root, "rules", v->rules->source);

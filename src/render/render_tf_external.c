@@ -104,5 +104,13 @@ void ecf_rr_print_tf_external(FILE *f, const rr_view *v)
                                 im ? im->ssm_parameter : "");
     }
     cJSON_AddStringToObject(o, "catalog_as_of", ecf_catalog_as_of(v->cat));
+    {
+        /* its age in days on the day of the run ("" when unknown) */
+        long age = ecf_catalog_age_days(v->cat, v->now);
+        if (age >= 0)
+            put_int(o, "catalog_age_days", (int)(age > 999999 ? 999999 : age));
+        else
+            cJSON_AddStringToObject(o, "catalog_age_days", "");
+    }
     ecf_render_json_print(f, o);
 }

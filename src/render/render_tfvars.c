@@ -118,5 +118,13 @@ void ecf_rr_print_tfvars(FILE *f, const rr_view *v)
     /* the date the plan's prices are from (a CI pipeline can refuse or
      * flag a plan priced from an old catalog: docs/terraform.md) */
     cJSON_AddStringToObject(o, "prices_as_of", ecf_catalog_as_of(v->cat));
+    {
+        /* its age in days on the day of the run (issue 26) */
+        long age = ecf_catalog_age_days(v->cat, v->now);
+        if (age >= 0)
+            cJSON_AddNumberToObject(o, "prices_age_days", (double)age);
+        else
+            cJSON_AddNullToObject(o, "prices_age_days");
+    }
     ecf_render_json_print(f, o);
 }

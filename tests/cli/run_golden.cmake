@@ -27,6 +27,10 @@ set(ENV{NO_COLOR} 1)
 # the staleness warning is printed in pipes too (issue 26): off here, so the
 # expected stderr does not depend on the day the test runs
 set(ENV{EC2FIT_STALE_DAYS} 0)
+# the catalog's age in days is in the JSON, tfvars and tf-external outputs
+# (issue 26): "today" pinned to 2026-12-01T12:00:00Z, so it is the same
+# number every day
+set(ENV{EC2FIT_NOW} 1796126400)
 set(ENV{EC2FIT_CATALOG} "")
 set(ENV{XDG_CACHE_HOME} "${WORK}/nocache")
 set(ENV{XDG_CONFIG_HOME} "${WORK}/noconfig")

@@ -34,7 +34,8 @@ for r in rows("ec2_ondemand_by_region.csv"):
 checked = {k: 0 for k in (
     "spot < on-demand", "reserved-1y < on-demand", "savings-plan-1y < on-demand",
     "savings-plan-3y <= savings-plan-1y",
-    "priced only where a source lists the (type, region)",
+    "priced regions are offered regions (a source row lists the pair)",
+    "by-region types: priced exactly where the snapshot offers them",
     "accelerator precisions from the vendor's datasheet")}
 bad = []
 num = lambda x: D(str(x))
@@ -42,9 +43,9 @@ for it in cat["instances"]:
     for reg, p in it["prices"].items():
         od = num(p["ondemand_usd_per_hour"])
         where = f"{it['type']} {reg}"
-        checked["priced only where a source lists the (type, region)"] += 1
+        checked["priced regions are offered regions (a source row lists the pair)"] += 1
         if (it["type"], reg) not in listed:
-            bad.append(f"{where}: priced, but no price source lists it")
+            bad.append(f"{where}: priced, but no price source lists it as offered there")
         if p["spot_usd_per_hour"] is not None:
             checked["spot < on-demand"] += 1
             if not num(p["spot_usd_per_hour"]) < od:
@@ -62,6 +63,24 @@ for it in cat["instances"]:
                 bad.append(f"{where}: reserved-1y {ri} >= on-demand {od}")
             if not od * (1 - sp3_discount) <= ri:
                 bad.append(f"{where}: savings-plan-3y {od * (1 - sp3_discount)} > 1-year {ri}")
+
+# ec2_ondemand_by_region.csv lists a (type, region) only where SkyPilot's
+# fetcher found the type offered in an AZ (SOURCES.md 9, 9a): a CPU type of
+# that file is priced in exactly its rows' regions (plus us-east-1 from the
+# us-east-1 file), no more (an invented region) and no fewer (a lost row).
+gpu = {(r["instance_type"], r["region"]) for r in rows("ec2_gpu_prices_by_region.csv")}
+offered = {}
+for r in rows("ec2_ondemand_by_region.csv"):
+    offered.setdefault(r["instance_type"], set()).add(r["region"])
+use1 = {r["instance_type"] for r in rows("ec2_ondemand_us-east-1.csv")}
+by_type = {i["type"]: i for i in cat["instances"]}
+for t, regs in sorted(offered.items()):
+    checked["by-region types: priced exactly where the snapshot offers them"] += 1
+    want = regs | ({"us-east-1"} if t in use1 else set()) | {g for (u, g) in gpu if u == t}
+    got = set(by_type[t]["prices"]) if t in by_type else set()
+    if got != want:
+        bad.append(f"{t}: priced in {sorted(got - want)} beyond its offered regions, "
+                   f"missing {sorted(want - got)}")
 
 vendor_hosts = {
     "NVIDIA": ("nvidia.com",),

@@ -71,8 +71,20 @@ fact "c7i.metal-24xl (us-east-1 cross-check failed, not vendored) is us-east-1 o
     'list(I["c7i.metal-24xl"]["prices"]) == ["us-east-1"]'
 fact "g5.xlarge eu-west-1 keeps the GPU file's price (precedence)" \
     'I["g5.xlarge"]["prices"]["eu-west-1"]["ondemand_usd_per_hour"] == 1.123'
-fact "m7i.large is still us-east-1 only (not in the by-region file)" \
-    'list(I["m7i.large"]["prices"]) == ["us-east-1"]'
+fact "m7i.large is priced in the 16 regions the SkyPilot snapshot offers it in" \
+    'len(I["m7i.large"]["prices"]) == 16'
+fact "m7i.large eu-west-1 on-demand is 0.11235 (SkyPilot vms.csv @27f67dd4 row)" \
+    'I["m7i.large"]["prices"]["eu-west-1"]["ondemand_usd_per_hour"] == 0.11235'
+fact "m7i.large has no price in af-south-1, where the snapshot lists no offering" \
+    '"af-south-1" not in I["m7i.large"]["prices"]'
+fact "m5.large me-central-1 is 0.118 and c5.large 0.106 (3-decimal rows)" \
+    'I["m5.large"]["prices"]["me-central-1"]["ondemand_usd_per_hour"] == 0.118 and I["c5.large"]["prices"]["me-central-1"]["ondemand_usd_per_hour"] == 0.106'
+fact "m7i.metal-24xl (us-east-1 cross-check failed, not vendored) is us-east-1 only" \
+    'list(I["m7i.metal-24xl"]["prices"]) == ["us-east-1"]'
+fact "t3.micro eu-west-1 is 0.0114 (burstable, checked against memory)" \
+    'I["t3.micro"]["prices"]["eu-west-1"]["ondemand_usd_per_hour"] == 0.0114'
+fact "r7i.large is still us-east-1 only (not in the by-region file)" \
+    'list(I["r7i.large"]["prices"]) == ["us-east-1"]'
 fact "instance types are unique and sorted" \
     '[i["type"] for i in c["instances"]] == sorted(set(I))'
 
@@ -120,6 +132,9 @@ rejects_byregion "a us-east-1 row disagreeing with the us-east-1 file is rejecte
 sed -E 's/^(c7i\.xlarge,eu-west-1,)[0-9.]+/\10.29152/' "$BYREG" >"$WORK/byreg_lin.csv"
 rejects_byregion "a price not proportional to size is rejected" \
     "$WORK/byreg_lin.csv" "c7i.xlarge in eu-west-1 costs 0.29152/h"
+sed -E 's/^(t3\.small,eu-west-1,)[0-9.]+/\10.0238/' "$BYREG" >"$WORK/byreg_t3.csv"
+rejects_byregion "a burstable price not proportional to memory is rejected" \
+    "$WORK/byreg_t3.csv" "t3.small in eu-west-1 costs 0.0238/h"
 { cat "$BYREG"; grep '^c7i\.large,eu-west-1,' "$BYREG"; } >"$WORK/byreg_dup.csv"
 rejects_byregion "a duplicate (type, region) row is rejected" \
     "$WORK/byreg_dup.csv" "duplicate row for c7i.large in eu-west-1"

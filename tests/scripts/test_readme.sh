@@ -40,7 +40,7 @@ while IFS=$'\t' read -r lang path; do
 done < "$WORK/blocks.tsv"
 
 # what the blocks wrote
-check "tfvars: the declared keys, a region" jq -e '(keys - ["instance_type","instance_count","use_spot","region","zone_group","hourly_usd","purchase","ami_ssm_parameter","asg_min_size","asg_max_size","asg_desired_capacity","scaling_policy","target_value","warm_pool_size","monthly_usd","total_usd","node_hourly_usd","fleet_hourly_usd","efa_interfaces","placement_group_strategy","single_availability_zone","availability_zone","monthly_usd_high","time_hours_high","total_usd_high","prices_as_of"]) == [] and .region == "us-east-1"' ec2fit.auto.tfvars.json
+check "tfvars: the declared keys, a region" jq -e '(keys - ["instance_type","instance_count","use_spot","region","zone_group","hourly_usd","purchase","ami_ssm_parameter","asg_min_size","asg_max_size","asg_desired_capacity","scaling_policy","target_value","warm_pool_size","monthly_usd","total_usd","node_hourly_usd","fleet_hourly_usd","efa_interfaces","placement_group_strategy","single_availability_zone","availability_zone","monthly_usd_high","time_hours_high","total_usd_high","prices_as_of","prices_age_days"]) == [] and .region == "us-east-1"' ec2fit.auto.tfvars.json
 check "karpenter: valid NodePools and EC2NodeClass" python3 "$SRC_DIR/tests/tools/validate_karpenter.py" "$SRC_DIR/tests/fixtures/karpenter" nodepools-my-cluster.yaml "$SRC_DIR/data/catalog.json"
 check "karpenter: the cluster substituted" grep -qx '  role: "KarpenterNodeRole-my-cluster"' nodepools-my-cluster.yaml
 check "CI: rank 1 within the budget" jq -e '.recommendations[0].total_usd <= 500' plan.json

@@ -33,8 +33,26 @@ check "p4d hourly price from the catalog" jq -e '.recommendations[0].instance_ty
 # tfvars: exactly the documented keys, with types Terraform expects
 "$EC2FIT" recommend --model distilbert --task infer --qps 2 --output tfvars > "$J"
 check "tfvars exit 0" test $? -eq 0
-check "tfvars keys" jq -e 'keys == ["ami_ssm_parameter","asg_desired_capacity","asg_max_size","asg_min_size","availability_zone","efa_interfaces","fleet_hourly_usd","hourly_usd","instance_count","instance_type","monthly_usd","monthly_usd_high","node_hourly_usd","placement_group_strategy","prices_as_of","purchase","region","scaling_policy","single_availability_zone","target_value","time_hours_high","total_usd","total_usd_high","use_spot","warm_pool_size","zone_group"] and .prices_as_of == "2026-07-20"' "$J"
+check "tfvars keys" jq -e 'keys == ["ami_ssm_parameter","asg_desired_capacity","asg_max_size","asg_min_size","availability_zone","efa_interfaces","fleet_hourly_usd","hourly_usd","instance_count","instance_type","monthly_usd","monthly_usd_high","node_hourly_usd","placement_group_strategy","prices_age_days","prices_as_of","purchase","region","scaling_policy","single_availability_zone","target_value","time_hours_high","total_usd","total_usd_high","use_spot","warm_pool_size","zone_group"] and .prices_as_of == "2026-07-20"' "$J"
 check "tfvars: prices_as_of is the catalog's price date" jq -e '.prices_as_of == "2026-07-20"' "$J"
+# the catalog's age from a pinned "today" (EC2FIT_NOW, docs/update.md):
+# 2026-12-01T12:00:00Z is 134 days after 2026-07-20; a second before the
+# as_of day ends it is 0
+EC2FIT_NOW=1796126400 "$EC2FIT" recommend --model distilbert --task infer --qps 2 --output tfvars > "$J"
+check "tfvars: prices_age_days from EC2FIT_NOW (2026-12-01: 134)" jq -e '.prices_age_days == 134' "$J"
+EC2FIT_NOW=1784591999 "$EC2FIT" recommend --model distilbert --task infer --qps 2 --output tfvars > "$J"
+check "tfvars: prices_age_days 0 on the as_of day (2026-07-20T23:59:59Z)" jq -e '.prices_age_days == 0' "$J"
+EC2FIT_NOW=1796126400 "$EC2FIT" recommend --model distilbert --task infer --qps 2 --output json > "$J"
+check "json: catalog.age_days beside as_of" jq -e '.catalog.as_of == "2026-07-20" and .catalog.age_days == 134 and (.catalog | keys_unsorted) == ["source","as_of","age_days","generated_at"]' "$J"
+EC2FIT_NOW=1796126400 "$EC2FIT" estimate --model distilbert --task infer --instance c7i.large --output json > "$J"
+check "estimate json: catalog.age_days" jq -e '.catalog.source == "embedded" and .catalog.as_of == "2026-07-20" and .catalog.age_days == 134' "$J"
+EC2FIT_NOW=1796126400 "$EC2FIT" list --family c7i --region eu-west-1 --output json > "$J"
+check "list json: catalog.age_days" jq -e '.catalog.age_days == 134' "$J"
+EC2FIT_NOW=1796126400 "$EC2FIT" show c7i.large --output json > "$J"
+check "show json: catalog.age_days" jq -e '.catalog.age_days == 134' "$J"
+printf '{"model":"distilbert","task":"infer","qps":2}\n' | EC2FIT_NOW=1796126400 "$EC2FIT" recommend --batch - > "$J"
+check "batch line: catalog.age_days" jq -e '.catalog.age_days == 134' "$J"
+"$EC2FIT" recommend --model distilbert --task infer --qps 2 --output tfvars > "$J"
 check "tfvars: the likely range's high end is above the figure" jq -e '.monthly_usd_high >= .monthly_usd' "$J"
 check "tfvars: zone_group null for a region" jq -e '.zone_group == null' "$J"
 # a Local Zone is not a region: `provider "aws" { region = var.region }`

@@ -13,12 +13,12 @@ run() { # stdin-text: runs tf-external, sets rc
 }
 flat_strings() { jq -e 'type == "object" and all(.[]; type == "string")' "$OUT"; }
 keys_ok() {
-  jq -e 'keys == ["ami_ssm_parameter","asg_desired_capacity","asg_max_size","asg_min_size","availability_zone","catalog_as_of","efa_interfaces","fleet_hourly_usd","hourly_usd","instance_count","instance_type","monthly_usd","monthly_usd_high","node_hourly_usd","placement_group_strategy","purchase","region","scaling_policy","schema_version","single_availability_zone","target_value","time_hours_high","total_usd","total_usd_high","use_spot","warm_pool_size","zone_group"] and .asg_min_size == "" and .scaling_policy == ""' "$OUT"
+  jq -e 'keys == ["ami_ssm_parameter","asg_desired_capacity","asg_max_size","asg_min_size","availability_zone","catalog_age_days","catalog_as_of","efa_interfaces","fleet_hourly_usd","hourly_usd","instance_count","instance_type","monthly_usd","monthly_usd_high","node_hourly_usd","placement_group_strategy","purchase","region","scaling_policy","schema_version","single_availability_zone","target_value","time_hours_high","total_usd","total_usd_high","use_spot","warm_pool_size","zone_group"] and .asg_min_size == "" and .scaling_policy == ""' "$OUT"
 }
 # serving: the same keys (one module declares them once), the Auto
 # Scaling group filled in (docs/terraform.md)
 keys_serve_ok() {
-  jq -e 'keys == ["ami_ssm_parameter","asg_desired_capacity","asg_max_size","asg_min_size","availability_zone","catalog_as_of","efa_interfaces","fleet_hourly_usd","hourly_usd","instance_count","instance_type","monthly_usd","monthly_usd_high","node_hourly_usd","placement_group_strategy","purchase","region","scaling_policy","schema_version","single_availability_zone","target_value","time_hours_high","total_usd","total_usd_high","use_spot","warm_pool_size","zone_group"] and (.asg_min_size | tonumber) >= 1 and .scaling_policy == "alb-request-count-per-target"
+  jq -e 'keys == ["ami_ssm_parameter","asg_desired_capacity","asg_max_size","asg_min_size","availability_zone","catalog_age_days","catalog_as_of","efa_interfaces","fleet_hourly_usd","hourly_usd","instance_count","instance_type","monthly_usd","monthly_usd_high","node_hourly_usd","placement_group_strategy","purchase","region","scaling_policy","schema_version","single_availability_zone","target_value","time_hours_high","total_usd","total_usd_high","use_spot","warm_pool_size","zone_group"] and (.asg_min_size | tonumber) >= 1 and .scaling_policy == "alb-request-count-per-target"
     and ((.node_hourly_usd | tonumber) * (.instance_count | tonumber) - (.fleet_hourly_usd | tonumber) | fabs) < 0.00001
     and .fleet_hourly_usd == .hourly_usd' "$OUT"
 }
@@ -110,5 +110,10 @@ check "non-string message" grep -q "key 'epochs': expected a string, got a numbe
 check "arguments refused (exit 2)" test $? -eq 2
 "$EC2FIT" tf-external --help > "$OUT"
 check "--help exit 0" test $? -eq 0
+
+# the catalog's age, a string of whole days from a pinned "today"
+# (EC2FIT_NOW 2026-12-01T12:00:00Z: 134 days after 2026-07-20)
+printf '%s' '{"model":"distilbert","task":"infer","qps":"2"}' | EC2FIT_NOW=1796126400 "$EC2FIT" tf-external > "$OUT" 2> "$ERR"
+check "catalog_age_days from EC2FIT_NOW" jq -e '.catalog_as_of == "2026-07-20" and .catalog_age_days == "134"' "$OUT"
 
 finish

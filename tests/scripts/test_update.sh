@@ -68,6 +68,15 @@ grep -q "\"sha256\":.*\"$want\"" "$CACHE/catalog.json.meta" ||
     fail "happy: m5.large us-west-2 not added"
 [ "$(price c5.large us-east-1 spot_savings_pct)" = 60 ] ||
     fail "happy: spot savings not updated"
+# Reserved terms come on the same GetProducts pages (issue 26): the 1-year
+# standard No Upfront rate replaces the catalog's (g5.xlarge 0.63378 ->
+# 0.6; the convertible 0.55 and the 3-year 0.4 beside it are not that term)
+[ "$(price g5.xlarge us-east-1 reserved_1y_usd_per_hour)" = 0.6 ] ||
+    fail "happy: g5.xlarge 1-year reserved not refreshed: $(price g5.xlarge us-east-1 reserved_1y_usd_per_hour)"
+[ "$(price g5.xlarge us-west-2 reserved_1y_usd_per_hour)" = 0.63378 ] ||
+    fail "happy: g5.xlarge us-west-2 reserved changed without a term"
+[ "$(price m5.large us-east-1 reserved_1y_usd_per_hour)" = None ] ||
+    fail "happy: m5.large got a reserved rate the server does not list"
 # p4d.24xlarge us-east-1 goes from 67% to 25% in the feed: 42 points, more
 # than the 30 allowed without --force (taken with --force further down).
 [ "$(price p4d.24xlarge us-east-1 spot_savings_pct)" = 67 ] ||
@@ -167,6 +176,17 @@ expect_fail unknown-flag 2 "ec2fit: update: --bogus: unknown flag \(see 'ec2fit 
 
 update --regions 'us-east-1,EU WEST'
 expect_fail bad-region 2 "ec2fit: update: --regions: 'EU WEST' is not a region name \(e\.g\. us-east-1\)"
+
+# ---- a reserved rate at or above on-demand is dropped, naming the row --------
+start_server reservedhigh
+update
+[ "$RC" = 0 ] || fail "reservedhigh: exit $RC: $(cat "$WORK/err")"
+[ "$(price m5.large us-east-1 reserved_1y_usd_per_hour)" = None ] ||
+    fail "reservedhigh: a reserved rate above on-demand was taken"
+[ "$(price g5.xlarge us-east-1 reserved_1y_usd_per_hour)" = 0.6 ] ||
+    fail "reservedhigh: g5.xlarge reserved not refreshed"
+grep -qx 'ec2fit: warning: update: m5.large us-east-1: 1-year reserved rate 0.12 is not below on-demand 0.097; dropped' "$WORK/err" ||
+    fail "reservedhigh: not reported: $(cat "$WORK/err")"
 
 # ---- a 10x price move is reported and kept; --force takes it ----------------
 start_server bigmove

@@ -29,6 +29,10 @@ Scenarios (--scenario) change one thing at a time:
   spotrange   the feed gives t3.micro us-east-1 a saving of 97%
   tokenloop   us-east-1's third page sends the first page's NextToken
               again (a cycle the "same as the last token" check misses)
+  reservedhigh  like ok, plus a 1-year standard No Upfront term for
+              m5.large us-east-1 at 0.12, above its on-demand 0.097
+(Every scenario lists the Reserved terms of reserved.json, if present,
+beside the on-demand ones, as the Pricing API does.)
 
 Credential endpoints (the SDKs' default chain; each hands out the
 --access-key/--secret/--token the Pricing API then checks):
@@ -66,8 +70,35 @@ SIG_MISMATCH = ("The request signature we calculated does not match the "
                 "details.")
 
 
-def price_item(region, itype, usd, sku=None):
-    """One PriceList element as the Pricing API serialises it (a string)."""
+def reserved_terms(sku, terms):
+    """The product's "Reserved" terms as the Pricing API lists them beside
+    "OnDemand" in the same element: one term per (LeaseContractLength,
+    OfferingClass, PurchaseOption), a No Upfront term with one "Hrs"
+    dimension (the hourly rate) and no upfront-fee dimension."""
+    out = {}
+    for n, (lease, cls, option, usd) in enumerate(terms):
+        code = "%s.R%02d" % (sku, n)
+        out[code] = {
+            "priceDimensions": {
+                code + ".6YS6EN2CT7": {
+                    "unit": "Hrs", "endRange": "Inf", "beginRange": "0",
+                    "description": "Linux/UNIX (Amazon VPC), %s %s %s" % (lease, cls, option),
+                    "appliesTo": [], "rateCode": code + ".6YS6EN2CT7",
+                    "pricePerUnit": {"USD": usd},
+                }
+            },
+            "sku": sku, "effectiveDate": "2026-11-01T00:00:00Z",
+            "offerTermCode": "R%02d" % n,
+            "termAttributes": {"LeaseContractLength": lease, "OfferingClass": cls,
+                               "PurchaseOption": option},
+        }
+    return out
+
+
+def price_item(region, itype, usd, sku=None, reserved=()):
+    """One PriceList element as the Pricing API serialises it (a string).
+    reserved: (LeaseContractLength, OfferingClass, PurchaseOption, USD/h)
+    tuples, listed as the element's "Reserved" terms (none: no key)."""
     sku = sku or hashlib.sha1((region + itype).encode()).hexdigest()[:16].upper()
     term = sku + ".JRTCKXETXF"
     doc = {
@@ -111,6 +142,8 @@ def price_item(region, itype, usd, sku=None):
         "version": "20261101000000",
         "publicationDate": "2026-11-01T00:00:00Z",
     }
+    if reserved:
+        doc["terms"]["Reserved"] = reserved_terms(sku, reserved)
     return json.dumps(doc, separators=(",", ":"))
 
 
@@ -193,6 +226,14 @@ class State:
         self.posts = 0
         with open(os.path.join(args.data, "ondemand.json")) as f:
             self.ondemand = json.load(f)
+        # Reserved terms per region and type (optional file)
+        self.reserved = {}
+        if os.path.exists(os.path.join(args.data, "reserved.json")):
+            with open(os.path.join(args.data, "reserved.json")) as f:
+                self.reserved = json.load(f)
+        if args.scenario == "reservedhigh":
+            self.reserved.setdefault("us-east-1", {})["m5.large"] = [
+                ["1yr", "standard", "No Upfront", "0.1200000000"]]
         spot_name = "spot_half.json" if args.scenario == "spothalf" else "spot.json"
         with open(os.path.join(args.data, spot_name), "rb") as f:
             self.spot = f.read()
@@ -473,7 +514,8 @@ class Handler(BaseHTTPRequestHandler):
                 usd = "%.10f" % (float(usd) * 10)
             if sc == "newfar" and itype == "m5.large" and region == "us-west-2":
                 usd = "%.10f" % (float(usd) * 10)
-            items.append(price_item(region, itype, usd))
+            items.append(price_item(region, itype, usd, reserved=[
+                tuple(t) for t in st.reserved.get(region, {}).get(itype, [])]))
         if sc == "badinner":
             items.insert(1, '{"product": {"attributes": ')
         start = int(req.get("NextToken", "0").rpartition("-")[2] or 0) \

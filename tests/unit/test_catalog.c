@@ -101,12 +101,21 @@ static void test_catalog__unpriced_and_cpu_types(void **state)
     assert_string_equal(in->accel->id, "h200");
     /* CPU families outside ec2_ondemand_by_region.csv: us-east-1 only (no
      * invented regional prices) */
-    in = ecf_catalog_find(cat, "m7i.large");
+    in = ecf_catalog_find(cat, "r7i.large");
     assert_non_null(in);
     assert_null(in->accel);
     assert_int_equal(in->accel_count, 0);
     assert_int_equal(in->n_prices, 1);
     assert_string_equal(in->prices[0].region, "us-east-1");
+    /* m7i.large: the 16 regions the SkyPilot snapshot offers it in
+     * (SOURCES.md 9a); eu-west-1 0.11235; none in af-south-1, where the
+     * snapshot lists no offering */
+    in = ecf_catalog_find(cat, "m7i.large");
+    assert_non_null(in);
+    assert_int_equal(in->n_prices, 16);
+    assert_true(fabs(ecf_instance_price(in, "eu-west-1")->ondemand_usd_per_hour -
+                     0.11235) < 1e-9);
+    assert_null(ecf_instance_price(in, "af-south-1"));
     /* c7i.large: 15 regions; eu-west-1 0.09576 (SkyPilot vms.csv row) */
     in = ecf_catalog_find(cat, "c7i.large");
     assert_non_null(in);
@@ -364,6 +373,18 @@ static void test_catalog__dates(void **state)
                      ECF_EPARSE);
     assert_string_equal(err.msg, "embedded: as_of: 2026-07-20 is in the "
                                  "future (more than a day ahead of today)");
+
+    /* Its age in whole days (issue 26): 0 all of 2026-07-20 and the day of
+     * skew before it, 1 from 2026-07-21T00:00Z, 134 on 2026-12-01
+     * (`date -ud 2026-12-01T12:00Z +%s` = 1796126400); -1 when "now" is
+     * unknown. */
+    assert_int_equal(ecf_catalog_age_days(cat, 20654L * 86400), 0);
+    assert_int_equal(ecf_catalog_age_days(cat, 20655L * 86400 - 1), 0);
+    assert_int_equal(ecf_catalog_age_days(cat, 20654L * 86400 - 3600), 0);
+    assert_int_equal(ecf_catalog_age_days(cat, 20655L * 86400), 1);
+    assert_int_equal(ecf_catalog_age_days(cat, 1796126400L), 134);
+    assert_int_equal(ecf_catalog_age_days(cat, 0), -1);
+    assert_int_equal(ecf_catalog_age_days(NULL, 1796126400L), -1);
     ecf_catalog_free(cat);
 }
 
