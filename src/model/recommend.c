@@ -359,17 +359,11 @@ static void plan_clear_unset(ecf_plan *p)
 
 /* Costs one purchase option of a candidate at `n` nodes and runs the
  * rules; reasons are formatted only when `fmt`. `past_plan_free`: the
- * plan-free constraints are known to pass (plan_free_fail).
- * `even_b`: an offline job's even scale-out past its fewest-node plan
- * `even_b` (total `base_usd`; recommend_scale.c): when the costed plan
- * cannot replace it (ecf_recommend_scale_even_), returns false with `res`
- * unset, without running the rules: such a plan is dropped whatever they
- * say, and they are pure, so the sweep picks the same plan. Else true. */
-static bool evaluate_(run_ctx *c, ecf_plan *p, ecf_rule_result *res,
+ * plan-free constraints are known to pass (plan_free_fail). */
+static void evaluate_(run_ctx *c, ecf_plan *p, ecf_rule_result *res,
                       const ecf_instance *inst, const ecf_price *price,
                       const ecf_estimate *e, bool spot, int n, bool fmt,
-                      bool past_plan_free, const ecf_plan *even_b,
-                      double base_usd)
+                      bool past_plan_free)
 {
     ecf_rule_input in;
     plan_clear_unset(p);
@@ -378,8 +372,6 @@ static bool evaluate_(run_ctx *c, ecf_plan *p, ecf_rule_result *res,
                                    n);
     else
         cost_job(c, p, &in, e, price, spot, n);
-    if (even_b && !ecf_recommend_scale_even_(even_b, p, base_usd))
-        return false;
     fill_targets(c, &in, inst, e);
     if (fmt)
         ecf_rules_eval(res, c->rules, &in);
@@ -389,15 +381,13 @@ static bool evaluate_(run_ctx *c, ecf_plan *p, ecf_rule_result *res,
         ecf_rules_eval_quiet_past_plan_free(res, c->rules, &in);
     else
         ecf_rules_eval_quiet(res, c->rules, &in);
-    return true;
 }
 
 static void evaluate(run_ctx *c, ecf_plan *p, ecf_rule_result *res,
                      const ecf_instance *inst, const ecf_price *price,
                      const ecf_estimate *e, bool spot, int n, bool fmt)
 {
-    (void)evaluate_(c, p, res, inst, price, e, spot, n, fmt, false, NULL,
-                    0);
+    evaluate_(c, p, res, inst, price, e, spot, n, fmt, false);
 }
 
 /* The first plan-free constraint that `e` fails on `inst` at `n` nodes
@@ -537,14 +527,8 @@ static int consider_priced(run_ctx *c, const ecf_instance *inst,
                 /* a first plan is costed in place: no copy when it passes */
                 if (!placed[k])
                     cand = next_plan(c->r, &c->plan_cap);
-                /* an even scale-out's plan that cannot replace the
-                 * one kept is not run through the rules */
-                if (!evaluate_(c, cand, &res, inst, price, ep, k == 1, n,
-                               false, true,
-                               placed[k] && even ? &c->r->plans[at[k]]
-                                                 : NULL,
-                               base_usd[k]))
-                    continue;
+                evaluate_(c, cand, &res, inst, price, ep, k == 1, n, false,
+                          true);
             }
             if (placed[k]) { /* --optimize time, or an even scale-out */
                 ecf_plan *b = &c->r->plans[at[k]];
