@@ -11,7 +11,10 @@
  *           key bytes per model, model count (uint32 each)
  *   models  count x ecf_model
  *   keys    count x (ECF_MODEL_MAX_ALIASES + 1) x 64 bytes
- * Pure: no I/O.
+ * The records are ecf_model's bytes, so ecf_model must stay a plain value
+ * (fixed-size strings, no pointers: ec2fit/zoo.h); a field added to it is
+ * packed with no change here (test_zoo_packed compares every model with
+ * the JSON loader's). Pure: no I/O.
  */
 #include <stdint.h>
 #include <stdlib.h>
