@@ -134,9 +134,23 @@ int ecf_zoo_load_buffer(ecf_zoo **out,
                         const char *name,
                         ecf_err *err);
 
-/** Loads the zoo embedded at build time. Errors: ECF_EIO when this build
- *  has none, else as ecf_zoo_load_buffer. */
+/** Loads the zoo embedded at build time: the packed copy when the build
+ *  made one (ecf_zoo_load_packed), else the JSON. Errors: ECF_EIO when
+ *  this build has none, else as ecf_zoo_load_buffer/ecf_zoo_load_packed. */
 int ecf_zoo_embedded(ecf_zoo **out, ecf_err *err);
+
+/** The packed form of a loaded zoo (build tool tools/pack_zoo.c): its
+ *  models and lookup keys as bytes, read back by ecf_zoo_load_packed in a
+ *  build for the same ABI without a JSON parse. *blob is the caller's
+ *  (free()). Errors: ECF_EINVAL (NULL zoo). */
+int ecf_zoo_pack(void **blob, size_t *len, const ecf_zoo *zoo, ecf_err *err);
+
+/** Loads a blob made by ecf_zoo_pack. Checks its header (format, byte
+ *  order, record sizes, count), its length, and each model's strings and
+ *  kind; the models themselves were validated by the JSON loader when the
+ *  blob was made. Errors: ECF_EPARSE "NAME: packed zoo: ...". */
+int ecf_zoo_load_packed(ecf_zoo **out, const void *blob, size_t len,
+                        const char *name, ecf_err *err);
 
 void ecf_zoo_free(ecf_zoo *zoo);
 

@@ -30,15 +30,6 @@ extern const char ecf_embedded_models[];
 extern const char ecf_embedded_models_end[];
 #endif
 
-struct ecf_zoo {
-    ecf_model *models;
-    size_t n;
-    /* each model's name and aliases normalised (check_unique's keys,
-     * ECF_MODEL_MAX_ALIASES + 1 per model, "" unused): ecf_zoo_find runs
-     * per --batch line */
-    char (*norm)[64];
-};
-
 static const char *const kind_names[ECF_KIND_COUNT] = {
     "cnn", "vit", "encoder", "decoder", "moe", "speech", "diffusion"};
 
@@ -502,6 +493,15 @@ int ecf_zoo_load_buffer(ecf_zoo **out, const char *data, size_t len, const char 
 
 int ecf_zoo_embedded(ecf_zoo **out, ecf_err *err)
 {
+#ifdef ECF_HAVE_EMBEDDED_MODELS_PACKED
+    /* the packed copy the build made from the same file (zoo_packed.c):
+     * no JSON parse per run; none in a build that cannot run the packer */
+    size_t plen = (size_t)(ecf_embedded_models_packed_end -
+                           ecf_embedded_models_packed);
+    if (plen > 0)
+        return ecf_zoo_load_packed(out, ecf_embedded_models_packed, plen,
+                                   "embedded models", err);
+#endif
 #ifdef ECF_HAVE_EMBEDDED_MODELS
     return load_buffer_(
         true, out, ecf_embedded_models,

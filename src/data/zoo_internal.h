@@ -13,6 +13,24 @@
 #include "ec2fit/err.h"
 #include "ec2fit/zoo.h"
 
+/* The zoo (opaque in ec2fit/zoo.h): zoo.c loads it from JSON,
+ * zoo_packed.c from the packed form the build embeds. */
+struct ecf_zoo {
+    ecf_model *models;
+    size_t n;
+    /* each model's name and aliases normalised (check_unique's keys,
+     * ECF_MODEL_MAX_ALIASES + 1 per model, "" unused): ecf_zoo_find runs
+     * per --batch line */
+    char (*norm)[64];
+};
+
+#ifdef ECF_HAVE_EMBEDDED_MODELS_PACKED
+/* tools/pack_zoo's output (cmake/embed_packed.S.in); zero length in the
+ * tools that make the packed blobs */
+extern const unsigned char ecf_embedded_models_packed[];
+extern const unsigned char ecf_embedded_models_packed_end[];
+#endif
+
 /* The model_type values handled here, for the "supported:" list. */
 #define ECF_HF_ARCH_TYPES                                                      \
     "gemma2, gemma3, gemma3_text, qwen3, qwen3_moe, phi3, deepseek_v3"

@@ -538,6 +538,8 @@ static int consider_priced(run_ctx *c, const ecf_instance *inst,
                                                        base_usd[k]))) {
                     *b = tmp;
                     finish_plan(c, b, inst, region, ep, &res);
+                    /* the price is the first plan's (tmp was cleared) */
+                    b->price_estimated = estimated;
                 }
                 continue;
             }
