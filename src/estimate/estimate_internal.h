@@ -242,27 +242,27 @@
 #define STARTUP_IMAGE_GB_CPU   1.83
 #define STARTUP_GP3_MBYTES_S   131.072
 #define STARTUP_S3_NET_EFF     0.64
-/* Collective latency per ring hop (NCCL small-message): NVLink/NVSwitch,
- * PCIe, NeuronLink, EFA, plain TCP. */
+/* Per ring step (docs/estimation.md 6, "Sources of the communication
+ * constants"): PCIe NCCL tuning.cc hwLat PCI Ring Simple 5.7 us;
+ * NeuronLink chip hop = two core hops; TCP = NCCL's NET step. */
 #define ALPHA_NVLINK 2e-6
-#define ALPHA_PCIE   10e-6
-#define ALPHA_NEURON 5e-6
-/* One NeuronCore-to-NeuronCore hop of a Neuron ring collective: "about
- * 1-2 us (HBM load dependent)" (Neuron docs, intra-node collective
- * communication); the upper figure. Serving's per-core view uses it;
- * ALPHA_NEURON is a chip-to-chip hop (the chip view: two core hops). */
+#define ALPHA_PCIE   5.7e-6
+#define ALPHA_NEURON (2.0 * ALPHA_NEURON_CORE)
+/* One NeuronCore hop of a Neuron ring collective: "about 1-2 us (HBM load
+ * dependent)" (Neuron docs, intra-node collective communication), the
+ * upper figure; serving's per-core view uses it. */
 #define ALPHA_NEURON_CORE 2e-6
 #define ALPHA_EFA    15e-6
-#define ALPHA_TCP    50e-6
-/* Default per-device link bandwidths when the catalog has 0 (GB/s). */
+#define ALPHA_TCP    ALPHA_EFA
+/* Defaults when the catalog has 0 (GB/s, its bidirectional convention;
+ * same docs section): PCIe 3.0 x16, V100, A100, Inferentia2 datasheets. */
 #define LINK_PCIE_GBYTES_S     16.0
-#define LINK_NVLINK_GBYTES_S   150.0
-#define LINK_NVSWITCH_GBYTES_S 300.0
-#define LINK_NEURON_GBYTES_S   100.0
+#define LINK_NVLINK_GBYTES_S   300.0
+#define LINK_NVSWITCH_GBYTES_S 600.0
+#define LINK_NEURON_GBYTES_S   206.2
 #define LINK_OTHER_GBYTES_S    50.0
 
-/* Per interconnect: the bandwidth used when the catalog gives none, and
- * the per-message latency (alpha) of a collective step. */
+/* Per interconnect: default bandwidth and per-step latency (alpha). */
 static const struct {
     double gbytes_s;
     double alpha_s;
@@ -292,12 +292,12 @@ static const struct {
  * 2024-05-25, "4 x A10g"; the same reporter's NVIDIA/nccl#1298 is about
  * g5.48xlarge). */
 #define A10G_NCCL_BUSBW_GBYTES_S 3.1
-#define NET_EFFICIENCY         0.8
+#define NET_EFFICIENCY         0.8 /* docs/estimation.md 6, sources */
 /* Fraction of a pass behind which the data-parallel traffic it issues
  * hides (backward; FSDP also the forward: docs/estimation.md 6). */
 #define COMM_OVERLAP 0.8
-/* Input pipeline: JPEG decode + augmentation ~150 images/s per vCPU
- * (PIL-SIMD class); instance-store NVMe ~2 GB/s per TB (AWS NVMe specs). */
+/* Input pipeline: JPEG decode + augment ~150 images/s per vCPU (sources:
+ * docs/estimation.md 8); instance-store NVMe ~2 GB/s per TB (AWS). */
 #define DECODE_IMAGES_PER_VCPU 150.0
 #define NVME_GBYTES_S_PER_TB   2.0
 /* Storage and data path (docs/estimation.md, "Storage and data path"):
