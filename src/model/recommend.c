@@ -723,7 +723,11 @@ void ecf_recommend_rejection_reason(char *out, size_t n,
     out[0] = '\0';
     if (x->rule == ECF_RULE_NO_PRICE && price &&
         r->opts.purchase == ECF_PURCHASE_CAPACITY_BLOCK) {
-        ecf_rec_cb_reason(out, n, x->inst, x->region, price);
+        bool got = x->nodes > 0 && ecf_estimate_run_quiet(
+                                       &e, r->model, &r->workload, x->inst,
+                                       x->nodes, NULL) == 0;
+        ecf_rec_cb_reason(out, n, x->inst, x->region, price,
+                          got ? e.time_hours : 0, x->nodes);
         return;
     }
     if (x->rule == ECF_RULE_NO_PRICE || !price) {

@@ -45,17 +45,28 @@ bool ecf_rec_cb_drop(ecf_recommendation *r, size_t at, int *nodes_out)
 }
 
 void ecf_rec_cb_reason(char *out, size_t n, const ecf_instance *inst,
-                       const char *region, const ecf_price *price)
+                       const char *region, const ecf_price *price,
+                       double hours, int nodes)
 {
     if (ecf_purchase_rate(price, ECF_PURCHASE_CAPACITY_BLOCK, NULL) <= 0)
         snprintf(out, n,
                  "no Capacity Blocks for ML rate for %s in %s (AWS "
                  "publishes them for some accelerated types and regions)",
                  inst->type, region);
+    else if (hours <= 0)
+        snprintf(out, n,
+                 "%s in %s: a Capacity Block needs the job's run time "
+                 "(--dataset)",
+                 inst->type, region);
+    else if (nodes > ECF_CB_MAX_INSTANCES)
+        snprintf(out, n,
+                 "%s in %s: %d nodes, more than the %d instances an account "
+                 "holds in Capacity Blocks",
+                 inst->type, region, nodes, ECF_CB_MAX_INSTANCES);
     else
         snprintf(out, n,
-                 "%s in %s: no Capacity Block holds this job (a block lasts "
-                 "at most %d days and an account holds at most %d "
-                 "instances; the job's run time must be known: --dataset)",
-                 inst->type, region, ECF_CB_MAX_DAYS, ECF_CB_MAX_INSTANCES);
+                 "%s in %s: the job runs %.1f days on %d node%s, longer than "
+                 "a Capacity Block (at most %d days)",
+                 inst->type, region, hours / 24, nodes, nodes == 1 ? "" : "s",
+                 ECF_CB_MAX_DAYS);
 }

@@ -189,6 +189,7 @@ int ecf_rec_run_pass(ecf_recommendation **out, const ecf_catalog *cat,
 /** The reason a --purchase capacity-block candidate has no plan
  *  (ECF_RULE_NO_PRICE): no published rate, or no window. */
 void ecf_rec_cb_reason(char *out, size_t n, const ecf_instance *inst,
-                       const char *region, const ecf_price *price);
+                       const char *region, const ecf_price *price,
+                       double hours, int nodes);
 
 #endif

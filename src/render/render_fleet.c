@@ -110,16 +110,21 @@ void ecf_rr_print_fleet_text(FILE *f, const rr_view *v, bool markdown)
     fprintf(f, "\n");
     {
         rr_purchase_row odcr;
-        if (odcr_row(&odcr, p))
+        if (odcr_row(&odcr, p)) {
             fprintf(f,
                     "%sCapacity (rank 1): on-demand %s capacity is scarce: an "
                     "On-Demand Capacity Reservation holds the %d always-on "
-                    "instances at the on-demand rate, $%.2f/month, charged "
-                    "whether they run or not; Savings Plans and regional "
-                    "Reserved Instances apply to it (so the %s plan's "
-                    "$%.2f/month can hold its capacity too)\n",
-                    li, p->inst->type, p->asg_min, odcr.monthly_usd,
-                    purchase(p), p->monthly_usd);
+                    "instance%s at the on-demand rate, $%.2f/month, charged "
+                    "whether %s or not; Savings Plans and regional Reserved "
+                    "Instances apply to it",
+                    li, p->inst->type, p->asg_min,
+                    p->asg_min == 1 ? "" : "s", odcr.monthly_usd,
+                    p->asg_min == 1 ? "it runs" : "they run");
+            if (p->purchase_option != ECF_PURCHASE_ON_DEMAND)
+                fprintf(f, " (the %s plan's $%.2f/month holds it)",
+                        purchase(p), p->monthly_usd);
+            fputc('\n', f);
+        }
     }
     fprintf(f, "%sAuto Scaling: min %d, desired %d, max %d instances%s; "
                "expected %.2f over the day\n",
