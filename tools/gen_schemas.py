@@ -430,7 +430,10 @@ RECOMMEND_PROPS = {
     ]}),
     "summary": obj({"candidates": {"type": "integer", "minimum": 0},
                     "plans": {"type": "integer", "minimum": 0},
-                    "rejected": {"type": "integer", "minimum": 0}}),
+                    "rejected": {"type": "integer", "minimum": 0},
+                    # since issue 26, only when some plan is a capacity block
+                    "capacity_block_plans": {"type": "integer", "minimum": 1}},
+                   optional=("capacity_block_plans",)),
     "closest_misses": {"type": "array", "items": REJECTION, "maxItems": 5},
     "rejected": arr(REJECTION),
 }

@@ -473,6 +473,16 @@ static void json_root(rj *root, const rr_view *v)
     rj_num(&sum, "candidates", (double)r->n_candidates);
     rj_num(&sum, "plans", (double)r->n_plans);
     rj_num(&sum, "rejected", (double)r->n_rejected);
+    {
+        /* additive (issue 26): the capacity-block plans among `plans`,
+         * only when there are some (the counts line names them) */
+        size_t ip, n_cb = 0;
+        for (ip = 0; ip < r->n_plans; ip++)
+            n_cb += r->plans[ip].purchase_option ==
+                    ECF_PURCHASE_CAPACITY_BLOCK;
+        if (n_cb)
+            rj_num(&sum, "capacity_block_plans", (double)n_cb);
+    }
     rj_close(&sum, '}');
     if (r->n_plans == 0) {
         const ecf_rejection *cl[MAX_CLOSEST];
