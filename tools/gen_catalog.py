@@ -56,6 +56,14 @@ SOURCES = [
     ("cpus", "cpu_families",
      "Intel / AMD / Arm optimization guides and AWS instance pages (per-row source): "
      "FLOPs per cycle per vCPU, bf16/int8 multipliers, DRAM channels x rate", "2026-03-23", False),
+    # Not a price source for the catalog's as_of: the reservation rates
+    # price only the capacity-block plans, and as_of dates the on-demand and
+    # spot prices every plan uses.
+    ("capacity_blocks", "capacity_blocks",
+     "AWS EC2 Capacity Blocks for ML pricing page https://aws.amazon.com/ec2/capacityblocks/"
+     "pricing/ (Effective Instance Hourly Rate), scraped by "
+     "koyakimu/ec2-capacity-blocks-for-ml-pricing-json data/pricing.json @b3a54aee", "2026-07-22",
+     False),
 ]
 
 
@@ -730,6 +738,58 @@ def audit_offered(instances, ondemand, regional, byregion):
     return n
 
 
+# ---------------------------------------------------------------------------
+# Capacity Blocks for ML (issue 26): the published reservation rates, one per
+# (type, region), attached to the catalog's price entry of that pair as
+# capacity_block_usd_per_hour. A pair without a published rate has none; a
+# published rate for a pair the catalog does not price (a type it lacks, a
+# Local Zone, GovCloud, a region without an on-demand price) is not packed
+# and is listed on stderr.
+# ---------------------------------------------------------------------------
+def load_capacity_blocks(path):
+    rows = read_csv(path, ["instance_type", "region", "effective_instance_usd_per_hour",
+                           "effective_accelerator_usd_per_hour", "as_of", "source_url"])
+    base = os.path.basename(path)
+    out = {}
+    for i, r in enumerate(rows, start=2):
+        t, reg = r["instance_type"].strip(), r["region"].strip()
+        where = f"{base}:{i} ({t} {reg})"
+        if (t, reg) in out:
+            die(f"{where}: duplicate (type, region)")
+        if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", r["as_of"].strip()):
+            die(f"{where}: as_of: expected YYYY-MM-DD")
+        if not r["source_url"].strip().startswith("https://aws.amazon.com/"):
+            die(f"{where}: source_url: expected the AWS pricing page")
+        inst = dec(r["effective_instance_usd_per_hour"], where, positive=True)
+        acc = dec(r["effective_accelerator_usd_per_hour"], where, positive=True)
+        out[(t, reg)] = (inst, acc)
+    return out
+
+
+def attach_capacity_blocks(instances, cb):
+    """Sets capacity_block_usd_per_hour on the price entries that have a
+    published rate. Checks each rate against the page's own per-accelerator
+    rate (instance rate = accelerator rate x the type's accelerator count,
+    within the page's rounding of the accelerator rate to 3 decimals; one
+    accelerator's worth of 0.0005 per device). Returns (attached, skipped)."""
+    by_type = {it["type"]: it for it in instances}
+    attached, skipped = 0, []
+    for (t, reg), (inst, acc) in sorted(cb.items()):
+        it = by_type.get(t)
+        if it is None or reg not in it["prices"]:
+            skipped.append(f"{t} {reg}")
+            continue
+        count = (it["accelerator"] or {}).get("count") or 0
+        if count <= 0:
+            die(f"capacity blocks: {t} has no accelerator in the catalog")
+        if abs(acc * count - inst) > Decimal("0.0005") * count + Decimal("0.001"):
+            die(f"capacity blocks: {t} {reg}: instance rate {inst} is not {count} x the "
+                f"accelerator rate {acc}")
+        it["prices"][reg]["capacity_block_usd_per_hour"] = Num(inst, 6)
+        attached += 1
+    return attached, skipped
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description="Build ec2fit's data/catalog.json.")
     src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "sources")
@@ -740,7 +800,9 @@ def main(argv=None):
                             ("byregion", "ec2_ondemand_by_region.csv",
                              "per-region on-demand prices, all instance types"),
                             ("spot", "spot-advisor-sample.json", "spot-advisor JSON feed"),
-                            ("cpus", "cpu_families.csv", "host CPU figures per family")):
+                            ("cpus", "cpu_families.csv", "host CPU figures per family"),
+                            ("capacity_blocks", "ec2_capacity_blocks.csv",
+                             "Capacity Blocks for ML reservation rates")):
         ap.add_argument(f"--{opt}", default=os.path.normpath(os.path.join(src, name)),
                         help=f"{what} (default data/sources/{name})")
     ap.add_argument("-o", "--output", required=True, help="output file (written atomically)")
@@ -748,7 +810,7 @@ def main(argv=None):
                     "as-of date at T00:00:00Z)")
     ap.add_argument("--source-date", action="append", default=[], metavar="KIND=YYYY-MM-DD",
                     help="override the as-of date of a source (kind: ondemand, regional, "
-                    "extras, accelerators, byregion, spot, cpus)")
+                    "extras, accelerators, byregion, spot, cpus, capacity_blocks)")
     args = ap.parse_args(argv)
 
     try:
@@ -778,6 +840,8 @@ def main(argv=None):
         cpus = load_cpu_families(args.cpus)
         instances, left_out, no_price_accel, not_in_extras, mismatches = build_instances(
             args.extras, accels, ondemand, regional, spot, cpus, byregion)
+        cb_attached, cb_skipped = attach_capacity_blocks(
+            instances, load_capacity_blocks(args.capacity_blocks))
         audit = audit_catalog(instances, accels)
         audit[OFFERED_RULE] = audit_offered(instances, ondemand, regional, byregion)
     except GenError as e:
@@ -830,6 +894,9 @@ def main(argv=None):
         print(f"gen_catalog: left out {len(not_in_extras)} priced types missing from "
               f"{os.path.basename(args.extras)} (no hardware facts): {', '.join(not_in_extras)}",
               file=err)
+    print(f"gen_catalog: {os.path.basename(args.capacity_blocks)}: {cb_attached} Capacity "
+          f"Block rates attached; not packed (no catalog price for the pair): "
+          f"{', '.join(cb_skipped) or 'none'}", file=err)
     for m in mismatches:
         print(f"gen_catalog: price mismatch: {m}", file=err)
     if not mismatches:

@@ -57,7 +57,7 @@ PARALLELISM = enum("single", "dp", "fsdp", "tp", "tp+dp", "tp+pp", "tp+fsdp",
 BOTTLENECK = enum("compute", "memory-bandwidth", "communication", "data",
                   "host-memory", "device-memory")
 PURCHASE = enum("on-demand", "spot", "reserved-1y", "savings-plan-1y",
-                "savings-plan-3y")
+                "savings-plan-3y", "capacity-block")
 THROUGHPUT_UNIT = enum("images/s", "samples/s", "tokens/s", "requests/s")
 
 # age_days: whole days from as_of to the day of the run (null when the
@@ -73,10 +73,13 @@ PRICE_PROPS = {
     "spot_savings_pct": {"type": ["integer", "null"], "maximum": 99,
                          "description": "Spot Advisor savings vs on-demand, whole percent"},
     "interruption_band": {"type": ["integer", "null"], "minimum": 0, "maximum": 4},
+    # since issue 26, only where AWS publishes a rate (additive: optional)
+    "capacity_block_usd_per_hour": dict(NONNEG, description="EC2 Capacity Blocks for ML: the published effective instance hourly rate of a reservation (docs/estimation.md)"),
 }
-PRICE = obj(PRICE_PROPS)
+PRICE = obj(PRICE_PROPS, optional=("capacity_block_usd_per_hour",))
 PRICE_SHOW = obj(dict(PRICE_PROPS, interruption_range=STR, region=REGION, zone_group=ZONE_GROUP),
-                 optional=("interruption_range", "region", "zone_group"))
+                 optional=("interruption_range", "region", "zone_group",
+                           "capacity_block_usd_per_hour"))
 ACCEL_PROPS = {
     "id": STR, "model": STR, "kind": enum("gpu", "neuron", "other"),
     "count": POSINT, "memory_gib": NONNEG, "total_memory_gib": NONNEG,
@@ -293,17 +296,23 @@ PLAN_OPTIONAL = ("zone_group", "placement", "latency_ms", "ttft_ms", "per_token_
                  "spot_savings_pct", "plan_savings_pct", "storage",
                  "cost_breakdown", "purchase_options",
                  "auto_scaling", "interruption_probability", "capacity_caveat",
-                 "ranges", "notes", *EXPLAIN_PROPS)
+                 "ranges", "notes", "capacity_block", *EXPLAIN_PROPS)
 # serving plans: what each purchase option would cost the plan's fleet
 # (docs/rules.md "Purchase options")
 PURCHASE_ROW = obj({
     "usd_per_hour": NNUM_POS_, "monthly_usd": NNUM_POS_,
     "break_even_utilization_pct": {"type": ["number", "null"], "minimum": 0},
     "estimated": dict(BOOL, description="a bound from a published discount, not a catalog rate")})
+# since issue 26, on capacity-scarce types only (additive: optional): an
+# On-Demand Capacity Reservation of the always-on instances, at on-demand
+PURCHASE_ROW_ODCR = dict(obj(dict(PURCHASE_ROW["properties"], reserved_instances=POSINT,
+                                  discounts_apply=BOOL)),
+                         description="On-Demand Capacity Reservation of the always-on instances: the on-demand rate whether they run or not; Savings Plans and regional RIs apply (docs/rules.md)")
 PURCHASE_OPTIONS = obj({
     "on-demand": PURCHASE_ROW, "reserved-1y": PURCHASE_ROW,
     "savings-plan-1y": PURCHASE_ROW, "savings-plan-3y": PURCHASE_ROW,
-    "chosen": PURCHASE, "monthly_saving_usd": NONNEG})
+    "capacity-reservation": PURCHASE_ROW_ODCR,
+    "chosen": PURCHASE, "monthly_saving_usd": NONNEG}, optional=("capacity-reservation",))
 PLAN_ASG = obj({"min_instances": POSINT, "desired_instances": POSINT,
                 "max_instances": POSINT, "expected_instances": NONNEG,
                 "warm_pool_size": {"type": "integer", "minimum": 0}})
@@ -354,6 +363,10 @@ PLAN = obj({
     "warnings": arr(obj({"rule": STR, "reason": STR})),
     "notes": dict(arr(STR), description="facts about the plan that are not a problem: a serving fleet's per-replica capacity and the replicas that meet the load (in place of the estimator's below-the-load warning for one replica)"),
     "ranges": RANGES,
+    "capacity_block": dict(obj({
+        "days": dict(POSINT, maximum=182), "instances": dict(POSINT, maximum=256),
+        "blocks": POSINT, "usd_per_hour": NONNEG, "window_usd": NONNEG}),
+        description="capacity-block plans: the reserved window (whole days, 1-14 then by 7 to 182), the instances it holds in blocks of 1-64, the published hourly rate per instance, and the window's cost (total_usd less storage)"),
     **EXPLAIN_PROPS,
 }, optional=PLAN_OPTIONAL)
 # spot plans carry the spot fields, on-demand plans none of them
@@ -422,7 +435,10 @@ RECOMMEND_PROPS = {
     ]}),
     "summary": obj({"candidates": {"type": "integer", "minimum": 0},
                     "plans": {"type": "integer", "minimum": 0},
-                    "rejected": {"type": "integer", "minimum": 0}}),
+                    "rejected": {"type": "integer", "minimum": 0},
+                    # since issue 26, only when some plan is a capacity block
+                    "capacity_block_plans": {"type": "integer", "minimum": 1}},
+                   optional=("capacity_block_plans",)),
     "closest_misses": {"type": "array", "items": REJECTION, "maxItems": 5},
     "rejected": arr(REJECTION),
 }

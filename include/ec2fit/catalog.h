@@ -106,6 +106,11 @@ typedef struct {
     double spot_usd_per_hour;       /* estimated from savings; <0 unknown */
     int spot_savings_pct;           /* vs on-demand; may be negative */
     int interruption_band;          /* 0..4 spot-advisor range; -1 unknown */
+    double capacity_block_usd_per_hour; /* Capacity Blocks for ML: the
+                                       published effective instance hourly
+                                       rate of a reservation; <= 0 none
+                                       (docs/rules.md, "Capacity
+                                       Blocks for ML") */
 } ecf_price;
 
 typedef struct {

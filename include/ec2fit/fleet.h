@@ -22,7 +22,8 @@ typedef enum {
     ECF_PURCHASE_SPOT,
     ECF_PURCHASE_RESERVED_1Y,
     ECF_PURCHASE_SP_1Y,
-    ECF_PURCHASE_SP_3Y
+    ECF_PURCHASE_SP_3Y,
+    ECF_PURCHASE_CAPACITY_BLOCK /* EC2 Capacity Blocks for ML (jobs) */
 } ecf_purchase;
 
 /* Defaults (docs/rules.md "Auto Scaling"). */
@@ -39,7 +40,7 @@ typedef enum {
 #define ECF_SP_COMPUTE_MAX_DISCOUNT 0.66
 
 /** "auto", "on-demand", "spot", "reserved-1y", "savings-plan-1y",
- *  "savings-plan-3y"; -1 when unknown. */
+ *  "savings-plan-3y", "capacity-block"; -1 when unknown. */
 int ecf_purchase_parse(const char *s);
 const char *ecf_purchase_name(ecf_purchase p);
 
@@ -51,6 +52,25 @@ const char *ecf_purchase_name(ecf_purchase p);
  *  Compute Savings Plan discount (66%) off on-demand. */
 double ecf_purchase_rate(const ecf_price *pr, ecf_purchase p,
                          bool *estimated);
+
+/* EC2 Capacity Blocks for ML (docs/rules.md, "Capacity Blocks for
+ * ML"; EC2 User Guide, "Find and purchase Capacity Blocks"): durations in
+ * 1-day increments up to 14 days, then 7-day increments up to 182 days;
+ * 1, 2, 4, 8, 16, 32 or 64 instances per block, and at most 256
+ * instances across an account's blocks. */
+#define ECF_CB_MAX_DAYS 182
+#define ECF_CB_DAILY_MAX_DAYS 14
+#define ECF_CB_MAX_BLOCK 64
+#define ECF_CB_MAX_INSTANCES 256
+
+/** The reserved window of a job of `hours` wall time on `nodes`
+ *  instances: the shortest allowed duration that covers it (whole days;
+ *  past 14 days, a multiple of 7), in days, and the blocks that hold the
+ *  nodes (*blocks_out: the fewest allowed block sizes that add up to
+ *  exactly `nodes`, i.e. its binary digits below 64 plus one block per
+ *  64). Returns 0 (no window) when the job is longer than 182 days,
+ *  `nodes` is outside 1..256 or `hours` is not positive. */
+int ecf_capacity_block_window(int *blocks_out, double hours, int nodes);
 
 /** Break-even utilisation of a commitment: the fraction of the hours an
  *  instance must run for `commit_usd_per_hour` paid every hour to cost

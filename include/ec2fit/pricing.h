@@ -96,6 +96,13 @@ size_t ecf_pricing_table_count(const ecf_pricing_table *t);
 double ecf_pricing_table_get(const ecf_pricing_table *t, const char *region,
                              const char *type, const char **reason_out);
 
+/** The Capacity Blocks for ML rate (a product with marketoption
+ *  "CapacityBlock") of `type` in `region`, or -1 (none, or two products
+ *  disagree). Such products never count as on-demand prices. */
+double ecf_pricing_table_get_capacity_block(const ecf_pricing_table *t,
+                                            const char *region,
+                                            const char *type);
+
 /** The 1-year Standard, No Upfront reserved hourly rate the same product
  *  carried in its Reserved terms, or -1 (none, or the product was
  *  rejected). */
@@ -173,11 +180,13 @@ typedef struct {
     size_t spot_forced;           /* ... taken because of force */
     size_t reserved_updated;      /* reserved_1y_usd_per_hour set or
                                      changed */
+    size_t capacity_block_updated; /* capacity_block_usd_per_hour set or
+                                     changed */
 } ecf_pricing_report;
 
 #define ECF_PRICING_MAX_NOTES 50
 #define ECF_PRICING_REPORT_INIT                                                \
-    {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, NULL, 0, 0, 0, 0, 0, 0, 0, 0}
+    {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0}
 
 void ecf_pricing_report_dispose(ecf_pricing_report *r);
 

@@ -37,7 +37,9 @@ typedef struct {
     const char *regions[ECF_RECOMMEND_MAX_REGIONS]; /* borrowed */
     size_t n_regions;
     ecf_spot_policy spot;      /* auto: spot for train/batch jobs only */
-    int max_nodes;             /* 0 = 16 for jobs, 64 for serving */
+    int max_nodes;             /* 0 = 16 for jobs (256 when a deadline
+                                  leaves no plan within 16), 64 for
+                                  serving */
     double deadline_hours;     /* 0 = none */
     double budget_usd;         /* 0 = none */
     double budget_hourly_usd;  /* 0 = none */
@@ -75,8 +77,8 @@ typedef struct {
     {{NULL}, 0, ECF_SPOT_AUTO, 0, 0, 0, 0, 0, 0.5, ECF_OPT_COST, NULL, NULL, 0, \
      NULL, NULL, false, ECF_PURCHASE_AUTO, 0, false, 0, 0, false, 0}
 
-/* Penalty rules that can fire on one plan (there are five kinds). */
-#define ECF_PLAN_MAX_PENALTIES 6
+/* Penalty rules that can fire on one plan (there are seven kinds). */
+#define ECF_PLAN_MAX_PENALTIES 8
 
 #define ECF_MARK_CHEAPEST (1u << 0)
 #define ECF_MARK_FASTEST (1u << 1)
@@ -135,6 +137,10 @@ typedef struct {
                                 (included in total_usd); 0 = none */
     double storage_monthly_usd; /* the same storage for a month */
     bool storage_price_estimated; /* storage priced at us-east-1 rates */
+    int cb_days;             /* capacity-block plans: the reserved window
+                                (ecf_capacity_block_window), days; else 0 */
+    int cb_blocks;           /* capacity-block plans: the blocks holding
+                                `nodes`; else 0 */
     int n_penalties;         /* reasons: ecf_recommend_plan_penalties */
     ecf_rule_id penalty_ids[ECF_PLAN_MAX_PENALTIES];
 } ecf_plan;

@@ -55,6 +55,9 @@ typedef struct {
     double latency_ms;
     double qps;
     int max_nodes;
+    /* the type's Capacity Blocks for ML rate in the plan's region, <= 0
+     * none (spot-capacity names the block that would hold the job) */
+    double cb_usd_per_hour;
     /* The plan's software stack (resolved once per platform by the
      * scorer); NULL = not checked (the stack rule passes and
      * neuron-support falls back to "any Neuron accelerator"). */

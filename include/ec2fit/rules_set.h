@@ -45,6 +45,9 @@ typedef enum {
     ECF_RULE_END_OF_SUPPORT,      /* accelerator past its software's
                                      support (Volta with CUDA 13, Inf1
                                      with Neuron 2.26.1+) */
+    ECF_RULE_SPOT_CAPACITY,       /* a long multi-node spot job on a type
+                                     whose capacity is scarce (p5-class):
+                                     it holds no capacity */
     ECF_RULE_COUNT
 } ecf_rule_id;
 

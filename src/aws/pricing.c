@@ -48,7 +48,13 @@ void ecf_pricing_table_free(ecf_pricing_table *t)
         free(t->v[i].type);
         free(t->v[i].sku);
     }
+    for (i = 0; i < t->n_cb; i++) {
+        free(t->cb[i].region);
+        free(t->cb[i].type);
+        free(t->cb[i].sku);
+    }
     free(t->v);
+    free(t->cb);
     free(t);
 }
 
@@ -173,6 +179,23 @@ double ecf_pricing_table_get(const ecf_pricing_table *t, const char *region,
     return e->usd;
 }
 
+double ecf_pricing_table_get_capacity_block(const ecf_pricing_table *t,
+                                            const char *region,
+                                            const char *type)
+{
+    double v = -1;
+    size_t i;
+    for (i = 0; i < t->n_cb; i++) {
+        const od_entry *e = &t->cb[i];
+        if (strcmp(e->region, region) != 0 || strcmp(e->type, type) != 0)
+            continue;
+        if (v > 0 && e->usd != v)
+            return -1; /* two products disagree: neither is taken */
+        v = e->usd;
+    }
+    return v;
+}
+
 double ecf_pricing_table_get_reserved(const ecf_pricing_table *t,
                                       const char *region, const char *type)
 {
@@ -283,6 +306,51 @@ static double reserved_1y(const cJSON *reserved)
     return best;
 }
 
+/* A Capacity Blocks for ML product: its one hourly USD rate, kept in
+ * t->cb (never with the on-demand prices); a product without exactly one
+ * positive rate is skipped. */
+static void capacity_block_product(ecf_pricing_table *t, const char *region,
+                                   const char *type, const char *sku,
+                                   const cJSON *doc, size_t *skipped)
+{
+    const cJSON *term, *dim;
+    double rate = -1;
+    int n = 0;
+    od_entry *e;
+    cJSON_ArrayForEach(term, cJSON_GetObjectItemCaseSensitive(
+                                 cJSON_GetObjectItemCaseSensitive(doc, "terms"),
+                                 "OnDemand"))
+    {
+        cJSON_ArrayForEach(
+            dim, cJSON_GetObjectItemCaseSensitive(term, "priceDimensions"))
+        {
+            const char *unit = get_str(dim, "unit");
+            const char *usd = get_str(
+                cJSON_GetObjectItemCaseSensitive(dim, "pricePerUnit"), "USD");
+            double v;
+            if (unit && strcmp(unit, "Hrs") == 0 && usd &&
+                parse_decimal(&v, usd) == 0) {
+                rate = v;
+                n++;
+            }
+        }
+    }
+    if (n != 1 || !(rate > 0)) {
+        (*skipped)++;
+        return;
+    }
+    if (t->n_cb == t->cap_cb) {
+        t->cap_cb = t->cap_cb ? t->cap_cb * 2 : 16;
+        t->cb = ecf_xrealloc(t->cb, t->cap_cb * sizeof(*t->cb));
+    }
+    e = &t->cb[t->n_cb++];
+    memset(e, 0, sizeof(*e));
+    e->region = ecf_xstrdup(region);
+    e->type = ecf_xstrdup(type);
+    e->sku = ecf_xstrdup(sku ? sku : "?");
+    e->usd = rate;
+}
+
 /* One PriceList element (already parsed). Returns <0 on a malformed
  * element, 0 otherwise (accepted, rejected or skipped). */
 static int parse_product(ecf_pricing_table *t, const char *region,
@@ -313,6 +381,16 @@ static int parse_product(ecf_pricing_table *t, const char *region,
                            "%s",
                            idx, type, rcode, region);
     sku = get_str(product, "sku");
+    /* the Price List lists Capacity Blocks for ML as products of their
+     * own (vantage-sh/ec2instances.info 07a565ec skips them): their rate
+     * is a reservation fee, not the on-demand price */
+    {
+        const char *market = get_str(attrs, "marketoption");
+        if (market && strcmp(market, "CapacityBlock") == 0) {
+            capacity_block_product(t, region, type, sku, doc, skipped);
+            return 0;
+        }
+    }
     e = od_push(t, region, type, sku);
 
     ondemand = cJSON_GetObjectItemCaseSensitive(

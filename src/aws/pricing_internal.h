@@ -28,6 +28,11 @@ struct ecf_pricing_table {
     od_entry *v;
     size_t n, cap;
     bool finished;
+    /* Capacity Blocks for ML products (attribute marketoption
+     * "CapacityBlock"): their hourly rate is the block's reservation fee,
+     * kept apart so it is never taken for the on-demand price */
+    od_entry *cb;
+    size_t n_cb, cap_cb;
 };
 
 static inline const char *get_str(const cJSON *obj, const char *key)

@@ -268,8 +268,19 @@ static void merge_reserved(cJSON *instances, ecf_pricing_report *rep,
                 entry, "ondemand_usd_per_hour");
             cJSON *old = cJSON_GetObjectItemCaseSensitive(
                 entry, "reserved_1y_usd_per_hour");
+            cJSON *old_cb = cJSON_GetObjectItemCaseSensitive(
+                entry, "capacity_block_usd_per_hour");
             double v = ecf_pricing_table_get_reserved(o->ondemand,
                                                       o->regions[r], type);
+            double cb = ecf_pricing_table_get_capacity_block(
+                o->ondemand, o->regions[r], type);
+            /* a Capacity Block rate: its own field, never the on-demand
+             * price (docs/update.md) */
+            if (entry && cb > 0 && cJSON_IsNumber(od) &&
+                !(cJSON_IsNumber(old_cb) && old_cb->valuedouble == cb)) {
+                set_number(entry, "capacity_block_usd_per_hour", cb);
+                rep->capacity_block_updated++;
+            }
             if (!entry || v <= 0 || !cJSON_IsNumber(od))
                 continue;
             if (v >= od->valuedouble) { /* rule "reserved-1y < on-demand" */

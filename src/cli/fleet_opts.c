@@ -39,8 +39,8 @@ int cli_fleet_option(ecf_recommend_opts *o, int id, const char *arg,
         if (k < 0)
             return ecf_err_set(err, ECF_EINVAL,
                                "--purchase: expected auto, on-demand, spot, "
-                               "reserved-1y, savings-plan-1y or "
-                               "savings-plan-3y, got '%s'",
+                               "reserved-1y, savings-plan-1y, "
+                               "savings-plan-3y or capacity-block, got '%s'",
                                arg);
         o->purchase = (ecf_purchase)k;
         return 1;
@@ -115,8 +115,10 @@ void cli_fleet_usage(FILE *f)
 {
     fputs("Purchase and fleet:\n"
           "  --purchase OPT          auto|on-demand|spot|reserved-1y|savings-plan-1y|\n"
-          "                          savings-plan-3y (auto: spot for jobs, 1-year\n"
-          "                          reserved for 24/7 serving)\n"
+          "                          savings-plan-3y|capacity-block (auto: spot for\n"
+          "                          jobs, plus a Capacity Block for accelerated jobs\n"
+          "                          of a day or more; 1-year reserved for 24/7\n"
+          "                          serving)\n"
           "  --target-utilization U  serving: Auto Scaling target (default 70%)\n"
           "  --async                 serving: scale on SQS backlog per instance\n"
           "  --max-wait DUR          --async: acceptable queue wait (default 10s)\n"

@@ -443,6 +443,10 @@ static int load_price(ctx *c, ecf_price *p, const cJSON *v)
                      true, -1, 0);
     if (!rc && p->interruption_band > 4)
         rc = fail(c, "interruption_band", "expected an integer from 0 to 4");
+    if (!rc)
+        rc = get_number(c, &p->capacity_block_usd_per_hour, v,
+                        "capacity_block_usd_per_hour", false, true,
+                        ECF_PRICE_UNKNOWN, ECF_CATALOG_MAX_USD_PER_HOUR);
     if (!rc) {
         est = cJSON_GetObjectItemCaseSensitive(v, "spot_estimated");
         bad = est && !cJSON_IsBool(est) && !cJSON_IsNull(est);

@@ -205,7 +205,8 @@ static int load_buffer_(bool trusted, ecf_rules *out, const char *data, size_t l
     for (k = 0; k < ECF_RULE_COUNT; k++) {
         /* a rule added after rules files were in use may be left out of
          * an older one: it is then off, so that file keeps its ranking */
-        if (!seen[k] && k == ECF_RULE_END_OF_SUPPORT) {
+        if (!seen[k] && (k == ECF_RULE_END_OF_SUPPORT ||
+                         k == ECF_RULE_SPOT_CAPACITY)) {
             out->rules[k].id = (ecf_rule_id)k;
             out->rules[k].enabled = false;
             out->rules[k].kind = ECF_RULE_PENALTY;

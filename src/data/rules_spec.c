@@ -71,6 +71,10 @@ const ecf_rule_spec ecf_rule_specs[ECF_RULE_COUNT] = {
     [ECF_RULE_END_OF_SUPPORT] = {"end-of-support", true, {{NULL, 0, 0, 0}},
                                  {"instance", "accelerator", "generation",
                                   "why", "source", NULL}},
+    [ECF_RULE_SPOT_CAPACITY] = {"spot-capacity", true,
+                                {{"min_hours", 0, 1e6, 24}},
+                                {"instance", "nodes", "days", "band_label",
+                                 "capacity_block", NULL}},
 };
 
 const char *ecf_rule_name(ecf_rule_id id)

@@ -28,7 +28,8 @@ static const double day_shape[24] = {
 
 static const char *const purchase_names[] = {
     "auto",        "on-demand",       "spot",
-    "reserved-1y", "savings-plan-1y", "savings-plan-3y"};
+    "reserved-1y", "savings-plan-1y", "savings-plan-3y",
+    "capacity-block"};
 
 int ecf_purchase_parse(const char *s)
 {
@@ -65,6 +66,9 @@ double ecf_purchase_rate(const ecf_price *pr, ecf_purchase p,
             r = pr->reserved_1y_usd_per_hour;
             est = true;
             break;
+        case ECF_PURCHASE_CAPACITY_BLOCK:
+            r = pr->capacity_block_usd_per_hour;
+            break;
         case ECF_PURCHASE_SP_3Y:
             r = pr->ondemand_usd_per_hour > 0
                     ? pr->ondemand_usd_per_hour *
@@ -82,6 +86,33 @@ double ecf_purchase_rate(const ecf_price *pr, ecf_purchase p,
     if (estimated)
         *estimated = est;
     return r;
+}
+
+int ecf_capacity_block_window(int *blocks_out, double hours, int nodes)
+{
+    double d;
+    int days, blocks, rest;
+
+    if (blocks_out)
+        *blocks_out = 0;
+    /* the 1e-9 keeps a job of exactly N days (N x 24 h, as a double
+     * product) in N days */
+    if (!(hours > 0) || nodes < 1 || nodes > ECF_CB_MAX_INSTANCES)
+        return 0;
+    d = ceil(hours / 24.0 - 1e-9);
+    if (d > ECF_CB_MAX_DAYS)
+        return 0;
+    days = d < 1 ? 1 : (int)d;
+    if (days > ECF_CB_DAILY_MAX_DAYS)
+        days = (days + 6) / 7 * 7;
+    if (days > ECF_CB_MAX_DAYS)
+        return 0;
+    blocks = nodes / ECF_CB_MAX_BLOCK;
+    for (rest = nodes % ECF_CB_MAX_BLOCK; rest; rest &= rest - 1)
+        blocks++;
+    if (blocks_out)
+        *blocks_out = blocks;
+    return days;
 }
 
 double ecf_purchase_break_even(double commit_usd_per_hour,

@@ -100,6 +100,7 @@ typedef struct {
     size_t plan_cap, rej_cap;
     bool serving;
     bool spot_allowed;
+    bool cb_eval; /* cost_job prices a Capacity Block (add_capacity_block) */
     int max_nodes;
     double restart_hours;
     /* Stack verdicts, one per accelerator (or CPU architecture) seen in
@@ -216,7 +217,9 @@ static void cost_job(run_ctx *c, ecf_plan *p, ecf_rule_input *in,
                      const ecf_estimate *e, const ecf_price *price, bool spot,
                      int nodes)
 {
-    ecf_purchase pu = spot ? ECF_PURCHASE_SPOT : c->o->purchase;
+    ecf_purchase pu = spot        ? ECF_PURCHASE_SPOT
+                      : c->cb_eval ? ECF_PURCHASE_CAPACITY_BLOCK
+                                   : c->o->purchase;
     double unit_price;
     double per_s = ecf_model_kind_is_llm(c->m->kind) && e->tokens_per_s > 0
                        ? e->tokens_per_s
@@ -250,6 +253,8 @@ static void cost_job(run_ctx *c, ecf_plan *p, ecf_rule_input *in,
                                         : ECF_MIN_BILLED_S / 3600.0);
     if (e->time_hours <= 0)
         p->total_usd = 0;
+    if (pu == ECF_PURCHASE_CAPACITY_BLOCK)
+        ecf_rec_cb_cost(p); /* the reserved window, not the job's hours */
     if (!c->storage_region || c->storage_region != c->region) {
         c->storage_sp = ecf_rec_storage_price(c->o, c->region,
                                               &c->storage_sp_estimated);
@@ -280,6 +285,7 @@ static void cost_job(run_ctx *c, ecf_plan *p, ecf_rule_input *in,
     in->expected_interruptions = p->expected_interruptions;
     in->checkpoint_hours = c->o->checkpoint_hours;
     in->instances_needed = 0;
+    in->cb_usd_per_hour = price->capacity_block_usd_per_hour;
 }
 
 static void finish_plan(run_ctx *c, ecf_plan *p, const ecf_instance *inst,
@@ -354,6 +360,7 @@ static void plan_clear_unset(ecf_plan *p)
     p->storage = 0;                 /* serving */
     p->storage_usd = p->storage_monthly_usd = 0;
     p->storage_price_estimated = false;
+    p->cb_days = p->cb_blocks = 0;  /* not a capacity-block plan */
     memset(p->penalty_ids, 0, sizeof(p->penalty_ids)); /* past n_penalties */
 }
 
@@ -440,6 +447,33 @@ static bool kept_plan_free_fail(run_ctx *c, int n, ecf_rule_id *pf,
     return true;
 }
 
+/* The capacity-block plan of a candidate on `n` nodes, taken when it
+ * passes the rules and a window holds it (--purchase auto). */
+static int add_capacity_block(run_ctx *c, const ecf_instance *inst,
+                              const char *region, const ecf_price *price,
+                              bool estimated, int n, ecf_err *err)
+{
+    ecf_estimate e;
+    const ecf_estimate *ep;
+    ecf_plan *p;
+    ecf_rule_result res;
+
+    if (!(ep = memo_estimate(c, &e, inst, n, err)))
+        return -1;
+    p = next_plan(c->r, &c->plan_cap);
+    c->cb_eval = true;
+    /* the on-demand plan on these nodes passed: so do the plan-free
+     * constraints */
+    evaluate_(c, p, &res, inst, price, ep, false, n, false, true);
+    c->cb_eval = false;
+    if (res.pass && p->cb_days > 0) {
+        c->r->n_plans++;
+        finish_plan(c, p, inst, region, ep, &res);
+        p->price_estimated = estimated;
+    }
+    return 0;
+}
+
 /* consider() of a type that has a price in the region (`estimated`: the
  * price is ecf_rec_price_known's). */
 static int consider_priced(run_ctx *c, const ecf_instance *inst,
@@ -489,7 +523,9 @@ static int consider_priced(run_ctx *c, const ecf_instance *inst,
     }
 
     for (n = start; n <= limit; n++) {
-        bool any_fixable = false, memory_short = false;
+        bool any_fixable = false, memory_short = false,
+             deadline_only = true;
+        double deadline_ratio = 1e300; /* the smallest deadline miss */
         ecf_rule_id pf;
         double pf_ratio;
         if (!kept_plan_free_fail(c, n, &pf, &pf_ratio)) {
@@ -556,6 +592,10 @@ static int consider_priced(run_ctx *c, const ecf_instance *inst,
                 last_nodes[k] = n;
                 if (fixable_by_nodes(res.failed))
                     any_fixable = true;
+                if (res.failed != ECF_RULE_DEADLINE)
+                    deadline_only = false;
+                else if (res.miss_ratio < deadline_ratio)
+                    deadline_ratio = res.miss_ratio;
                 if (res.failed == ECF_RULE_MEMORY_FIT ||
                     res.failed == ECF_RULE_HOST_RAM)
                     memory_short = true;
@@ -573,7 +613,21 @@ static int consider_priced(run_ctx *c, const ecf_instance *inst,
          * memory (a replica needs more nodes) is fixed by a bigger group. */
         if (c->serving && !memory_short)
             break;
+        if (deadline_only) /* past 16 nodes, skip ahead (recommend_scale.c) */
+            n = ecf_recommend_deadline_next_(n, limit, deadline_ratio);
     }
+    if (c->o->purchase == ECF_PURCHASE_CAPACITY_BLOCK && placed[0] &&
+        ecf_rec_cb_drop(c->r, at[0], &last_nodes[0])) {
+        placed[0] = false;
+        last_rule[0] = ECF_RULE_NO_PRICE;
+        last_ratio[0] = 1e9;
+    }
+    /* auto: a Capacity Block beside on-demand, on the same nodes */
+    if (placed[0] && c->o->purchase == ECF_PURCHASE_AUTO && !c->serving &&
+        ecf_rec_cb_auto_wanted(&c->r->plans[at[0]], price) &&
+        add_capacity_block(c, inst, region, price, estimated,
+                           c->r->plans[at[0]].nodes, err) != 0)
+        return -1;
     if (placed[0] && placed[1])
         ecf_rec_spot_savings(c->r, &c->r->plans[at[1]],
                              &c->r->plans[at[0]]);
@@ -600,7 +654,9 @@ static int consider(run_ctx *c, const ecf_instance *inst, const char *region,
     if (!price && c->o->estimate_missing_prices)
         price = ecf_rec_price_known(c->r, inst, region, price, &est_price,
                                     &estimated);
-    if (!price) {
+    if (!price ||
+        (c->o->purchase == ECF_PURCHASE_CAPACITY_BLOCK &&
+         ecf_purchase_rate(price, ECF_PURCHASE_CAPACITY_BLOCK, NULL) <= 0)) {
         push_reject(c->r, &c->rej_cap, inst, region, false, 0,
                     ECF_RULE_NO_PRICE, 1e9);
         return 0;
@@ -667,6 +723,15 @@ void ecf_recommend_rejection_reason(char *out, size_t n,
     if (n == 0)
         return;
     out[0] = '\0';
+    if (x->rule == ECF_RULE_NO_PRICE && price &&
+        r->opts.purchase == ECF_PURCHASE_CAPACITY_BLOCK) {
+        bool got = x->nodes > 0 && ecf_estimate_run_quiet(
+                                       &e, r->model, &r->workload, x->inst,
+                                       x->nodes, NULL) == 0;
+        ecf_rec_cb_reason(out, n, x->inst, x->region, price,
+                          got ? e.time_hours : 0, x->nodes);
+        return;
+    }
     if (x->rule == ECF_RULE_NO_PRICE || !price) {
         const char *names[] = {"instance", "region"};
         const char *values[] = {x->inst->type, x->region};
@@ -711,19 +776,10 @@ int ecf_recommend_plan_penalties(ecf_rule_hit *out, int max,
 }
 
 
-int ecf_recommend_run(ecf_recommendation **out, const ecf_catalog *cat,
-                      const ecf_model *m, const ecf_workload *w,
-                      const ecf_rules *rules, const ecf_recommend_opts *o,
-                      ecf_err *err)
-{
-    return ecf_recommend_run_memo(out, cat, m, w, rules, o, NULL, err);
-}
-
-int ecf_recommend_run_memo(ecf_recommendation **out, const ecf_catalog *cat,
-                           const ecf_model *m, const ecf_workload *w,
-                           const ecf_rules *rules,
-                           const ecf_recommend_opts *o,
-                           ecf_recommend_memo *memo, ecf_err *err)
+int ecf_rec_run_pass(ecf_recommendation **out, const ecf_catalog *cat,
+                     const ecf_model *m, const ecf_workload *w,
+                     const ecf_rules *rules, const ecf_recommend_opts *o,
+                     ecf_recommend_memo *memo, int job_cap, ecf_err *err)
 {
     run_ctx c;
     ecf_workload ww = *w;
@@ -767,7 +823,12 @@ int ecf_recommend_run_memo(ecf_recommendation **out, const ecf_catalog *cat,
         return ecf_err_set(err, ECF_EINVAL,
                            "--target-utilization: expected a fraction "
                            "above 0 and at most 1 (or a percentage)");
-    c.max_nodes = o->max_nodes > 0 ? o->max_nodes : (c.serving ? 64 : 16);
+    c.max_nodes =
+        o->max_nodes > 0 ? o->max_nodes : (c.serving ? 64 : job_cap);
+    if (c.serving && o->purchase == ECF_PURCHASE_CAPACITY_BLOCK)
+        return ecf_err_set(err, ECF_EINVAL,
+                           "--purchase capacity-block: Capacity Blocks are "
+                           "for jobs (train, finetune, batch), not serving");
     c.restart_hours =
         ecf_rule_param_get(&rules->rules[ECF_RULE_SPOT_INTERRUPTION],
                            "restart_overhead_min", 10) /

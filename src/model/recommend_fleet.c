@@ -100,6 +100,7 @@ void ecf_recommend_cost_serving(ecf_plan *p, ecf_rule_input *in,
     in->total_usd = p->monthly_usd; /* --budget is monthly for serving */
     in->instances_needed = p->nodes;
     in->checkpoint_hours = o->checkpoint_hours;
+    in->cb_usd_per_hour = price ? price->capacity_block_usd_per_hour : 0;
     in->time_hours = 0; /* serving: no job time */
     in->expected_interruptions = 0;
 }

@@ -151,4 +151,45 @@ bool ecf_recommend_scale_on_(bool scale, int n, int limit,
                              const ecf_plan *plans, const bool want[2],
                              const size_t at[2]);
 
+/* recommend_capacity.c: Capacity Blocks for ML (docs/estimation.md,
+ * "Capacity Blocks for ML"). */
+/* The shortest job (wall time with start-up, hours) for which --purchase
+ * auto adds a capacity-block plan: one day, the shortest block. */
+#define ECF_CB_AUTO_MIN_HOURS 24.0
+/* The job node cap past which no plan was found: the search repeats with
+ * this cap when a deadline leaves no plan within the default 16. */
+#define ECF_JOB_DEFAULT_MAX_NODES 16
+/** Prices the job plan `p` (hourly_usd and time_hours set, storage not
+ *  yet added) as a Capacity Block: the reserved window's days x 24 x
+ *  hourly_usd, cb_days and cb_blocks set. A plan without a window
+ *  (longer than 182 days, more than 256 nodes, no known time) keeps
+ *  cb_days 0 and its hourly total. */
+void ecf_rec_cb_cost(ecf_plan *p);
+/** Whether --purchase auto adds a capacity-block plan beside the
+ *  on-demand plan `od` of an accelerated job: a published rate and a
+ *  run of at least ECF_CB_AUTO_MIN_HOURS. */
+bool ecf_rec_cb_auto_wanted(const ecf_plan *od, const ecf_price *price);
+/** --purchase capacity-block: drops plans[at], the candidate's last plan
+ *  (spot is not considered), when no Capacity Block holds it (a window
+ *  past 182 days or 256 instances, or no known time): true, *nodes_out
+ *  its node count. */
+bool ecf_rec_cb_drop(ecf_recommendation *r, size_t at, int *nodes_out);
+/* recommend_scale.c: past ECF_JOB_DEFAULT_MAX_NODES nodes, the node count
+ * before the next one to try after a deadline miss by `ratio` (time /
+ * deadline) at `n` nodes: ceil(n x ratio) - 1, at most limit - 1; `n`
+ * itself below 16 nodes or without a miss (docs/rules.md, "Node cap"). */
+int ecf_recommend_deadline_next_(int n, int limit, double ratio);
+/* recommend.c: one plan search, jobs capped at `job_cap` nodes unless
+ * --max-nodes (recommend_scale.c's ecf_recommend_run_memo runs it once,
+ * or twice when a deadline needs more than 16 nodes). */
+int ecf_rec_run_pass(ecf_recommendation **out, const ecf_catalog *cat,
+                     const ecf_model *m, const ecf_workload *w,
+                     const ecf_rules *rules, const ecf_recommend_opts *o,
+                     ecf_recommend_memo *memo, int job_cap, ecf_err *err);
+/** The reason a --purchase capacity-block candidate has no plan
+ *  (ECF_RULE_NO_PRICE): no published rate, or no window. */
+void ecf_rec_cb_reason(char *out, size_t n, const ecf_instance *inst,
+                       const char *region, const ecf_price *price,
+                       double hours, int nodes);
+
 #endif

@@ -62,7 +62,11 @@ static int cmp_plans(const ecf_plan *x, const ecf_plan *y)
     if (c)
         return c;
     c = strcmp(x->region, y->region);
-    return c ? c : (int)x->spot - (int)y->spot;
+    if (c)
+        return c;
+    if (x->spot != y->spot)
+        return (int)x->spot - (int)y->spot;
+    return (int)x->purchase_option - (int)y->purchase_option;
 }
 
 static int plan_cmp(const void *a, const void *b)

@@ -2,9 +2,13 @@
  * recommend_scale.c - when a job on more nodes is worth it: --optimize
  * time's scale-out rule, and an offline job's even scale-out; the rules
  * the scorer applies past the fewest-node plan (docs/recommend.md,
- * "Optimize", "Offline jobs scale out at equal cost").
+ * "Optimize", "Offline jobs scale out at equal cost"); and the job node
+ * cap, 16 or, when a deadline needs it, 256 (docs/rules.md, "Node cap").
  */
 #include "ec2fit/recommend.h"
+#include "ec2fit/fleet.h"
+
+#include <math.h>
 
 #include "recommend_internal.h"
 
@@ -54,4 +58,49 @@ bool ecf_recommend_scale_on_(bool scale, int n, int limit,
         if (want[k] && n < 2 * plans[at[k]].nodes)
             return true;
     return false;
+}
+
+/* Past the default cap (a deadline raised it, up to 256), a deadline miss
+ * skips ahead: no plan speeds up by more than its node count grows (the
+ * estimator's scaling efficiency is at most 1), so the fewest nodes that
+ * meet the deadline are at least n x (time / deadline). One estimate per
+ * jump instead of one per node count. */
+int ecf_recommend_deadline_next_(int n, int limit, double ratio)
+{
+    double want;
+    int next;
+    if (n < ECF_JOB_DEFAULT_MAX_NODES || !(ratio > 1) || ratio >= 1e300)
+        return n;
+    want = ceil((double)n * ratio - 1e-9);
+    next = want >= limit ? limit : (int)want;
+    return next > n + 1 ? next - 1 : n;
+}
+
+int ecf_recommend_run(ecf_recommendation **out, const ecf_catalog *cat,
+                      const ecf_model *m, const ecf_workload *w,
+                      const ecf_rules *rules, const ecf_recommend_opts *o,
+                      ecf_err *err)
+{
+    return ecf_recommend_run_memo(out, cat, m, w, rules, o, NULL, err);
+}
+
+/* Jobs are capped at 16 nodes by default. When a deadline leaves no plan
+ * within 16, the search runs again up to 256 nodes, the most instances an
+ * account can hold in Capacity Blocks: a run where 16 nodes suffice is
+ * not changed by the higher cap (docs/rules.md, "Node cap"). */
+int ecf_recommend_run_memo(ecf_recommendation **out, const ecf_catalog *cat,
+                           const ecf_model *m, const ecf_workload *w,
+                           const ecf_rules *rules,
+                           const ecf_recommend_opts *o,
+                           ecf_recommend_memo *memo, ecf_err *err)
+{
+    int rc = ecf_rec_run_pass(out, cat, m, w, rules, o, memo,
+                              ECF_JOB_DEFAULT_MAX_NODES, err);
+    if (rc || !*out || (*out)->serving || (*out)->n_plans > 0 ||
+        o->max_nodes > 0 || o->deadline_hours <= 0)
+        return rc;
+    ecf_recommendation_free(*out);
+    *out = NULL;
+    return ecf_rec_run_pass(out, cat, m, w, rules, o, memo,
+                            ECF_CB_MAX_INSTANCES, err);
 }

@@ -10,6 +10,7 @@
  * query fail memory-fit, and formatting is the costly part.
  */
 #include "ec2fit/rules.h"
+#include "ec2fit/fleet.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -233,6 +234,13 @@ static RULES_INLINE bool decide(const ecf_rules *rules, ecf_rule_id id,
                               in->inst->accel->kind != ECF_ACCEL_NEURON));
     case ECF_RULE_END_OF_SUPPORT:
         return ecf_rules_end_of_support(in->inst, NULL) != NULL;
+    case ECF_RULE_SPOT_CAPACITY:
+        /* a training cluster on spot, for a day or more, on a type whose
+         * on-demand capacity is already scarce (docs/rules.md
+         * "spot-capacity") */
+        return in->spot && in->nodes_per_group > 1 &&
+               in->time_hours >= param_at(r, 0, 24) && in->time_hours > 0 &&
+               ecf_estimate_capacity_note(in->inst) != NULL;
     case ECF_RULE_COUNT:
         return false;
     }
@@ -443,6 +451,28 @@ static void format_reason(const ecf_rules *rules, ecf_rule_id id,
         var_s(&v, "generation", in->inst->accel->generation);
         var_s(&v, "why", why ? why : "");
         var_s(&v, "source", src ? src : "");
+        break;
+    }
+    case ECF_RULE_SPOT_CAPACITY: {
+        /* the block that would hold the job: its own time, no rework */
+        double t = in->est && in->est->time_hours > 0 ? in->est->time_hours
+                                                       : in->time_hours;
+        int blocks = 0,
+            days = in->cb_usd_per_hour > 0
+                       ? ecf_capacity_block_window(&blocks, t, in->nodes)
+                       : 0;
+        char cb[200] = "";
+        if (days > 0)
+            snprintf(cb, sizeof(cb),
+                     "; a Capacity Block holds it: %d d x %d nodes, $%.0f "
+                     "for the window (--purchase capacity-block)",
+                     days, in->nodes,
+                     in->cb_usd_per_hour * 24.0 * days * in->nodes);
+        var_s(&v, "instance", type);
+        var_num(&v, "nodes", in->nodes, 0);
+        var_num(&v, "days", in->time_hours / 24.0, 1);
+        var_s(&v, "band_label", band_label(in->interruption_band));
+        var_s(&v, "capacity_block", cb);
         break;
     }
     }

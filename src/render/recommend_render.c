@@ -9,6 +9,7 @@
 
 #include <cjson/cJSON.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,6 +29,47 @@ const char *purchase(const ecf_plan *p)
         return "spot";
     return p->purchase_option == ECF_PURCHASE_AUTO ? "on-demand"
                                             : ecf_purchase_name(p->purchase_option);
+}
+
+void ecf_rr_purchase_label(char *buf, size_t n, const ecf_plan *p)
+{
+    if (!p->spot && p->purchase_option == ECF_PURCHASE_CAPACITY_BLOCK &&
+        p->cb_days > 0)
+        snprintf(buf, n, "capacity block %d d x %d node%s", p->cb_days,
+                 p->nodes, p->nodes == 1 ? "" : "s");
+    else
+        snprintf(buf, n, "%s", purchase(p));
+}
+
+void ecf_rr_cb_note(char *buf, size_t n, const ecf_plan *p)
+{
+    char label[64];
+    buf[0] = '\0';
+    if (p->spot || p->purchase_option != ECF_PURCHASE_CAPACITY_BLOCK ||
+        p->cb_days <= 0)
+        return;
+    ecf_rr_purchase_label(label, sizeof(label), p);
+    snprintf(buf, n,
+             "%s (%d block%s): $%.2f for the reserved window at $%.2f/h "
+             "per instance, paid up front, for a job of %.1f days; the "
+             "capacity is held, not interrupted",
+             label, p->cb_blocks, p->cb_blocks == 1 ? "" : "s",
+             p->usd_per_hour_instance * p->nodes * 24.0 * p->cb_days,
+             p->usd_per_hour_instance, p->time_hours / 24.0);
+}
+
+size_t ecf_rr_cb_rank(const ecf_recommendation *r, size_t n,
+                      const ecf_plan *p)
+{
+    size_t i;
+    for (i = 0; i < n && i < r->n_plans; i++) {
+        const ecf_plan *q = &r->plans[i];
+        if (q->inst == p->inst && q->region == p->region && !q->spot &&
+            q->purchase_option == ECF_PURCHASE_CAPACITY_BLOCK &&
+            q->cb_days > 0)
+            return i + 1;
+    }
+    return 0;
 }
 
 void marks_str(char *buf, size_t n, unsigned marks)

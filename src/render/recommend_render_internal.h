@@ -29,6 +29,17 @@
 #define closest ecf_rr_closest_
 
 const char *purchase(const ecf_plan *p);
+/* The purchase as a reader sees it, in the table, Markdown and HTML:
+ * purchase(p), or a capacity-block plan's window, "capacity block 14 d x
+ * 16 nodes". */
+void ecf_rr_purchase_label(char *buf, size_t n, const ecf_plan *p);
+/* A capacity-block plan's note: the window, its blocks, what it costs
+ * and that it is paid up front; "" for other plans. */
+void ecf_rr_cb_note(char *buf, size_t n, const ecf_plan *p);
+/* The rank (1-based) of the capacity-block plan of p's type and region
+ * among the first `n` plans, 0 when none. */
+size_t ecf_rr_cb_rank(const ecf_recommendation *r, size_t n,
+                      const ecf_plan *p);
 void marks_str(char *buf, size_t n, unsigned marks);
 /* Appends "ranked +20%" to a NOTE cell when penalty rules weigh the
  * plan's score (score = the objective column x (1 + penalty),

@@ -101,6 +101,10 @@ cJSON *ecf_render_json_price(const ecf_price *p)
         cJSON_AddNumberToObject(o, "interruption_band", p->interruption_band);
     else
         cJSON_AddNullToObject(o, "interruption_band");
+    /* only where AWS publishes a Capacity Blocks for ML rate (additive) */
+    if (p->capacity_block_usd_per_hour > 0)
+        ecf_render_json_add_num(o, "capacity_block_usd_per_hour",
+                                p->capacity_block_usd_per_hour, 6);
     return o;
 }
 

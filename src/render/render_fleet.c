@@ -47,6 +47,32 @@ void ecf_rr_purchase_rows(rr_purchase_row out[RR_PURCHASE_ROWS],
     }
 }
 
+/* An On-Demand Capacity Reservation for a serving plan on a type whose
+ * on-demand capacity is scarce (ecf_estimate_capacity_note): it holds the
+ * always-on instances at the on-demand rate, used or not, and Savings
+ * Plans and regional RIs discount it (EC2 User Guide, "Capacity
+ * Reservation pricing and billing"; docs/rules.md "On-Demand Capacity
+ * Reservations"). Returns false for other plans. */
+static bool odcr_row(rr_purchase_row *x, const ecf_plan *p)
+{
+    const ecf_price *pr;
+    double extra = p->asg_expected - p->asg_min;
+    if (p->spot || !ecf_estimate_capacity_note(p->inst))
+        return false;
+    pr = ecf_instance_price(p->inst, p->region);
+    if (!pr || pr->ondemand_usd_per_hour <= 0)
+        return false;
+    if (extra < 0)
+        extra = 0;
+    x->option = ECF_PURCHASE_ON_DEMAND;
+    x->usd_per_hour = pr->ondemand_usd_per_hour;
+    x->monthly_usd =
+        (p->asg_min + extra) * pr->ondemand_usd_per_hour * HOURS_PER_MONTH;
+    x->break_even_pct = 100;
+    x->estimated = false;
+    return true;
+}
+
 double ecf_rr_purchase_saving(const ecf_plan *p)
 {
     rr_purchase_row rows[RR_PURCHASE_ROWS];
@@ -82,6 +108,24 @@ void ecf_rr_print_fleet_text(FILE *f, const rr_view *v, bool markdown)
                 p->asg_min, ecf_rr_purchase_saving(p), be);
     }
     fprintf(f, "\n");
+    {
+        rr_purchase_row odcr;
+        if (odcr_row(&odcr, p)) {
+            fprintf(f,
+                    "%sCapacity (rank 1): on-demand %s capacity is scarce: an "
+                    "On-Demand Capacity Reservation holds the %d always-on "
+                    "instance%s at the on-demand rate, $%.2f/month, charged "
+                    "whether %s or not; Savings Plans and regional Reserved "
+                    "Instances apply to it",
+                    li, p->inst->type, p->asg_min,
+                    p->asg_min == 1 ? "" : "s", odcr.monthly_usd,
+                    p->asg_min == 1 ? "it runs" : "they run");
+            if (p->purchase_option != ECF_PURCHASE_ON_DEMAND)
+                fprintf(f, " (the %s plan's $%.2f/month holds it)",
+                        purchase(p), p->monthly_usd);
+            fputc('\n', f);
+        }
+    }
     fprintf(f, "%sAuto Scaling: min %d, desired %d, max %d instances%s; "
                "expected %.2f over the day\n",
             li, r->asg_min, r->asg_min, r->asg_max,
@@ -135,6 +179,20 @@ void ecf_rr_json_fleet_plan(rj *o, const ecf_plan *p)
         }
         rj_bool(&x, "estimated", rows[i].estimated);
         rj_close(&x, '}');
+    }
+    {
+        rr_purchase_row odcr;
+        if (odcr_row(&odcr, p)) {
+            /* additive: only on capacity-scarce types */
+            rj x = rj_open(&po, "capacity-reservation", '{');
+            rj_numr(&x, "usd_per_hour", odcr.usd_per_hour, 6);
+            rj_numr(&x, "monthly_usd", odcr.monthly_usd, 2);
+            rj_numr(&x, "break_even_utilization_pct", odcr.break_even_pct, 1);
+            rj_bool(&x, "estimated", false);
+            rj_num(&x, "reserved_instances", p->asg_min);
+            rj_bool(&x, "discounts_apply", true);
+            rj_close(&x, '}');
+        }
     }
     rj_str(&po, "chosen", purchase(p));
     rj_numr(&po, "monthly_saving_usd", ecf_rr_purchase_saving(p), 2);

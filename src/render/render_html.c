@@ -161,9 +161,13 @@ static void table(FILE *f, const rr_view *v)
         fprintf(f, "<tr%s><td class=\"num\">%zu</td><td class=\"nw\"><code>",
                 p->marks ? " class=\"marked\"" : "", i + 1);
         esc(f, p->inst->type);
-        fprintf(f, "</code></td><td class=\"num\">%d</td><td class=\"nw\">%s"
-                   "</td><td class=\"nw\">",
-                p->nodes, purchase(p));
+        {
+            char pl[64];
+            ecf_rr_purchase_label(pl, sizeof(pl), p);
+            fprintf(f, "</code></td><td class=\"num\">%d</td><td class=\"nw\">%s"
+                       "</td><td class=\"nw\">",
+                    p->nodes, pl);
+        }
         esc(f, p->region);
         fputs("</td><td>", f);
         esc(f, acc);

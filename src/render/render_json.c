@@ -222,6 +222,19 @@ static void json_plan(rj *o, const rr_view *v, const ecf_plan *p,
             rj_null(o, "capacity");
     }
     rj_numr(o, "hourly_usd", p->hourly_usd, 6);
+    if (!p->spot && p->purchase_option == ECF_PURCHASE_CAPACITY_BLOCK &&
+        p->cb_days > 0) {
+        /* the reserved window (docs/output-schema.md): total_usd is its
+         * cost, plus storage */
+        rj cbw = rj_open(o, "capacity_block", '{');
+        rj_num(&cbw, "days", p->cb_days);
+        rj_num(&cbw, "instances", p->nodes);
+        rj_num(&cbw, "blocks", p->cb_blocks);
+        rj_numr(&cbw, "usd_per_hour", p->usd_per_hour_instance, 6);
+        rj_numr(&cbw, "window_usd",
+                p->usd_per_hour_instance * p->nodes * 24.0 * p->cb_days, 2);
+        rj_close(&cbw, '}');
+    }
     add_opt_num(o, "total_usd", p->total_usd, 2);
     add_opt_num(o, "monthly_usd", p->monthly_usd, 2);
     add_opt_num(o, "usd_per_million", p->usd_per_million, 6);
@@ -323,6 +336,14 @@ static void json_plan(rj *o, const rr_view *v, const ecf_plan *p,
         ecf_rr_capacity_note(buf, sizeof(buf), v->w, p);
         rj_str(&nt, NULL, buf);
         rj_close(&nt, ']');
+    } else {
+        char buf[320];
+        ecf_rr_cb_note(buf, sizeof(buf), p);
+        if (buf[0]) {
+            rj nt = rj_open(o, "notes", '[');
+            rj_str(&nt, NULL, buf);
+            rj_close(&nt, ']');
+        }
     }
     /* --explain: rank 1's plans tried or serving terms, from the workload
      * the plans were scored with (it carries the rules' headroom) */
@@ -459,6 +480,16 @@ static void json_root(rj *root, const rr_view *v)
     rj_num(&sum, "candidates", (double)r->n_candidates);
     rj_num(&sum, "plans", (double)r->n_plans);
     rj_num(&sum, "rejected", (double)r->n_rejected);
+    {
+        /* additive (issue 26): the capacity-block plans among `plans`,
+         * only when there are some (the counts line names them) */
+        size_t ip, n_cb = 0;
+        for (ip = 0; ip < r->n_plans; ip++)
+            n_cb += r->plans[ip].purchase_option ==
+                    ECF_PURCHASE_CAPACITY_BLOCK;
+        if (n_cb)
+            rj_num(&sum, "capacity_block_plans", (double)n_cb);
+    }
     rj_close(&sum, '}');
     if (r->n_plans == 0) {
         const ecf_rejection *cl[MAX_CLOSEST];

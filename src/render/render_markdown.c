@@ -191,7 +191,11 @@ void ecf_rr_print_markdown(FILE *f, const rr_view *v)
                 ecf_textsafe(ty, sizeof(ty), p->inst->type));
         if (multi)
             fprintf(f, " %s |", p->region);
-        fprintf(f, " %d | %s | ", p->nodes, purchase(p));
+        {
+            char pl[64];
+            ecf_rr_purchase_label(pl, sizeof(pl), p);
+            fprintf(f, " %d | %s | ", p->nodes, pl);
+        }
         ecf_rr_md_text(f, acc);
         fprintf(f, " | %.1f / %.1f | %s | %s | %s |",
                 p->required_per_device_gib,

@@ -153,14 +153,22 @@ void ecf_rr_counts_text(char *buf, size_t n, const ecf_recommendation *r,
         snprintf(pl, sizeof(pl), "%zu", r->n_plans);
         snprintf(rj, sizeof(rj), "%zu", r->n_rejected);
     }
-    /* spot is priced as an option of its own beside on-demand: then a
-     * candidate gives two plans or rejections */
+    bool cb = false, spot = r->spot_considered;
+    size_t i;
+    for (i = 0; i < r->n_plans && !cb; i++)
+        cb = r->plans[i].purchase_option == ECF_PURCHASE_CAPACITY_BLOCK;
+    /* spot is priced as an option of its own beside on-demand, and so is a
+     * Capacity Block (--purchase auto, jobs of a day or more): then a
+     * candidate gives two or three plans or rejections */
     if (opts != r->n_candidates)
         snprintf(buf, n, "%s candidate%s (types %s regions) priced as %s "
-                         "options (on-demand and spot): %s feasible plan%s, "
-                         "%s rejected",
+                         "options (%s): %s feasible plan%s, %s rejected",
                  c, r->n_candidates == 1 ? "" : "s", report ? "\xc3\x97" : "x",
-                 o, pl, r->n_plans == 1 ? "" : "s", rj);
+                 o,
+                 cb && spot ? "on-demand, spot and capacity blocks"
+                 : cb       ? "on-demand and capacity blocks"
+                            : "on-demand and spot",
+                 pl, r->n_plans == 1 ? "" : "s", rj);
     else
         snprintf(buf, n, "%s candidate%s (types %s regions): %s feasible "
                          "plan%s, %s rejected",

@@ -186,8 +186,12 @@ void ecf_rr_print_table(FILE *f, const rr_view *v)
             fprintf(f,
                     "%-4zu %-*s %s%5d %-9s %-*s %13s %*s %11s %*s %-16s "
                     "%s%s%s\n",
-                    i + 1, tw, ecf_textsafe(ty, sizeof(ty), p->inst->type), rc, p->nodes, purchase(p), aw, acc,
-                    mem,
+                    i + 1, tw, ecf_textsafe(ty, sizeof(ty), p->inst->type), rc, p->nodes,
+                    /* the column is 9 wide: the window is in the Notes */
+                    p->purchase_option == ECF_PURCHASE_CAPACITY_BLOCK
+                        ? "cap-block"
+                        : purchase(p),
+                    aw, acc, mem,
                     lw, c1, c2, cw, c3, ecf_bottleneck_name(p->bottleneck), green, mk,
                     reset);
         }
@@ -214,14 +218,31 @@ void ecf_rr_print_table(FILE *f, const rr_view *v)
                         r->plans[i].inst->type, ecf_rule_name(hits[k].id),
                         hits[k].reason);
             }
-            if (ecf_estimate_capacity_note(r->plans[i].inst)) {
+            {
+                char cb[320];
+                ecf_rr_cb_note(cb, sizeof(cb), &r->plans[i]);
+                if (cb[0]) {
+                    if (!header) {
+                        fprintf(f, "\nNotes\n");
+                        header = true;
+                    }
+                    fprintf(f, "  %zu. %s (capacity block): %s\n", i + 1,
+                            r->plans[i].inst->type, cb);
+                }
+            }
+            if (ecf_estimate_capacity_note(r->plans[i].inst) &&
+                r->plans[i].purchase_option != ECF_PURCHASE_CAPACITY_BLOCK) {
+                size_t cbr = ecf_rr_cb_rank(r, n, &r->plans[i]);
                 if (!header) {
                     fprintf(f, "\nNotes\n");
                     header = true;
                 }
-                fprintf(f, "  %zu. %s (capacity): %s\n", i + 1,
+                fprintf(f, "  %zu. %s (capacity): %s", i + 1,
                         r->plans[i].inst->type,
                         ecf_estimate_capacity_note(r->plans[i].inst));
+                if (cbr > 0)
+                    fprintf(f, "; the Capacity Block plan is rank %zu", cbr);
+                fputc('\n', f);
             }
         }
     }

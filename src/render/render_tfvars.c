@@ -66,6 +66,11 @@ void ecf_rr_print_tfvars(FILE *f, const rr_view *v)
     ecf_render_json_add_num(o, "node_hourly_usd", p->usd_per_hour_instance, 6);
     ecf_render_json_add_num(o, "fleet_hourly_usd", p->hourly_usd, 6);
     cJSON_AddStringToObject(o, "purchase", purchase(p));
+    if (p->purchase_option == ECF_PURCHASE_CAPACITY_BLOCK && p->cb_days > 0) {
+        /* the reservation to buy (docs/terraform.md): its window */
+        cJSON_AddNumberToObject(o, "capacity_block_days", p->cb_days);
+        cJSON_AddNumberToObject(o, "capacity_block_instances", p->nodes);
+    }
     add_num_or_null(o, "monthly_usd", serving ? p->monthly_usd : 0, 2);
     add_num_or_null(o, "total_usd", serving ? 0 : p->total_usd, 2);
     /* the Auto Scaling group (docs/terraform.md), null for a job */

@@ -105,7 +105,7 @@ check "several regions: spot plans carry the capacity caveat" jq -e '[.recommend
 # ---- bad input: one line, exit 2 ----
 "$EC2FIT" recommend --model llama-3.1-8b --task infer --qps 5 --purchase monthly > /dev/null 2> "$ERR"
 check "--purchase bad: exit 2" test $? -eq 2
-check "--purchase bad: message" grep -qx "ec2fit: recommend: --purchase: expected auto, on-demand, spot, reserved-1y, savings-plan-1y or savings-plan-3y, got 'monthly'" "$ERR"
+check "--purchase bad: message" grep -qx "ec2fit: recommend: --purchase: expected auto, on-demand, spot, reserved-1y, savings-plan-1y, savings-plan-3y or capacity-block, got 'monthly'" "$ERR"
 "$EC2FIT" recommend --model llama-3.1-8b --task infer --qps 5 --target-utilization 2% > /dev/null 2> "$ERR"
 check "--target-utilization 2%: exit 2" test $? -eq 2
 "$EC2FIT" recommend --model resnet50 --task train --async > /dev/null 2> "$ERR"

@@ -31,7 +31,7 @@ for args in "$SRC_DIR"/tests/cli/golden/*.args; do
   check "golden $(basename "$case") validates against $schema" valid "$schema" "$out" $lines
   n=$((n + 1))
 done
-check "golden JSON outputs validated: $n (expected 23)" test "$n" -eq 23
+check "golden JSON outputs validated: $n (expected 24)" test "$n" -eq 24
 
 # fresh runs of every command
 run() { # name schema args...

@@ -149,9 +149,10 @@ def rows(dom, rec):
         rank, inst, nodes, purch, region = (c.strip() for c in row[:5])
         if int(rank) != pl["rank"]:
             bad.append(f"row rank {rank} != JSON rank {pl['rank']}")
+        label = purchase_label(pl)
         for name, got, want in (("instance", inst, pl["instance_type"]),
                                 ("nodes", nodes, str(pl["nodes"])),
-                                ("purchase", purch, pl["purchase"]),
+                                ("purchase", purch, label),
                                 ("region", region, pl["region"])):
             if got != want:
                 bad.append(f"rank {rank}: {name} {got!r} != JSON {want!r}")
@@ -204,6 +205,15 @@ def layout(dom):
     return bad
 
 
+def purchase_label(pl):
+    """The purchase as the report shows it: the JSON's, or a capacity-block
+    plan's window (issue 26), "capacity block 14 d x 104 nodes"."""
+    label, cb, n = pl["purchase"], pl.get("capacity_block"), pl["nodes"]
+    if label == "capacity-block" and cb:
+        label = f"capacity block {cb['days']} d x {n} node{'s' if n != 1 else ''}"
+    return label
+
+
 def counts(dom, rec):
     text, j = page_text(dom), json.load(open(rec))
     s = j["summary"]
@@ -211,8 +221,11 @@ def counts(dom, rec):
     opts = s["plans"] + s["rejected"]
     want = f"{f(s['candidates'])} candidate"
     tail = f"{f(s['plans'])} feasible plan{'s' if s['plans'] != 1 else ''}, {f(s['rejected'])} rejected"
+    cb, spot = s.get("capacity_block_plans", 0) > 0, j["workload"]["spot_considered"]
+    kinds = ("on-demand, spot and capacity blocks" if cb and spot else
+             "on-demand and capacity blocks" if cb else "on-demand and spot")
     if opts != s["candidates"]:
-        want += f"s (types × regions) priced as {f(opts)} options (on-demand and spot): " + tail
+        want += f"s (types × regions) priced as {f(opts)} options ({kinds}): " + tail
     else:
         want += f"{'s' if s['candidates'] != 1 else ''} (types × regions): " + tail
     print(f"counts: {want}")

@@ -94,7 +94,7 @@ def html_check_plans(wl, page, rec, path):
         for name, got, want in (("rank", row[0], str(pl["rank"])),
                                 ("instance", row[1], pl["instance_type"]),
                                 ("nodes", row[2], str(pl["nodes"])),
-                                ("purchase", row[3], pl["purchase"]),
+                                ("purchase", row[3], html_check.purchase_label(pl)),
                                 ("region", row[4], pl.get("zone_group") or pl["region"])):
             if got != want:
                 fail(wl, f"html: rank {pl['rank']}: {name} {got!r} != JSON {want!r}")

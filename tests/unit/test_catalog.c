@@ -36,8 +36,8 @@ static void test_catalog__embedded_is_complete(void **state)
     assert_int_equal(ecf_catalog_count(cat), 1367);
     assert_int_equal(ecf_catalog_accel_count(cat), 25);
     assert_string_equal(ecf_catalog_as_of(cat), "2026-07-20");
-    /* + cpu_families, + ondemand_by_region */
-    assert_int_equal(ecf_catalog_source_count(cat), 7);
+    /* + cpu_families, + ondemand_by_region, + capacity_blocks */
+    assert_int_equal(ecf_catalog_source_count(cat), 8);
     assert_true(ecf_catalog_has_region(cat, "us-east-1"));
     assert_true(ecf_catalog_has_region(cat, "eu-west-1"));
     assert_false(ecf_catalog_has_region(cat, "us-east-7"));
@@ -85,6 +85,58 @@ static void test_catalog__p4d_facts_match_reference(void **state)
     p = ecf_instance_price(in, "eu-west-1");
     assert_non_null(p);
     assert_true(fabs(p->ondemand_usd_per_hour - 23.71569) < 1e-9);
+    /* ec2_capacity_blocks.csv (the Capacity Blocks for ML pricing page,
+     * 2026-07-22): p4d.24xlarge us-east-1 $11.80; none in eu-west-1 */
+    assert_true(ecf_instance_price(in, "us-east-1")
+                    ->capacity_block_usd_per_hour == 11.8);
+    assert_false(p->capacity_block_usd_per_hour > 0);
+    ecf_catalog_free(cat);
+}
+
+/* The published Capacity Blocks for ML rates as packed (the pricing page's
+ * "Effective Instance Hourly Rate", 2026-07-22): a pair AWS lists has its
+ * rate; a pair it does not list has none. */
+static void test_catalog__capacity_block_rates(void **state)
+{
+    ecf_catalog *cat = embedded();
+    static const struct {
+        const char *type, *region;
+        double rate; /* <= 0: none published */
+    } rows[] = {
+        {"p5.48xlarge", "us-east-1", 41.528},
+        {"p5.48xlarge", "us-east-2", 41.528},
+        {"p5.48xlarge", "ap-northeast-1", 37.76},
+        {"p5en.48xlarge", "us-east-1", 54.92},
+        {"p5en.48xlarge", "ap-south-1", 49.928},
+        {"trn1.32xlarge", "us-east-1", 9.532},
+        {"p6-b200.48xlarge", "us-east-1", 98.84},
+        {"p4de.24xlarge", "us-west-2", 17.712},
+        {"p5.48xlarge", "eu-central-1", 0}, /* not on the page */
+        {"g5.xlarge", "us-east-1", 0},    /* not a Capacity Blocks type */
+        {"p4d.24xlarge", "eu-west-1", 0}, /* p4d: us-east-1/2, us-west-2 */
+    };
+    size_t i, n_rated = 0;
+    (void)state;
+    for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+        const ecf_instance *in = ecf_catalog_find(cat, rows[i].type);
+        const ecf_price *p;
+        assert_non_null(in);
+        p = ecf_instance_price(in, rows[i].region);
+        if (rows[i].rate > 0) {
+            assert_non_null(p);
+            assert_true(p->capacity_block_usd_per_hour == rows[i].rate);
+        } else {
+            assert_false(p && p->capacity_block_usd_per_hour > 0);
+        }
+    }
+    /* 42 of the page's 69 rows price a (type, region) the catalog has */
+    for (i = 0; i < ecf_catalog_count(cat); i++) {
+        const ecf_instance *in = ecf_catalog_at(cat, i);
+        size_t k;
+        for (k = 0; k < in->n_prices; k++)
+            n_rated += in->prices[k].capacity_block_usd_per_hour > 0;
+    }
+    assert_int_equal(n_rated, 42);
     ecf_catalog_free(cat);
 }
 
@@ -358,21 +410,24 @@ static void test_catalog__dates(void **state)
     assert_false(ecf_date_parse("2026-01-00", NULL));
     assert_false(ecf_date_parse("2026-1-010", NULL));
 
-    /* The embedded catalog is dated 2026-07-20 (as_of, generated_at at
-     * 00:00Z): fine a day before, an error 1 s earlier. */
+    /* The embedded catalog is generated 2026-07-22 (generated_at at
+     * 00:00Z, its newest source: the Capacity Blocks rates; as_of, the
+     * prices' date, 2026-07-20): fine a day before, an error 1 s
+     * earlier. */
     if (!data)
         skip();
     assert_int_equal(ecf_catalog_load_buffer(&cat, data, len, "embedded",
                                              &err),
                      0);
     assert_int_equal(ecf_catalog_check_dates(cat, "embedded",
-                                             20654L * 86400 - 86400, &err),
+                                             20656L * 86400 - 86400, &err),
                      0);
     assert_int_equal(ecf_catalog_check_dates(cat, "embedded",
-                                             20654L * 86400 - 86401, &err),
+                                             20656L * 86400 - 86401, &err),
                      ECF_EPARSE);
-    assert_string_equal(err.msg, "embedded: as_of: 2026-07-20 is in the "
-                                 "future (more than a day ahead of today)");
+    assert_string_equal(err.msg, "embedded: generated_at: 2026-07-22 is in "
+                                 "the future (more than a day ahead of "
+                                 "today)");
 
     /* Its age in whole days (issue 26): 0 all of 2026-07-20 and the day of
      * skew before it, 1 from 2026-07-21T00:00Z, 134 on 2026-12-01
@@ -428,6 +483,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_catalog__embedded_is_complete),
+        cmocka_unit_test(test_catalog__capacity_block_rates),
         cmocka_unit_test(test_catalog__p4d_facts_match_reference),
         cmocka_unit_test(test_catalog__unpriced_and_cpu_types),
         cmocka_unit_test(test_catalog__accepts_minimal),

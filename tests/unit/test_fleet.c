@@ -27,8 +27,8 @@ static void test_fleet__names(void **state)
 
 static void test_fleet__rates_and_break_even(void **state)
 {
-    ecf_price pr = {"us-east-1", 1.861, 1.17243, 0.65135, 65, 0};
-    ecf_price none = {"us-east-1", 1.861, -1, -1, 0, -1};
+    ecf_price pr = {"us-east-1", 1.861, 1.17243, 0.65135, 65, 0, -1};
+    ecf_price none = {"us-east-1", 1.861, -1, -1, 0, -1, -1};
     bool est = true;
     (void)state;
     assert_true(ecf_purchase_rate(&pr, ECF_PURCHASE_ON_DEMAND, &est) == 1.861);
@@ -49,6 +49,68 @@ static void test_fleet__rates_and_break_even(void **state)
     /* 1.17243 / 1.861 = 0.63: a reservation pays from 63% of the hours */
     assert_true(fabs(ecf_purchase_break_even(1.17243, 1.861) - 0.63) < 1e-6);
     assert_true(ecf_purchase_break_even(-1, 1.861) == 0);
+}
+
+/* Capacity Blocks for ML: the published rate of p5.48xlarge in us-east-1
+ * (data/sources/ec2_capacity_blocks.csv, the AWS pricing page as of
+ * 2026-07-22: $41.528/h, $5.191 per H100), and the window rules of the
+ * EC2 User Guide ("Find and purchase Capacity Blocks"). */
+static void test_fleet__capacity_block_rate(void **state)
+{
+    ecf_price p5 = {"us-east-1", 55.04, -1, 26.4192, 52, 4, 41.528};
+    ecf_price none = {"us-east-1", 55.04, -1, 26.4192, 52, 4, -1};
+    bool est = true;
+    (void)state;
+    assert_int_equal(ecf_purchase_parse("capacity-block"),
+                     ECF_PURCHASE_CAPACITY_BLOCK);
+    assert_string_equal(ecf_purchase_name(ECF_PURCHASE_CAPACITY_BLOCK),
+                        "capacity-block");
+    /* a published rate, not an estimate */
+    assert_true(ecf_purchase_rate(&p5, ECF_PURCHASE_CAPACITY_BLOCK, &est) ==
+                41.528);
+    assert_false(est);
+    /* no published rate: no option, never on-demand's */
+    assert_true(ecf_purchase_rate(&none, ECF_PURCHASE_CAPACITY_BLOCK, NULL) <
+                0);
+}
+
+static void test_fleet__capacity_block_window(void **state)
+{
+    int blocks = -1;
+    (void)state;
+    /* days: whole days up to 14, then multiples of 7 up to 182 */
+    assert_int_equal(ecf_capacity_block_window(&blocks, 3.2 * 24, 1), 4);
+    assert_int_equal(blocks, 1);
+    assert_int_equal(ecf_capacity_block_window(NULL, 1.0, 1), 1);
+    assert_int_equal(ecf_capacity_block_window(NULL, 24.0, 1), 1);
+    assert_int_equal(ecf_capacity_block_window(NULL, 24.01, 1), 2);
+    assert_int_equal(ecf_capacity_block_window(NULL, 14 * 24.0, 1), 14);
+    assert_int_equal(ecf_capacity_block_window(NULL, 14.1 * 24, 1), 21);
+    assert_int_equal(ecf_capacity_block_window(NULL, 15 * 24.0, 1), 21);
+    assert_int_equal(ecf_capacity_block_window(NULL, 21 * 24.0, 1), 21);
+    assert_int_equal(ecf_capacity_block_window(NULL, 22 * 24.0, 1), 28);
+    assert_int_equal(ecf_capacity_block_window(NULL, 176 * 24.0, 1), 182);
+    assert_int_equal(ecf_capacity_block_window(NULL, 182 * 24.0, 1), 182);
+    /* past 182 days, or no time: no window */
+    assert_int_equal(ecf_capacity_block_window(&blocks, 183 * 24.0, 1), 0);
+    assert_int_equal(blocks, 0);
+    assert_int_equal(ecf_capacity_block_window(NULL, 182.01 * 24, 1), 0);
+    assert_int_equal(ecf_capacity_block_window(NULL, 0, 1), 0);
+    /* instances: exactly the nodes, in the fewest blocks of 1..64
+     * (20 = 16 + 4; 100 = 64 + 32 + 4; 256 = 4 x 64) */
+    assert_int_equal(ecf_capacity_block_window(&blocks, 24, 16), 1);
+    assert_int_equal(blocks, 1);
+    assert_int_equal(ecf_capacity_block_window(&blocks, 24, 20), 1);
+    assert_int_equal(blocks, 2);
+    assert_int_equal(ecf_capacity_block_window(&blocks, 24, 100), 1);
+    assert_int_equal(blocks, 3);
+    assert_int_equal(ecf_capacity_block_window(&blocks, 24, 63), 1);
+    assert_int_equal(blocks, 6);
+    assert_int_equal(ecf_capacity_block_window(&blocks, 24, 256), 1);
+    assert_int_equal(blocks, 4);
+    /* more than the account's 256 instances: none */
+    assert_int_equal(ecf_capacity_block_window(&blocks, 24, 257), 0);
+    assert_int_equal(ecf_capacity_block_window(NULL, 24, 0), 0);
 }
 
 static void test_fleet__asg_with_peak(void **state)
@@ -98,6 +160,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fleet__names),
         cmocka_unit_test(test_fleet__rates_and_break_even),
+        cmocka_unit_test(test_fleet__capacity_block_rate),
+        cmocka_unit_test(test_fleet__capacity_block_window),
         cmocka_unit_test(test_fleet__asg_with_peak),
         cmocka_unit_test(test_fleet__asg_without_peak),
     };

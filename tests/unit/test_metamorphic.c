@@ -16,7 +16,10 @@
  *  (e) no burstable (t-family) plan runs above its baseline: a serving
  *      fleet's sustained load per vCPU at most the baseline; a job at
  *      full speed no longer than a full credit balance (24 h of earnings)
- *      lasts, 24 b / (1 - b) hours.
+ *      lasts, 24 b / (1 - b) hours;
+ *  (f) a capacity-block plan's window covers its job's time with the
+ *      shortest allowed duration, holds its nodes, and costs at least the
+ *      window's days x 24 x nodes x the published rate (issue 26).
  * Each property prints its checks and violations on stdout (one line
  * each, "metamorphic (x): N checks, V violations"), and fails on any
  * violation. Plans are on-demand (no spot: (c) compares times without
@@ -49,7 +52,7 @@ typedef struct {
     char first[256]; /* the first violation, for the failure message */
 } tally;
 
-static tally T[5]; /* (a) .. (e) */
+static tally T[6]; /* (a) .. (f) */
 
 static void note(int prop, bool ok, const char *fmt, ...) ECF_PRINTF(3, 4);
 
@@ -149,6 +152,10 @@ static void gen(job *j)
 
 /* One run; NULL (counted nowhere) when the library refuses the workload:
  * the generator only builds valid ones, so that fails the test. */
+/* --purchase of the runs (auto; (f) also runs every job with
+ * capacity-block) */
+static ecf_purchase run_purchase = ECF_PURCHASE_AUTO;
+
 static ecf_recommendation *run(fx *f, const job *j, const ecf_workload *tw,
                                double deadline_h, double budget_usd,
                                ecf_workload *resolved)
@@ -166,6 +173,7 @@ static ecf_recommendation *run(fx *f, const job *j, const ecf_workload *tw,
     o.storage_prices = f->sp;
     o.families = families;
     o.spot = ECF_SPOT_NO;
+    o.purchase = run_purchase;
     o.deadline_hours = deadline_h;
     o.budget_usd = budget_usd;
     if (ecf_workload_resolve(&w, m, &err) != 0)
@@ -230,6 +238,30 @@ static double baseline(const ecf_instance *in)
 }
 
 /* (d) and (e) over every plan of a run. */
+/* (f): a capacity-block plan's window covers the job's time, is the
+ * shortest allowed duration that does (1..14 days, then multiples of 7 to
+ * 182), holds exactly its nodes (<= 256), and the plan costs at least the
+ * window's days x 24 x nodes x the published rate (docs/rules.md,
+ * "Capacity Blocks for ML"). */
+static void capacity_block_plan(const job *j, const ecf_plan *p)
+{
+    const ecf_price *pr = ecf_instance_price(p->inst, p->region);
+    double rate = pr ? pr->capacity_block_usd_per_hour : -1;
+    int d = p->cb_days, prev = d <= 14 ? d - 1 : d - 7;
+    double window = d * 24.0 * p->nodes * rate;
+    bool ok = rate > 0 && p->usd_per_hour_instance == rate && !p->spot &&
+              d >= 1 && d <= 182 && (d <= 14 || d % 7 == 0) &&
+              p->nodes >= 1 && p->nodes <= 256 &&
+              d * 24.0 >= p->time_hours && prev * 24.0 < p->time_hours &&
+              p->total_usd >= window * (1 - 1e-12) &&
+              fabs(p->total_usd - p->storage_usd - window) <= 0.011;
+    note(5, ok,
+         "%s on %d x %s: capacity block %d d, job %.2f h, $%.2f for a "
+         "window of $%.2f at %.4f/h",
+         j->model, p->nodes, p->inst->type, d, p->time_hours, p->total_usd,
+         window, rate);
+}
+
 static void every_plan(fx *f, const job *j, const ecf_recommendation *r,
                        const ecf_workload *w)
 {
@@ -243,6 +275,8 @@ static void every_plan(fx *f, const job *j, const ecf_recommendation *r,
             unit = fmin(unit, in->accel_memory_gib);
         if (neuron_core_16(in))
             unit = fmin(unit, 16.0);
+        if (p->purchase_option == ECF_PURCHASE_CAPACITY_BLOCK)
+            capacity_block_plan(j, p);
         note(3, le(p->required_per_device_gib, unit),
              "%s %s on %s: %.2f GiB per worker, unit %.2f", j->model,
              ecf_task_name(w->task), in->type, p->required_per_device_gib,
@@ -332,6 +366,9 @@ static void rank1_estimate(fx *f, const job *j, const ecf_recommendation *r,
         /* EC2 bills each node at least 60 s */
         double hours = fmax(e.time_hours, 60.0 / 3600);
         double inst_usd = p->total_usd - p->storage_usd;
+        /* a capacity block costs its window, (f) checks it */
+        if (p->purchase_option == ECF_PURCHASE_CAPACITY_BLOCK)
+            hours = p->cb_days * 24.0;
         ok = ok && close_to(e.time_hours, p->time_hours, 1e-6) &&
              (p->total_usd <= 0 ||
               fabs(hours * p->hourly_usd - inst_usd) <= 0.011);
@@ -441,11 +478,23 @@ static void run_all(fx *f)
             serving_targets(f, &j, cheapest_monthly(r));
         else
             job_constraints(f, &j);
+        if (!r->serving) {
+            /* (f) over every plan of --purchase capacity-block: all of
+             * them are capacity blocks */
+            ecf_recommendation *cb;
+            size_t k;
+            run_purchase = ECF_PURCHASE_CAPACITY_BLOCK;
+            cb = run(f, &j, &j.w, 0, 0, NULL);
+            run_purchase = ECF_PURCHASE_AUTO;
+            for (k = 0; k < cb->n_plans; k++)
+                capacity_block_plan(&j, &cb->plans[k]);
+            ecf_recommendation_free(cb);
+        }
         ecf_recommendation_free(r);
     }
     printf("metamorphic: %d workloads (%zu serving, %zu jobs)\n",
            N_WORKLOADS, n_serving, N_WORKLOADS - n_serving);
-    for (i = 0; i < 5; i++) {
+    for (i = 0; i < 6; i++) {
         char strict[64] = "";
         if (i < 2)
             snprintf(strict, sizeof(strict),
@@ -491,6 +540,11 @@ static void test_metamorphic__burstable_within_baseline(void **state)
     check_prop(state, 4);
 }
 
+static void test_metamorphic__capacity_block_window(void **state)
+{
+    check_prop(state, 5);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -499,6 +553,7 @@ int main(void)
         cmocka_unit_test(test_metamorphic__estimate_reproduces_rank1),
         cmocka_unit_test(test_metamorphic__worker_memory_within_unit),
         cmocka_unit_test(test_metamorphic__burstable_within_baseline),
+        cmocka_unit_test(test_metamorphic__capacity_block_window),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -434,6 +434,82 @@ static void test_pricing__merge_reserved_1y(void **state)
     ecf_pricing_table_free(t);
 }
 
+/* The Price List's Capacity Blocks for ML products (attribute marketoption
+ * "CapacityBlock", as vantage-sh/ec2instances.info 07a565ec found them
+ * beside the on-demand product of the same type): kept as the type's
+ * capacity-block rate, never as on-demand, so p5.48xlarge's on-demand
+ * 55.04 is not made ambiguous by the block's 41.528 (the AWS page's rate,
+ * 2026-07-22). */
+#define CB_PRODUCT(type, usd)                                                 \
+    "{\"product\":{\"attributes\":{\"instanceType\":\"" type "\","           \
+    "\"regionCode\":\"us-east-1\",\"marketoption\":\"CapacityBlock\"},"       \
+    "\"sku\":\"CB-" type "\"},\"terms\":{\"OnDemand\":{\"T\":{"              \
+    "\"priceDimensions\":{\"D\":{\"unit\":\"Hrs\",\"pricePerUnit\":{"      \
+    "\"USD\":\"" usd "\"}}}}}}}"
+
+static void test_pricing__merge_capacity_block(void **state)
+{
+    merge_fx *m = *state;
+    ecf_pricing_table *t = ecf_pricing_table_new();
+    ecf_err err = ECF_ERR_INIT;
+    ecf_pricing_merge_opts o;
+    ecf_catalog *cat;
+    const ecf_price *p;
+    const char *reason = NULL;
+    char *next = NULL, *page;
+    cJSON *root = cJSON_CreateObject();
+    cJSON *list = cJSON_AddArrayToObject(root, "PriceList");
+
+    cJSON_AddItemToArray(list, cJSON_CreateString(
+                                   PRODUCT("p4d.24xlarge", "21.957642", "")));
+    cJSON_AddItemToArray(list, cJSON_CreateString(
+                                   CB_PRODUCT("p4d.24xlarge", "11.8")));
+    /* a block product of a type with no on-demand product: no price */
+    cJSON_AddItemToArray(list, cJSON_CreateString(
+                                   CB_PRODUCT("p5.48xlarge", "41.528")));
+    page = cJSON_PrintUnformatted(root);
+    cJSON_Delete(root);
+    assert_int_equal(ecf_pricing_parse_products(&next, t, "us-east-1", page,
+                                                strlen(page), &err),
+                     0);
+    cJSON_free(page);
+    ecf_pricing_table_finish(t);
+    assert_true(ecf_pricing_table_get(t, "us-east-1", "p4d.24xlarge",
+                                      &reason) == 21.957642);
+    assert_null(reason);
+    assert_true(ecf_pricing_table_get(t, "us-east-1", "p5.48xlarge",
+                                      NULL) < 0);
+    assert_int_equal(ecf_pricing_table_count(t), 1);
+    assert_true(ecf_pricing_table_get_capacity_block(t, "us-east-1",
+                                                     "p5.48xlarge") == 41.528);
+    assert_true(ecf_pricing_table_get_capacity_block(t, "us-east-1",
+                                                     "p4d.24xlarge") == 11.8);
+    assert_true(ecf_pricing_table_get_capacity_block(t, "us-east-1",
+                                                     "g5.xlarge") < 0);
+    memset(&o, 0, sizeof(o));
+    o.regions = r_east;
+    o.n_regions = 1;
+    o.ondemand = t;
+    o.generated_at = "2026-11-29T10:00:00Z";
+    o.ondemand_as_of = "2026-11-29";
+    o.ondemand_origin = "test";
+    o.force = true;
+    assert_int_equal(ecf_pricing_merge(&m->out, &m->rep, m->base.data,
+                                       m->base.len, &o, &err),
+                     0);
+    cat = load_merged(m->out);
+    assert_int_equal(m->rep.capacity_block_updated, 1);
+    p = ecf_instance_price(ecf_catalog_find(cat, "p4d.24xlarge"), "us-east-1");
+    assert_non_null(p);
+    assert_true(p->ondemand_usd_per_hour == 21.957642);
+    assert_true(p->capacity_block_usd_per_hour == 11.8);
+    /* a type without the block's product has none */
+    p = ecf_instance_price(ecf_catalog_find(cat, "g5.xlarge"), "us-east-1");
+    assert_false(p && p->capacity_block_usd_per_hour > 0);
+    ecf_catalog_free(cat);
+    ecf_pricing_table_free(t);
+}
+
 static void test_pricing__merge_keeps_big_moves_unless_forced(void **state)
 {
     merge_fx *m = *state;
@@ -753,6 +829,8 @@ int main(void)
                                         merge_setup, merge_teardown),
         cmocka_unit_test(test_pricing__merge_rejects_non_catalog),
         cmocka_unit_test_setup_teardown(test_pricing__merge_reserved_1y,
+                                        merge_setup, merge_teardown),
+        cmocka_unit_test_setup_teardown(test_pricing__merge_capacity_block,
                                         merge_setup, merge_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -439,6 +439,55 @@ static void test_rules__spot_interruption(void **state)
                    "0.5 h");
 }
 
+/* spot-capacity: a multi-node training job on spot for a day or more, on
+ * a capacity-scarce type (p5-class), names the Capacity Block that would
+ * hold it: 5 x p5en.48xlarge for 26.3 days (631 h) at the published
+ * $54.92/h: 28 d x 5 x 24 x 54.92 = $184,531. */
+static void test_rules__spot_capacity(void **state)
+{
+    fixture f;
+    (void)state;
+    base(&f, "p5en.48xlarge", ECF_TASK_TRAIN);
+    f.in.spot = true;
+    f.in.interruption_band = 0;
+    f.in.nodes = f.in.nodes_per_group = 5;
+    f.in.time_hours = 631.2;
+    f.e.time_hours = 631.2;
+    f.in.expected_interruptions = 0.5;
+    f.in.cb_usd_per_hour = 54.92;
+    expect_penalty(&f, ECF_RULE_SPOT_CAPACITY, 0.2,
+                   "5 x p5en.48xlarge on spot for 26.3 days: a multi-node "
+                   "job needs all its nodes at once, and spot capacity for "
+                   "this type is scarce and reclaimed (Spot Advisor "
+                   "<5%/month); it holds no capacity; a Capacity Block holds "
+                   "it: 28 d x 5 nodes, $184531 for the window (--purchase "
+                   "capacity-block)");
+    /* no published rate: the note without a block */
+    f.in.cb_usd_per_hour = 0;
+    expect_penalty(&f, ECF_RULE_SPOT_CAPACITY, 0.2,
+                   "5 x p5en.48xlarge on spot for 26.3 days: a multi-node "
+                   "job needs all its nodes at once, and spot capacity for "
+                   "this type is scarce and reclaimed (Spot Advisor "
+                   "<5%/month); it holds no capacity");
+    /* under a day, one node, on-demand, or a type whose capacity is not
+     * scarce: no penalty */
+    f.in.time_hours = 23.9;
+    expect_pass(&f, 0);
+    f.in.time_hours = 631.2;
+    f.in.nodes = f.in.nodes_per_group = 1;
+    expect_pass(&f, 0);
+    f.in.nodes = f.in.nodes_per_group = 5;
+    f.in.spot = false;
+    expect_pass(&f, 0);
+    base(&f, "p4d.24xlarge", ECF_TASK_TRAIN);
+    f.in.spot = true;
+    f.in.interruption_band = 0;
+    f.in.nodes = f.in.nodes_per_group = 5;
+    f.in.time_hours = 631.2;
+    f.in.expected_interruptions = 0.5;
+    expect_pass(&f, 0);
+}
+
 static void test_rules__neuron_support(void **state)
 {
     fixture f;
@@ -714,6 +763,7 @@ int main(void)
         cmocka_unit_test(test_rules__pcie_multi_gpu_training),
         cmocka_unit_test(test_rules__data_bound),
         cmocka_unit_test(test_rules__spot_interruption),
+        cmocka_unit_test(test_rules__spot_capacity),
         cmocka_unit_test(test_rules__neuron_support),
         cmocka_unit_test(test_rules__stack),
         cmocka_unit_test(test_rules__end_of_support),
