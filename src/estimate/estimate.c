@@ -451,10 +451,12 @@ static int estimate(ecf_estimate *out,
     /* fp8 on a GPU without fp8 math (Turing, Ampere): an engine with an
      * fp8 weight-only kernel (vLLM's FP8 Marlin) reads the fp8 weights
      * at 1 byte and multiplies in the 16-bit type (docs/estimation.md
-     * 5.5, "Weight-only fp8"); dense LLM serving only. */
+     * 5.5, "Weight-only fp8"); LLM serving, dense and MoE alike (vLLM's
+     * fused Marlin MoE takes fp8 experts, block-wise scales included:
+     * prepare_moe_fp8_layer_for_marlin). */
     if (want == ECF_PREC_FP8 && ran != want &&
         !ecf_task_is_training(w.task) && ecf_model_kind_is_llm(m->kind) &&
-        m->experts == 0 && (d.gen == GEN_TURING || d.gen == GEN_AMPERE) &&
+        (d.gen == GEN_TURING || d.gen == GEN_AMPERE) &&
         ecf_est_engine_fp8_weight_only(m, &w, &d)) {
         d.wo_weight_bytes = ecf_estimate_weight_bytes(ECF_PREC_FP8);
         w.precision = ran;
@@ -562,7 +564,7 @@ static int estimate(ecf_estimate *out,
              "plain networking",
              nodes, inst->network_gbps);
     data_and_host(out, m, &w, inst, &d, nodes);
-    ecf_startup_apply(out, m, &w, inst, d.count);
+    ecf_startup_apply(out, m, &w, inst, d.count, d.wo_weight_bytes);
     if (!out->fits) {
         out->bottleneck = ECF_BN_DEVICE_MEMORY;
         warn(out, "needs %.1f GiB per device, %.1f GiB available",

@@ -447,8 +447,9 @@ void infer_memory(ecf_memory *mem,
                   ecf_precision p,
                   const plan *pl,
                   const devinfo *d);
+/* wo_weight_bytes: devinfo's (0 = the workload's precision) */
 void ecf_startup_apply(ecf_estimate *e, const ecf_model *m, const ecf_workload *w,
-                   const ecf_instance *inst, int devices);
+                   const ecf_instance *inst, int devices, double wo_weight_bytes);
 void run_infer(ecf_estimate *e,
                const ecf_model *m,
                const ecf_workload *w,
