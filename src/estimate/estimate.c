@@ -67,6 +67,25 @@ static gen_class classify(const ecf_accel *a)
  * t1.micro has no published baseline: the lowest published one (5%) is
  * assumed. Above it a standard-mode instance spends credits and falls back
  * to the baseline; unlimited mode bills the surplus. 0 = not burstable. */
+/* Unlimited mode is the launch default of t3, t3a and t4g; t2 (and t1)
+ * launch in standard mode (RunInstances CreditSpecification: "Default:
+ * standard (T2 instances) or unlimited (T3/T3a/T4g instances)",
+ * docs.aws.amazon.com/AWSEC2/latest/APIReference/API_RunInstances.html).
+ * Above the baseline an unlimited instance runs at full speed and pays
+ * surplus credits: Linux $0.05 per vCPU-hour on T3/T3a, $0.04 on T4g
+ * (aws.amazon.com/ec2/pricing/on-demand/, "T2/T3/T4g Unlimited Mode
+ * Pricing"; docs/estimation.md "Burstable CPUs"). 0 = standard mode. */
+static double burst_surplus_usd_vcpu_h(const ecf_instance *inst)
+{
+    if (!inst->family)
+        return 0;
+    if (strcmp(inst->family, "t4g") == 0)
+        return 0.04;
+    if (strcmp(inst->family, "t3") == 0 || strcmp(inst->family, "t3a") == 0)
+        return 0.05;
+    return 0;
+}
+
 static double burst_baseline(const ecf_instance *inst)
 {
     static const struct {
@@ -135,6 +154,8 @@ static void describe(devinfo *d, const ecf_instance *inst)
         d->cpu_matrix_bf16 = inst->cpu_gflops_fp32 > 0 &&
                              inst->cpu_gflops_bf16 >= 8.0 * inst->cpu_gflops_fp32;
         d->burst_baseline = burst_baseline(inst);
+        if (d->burst_baseline > 0)
+            d->burst_usd_vcpu_h = burst_surplus_usd_vcpu_h(inst);
         d->gen = GEN_CPU;
         d->label = "host CPU";
         d->count = 1;
@@ -521,7 +542,25 @@ static int estimate(ecf_estimate *out,
         run_train(out, m, &w, &d, nodes, (ecf_precision)w.precision, peak);
     else
         run_infer(out, m, &w, &d, nodes, (ecf_precision)w.precision, ran, peak);
-    if (d.cpu && d.burst_baseline > 0 && ecf_task_is_training(w.task) &&
+    if (d.cpu && d.burst_baseline > 0) {
+        out->burst_baseline = d.burst_baseline;
+        out->burst_usd_per_hour_per_load = d.burst_usd_vcpu_h * inst->vcpu;
+    }
+    if (d.cpu && d.burst_usd_vcpu_h > 0 &&
+        (ecf_task_is_training(w.task) || w.task == ECF_TASK_BATCH) &&
+        out->step_time_s > 0) {
+        /* Unlimited mode: a job (training, offline batch) keeps every vCPU
+         * busy (load 1), runs at full speed and pays the surplus above the
+         * baseline. */
+        out->burst_surcharge_usd_per_hour =
+            out->burst_usd_per_hour_per_load * (1 - d.burst_baseline);
+        assume(out,
+               "burstable CPU, unlimited mode (the %s default): full speed, "
+               "the load above the %.0f%% baseline per vCPU billed as "
+               "surplus credits at $%.2f per vCPU-hour: +$%.4f/h per node",
+               inst->family, d.burst_baseline * 100, d.burst_usd_vcpu_h,
+               out->burst_surcharge_usd_per_hour);
+    } else if (d.cpu && d.burst_baseline > 0 && ecf_task_is_training(w.task) &&
         out->step_time_s > 0) {
         /* A training job is a sustained load: on a burstable type it runs
          * at the baseline share of its vCPUs (standard credits; docs/
@@ -538,8 +577,10 @@ static int estimate(ecf_estimate *out,
             out->time_hours = w.dataset_samples * w.epochs /
                               out->time_samples_per_s / 3600.0;
         assume(out,
-               "burstable CPU: a training job is a sustained load, timed at "
-               "the %.0f%% baseline per vCPU (standard credits)",
+               "burstable CPU, standard mode (the %s default): a training "
+               "job is a sustained load, timed at the %.0f%% baseline per "
+               "vCPU",
+               inst->family,
                b * 100);
     }
     if (d.cpu) {

@@ -384,8 +384,8 @@ typedef struct {
     double net_gbytes_s;  /* inter-node, per node */
     double alpha_net;
     bool power_limited; /* TDP <= POWER_LIMITED_W */
-    double burst_baseline; /* burstable (t3/t3a/t4g): the sustained share
-                              of each vCPU; 0 = not burstable */
+    double burst_baseline, burst_usd_vcpu_h; /* t-family: baseline per vCPU
+        (0 = not burstable); unlimited surplus $/vCPU-h (0 = standard) */
     double runtime_gib; /* CPU-only: the runtime's own host RAM
                            (CPU_RUNTIME_*), taken from mem_gib */
     const char *runtime; /* its name, for the notes; NULL = none */
