@@ -273,7 +273,9 @@ ESTIMATE = doc("estimate.schema.json", "ec2fit estimate --output json", obj({
                  "vcpus_per_accelerator_needed": NONNEG}),
     "cost": {"oneOf": [{"type": "null"}, obj({
         "region": LOCATION, "zone_group": ZONE_GROUP,
-        "ondemand_usd_per_hour": NONNEG, "total_usd": NNUM}, optional=("zone_group",))]},
+        "ondemand_usd_per_hour": NONNEG, "total_usd": NNUM,
+        "burst_surcharge_usd_per_hour": dict(NONNEG, description="burstable type in unlimited mode (t3/t3a/t4g): a job's surplus credits above the baseline, all nodes, included in ondemand_usd_per_hour and total_usd (docs/estimation.md, Burstable CPUs); 0 otherwise")},
+        optional=("zone_group", "burst_surcharge_usd_per_hour"))]},
     "warnings": arr(STR), "assumptions": arr(STR),
     "stack": obj({"framework": enum("pytorch", "tensorflow", "jax"),
                   "engine": {"oneOf": [{"type": "null"}, enum(
@@ -296,7 +298,7 @@ PLAN_OPTIONAL = ("zone_group", "placement", "latency_ms", "ttft_ms", "per_token_
                  "spot_savings_pct", "plan_savings_pct", "storage",
                  "cost_breakdown", "purchase_options",
                  "auto_scaling", "interruption_probability", "capacity_caveat",
-                 "ranges", "notes", "capacity_block", *EXPLAIN_PROPS)
+                 "ranges", "notes", "capacity_block", "burstable", *EXPLAIN_PROPS)
 # serving plans: what each purchase option would cost the plan's fleet
 # (docs/rules.md "Purchase options")
 PURCHASE_ROW = obj({
@@ -345,6 +347,11 @@ PLAN = obj({
     "plan_savings_pct": dict(NUM, description="this plan's saving vs the on-demand plan of the same type, interruption rework included, 1 decimal"),
     "interruption_probability": {"type": "number", "minimum": 0, "maximum": 1},
     "capacity_caveat": STR,
+    "burstable": dict(obj({
+        "credit_mode": enum("unlimited", "standard"),
+        "baseline_pct_per_vcpu": NONNEG, "load_pct_per_vcpu": NONNEG,
+        "surcharge_usd_per_hour": NONNEG}),
+        description="t-family types (docs/estimation.md, Burstable CPUs): the launch default's credit mode, the published baseline and the plan's mean load per vCPU (1 decimal), and in unlimited mode the surplus credits above the baseline, whole plan, included in hourly_usd"),
     "purchase_options": PURCHASE_OPTIONS,
     "auto_scaling": PLAN_ASG,
     "score": NUM,

@@ -508,6 +508,16 @@ typedef struct {
                                    within the latency target */
     int replicas;               /* serving: independent copies per node x
                                    nodes */
+    /* Burstable types (t-family; docs/estimation.md "Burstable CPUs"):
+     * the baseline share per vCPU (0 = not burstable), and in unlimited
+     * mode (the t3/t3a/t4g default) what one node pays per hour for each
+     * unit of load above it: surplus-credit rate x vCPUs (0 = standard
+     * mode, t1/t2: the sustained load is held at the baseline instead).
+     * Unlimited capacity and job times are at full speed;
+     * burst_surcharge_usd_per_hour is a job's (load 1) per node. */
+    double burst_baseline;
+    double burst_usd_per_hour_per_load;
+    double burst_surcharge_usd_per_hour;
     ecf_bottleneck bottleneck;
 
     /* data and host */

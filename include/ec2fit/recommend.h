@@ -143,6 +143,14 @@ typedef struct {
                                 `nodes`; else 0 */
     int n_penalties;         /* reasons: ecf_recommend_plan_penalties */
     ecf_rule_id penalty_ids[ECF_PLAN_MAX_PENALTIES];
+    /* Burstable types (docs/estimation.md "Burstable CPUs"): the baseline
+     * and the mean load per vCPU (shares of 1; baseline 0 = not
+     * burstable), and in unlimited mode the surplus credits the load above
+     * the baseline costs, whole plan, included in hourly_usd (0 = none,
+     * or standard mode, whose load never exceeds the baseline). */
+    double burst_baseline, burst_load;
+    bool burst_unlimited;
+    double burst_surcharge_usd_per_hour;
 } ecf_plan;
 
 typedef struct {

@@ -94,6 +94,14 @@ static void fmt_time(char *buf, size_t n, double hours)
 static const char *const stack_status[] = {"supported", "unverified",
                                            "unsupported"};
 
+/* One node's on-demand $/h, with a burstable type's unlimited-mode
+ * surplus credits for a job's full load (docs/estimation.md "Burstable
+ * CPUs"; 0 elsewhere), as the plan search prices it. */
+static double node_rate(const ecf_price *price, const ecf_estimate *e)
+{
+    return price->ondemand_usd_per_hour + e->burst_surcharge_usd_per_hour;
+}
+
 /* The likely ranges of the estimate (docs/estimation.md "Ranges"); the
  * cost is the on-demand job's, as the "Cost" line and cost.total_usd. */
 static void estimate_ranges(ecf_ranges *rg, const ecf_estimate *e,
@@ -101,8 +109,7 @@ static void estimate_ranges(ecf_ranges *rg, const ecf_estimate *e,
                             const ecf_instance *in, const ecf_price *price)
 {
     double total = price && e->time_hours > 0
-                       ? price->ondemand_usd_per_hour * e->nodes *
-                             e->time_hours
+                       ? node_rate(price, e) * e->nodes * e->time_hours
                        : 0;
     ecf_ranges_for_estimate(rg, ecf_ranges_embedded(), m, w, in, e, total);
 }
@@ -214,12 +221,12 @@ static void print_table(const ecf_estimate *e,
     else if (price && e->time_hours > 0)
         printf("Cost             $%.2f on-demand in %s ($%.4g/h x %d "
                "node%s)\n",
-               price->ondemand_usd_per_hour * e->nodes *
+               node_rate(price, e) * e->nodes *
                    (e->time_hours > ECF_MIN_BILLED_S / 3600
                         ? e->time_hours
                         : ECF_MIN_BILLED_S / 3600),
                region,
-               price->ondemand_usd_per_hour, e->nodes,
+               node_rate(price, e), e->nodes,
                e->nodes == 1 ? "" : "s");
     printf("Bottleneck       %s\n", ecf_bottleneck_name(e->bottleneck));
     printf("Input data       %.1f MB/s needed per node, %s gives ~%.0f "
@@ -395,10 +402,16 @@ static int print_json(const ecf_estimate *e,
         o = cJSON_AddObjectToObject(root, "cost");
         ecf_render_json_add_location(o, region);
         ecf_render_json_add_num(o, "ondemand_usd_per_hour",
-                         price->ondemand_usd_per_hour * e->nodes, 4);
+                         node_rate(price, e) * e->nodes, 4);
         add_or_null(o, "total_usd",
-                    price->ondemand_usd_per_hour * e->nodes * e->time_hours, 2,
+                    node_rate(price, e) * e->nodes * e->time_hours, 2,
                     e->fits && e->time_hours > 0);
+        /* a burstable type's: included in the two above (additive) */
+        if (e->burst_baseline > 0)
+            ecf_render_json_add_num(o, "burst_surcharge_usd_per_hour",
+                                    e->burst_surcharge_usd_per_hour *
+                                        e->nodes,
+                                    4);
     } else {
         cJSON_AddNullToObject(root, "cost");
     }

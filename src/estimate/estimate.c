@@ -67,6 +67,25 @@ static gen_class classify(const ecf_accel *a)
  * t1.micro has no published baseline: the lowest published one (5%) is
  * assumed. Above it a standard-mode instance spends credits and falls back
  * to the baseline; unlimited mode bills the surplus. 0 = not burstable. */
+/* Unlimited mode is the launch default of t3, t3a and t4g; t2 (and t1)
+ * launch in standard mode (RunInstances CreditSpecification: "Default:
+ * standard (T2 instances) or unlimited (T3/T3a/T4g instances)",
+ * docs.aws.amazon.com/AWSEC2/latest/APIReference/API_RunInstances.html).
+ * Above the baseline an unlimited instance runs at full speed and pays
+ * surplus credits: Linux $0.05 per vCPU-hour on T3/T3a, $0.04 on T4g
+ * (aws.amazon.com/ec2/pricing/on-demand/, "T2/T3/T4g Unlimited Mode
+ * Pricing"; docs/estimation.md "Burstable CPUs"). 0 = standard mode. */
+static double burst_surplus_usd_vcpu_h(const ecf_instance *inst)
+{
+    if (!inst->family)
+        return 0;
+    if (strcmp(inst->family, "t4g") == 0)
+        return 0.04;
+    if (strcmp(inst->family, "t3") == 0 || strcmp(inst->family, "t3a") == 0)
+        return 0.05;
+    return 0;
+}
+
 static double burst_baseline(const ecf_instance *inst)
 {
     static const struct {
@@ -135,6 +154,8 @@ static void describe(devinfo *d, const ecf_instance *inst)
         d->cpu_matrix_bf16 = inst->cpu_gflops_fp32 > 0 &&
                              inst->cpu_gflops_bf16 >= 8.0 * inst->cpu_gflops_fp32;
         d->burst_baseline = burst_baseline(inst);
+        if (d->burst_baseline > 0)
+            d->burst_usd_vcpu_h = burst_surplus_usd_vcpu_h(inst);
         d->gen = GEN_CPU;
         d->label = "host CPU";
         d->count = 1;
@@ -451,10 +472,12 @@ static int estimate(ecf_estimate *out,
     /* fp8 on a GPU without fp8 math (Turing, Ampere): an engine with an
      * fp8 weight-only kernel (vLLM's FP8 Marlin) reads the fp8 weights
      * at 1 byte and multiplies in the 16-bit type (docs/estimation.md
-     * 5.5, "Weight-only fp8"); dense LLM serving only. */
+     * 5.5, "Weight-only fp8"); LLM serving, dense and MoE alike (vLLM's
+     * fused Marlin MoE takes fp8 experts, block-wise scales included:
+     * prepare_moe_fp8_layer_for_marlin). */
     if (want == ECF_PREC_FP8 && ran != want &&
         !ecf_task_is_training(w.task) && ecf_model_kind_is_llm(m->kind) &&
-        m->experts == 0 && (d.gen == GEN_TURING || d.gen == GEN_AMPERE) &&
+        (d.gen == GEN_TURING || d.gen == GEN_AMPERE) &&
         ecf_est_engine_fp8_weight_only(m, &w, &d)) {
         d.wo_weight_bytes = ecf_estimate_weight_bytes(ECF_PREC_FP8);
         w.precision = ran;
@@ -519,7 +542,25 @@ static int estimate(ecf_estimate *out,
         run_train(out, m, &w, &d, nodes, (ecf_precision)w.precision, peak);
     else
         run_infer(out, m, &w, &d, nodes, (ecf_precision)w.precision, ran, peak);
-    if (d.cpu && d.burst_baseline > 0 && ecf_task_is_training(w.task) &&
+    if (d.cpu && d.burst_baseline > 0) {
+        out->burst_baseline = d.burst_baseline;
+        out->burst_usd_per_hour_per_load = d.burst_usd_vcpu_h * inst->vcpu;
+    }
+    if (d.cpu && d.burst_usd_vcpu_h > 0 &&
+        (ecf_task_is_training(w.task) || w.task == ECF_TASK_BATCH) &&
+        out->step_time_s > 0) {
+        /* Unlimited mode: a job (training, offline batch) keeps every vCPU
+         * busy (load 1), runs at full speed and pays the surplus above the
+         * baseline. */
+        out->burst_surcharge_usd_per_hour =
+            out->burst_usd_per_hour_per_load * (1 - d.burst_baseline);
+        assume(out,
+               "burstable CPU, unlimited mode (the %s default): full speed, "
+               "the load above the %.0f%% baseline per vCPU billed as "
+               "surplus credits at $%.2f per vCPU-hour: +$%.4f/h per node",
+               inst->family, d.burst_baseline * 100, d.burst_usd_vcpu_h,
+               out->burst_surcharge_usd_per_hour);
+    } else if (d.cpu && d.burst_baseline > 0 && ecf_task_is_training(w.task) &&
         out->step_time_s > 0) {
         /* A training job is a sustained load: on a burstable type it runs
          * at the baseline share of its vCPUs (standard credits; docs/
@@ -536,8 +577,10 @@ static int estimate(ecf_estimate *out,
             out->time_hours = w.dataset_samples * w.epochs /
                               out->time_samples_per_s / 3600.0;
         assume(out,
-               "burstable CPU: a training job is a sustained load, timed at "
-               "the %.0f%% baseline per vCPU (standard credits)",
+               "burstable CPU, standard mode (the %s default): a training "
+               "job is a sustained load, timed at the %.0f%% baseline per "
+               "vCPU",
+               inst->family,
                b * 100);
     }
     if (d.cpu) {
@@ -562,7 +605,7 @@ static int estimate(ecf_estimate *out,
              "plain networking",
              nodes, inst->network_gbps);
     data_and_host(out, m, &w, inst, &d, nodes);
-    ecf_startup_apply(out, m, &w, inst, d.count);
+    ecf_startup_apply(out, m, &w, inst, d.count, d.wo_weight_bytes);
     if (!out->fits) {
         out->bottleneck = ECF_BN_DEVICE_MEMORY;
         warn(out, "needs %.1f GiB per device, %.1f GiB available",

@@ -384,8 +384,8 @@ typedef struct {
     double net_gbytes_s;  /* inter-node, per node */
     double alpha_net;
     bool power_limited; /* TDP <= POWER_LIMITED_W */
-    double burst_baseline; /* burstable (t3/t3a/t4g): the sustained share
-                              of each vCPU; 0 = not burstable */
+    double burst_baseline, burst_usd_vcpu_h; /* t-family: baseline per vCPU
+        (0 = not burstable); unlimited surplus $/vCPU-h (0 = standard) */
     double runtime_gib; /* CPU-only: the runtime's own host RAM
                            (CPU_RUNTIME_*), taken from mem_gib */
     const char *runtime; /* its name, for the notes; NULL = none */
@@ -447,8 +447,9 @@ void infer_memory(ecf_memory *mem,
                   ecf_precision p,
                   const plan *pl,
                   const devinfo *d);
+/* wo_weight_bytes: devinfo's (0 = the workload's precision) */
 void ecf_startup_apply(ecf_estimate *e, const ecf_model *m, const ecf_workload *w,
-                   const ecf_instance *inst, int devices);
+                   const ecf_instance *inst, int devices, double wo_weight_bytes);
 void run_infer(ecf_estimate *e,
                const ecf_model *m,
                const ecf_workload *w,

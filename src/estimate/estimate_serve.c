@@ -821,17 +821,26 @@ void run_infer(ecf_estimate *e,
     if (!is_llm(m))
         e->throughput = e->samples_per_s;
     e->max_qps_per_replica = t.latency_s > 0 ? pl.batch / t.latency_s : 0;
-    if (d->burst_baseline > 0) {
-        /* A request runs at full speed on burst credits, but a sustained
-         * load gets the baseline share of the vCPUs (docs/estimation.md,
-         * "Burstable CPUs"). */
+    if (d->burst_baseline > 0 && d->burst_usd_vcpu_h > 0) {
+        /* Unlimited mode (t3/t3a/t4g's default): full speed at any load;
+         * the plan pays the surplus above the baseline (the fleet's load
+         * is known only to the plan search: ecf_recommend_cost_serving). */
+        assume(e,
+               "burstable CPU, unlimited mode: full speed; the load above "
+               "the %.0f%% baseline per vCPU is billed at $%.2f per "
+               "vCPU-hour",
+               d->burst_baseline * 100, d->burst_usd_vcpu_h);
+    } else if (d->burst_baseline > 0) {
+        /* Standard mode (t1/t2): a request runs at full speed on burst
+         * credits, but a sustained load gets the baseline share of the
+         * vCPUs (docs/estimation.md, "Burstable CPUs"). */
         e->max_qps_per_replica *= d->burst_baseline;
         e->samples_per_s *= d->burst_baseline;
         if (!is_llm(m))
             e->throughput = e->samples_per_s;
         assume(e,
-               "burstable CPU: sustained capacity is the %.0f%% baseline "
-               "per vCPU (standard credits); latency is at full speed",
+               "burstable CPU, standard mode: sustained capacity is the "
+               "%.0f%% baseline per vCPU; latency is at full speed",
                d->burst_baseline * 100);
     }
     e->bottleneck = t.mem_bound ? ECF_BN_MEMORY_BW : ECF_BN_COMPUTE;

@@ -70,6 +70,16 @@ double ecf_serve_u_infer(const devinfo *d, ecf_precision p, double h, double M)
 #define EAGER_SCORE_PASSES_VIT 1.0
 #define EAGER_SCORE_PASS_BYTES 4.0
 
+/* A compiled graph's host enqueue per forward (TensorRT without CUDA
+ * graphs, trtexec's default and Triton's): it overlaps the device's work,
+ * so it sets the pace only when the device finishes first (launch-bound).
+ * The median of NVIDIA's four published small-engine runs, 4.7, 27.2,
+ * 41.2 and 41.3 us (TensorRT 10.16, NVIDIA/trt-samples-for-hackathon-cn
+ * @353a4d73 cookbook/07-Tool/trtexec/result-08/01/06/07.log; 2.0 us with
+ * --useCudaGraph, result-03.log); docs/estimation.md 5.5, "Compiled
+ * graphs". */
+#define COMPILED_ENQUEUE_S 34.2e-6
+
 static double eager_score_passes(const ecf_model *m,
                                  const serve_engine *eng)
 {
@@ -210,9 +220,12 @@ void ecf_serve_other_times(infer_times *t,
      * slower of the two (tiny batch-1 kernels finish before the next one
      * is launched: flat in the sequence length, linear in the layers). */
     host = ecf_serve_eager_dispatch_s(m, d, eng);
+    if (host < 0 && eng->fused_graph && !d->cpu && d->gen >= GEN_OLD &&
+        d->gen <= GEN_BLACKWELL)
+        host = COMPILED_ENQUEUE_S; /* a compiled graph on an NVIDIA GPU */
     if (host >= 0)
         t->latency_s = t->latency_s > host ? t->latency_s : host;
-    else
+    if (host < 0 || eng->fused_graph)
         t->latency_s += eng->fwd_overhead_s;
     if (m->kind == ECF_KIND_SPEECH) {
         /* autoregressive text decoder: ~60% of the weights read per

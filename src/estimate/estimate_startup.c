@@ -65,16 +65,20 @@ const char *ecf_estimate_capacity_note(const ecf_instance *inst)
 }
 
 void ecf_startup_apply(ecf_estimate *e, const ecf_model *m, const ecf_workload *w,
-                   const ecf_instance *inst, int devices)
+                   const ecf_instance *inst, int devices, double wo_weight_bytes)
 {
     double wb = 0;
     const char *cap = ecf_estimate_capacity_note(inst);
 
     /* Weights read at start: this node's devices' share, at most the
-     * whole model; training from scratch reads none. */
+     * whole model; training from scratch reads none. A weight-only
+     * checkpoint (fp8 served by FP8 Marlin on a GPU without fp8 math:
+     * wo_weight_bytes > 0) is downloaded and loaded at its own bytes, 1
+     * per weight, not at the 16-bit math type's (docs/estimation.md 8a). */
     if (w->task != ECF_TASK_TRAIN) {
-        double whole = m->params * (ecf_task_is_training(w->task)
-                                        ? 2.0
+        double whole = m->params * (ecf_task_is_training(w->task) ? 2.0
+                                    : wo_weight_bytes > 0
+                                        ? wo_weight_bytes
                                         : ecf_estimate_weight_bytes(
                                               (ecf_precision)w->precision));
         wb = e->memory.weights_gib * GIB * (devices > 0 ? devices : 1);

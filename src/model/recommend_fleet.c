@@ -78,6 +78,27 @@ void ecf_recommend_cost_serving(ecf_plan *p, ecf_rule_input *in,
      * it (part of the day) on-demand */
     p->hourly_usd = commit_rate * p->nodes +
                     extra_rate * (p->asg_expected - p->nodes);
+    /* A burstable type (docs/estimation.md "Burstable CPUs"): its mean
+     * load per vCPU is the mean request rate over the expected fleet's
+     * full-speed capacity. In unlimited mode the load above the baseline
+     * is billed as surplus credits (credits are earned at the baseline
+     * rate and spent at the load, so the bill follows the mean); standard
+     * mode's capacity is the baseline already, so its load stays within. */
+    p->burst_baseline = e->burst_baseline;
+    p->burst_unlimited = e->burst_usd_per_hour_per_load > 0;
+    p->burst_load = 0;
+    p->burst_surcharge_usd_per_hour = 0;
+    if (e->burst_baseline > 0 && cap_group > 0 && fl.expected_groups > 0) {
+        double cap_full = cap_group * fl.expected_groups /
+                          (p->burst_unlimited ? 1.0 : e->burst_baseline);
+        double avg = qps > 0 ? fl.avg_qps : 0;
+        p->burst_load = avg / cap_full;
+        if (p->burst_unlimited && p->burst_load > e->burst_baseline)
+            p->burst_surcharge_usd_per_hour =
+                e->burst_usd_per_hour_per_load *
+                (p->burst_load - e->burst_baseline) * p->asg_expected;
+        p->hourly_usd += p->burst_surcharge_usd_per_hour;
+    }
     p->startup_s = e->startup_s;
     p->monthly_usd = p->hourly_usd * HOURS_PER_MONTH;
     p->interruption_band = spot ? price->interruption_band : -1;

@@ -39,8 +39,11 @@ void ecf_rr_purchase_rows(rr_purchase_row out[RR_PURCHASE_ROWS],
         x->monthly_usd = -1;
         x->break_even_pct = 0;
         if (x->usd_per_hour > 0 && od > 0) {
-            x->monthly_usd =
-                (p->asg_min * x->usd_per_hour + extra * od) * HOURS_PER_MONTH;
+            /* a burstable plan's surplus credits cost the same under
+             * every purchase option (docs/estimation.md "Burstable CPUs") */
+            x->monthly_usd = (p->asg_min * x->usd_per_hour + extra * od +
+                              p->burst_surcharge_usd_per_hour) *
+                             HOURS_PER_MONTH;
             x->break_even_pct =
                 100 * ecf_purchase_break_even(x->usd_per_hour, od);
         }

@@ -221,6 +221,17 @@ static void json_plan(rj *o, const rr_view *v, const ecf_plan *p,
         else
             rj_null(o, "capacity");
     }
+    if (p->burst_baseline > 0) {
+        /* docs/estimation.md "Burstable CPUs"; additive, optional */
+        rj bu = rj_open(o, "burstable", '{');
+        rj_str(&bu, "credit_mode", p->burst_unlimited ? "unlimited"
+                                                      : "standard");
+        rj_numr(&bu, "baseline_pct_per_vcpu", p->burst_baseline * 100, 3);
+        rj_numr(&bu, "load_pct_per_vcpu", p->burst_load * 100, 1);
+        rj_numr(&bu, "surcharge_usd_per_hour",
+                p->burst_surcharge_usd_per_hour, 6);
+        rj_close(&bu, '}');
+    }
     rj_numr(o, "hourly_usd", p->hourly_usd, 6);
     if (!p->spot && p->purchase_option == ECF_PURCHASE_CAPACITY_BLOCK &&
         p->cb_days > 0) {

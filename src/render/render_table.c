@@ -244,6 +244,38 @@ void ecf_rr_print_table(FILE *f, const rr_view *v)
                     fprintf(f, "; the Capacity Block plan is rank %zu", cbr);
                 fputc('\n', f);
             }
+            if (r->plans[i].burst_baseline > 0) {
+                /* docs/estimation.md "Burstable CPUs" */
+                const ecf_plan *p = &r->plans[i];
+                if (!header) {
+                    fprintf(f, "\nNotes\n");
+                    header = true;
+                }
+                if (!p->burst_unlimited)
+                    fprintf(f,
+                            "  %zu. %s (burstable): standard credit mode "
+                            "(the %s default): sustained load held at the "
+                            "%.4g%% baseline per vCPU\n",
+                            i + 1, p->inst->type, p->inst->family,
+                            p->burst_baseline * 100);
+                else if (p->burst_surcharge_usd_per_hour > 0)
+                    fprintf(f,
+                            "  %zu. %s (burstable): unlimited credit mode "
+                            "(the %s default): mean load %.1f%% per vCPU, "
+                            "above the %.4g%% baseline: surplus credits "
+                            "$%.4f/h, included in $/HOUR\n",
+                            i + 1, p->inst->type, p->inst->family,
+                            p->burst_load * 100, p->burst_baseline * 100,
+                            p->burst_surcharge_usd_per_hour);
+                else
+                    fprintf(f,
+                            "  %zu. %s (burstable): unlimited credit mode "
+                            "(the %s default): mean load %.1f%% per vCPU, "
+                            "within the %.4g%% baseline: no surplus "
+                            "credits\n",
+                            i + 1, p->inst->type, p->inst->family,
+                            p->burst_load * 100, p->burst_baseline * 100);
+            }
         }
     }
     for (i = 0; i < r->n_missing; i++) {

@@ -67,7 +67,7 @@ check "models: models.name = the zoo's names" bash -c "test \"\$('$E' models -o 
 # a field that stops at an empty array cannot be checked (no plan: exit 3)
 printf '{\n  "recommendations": []\n}\n' > want_empty
 check "exit 3: the empty array, exit kept" \
-  run 3 want_empty "ec2fit: recommend: no instance type satisfies the constraints; closest: t3a.small (budget-hourly): costs \$0.0060/h on 1 node(s), budget \$0.0001/h" \
+  run 3 want_empty "ec2fit: recommend: no instance type satisfies the constraints; closest: t2.small (budget-hourly): costs \$0.0071/h on 1 node(s), budget \$0.0001/h" \
   recommend -m resnet50 -t train --budget-hourly 0.0001 -o json --fields recommendations.instance_type
 
 # errors: exit 2, one line naming the field, nothing on stdout

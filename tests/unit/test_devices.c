@@ -232,9 +232,12 @@ static void test_devices__distilbert_2qps_cpu_or_lambda_first(void **state)
     ecf_recommendation_free(r);
 }
 
-/* Burstable types: latency at full speed, sustained capacity at the
- * published baseline share (t3.large 30%, t3.micro 10%, t2.xlarge 22.5%;
- * aws.amazon.com/ec2/instance-types/t3/ and /t2/); c5 is not burstable. */
+/* Burstable types: latency at full speed; sustained capacity at the
+ * published baseline share in standard mode, the launch default of t2
+ * (t2.xlarge 22.5%, t2.micro 10%; aws.amazon.com/ec2/instance-types/t2/),
+ * at full speed in unlimited mode, the default of t3/t4g, whose load above
+ * the baseline (t3.large 30%, t3.micro 10%, t4g.medium 20%) the plan pays
+ * for at $0.05 (t3) or $0.04 (t4g) per vCPU-hour; c5 is not burstable. */
 static void test_devices__burstable_capacity_is_the_baseline(void **state)
 {
     fx *f = *state;
@@ -242,9 +245,13 @@ static void test_devices__burstable_capacity_is_the_baseline(void **state)
     ecf_estimate e;
     static const struct {
         const char *type;
-        double baseline;
-    } cases[] = {{"t3.large", 0.30}, {"t3.micro", 0.10}, {"t4g.medium", 0.20},
-                 {"t2.xlarge", 0.225}, {"c5.large", 1.0}};
+        double baseline, sustained, usd_per_load;
+    } cases[] = {{"t3.large", 0.30, 1.0, 0.05 * 2},
+                 {"t3.micro", 0.10, 1.0, 0.05 * 2},
+                 {"t4g.medium", 0.20, 1.0, 0.04 * 2},
+                 {"t2.xlarge", 0.225, 0.225, 0},
+                 {"t2.micro", 0.10, 0.10, 0},
+                 {"c5.large", 0, 1.0, 0}};
     size_t i;
 
     w.task = ECF_TASK_INFER;
@@ -253,7 +260,12 @@ static void test_devices__burstable_capacity_is_the_baseline(void **state)
         fx_est(&e, f, "distilbert", &w, cases[i].type, 1);
         assert_true(e.latency_ms > 0);
         assert_float_equal(e.max_qps_per_replica,
-                           cases[i].baseline * 1000.0 / e.latency_ms, 1e-9);
+                           cases[i].sustained * 1000.0 / e.latency_ms, 1e-9);
+        assert_float_equal(e.burst_baseline, cases[i].baseline, 1e-12);
+        assert_float_equal(e.burst_usd_per_hour_per_load,
+                           cases[i].usd_per_load, 1e-12);
+        /* serving: the fleet's load is priced by the plan search */
+        assert_float_equal(e.burst_surcharge_usd_per_hour, 0, 0);
     }
 }
 

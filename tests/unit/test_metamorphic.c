@@ -13,10 +13,13 @@
  *  (d) no plan needs more memory than the unit that runs one worker: its
  *      own available memory, a GPU's memory, a NeuronCore's 16 GiB on
  *      trn1 and inf2;
- *  (e) no burstable (t-family) plan runs above its baseline: a serving
- *      fleet's sustained load per vCPU at most the baseline; a job at
- *      full speed no longer than a full credit balance (24 h of earnings)
- *      lasts, 24 b / (1 - b) hours;
+ *  (e) no burstable (t-family) plan runs above its baseline without the
+ *      surcharge priced: in unlimited mode (t3's default) a serving
+ *      fleet's mean load per vCPU (the mean request rate over the fleet's
+ *      full-speed capacity) above the baseline b pays $0.05 x vCPUs x
+ *      (load - b) per instance-hour, a job (load 1) $0.05 x vCPUs x
+ *      (1 - b) per node-hour, both in the plan's $/h; a fleet within its
+ *      baseline pays none (docs/estimation.md "Burstable CPUs").
  *  (f) a capacity-block plan's window covers its job's time with the
  *      shortest allowed duration, holds its nodes, and costs at least the
  *      window's days x 24 x nodes x the published rate (issue 26).
@@ -48,7 +51,8 @@ typedef enum { K_LLM_SERVE, K_SERVE, K_TRAIN, K_TUNE, K_BATCH, K_COUNT } kind;
 
 typedef struct {
     size_t checks, violations;
-    size_t strict; /* (a), (b): checks where the constraint cost something */
+    size_t strict; /* (a), (b): checks where the constraint cost something;
+                      (e): plans above their baseline, surcharge due */
     char first[256]; /* the first violation, for the failure message */
 } tally;
 
@@ -286,7 +290,7 @@ static void every_plan(fx *f, const job *j, const ecf_recommendation *r,
         if (r->serving) {
             ecf_estimate e;
             ecf_err err = ECF_ERR_INIT;
-            double full;
+            double full, load, want;
             if (ecf_estimate_run_quiet(&e, m, w, in, p->nodes_per_group,
                                        &err) != 0 ||
                 e.latency_ms <= 0)
@@ -294,35 +298,46 @@ static void every_plan(fx *f, const job *j, const ecf_recommendation *r,
             /* full speed: every replica's batch per request time */
             full = e.replicas * e.batch_size / (e.latency_ms / 1e3) /
                    p->nodes_per_group;
-            note(4, le(w->qps / p->nodes / full, b),
-                 "%s serving on %d x %s: %.0f%% sustained, baseline %.0f%%",
-                 j->model, p->nodes, in->type,
-                 100 * w->qps / p->nodes / full, 100 * b);
+            load = w->qps / p->asg_expected / full;
+            want = load > b ? 0.05 * in->vcpu * (load - b) * p->asg_expected
+                            : 0;
+            T[4].strict += want > 0;
+            note(4,
+                 fabs(p->burst_load - load) <= 1e-9 * load &&
+                     fabs(p->burst_surcharge_usd_per_hour - want) <=
+                         1e-9 * (want + 1e-9) &&
+                     p->hourly_usd >= want,
+                 "%s serving on %d x %s: %.1f%% mean load (plan: %.1f%%), "
+                 "baseline %.0f%%: surplus $%.6f/h priced, $%.6f/h due",
+                 j->model, p->nodes, in->type, 100 * load,
+                 100 * p->burst_load, 100 * b,
+                 p->burst_surcharge_usd_per_hour, want);
         } else {
-            /* A job is a sustained load: its rate may not exceed the
-             * baseline share of what the same host does at full speed (its
-             * twin: the instance under a non-burstable family name), unless
-             * the whole job at full speed fits in the hours a day's credits
-             * last, 24 b / (1 - b) (a fully charged standard-mode balance). */
+            /* A job is a full load at full speed (its twin: the instance
+             * under a non-burstable family name, the same rate): it pays
+             * the surplus above the baseline on every node-hour. */
             ecf_estimate e, full;
             ecf_instance twin = *in;
             ecf_err err = ECF_ERR_INIT;
-            double full_h;
+            double want = 0.05 * in->vcpu * (1 - b) * p->nodes;
             twin.family = (char *)"m5";
+            T[4].strict++;
             if (ecf_estimate_run_quiet(&e, m, w, in, p->nodes_per_group,
                                        &err) != 0 ||
                 ecf_estimate_run_quiet(&full, m, w, &twin,
                                        p->nodes_per_group, &err) != 0 ||
                 full.samples_per_s <= 0)
                 continue;
-            full_h = full.time_hours - full.startup_s / 3600.0;
             note(4,
-                 le(e.samples_per_s, b * full.samples_per_s * (1 + 1e-9)) ||
-                     le(full_h, 24 * b / (1 - b)),
-                 "%s %s on %s: %.4g samples/s sustained, baseline %.0f%% of "
-                 "%.4g; %.1f h at full speed, credits last %.1f h",
-                 j->model, ecf_task_name(w->task), in->type, e.samples_per_s,
-                 100 * b, full.samples_per_s, full_h, 24 * b / (1 - b));
+                 le(e.samples_per_s, full.samples_per_s * (1 + 1e-9)) &&
+                     fabs(p->burst_surcharge_usd_per_hour - want) <=
+                         1e-9 * want &&
+                     p->hourly_usd >= want,
+                 "%s %s on %d x %s: %.4g samples/s (full speed %.4g), "
+                 "surplus $%.6f/h priced, $%.6f/h due",
+                 j->model, ecf_task_name(w->task), p->nodes, in->type,
+                 e.samples_per_s, full.samples_per_s,
+                 p->burst_surcharge_usd_per_hour, want);
         }
     }
 }
@@ -499,6 +514,10 @@ static void run_all(fx *f)
         if (i < 2)
             snprintf(strict, sizeof(strict),
                      " (%zu where the tighter side cost more)", T[i].strict);
+        if (i == 4)
+            snprintf(strict, sizeof(strict),
+                     " (%zu above the baseline, surcharge priced)",
+                     T[i].strict);
         printf("metamorphic (%c): %zu checks, %zu violations%s%s%s\n",
                (char)('a' + i), T[i].checks, T[i].violations, strict,
                T[i].violations ? "; first: " : "", T[i].first);
