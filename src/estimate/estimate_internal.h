@@ -293,8 +293,7 @@ static const struct {
  * g5.48xlarge). */
 #define A10G_NCCL_BUSBW_GBYTES_S 3.1
 #define NET_EFFICIENCY         0.8 /* docs/estimation.md 6, sources */
-/* Fraction of a pass behind which the data-parallel traffic it issues
- * hides (backward; FSDP also the forward: docs/estimation.md 6). */
+/* Share of the DP traffic hidden behind compute (docs/estimation.md 6). */
 #define COMM_OVERLAP 0.8
 /* Input pipeline: JPEG decode + augment ~150 images/s per vCPU (sources:
  * docs/estimation.md 8); instance-store NVMe ~2 GB/s per TB (AWS). */

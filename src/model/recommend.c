@@ -235,13 +235,7 @@ static void cost_job(run_ctx *c, ecf_plan *p, ecf_rule_input *in,
     p->nodes = nodes;
     p->nodes_per_group = job_group_nodes(c, e, nodes);
     p->usd_per_hour_instance = unit_price;
-    /* unlimited-mode surplus credits: a job is a full load (load 1) */
-    p->burst_baseline = e->burst_baseline;
-    p->burst_unlimited = e->burst_usd_per_hour_per_load > 0;
-    p->burst_load = e->burst_baseline > 0 ? (p->burst_unlimited ? 1.0
-                                                                : e->burst_baseline)
-                                          : 0;
-    p->burst_surcharge_usd_per_hour = e->burst_surcharge_usd_per_hour * nodes;
+    ecf_rec_burst_job(p, e, nodes); /* unlimited-mode surplus credits */
     p->hourly_usd = unit_price * nodes + p->burst_surcharge_usd_per_hour;
     p->time_hours = e->time_hours;
     p->startup_s = e->startup_s;

@@ -156,3 +156,15 @@ void ecf_recommend_fleet_summary(ecf_recommendation *r, const ecf_recommend_opts
             }
 }
 
+/* A job's burstable fields: a job is a full load (load 1) in unlimited
+ * mode, which pays the estimate's surcharge per node; standard mode runs
+ * at the baseline (docs/estimation.md "Burstable CPUs"). */
+void ecf_rec_burst_job(ecf_plan *p, const ecf_estimate *e, int nodes)
+{
+    p->burst_baseline = e->burst_baseline;
+    p->burst_unlimited = e->burst_usd_per_hour_per_load > 0;
+    p->burst_load = e->burst_baseline <= 0 ? 0
+                    : p->burst_unlimited   ? 1.0
+                                           : e->burst_baseline;
+    p->burst_surcharge_usd_per_hour = e->burst_surcharge_usd_per_hour * nodes;
+}

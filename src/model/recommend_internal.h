@@ -132,6 +132,9 @@ void ecf_recommend_cost_serving(ecf_plan *p, ecf_rule_input *in,
                                 const ecf_recommend_opts *o,
                                 const ecf_estimate *e, const ecf_price *price,
                                 bool spot, int group_nodes);
+/* recommend_fleet.c: a job plan's burstable fields and surcharge. */
+void ecf_rec_burst_job(ecf_plan *p, const ecf_estimate *e, int nodes);
+
 /* recommend_fleet.c: rank 1's Auto Scaling summary and CPU fallback. */
 void ecf_recommend_fleet_summary(ecf_recommendation *r,
                                  const ecf_recommend_opts *o);
