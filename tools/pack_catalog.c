@@ -18,31 +18,7 @@
 
 #include "ec2fit/catalog.h"
 #include "ec2fit/err.h"
-
-static int write_file(const char *path, const void *data, size_t len)
-{
-    char tmp[4096];
-    FILE *f = NULL;
-    int ok;
-
-    if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= sizeof(tmp)) {
-        fprintf(stderr, "pack_catalog: %s: path too long\n", path);
-        return -1;
-    }
-    f = fopen(tmp, "wb");
-    if (!f) {
-        perror(tmp);
-        return -1;
-    }
-    ok = fwrite(data, 1, len, f) == len;
-    ok = (fclose(f) == 0) && ok;
-    if (!ok || rename(tmp, path) != 0) {
-        perror(ok ? path : tmp);
-        remove(tmp);
-        return -1;
-    }
-    return 0;
-}
+#include "pack_write.h"
 
 int main(int argc, char **argv)
 {
@@ -67,7 +43,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "pack_catalog: round trip lost instances\n");
         goto out;
     }
-    if (write_file(argv[2], blob, len) != 0)
+    if (ecf_tool_write_file("pack_catalog", argv[2], blob, len) != 0)
         goto out;
     status = 0;
 out:

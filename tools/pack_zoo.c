@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "ec2fit/err.h"
+#include "pack_write.h"
 #include "ec2fit/zoo.h"
 
 static char *read_all(const char *path, size_t *len)
@@ -54,31 +55,6 @@ static char *read_all(const char *path, size_t *len)
     return buf;
 }
 
-static int write_file(const char *path, const void *data, size_t len)
-{
-    char tmp[4096];
-    FILE *f = NULL;
-    int ok;
-
-    if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= sizeof(tmp)) {
-        fprintf(stderr, "pack_zoo: %s: path too long\n", path);
-        return -1;
-    }
-    f = fopen(tmp, "wb");
-    if (!f) {
-        perror(tmp);
-        return -1;
-    }
-    ok = fwrite(data, 1, len, f) == len;
-    ok = (fclose(f) == 0) && ok;
-    if (!ok || rename(tmp, path) != 0) {
-        perror(ok ? path : tmp);
-        remove(tmp);
-        return -1;
-    }
-    return 0;
-}
-
 int main(int argc, char **argv)
 {
     ecf_zoo *zoo = NULL, *back = NULL;
@@ -112,7 +88,7 @@ int main(int argc, char **argv)
             goto out;
         }
     }
-    if (write_file(argv[2], blob, len) != 0)
+    if (ecf_tool_write_file("pack_zoo", argv[2], blob, len) != 0)
         goto out;
     status = 0;
 out:
