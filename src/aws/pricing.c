@@ -58,21 +58,30 @@ void ecf_pricing_table_free(ecf_pricing_table *t)
     free(t);
 }
 
-static od_entry *od_push(ecf_pricing_table *t, const char *region,
-                         const char *type, const char *sku)
+/* A new zeroed entry at the end of an array (the on-demand rows or the
+ * Capacity Block rows), owning copies of its names. */
+static od_entry *entry_push(od_entry **v, size_t *n, size_t *cap,
+                            size_t first_cap, const char *region,
+                            const char *type, const char *sku)
 {
     od_entry *e;
-    if (t->n == t->cap) {
-        t->cap = t->cap ? t->cap * 2 : 256;
-        t->v = ecf_xrealloc(t->v, t->cap * sizeof(*t->v));
+    if (*n == *cap) {
+        *cap = *cap ? *cap * 2 : first_cap;
+        *v = ecf_xrealloc(*v, *cap * sizeof(**v));
     }
-    e = &t->v[t->n++];
+    e = &(*v)[(*n)++];
     memset(e, 0, sizeof(*e));
     e->region = ecf_xstrdup(region);
     e->type = ecf_xstrdup(type);
     e->sku = ecf_xstrdup(sku ? sku : "?");
-    t->finished = false;
     return e;
+}
+
+static od_entry *od_push(ecf_pricing_table *t, const char *region,
+                         const char *type, const char *sku)
+{
+    t->finished = false;
+    return entry_push(&t->v, &t->n, &t->cap, 256, region, type, sku);
 }
 
 static int od_cmp(const void *a, const void *b)
@@ -339,15 +348,7 @@ static void capacity_block_product(ecf_pricing_table *t, const char *region,
         (*skipped)++;
         return;
     }
-    if (t->n_cb == t->cap_cb) {
-        t->cap_cb = t->cap_cb ? t->cap_cb * 2 : 16;
-        t->cb = ecf_xrealloc(t->cb, t->cap_cb * sizeof(*t->cb));
-    }
-    e = &t->cb[t->n_cb++];
-    memset(e, 0, sizeof(*e));
-    e->region = ecf_xstrdup(region);
-    e->type = ecf_xstrdup(type);
-    e->sku = ecf_xstrdup(sku ? sku : "?");
+    e = entry_push(&t->cb, &t->n_cb, &t->cap_cb, 16, region, type, sku);
     e->usd = rate;
 }
 
