@@ -97,6 +97,12 @@ fact "t3a.large is priced in 15 regions, eu-west-1 0.0816, none in af-south-1 (b
     'len(I["t3a.large"]["prices"]) == 15 and I["t3a.large"]["prices"]["eu-west-1"]["ondemand_usd_per_hour"] == 0.0816 and "af-south-1" not in I["t3a.large"]["prices"]'
 fact "t4g.micro eu-west-1 is 0.0092 and t4g.2xlarge ap-south-1 0.1792 (22 regions)" \
     'I["t4g.micro"]["prices"]["eu-west-1"]["ondemand_usd_per_hour"] == 0.0092 and I["t4g.2xlarge"]["prices"]["ap-south-1"]["ondemand_usd_per_hour"] == 0.1792 and len(I["t4g.micro"]["prices"]) == 22'
+fact "m7g.medium is priced in 19 regions, eu-west-1 0.0455, none in af-south-1" \
+    'len(I["m7g.medium"]["prices"]) == 19 and I["m7g.medium"]["prices"]["eu-west-1"]["ondemand_usd_per_hour"] == 0.0455 and "af-south-1" not in I["m7g.medium"]["prices"]'
+fact "c6g.large is priced in 22 regions, eu-west-1 0.073" \
+    'len(I["c6g.large"]["prices"]) == 22 and I["c6g.large"]["prices"]["eu-west-1"]["ondemand_usd_per_hour"] == 0.073'
+fact "c6g.metal (us-east-1 row 2.176 vs 2.3066 in the us-east-1 file, not vendored) is us-east-1 only" \
+    'list(I["c6g.metal"]["prices"]) == ["us-east-1"]'
 fact "i4i.large is still us-east-1 only (not in the by-region file)" \
     'list(I["i4i.large"]["prices"]) == ["us-east-1"]'
 fact "instance types are unique and sorted" \
