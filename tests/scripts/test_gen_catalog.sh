@@ -103,6 +103,8 @@ fact "c6g.large is priced in 22 regions, eu-west-1 0.073" \
     'len(I["c6g.large"]["prices"]) == 22 and I["c6g.large"]["prices"]["eu-west-1"]["ondemand_usd_per_hour"] == 0.073'
 fact "c6g.metal (us-east-1 row 2.176 vs 2.3066 in the us-east-1 file, not vendored) is us-east-1 only" \
     'list(I["c6g.metal"]["prices"]) == ["us-east-1"]'
+fact "m7a.medium is priced in the 8 regions the snapshot offers it in, eu-west-1 0.0646 (5-decimal family)" \
+    'len(I["m7a.medium"]["prices"]) == 8 and I["m7a.medium"]["prices"]["eu-west-1"]["ondemand_usd_per_hour"] == 0.0646 and I["m7a.large"]["prices"]["eu-central-1"]["ondemand_usd_per_hour"] == 0.13886'
 fact "i4i.large is still us-east-1 only (not in the by-region file)" \
     'list(I["i4i.large"]["prices"]) == ["us-east-1"]'
 fact "instance types are unique and sorted" \
