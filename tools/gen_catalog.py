@@ -47,7 +47,7 @@ SOURCES = [
      "cross-checked against koyakimu/aws-gpu-quick-reference @48c0b93b", "2026-03-23", False),
     ("byregion", "ondemand_by_region",
      "skypilot-org/skypilot-catalog catalogs/v7/aws/vms.csv @001367d2 (c7 families) and "
-     "@27f67dd4 (c5, c6i, m5, m6i, m7i) (SkyPilot's fetch from the AWS Pricing API and EC2 "
+     "@27f67dd4 (c5, c6i, m5, m6i, m7i, t3, r5, r6i, r7i, t3a, t4g, m7g, c6g, m7a) (SkyPilot's fetch from the AWS Pricing API and EC2 "
      "type offerings), reduced to one row per type x region; "
      "fills only (type, region) pairs the other price files leave empty", "2025-06-01", True),
     ("spot", "spot_advisor",

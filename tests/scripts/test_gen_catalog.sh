@@ -83,8 +83,30 @@ fact "m7i.metal-24xl (us-east-1 cross-check failed, not vendored) is us-east-1 o
     'list(I["m7i.metal-24xl"]["prices"]) == ["us-east-1"]'
 fact "t3.micro eu-west-1 is 0.0114 (burstable, checked against memory)" \
     'I["t3.micro"]["prices"]["eu-west-1"]["ondemand_usd_per_hour"] == 0.0114'
-fact "r7i.large is still us-east-1 only (not in the by-region file)" \
-    'list(I["r7i.large"]["prices"]) == ["us-east-1"]'
+fact "r5.large is priced in 22 regions; me-central-1 r5.large 0.155 and r5.16xlarge 4.963 (3-decimal rows)" \
+    'len(I["r5.large"]["prices"]) == 22 and I["r5.large"]["prices"]["me-central-1"]["ondemand_usd_per_hour"] == 0.155 and I["r5.16xlarge"]["prices"]["me-central-1"]["ondemand_usd_per_hour"] == 4.963'
+fact "r6i.large is priced in the 21 regions the SkyPilot snapshot offers it in" \
+    'len(I["r6i.large"]["prices"]) == 21'
+fact "r6i.large eu-west-1 is 0.141 and af-south-1 0.168 (SkyPilot vms.csv @27f67dd4 rows)" \
+    'I["r6i.large"]["prices"]["eu-west-1"]["ondemand_usd_per_hour"] == 0.141 and I["r6i.large"]["prices"]["af-south-1"]["ondemand_usd_per_hour"] == 0.168'
+fact "r7i.large is priced in 18 regions, eu-west-1 0.14805, none in af-south-1" \
+    'len(I["r7i.large"]["prices"]) == 18 and I["r7i.large"]["prices"]["eu-west-1"]["ondemand_usd_per_hour"] == 0.14805 and "af-south-1" not in I["r7i.large"]["prices"]'
+fact "r7i.metal-24xl (us-east-1 row 6.3504 vs 6.98544 in the us-east-1 file, not vendored) is us-east-1 only" \
+    'list(I["r7i.metal-24xl"]["prices"]) == ["us-east-1"]'
+fact "t3a.large is priced in 15 regions, eu-west-1 0.0816, none in af-south-1 (burstable, checked against memory)" \
+    'len(I["t3a.large"]["prices"]) == 15 and I["t3a.large"]["prices"]["eu-west-1"]["ondemand_usd_per_hour"] == 0.0816 and "af-south-1" not in I["t3a.large"]["prices"]'
+fact "t4g.micro eu-west-1 is 0.0092 and t4g.2xlarge ap-south-1 0.1792 (22 regions)" \
+    'I["t4g.micro"]["prices"]["eu-west-1"]["ondemand_usd_per_hour"] == 0.0092 and I["t4g.2xlarge"]["prices"]["ap-south-1"]["ondemand_usd_per_hour"] == 0.1792 and len(I["t4g.micro"]["prices"]) == 22'
+fact "m7g.medium is priced in 19 regions, eu-west-1 0.0455, none in af-south-1" \
+    'len(I["m7g.medium"]["prices"]) == 19 and I["m7g.medium"]["prices"]["eu-west-1"]["ondemand_usd_per_hour"] == 0.0455 and "af-south-1" not in I["m7g.medium"]["prices"]'
+fact "c6g.large is priced in 22 regions, eu-west-1 0.073" \
+    'len(I["c6g.large"]["prices"]) == 22 and I["c6g.large"]["prices"]["eu-west-1"]["ondemand_usd_per_hour"] == 0.073'
+fact "c6g.metal (us-east-1 row 2.176 vs 2.3066 in the us-east-1 file, not vendored) is us-east-1 only" \
+    'list(I["c6g.metal"]["prices"]) == ["us-east-1"]'
+fact "m7a.medium is priced in the 8 regions the snapshot offers it in, eu-west-1 0.0646 (5-decimal family)" \
+    'len(I["m7a.medium"]["prices"]) == 8 and I["m7a.medium"]["prices"]["eu-west-1"]["ondemand_usd_per_hour"] == 0.0646 and I["m7a.large"]["prices"]["eu-central-1"]["ondemand_usd_per_hour"] == 0.13886'
+fact "i4i.large is still us-east-1 only (not in the by-region file)" \
+    'list(I["i4i.large"]["prices"]) == ["us-east-1"]'
 fact "instance types are unique and sorted" \
     '[i["type"] for i in c["instances"]] == sorted(set(I))'
 

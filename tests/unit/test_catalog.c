@@ -153,12 +153,20 @@ static void test_catalog__unpriced_and_cpu_types(void **state)
     assert_string_equal(in->accel->id, "h200");
     /* CPU families outside ec2_ondemand_by_region.csv: us-east-1 only (no
      * invented regional prices) */
-    in = ecf_catalog_find(cat, "r7i.large");
+    in = ecf_catalog_find(cat, "i4i.large");
     assert_non_null(in);
     assert_null(in->accel);
     assert_int_equal(in->accel_count, 0);
     assert_int_equal(in->n_prices, 1);
     assert_string_equal(in->prices[0].region, "us-east-1");
+    /* r7i.large: the 18 regions the SkyPilot snapshot offers it in
+     * (SOURCES.md 9a); eu-west-1 0.14805; none in af-south-1 */
+    in = ecf_catalog_find(cat, "r7i.large");
+    assert_non_null(in);
+    assert_int_equal(in->n_prices, 18);
+    assert_true(fabs(ecf_instance_price(in, "eu-west-1")->ondemand_usd_per_hour -
+                     0.14805) < 1e-9);
+    assert_null(ecf_instance_price(in, "af-south-1"));
     /* m7i.large: the 16 regions the SkyPilot snapshot offers it in
      * (SOURCES.md 9a); eu-west-1 0.11235; none in af-south-1, where the
      * snapshot lists no offering */
