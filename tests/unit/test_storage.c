@@ -299,13 +299,18 @@ static void test_storage__eu_west_1_names_missing_families(void **state)
     assert_false(r7i); /* likewise, second pass */
     assert_true(r6g);
     /* a CPU type with a real eu-west-1 price wins, not an accelerator:
-     * t3.small ($0.0228/h, SkyPilot vms.csv row, SOURCES.md 9a), whose mean
-     * load at 1 request/s stays within its 20% baseline per vCPU, so
-     * unlimited mode adds no surcharge (docs/estimation.md "Burstable
-     * CPUs"); the fixed-performance c7g.medium is $0.0388/h */
+     * t3.small ($0.0228/h, SkyPilot vms.csv row, SOURCES.md 9a). At 2
+     * requests/s its mean load is 35.7% per vCPU, above its 20% baseline,
+     * so unlimited mode's surplus credits are priced ($0.05 x 2 vCPUs x
+     * the load above the baseline = $0.0157/h, docs/estimation.md
+     * "Burstable CPUs"); with them it still costs less than the
+     * fixed-performance c7g.medium ($0.0388/h) */
     assert_null(r->plans[0].inst->accel);
     assert_string_equal(r->plans[0].inst->type, "t3.small");
     assert_float_equal(r->plans[0].usd_per_hour_instance, 0.0228, 1e-12);
+    assert_float_equal(r->plans[0].burst_surcharge_usd_per_hour, 0.015681,
+                       1e-6);
+    assert_true(r->plans[0].hourly_usd < 0.0388);
     assert_false(r->plans[0].price_estimated);
     ecf_recommend_missing_note(note, sizeof(note), r, 0);
     assert_string_equal(
