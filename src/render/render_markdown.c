@@ -156,7 +156,8 @@ void ecf_rr_print_markdown(FILE *f, const rr_view *v)
                "(GiB/device) | %s | $/hour | %s |%s Note |\n"
                "|---:|---|%s---:|---|---|---:|---:|---:|---:|%s---|\n",
             multi ? " Region |" : "",
-            r->serving ? "Latency"
+            ecf_rr_llm_latency(r) ? "TTFT / TPOT"
+            : r->serving          ? "Latency"
                        : (r->basis == ECF_COST_TOTAL ? "Time" : "Throughput"),
             r->serving ? "$/month"
                        : (r->basis == ECF_COST_TOTAL ? "Total" : "$/1M"),
@@ -176,6 +177,8 @@ void ecf_rr_print_markdown(FILE *f, const rr_view *v)
         if (r->serving) {
             ecf_rr_fmt_num(num, sizeof(num), p->latency_ms, 0);
             snprintf(c1, sizeof(c1), "%s ms", num);
+            if (ecf_rr_llm_latency(r))
+                ecf_rr_llm_cell(c1, sizeof(c1), p);
             ecf_rr_fmt_money(c3, sizeof(c3), p->monthly_usd, d ? 2 : dc);
         } else if (r->basis == ECF_COST_TOTAL) {
             ecf_rr_fmt_num(num, sizeof(num), p->time_hours, 1);
@@ -204,6 +207,11 @@ void ecf_rr_print_markdown(FILE *f, const rr_view *v)
         fprintf(f, " %s |\n", mk);
     }
     fprintf(f, "\n%s.\n", counts);
+    if (ecf_rr_llm_latency(r)) {
+        char line[320];
+        ecf_rr_llm_request_line(line, sizeof(line), v);
+        fprintf(f, "\n%s.\n", line);
+    }
     notes(f, v, n);
     serving_extras(f, v);
     ecf_rr_print_fleet_text(f, v, true);
