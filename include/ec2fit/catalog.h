@@ -97,6 +97,12 @@ typedef struct {
 } ecf_accel;
 
 #define ECF_PRICE_UNKNOWN (-1.0)
+/* The AWS Spot Instance Advisor's savings scale tops out at 90 % (AWS:
+ * spot saves "up to 90%" off on-demand; the 2025-06-28 feed's maximum is
+ * 90, on 209 Linux rows). A value at the ceiling is censored, and
+ * p5en.48xlarge us-west-1 (s = 90) traded at its on-demand price, $79.12,
+ * in dstack PR #4110 (2026-08-06): such rows get no spot estimate. */
+#define ECF_SPOT_SAVINGS_CEILING_PCT 90
 
 /** Prices of one instance type in one region. */
 typedef struct {

@@ -118,6 +118,8 @@ static void print_table(const ecf_instance *in, const char *region,
         if (p->spot_usd_per_hour >= 0) {
             snprintf(spot, sizeof(spot), "%.4f", p->spot_usd_per_hour);
             snprintf(sav, sizeof(sav), "%d%%", p->spot_savings_pct);
+        } else if (p->spot_savings_pct >= ECF_SPOT_SAVINGS_CEILING_PCT) {
+            snprintf(sav, sizeof(sav), ">=%d%%", p->spot_savings_pct);
         }
         printf("  %-16s %12.4f %12s %12s %8s %8s\n",
                ecf_textsafe(safe, sizeof(safe), p->region),
@@ -129,8 +131,9 @@ static void print_table(const ecf_instance *in, const char *region,
         printf("  (no public price%s%s)\n", region ? " in " : "",
                region ? region : "");
     printf("\n  * spot = on-demand x (1 - savings), estimated from the AWS "
-           "Spot Advisor;\n    prices as of %s (Linux, shared tenancy).\n",
-           ecf_catalog_as_of(cat));
+           "Spot Advisor;\n    prices as of %s (Linux, shared tenancy). "
+           "Savings >=%d%%: the Advisor's ceiling,\n    no spot estimate.\n",
+           ecf_catalog_as_of(cat), ECF_SPOT_SAVINGS_CEILING_PCT);
 }
 
 static int print_json(const ecf_instance *in, const char *region,

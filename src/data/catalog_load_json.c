@@ -453,6 +453,12 @@ static int load_price(ctx *c, ecf_price *p, const cJSON *v)
         if (bad)
             rc = fail(c, "spot_estimated", "expected true or false");
     }
+    /* A Spot Advisor savings at the feed's ceiling is censored ("90% or
+     * more", or too few spot hours to price): no spot estimate is made
+     * from it (docs/catalog.md "Spot prices are estimates"). The savings
+     * and band stay for `show`. */
+    if (!rc && p->spot_savings_pct >= ECF_SPOT_SAVINGS_CEILING_PCT)
+        p->spot_usd_per_hour = ECF_PRICE_UNKNOWN;
     return rc;
 }
 

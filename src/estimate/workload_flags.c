@@ -577,6 +577,15 @@ int ecf_workload_finish_zoo(cli_workload *wl,
     }
     if (rc == 0)
         rc = check_serving_stack(wl, model_out, err);
+    /* A decoder LLM's online serving is sized by the prompt and answer
+     * lengths; --seq-len (a training/encoder sample) would be ignored. */
+    if (rc == 0 && wl->w.seq_len > 0 && wl->w.task == ECF_TASK_INFER &&
+        ecf_model_kind_is_llm(model_out->kind))
+        rc = ecf_err_set(err, ECF_EINVAL,
+                         "--seq-len: %s serving is sized by --input-tokens "
+                         "and --output-tokens; --seq-len has no effect with "
+                         "--task infer",
+                         model_out->name);
     if (rc == 0)
         rc = ecf_model_diffusion_scale(model_out, wl->steps, wl->res_w,
                                        wl->res_h, err);

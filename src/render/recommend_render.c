@@ -84,6 +84,50 @@ void marks_str(char *buf, size_t n, unsigned marks)
                 n - strlen(buf) - 1);
 }
 
+bool ecf_rr_llm_latency(const ecf_recommendation *r)
+{
+    return r->serving && r->n_plans > 0 && r->plans[0].per_token_ms > 0 &&
+           r->plans[0].ttft_ms > 0;
+}
+
+/* "113": milliseconds, one decimal below 10 */
+static void fmt_ms(char *buf, size_t n, double ms)
+{
+    snprintf(buf, n, ms < 10 ? "%.1f" : "%.0f", ms);
+}
+
+void ecf_rr_llm_cell(char *buf, size_t n, const ecf_plan *p)
+{
+    char a[32], b[32];
+    fmt_ms(a, sizeof(a), p->ttft_ms);
+    fmt_ms(b, sizeof(b), p->per_token_ms);
+    snprintf(buf, n, "%s / %s ms", a, b);
+}
+
+void ecf_rr_llm_request_line(char *buf, size_t n, const rr_view *v)
+{
+    const ecf_recommendation *r = v->rec;
+    const ecf_plan *p;
+    ecf_ranges rg;
+    char a[32], b[32], sa[48], sb[48], sc[48];
+    buf[0] = '\0';
+    if (!ecf_rr_llm_latency(r))
+        return;
+    p = &r->plans[0];
+    ecf_rr_plan_ranges(&rg, v, p);
+    fmt_ms(a, sizeof(a), p->ttft_ms);
+    fmt_ms(b, sizeof(b), p->per_token_ms);
+    ecf_rr_fmt_span(sa, sizeof(sa), &rg.ttft_ms, 1);
+    ecf_rr_fmt_span(sb, sizeof(sb), &rg.per_token_ms, 1);
+    ecf_rr_fmt_span(sc, sizeof(sc), &rg.latency_ms, 1000);
+    snprintf(buf, n,
+             "Latency (rank 1): the first token after %s ms%s, then %s ms%s "
+             "per output token; a whole answer of %d tokens takes %.1f s%s "
+             "end to end",
+             a, sa, b, sb, r->workload.output_tokens, p->latency_ms / 1000,
+             sc);
+}
+
 void ecf_rr_rank_note(char *buf, size_t n, const ecf_plan *p)
 {
     size_t l = strlen(buf);

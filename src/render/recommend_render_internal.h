@@ -47,6 +47,15 @@ void marks_str(char *buf, size_t n, unsigned marks);
  * cheaper plan listed below a dearer one says by how much it was
  * weighed. The Notes section names the rules. */
 void ecf_rr_rank_note(char *buf, size_t n, const ecf_plan *p);
+/* LLM serving (docs/cli.md "Tables"): the latency column shows time to
+ * first token and time per output token, "113 / 105 ms"; the whole
+ * request (latency_ms) goes to one line under the table. */
+bool ecf_rr_llm_latency(const ecf_recommendation *r);
+void ecf_rr_llm_cell(char *buf, size_t n, const ecf_plan *p);
+/** "Latency (rank 1): the first token after 113 ms (90-300), then 105 ms
+ *  ... per output token; a whole answer of 256 tokens takes 26.8 s
+ *  (22.7-78.6) end to end"; "" when not an LLM recommendation. */
+void ecf_rr_llm_request_line(char *buf, size_t n, const rr_view *v);
 void fmt_hours(char *buf, size_t n, double h);
 void fmt_usd(char *buf, size_t n, double usd);
 void fmt_count(char *buf, size_t n, double x);

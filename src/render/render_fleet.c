@@ -129,11 +129,20 @@ void ecf_rr_print_fleet_text(FILE *f, const rr_view *v, bool markdown)
             fputc('\n', f);
         }
     }
-    fprintf(f, "%sAuto Scaling: min %d, desired %d, max %d instances%s; "
-               "expected %.2f over the day\n",
-            li, r->asg_min, r->asg_min, r->asg_max,
-            r->peak_defaulted ? " (max for 2x --qps: no --peak-qps)" : "",
-            r->asg_expected);
+    if (markdown) /* customer wording, as the HTML page */
+        fprintf(f, "- Auto Scaling: minimum %d, maximum %d instances "
+                   "(desired %d%s); expected %.2f over the day\n",
+                r->asg_min, r->asg_max, r->asg_min,
+                r->peak_defaulted ? "; the maximum serves twice the expected "
+                                    "load: no peak load was given"
+                                  : "",
+                r->asg_expected);
+    else
+        fprintf(f, "%sAuto Scaling: min %d, desired %d, max %d instances%s; "
+                   "expected %.2f over the day\n",
+                li, r->asg_min, r->asg_min, r->asg_max,
+                r->peak_defaulted ? " (max for 2x --qps: no --peak-qps)" : "",
+                r->asg_expected);
     if (r->opts.async)
         fprintf(f, "%sScaling policy: SQS backlog per instance, target %.3g "
                    "messages (%.3g req/s x %.0f s wait at %.0f%%); "

@@ -122,7 +122,9 @@ static void table(FILE *f, const rr_view *v)
                "GiB/device</th><th class=\"num\">%s</th>"
                "<th class=\"num\">$/hour</th><th class=\"num\">%s</th>"
                "<th>Note</th></tr></thead>\n<tbody>\n",
-            r->serving ? "Latency" : (r->basis == ECF_COST_TOTAL
+            ecf_rr_llm_latency(r) ? "TTFT / TPOT"
+            : r->serving          ? "Latency"
+                                  : (r->basis == ECF_COST_TOTAL
                                           ? "Time"
                                           : "Throughput"),
             r->basis == ECF_COST_TOTAL
@@ -149,6 +151,8 @@ static void table(FILE *f, const rr_view *v)
             ecf_rr_fmt_num(num, sizeof(num), p->latency_ms, 0);
             ecf_rr_fmt_span(sp, sizeof(sp), &rg.latency_ms, 1);
             snprintf(c1, sizeof(c1), "%s ms%s", num, sp);
+            if (ecf_rr_llm_latency(r))
+                ecf_rr_llm_cell(c1, sizeof(c1), p);
         } else if (r->basis == ECF_COST_TOTAL) {
             ecf_rr_fmt_num(num, sizeof(num), p->time_hours, 1);
             ecf_rr_fmt_span(sp, sizeof(sp), &rg.time_hours, 1);
@@ -182,6 +186,13 @@ static void table(FILE *f, const rr_view *v)
                 p->price_estimated ? "<em>price estimated</em>" : "");
     }
     fputs("</tbody>\n</table></div>\n", f);
+    if (ecf_rr_llm_latency(r)) {
+        char line[320];
+        ecf_rr_llm_request_line(line, sizeof(line), v);
+        fputs("<p>", f);
+        esc(f, line);
+        fputs(".</p>\n", f);
+    }
 }
 
 /* Whether `note` is one of the JSON's missing-price notes (which name the

@@ -45,8 +45,27 @@ static void closest_misses(FILE *f, const rr_view *v)
     }
 }
 
+/* A missing-price note names the command and flags that fix it; the
+ * report words it for a customer (ecf_rr_missing_customer_note), as the
+ * HTML page does. False when `note` is not one. */
+static bool customer_note(char *out, size_t n, const rr_view *v,
+                          const char *note)
+{
+    char buf[1024];
+    size_t i;
+    for (i = 0; i < v->rec->n_missing; i++) {
+        ecf_recommend_missing_note(buf, sizeof(buf), v->rec, i);
+        if (buf[0] && strcmp(buf, note) == 0) {
+            ecf_rr_missing_customer_note(out, n, v->rec, i);
+            return out[0] != '\0';
+        }
+    }
+    return false;
+}
+
 static void notes(FILE *f, const rr_view *v, size_t n)
 {
+    char cn[1024];
     /* heap, not static: renderers may run on several threads */
     char (*nt)[RR_NOTE_LEN] = malloc(RR_MAX_NOTES * sizeof(*nt));
     char ty[256];
@@ -58,6 +77,12 @@ static void notes(FILE *f, const rr_view *v, size_t n)
     }
     fprintf(f, "\n**Notes and warnings**\n\n");
     for (k = 0; k < m; k++) {
+        if (plan[k] == (size_t)-1 && customer_note(cn, sizeof(cn), v, nt[k])) {
+            fputs("- ", f);
+            ecf_rr_md_text(f, cn);
+            fputc('\n', f);
+            continue; /* customer wording, as the HTML page */
+        }
         if (plan[k] == (size_t)-1)
             fputs("- ", f);
         else
@@ -72,17 +97,9 @@ static void notes(FILE *f, const rr_view *v, size_t n)
 
 static void serving_extras(FILE *f, const rr_view *v)
 {
-    const ecf_recommendation *r = v->rec;
     size_t i;
-    if (r->serving && r->n_plans > 0) {
-        char t[48];
-        ecf_rr_fmt_num(t, sizeof(t), r->asg_target_qps_per_instance, 2);
-        fprintf(f, "\n**Auto Scaling** (rank 1, `%s`): minimum %d, maximum %d "
-                   "instances; target tracking at %s requests/s per instance "
-                   "(%.0f%% of its capacity).\n",
-                r->plans[0].inst->type, r->asg_min, r->asg_max, t,
-                r->asg_utilization * 100);
-    }
+    /* The Auto Scaling group is one bullet list (ecf_rr_print_fleet_text,
+     * after the notes), not repeated here. */
     for (i = 0; i < v->n_light && !ecf_rr_light_offered(&v->light[i]); i++)
         ;
     if (i == v->n_light)
@@ -156,7 +173,8 @@ void ecf_rr_print_markdown(FILE *f, const rr_view *v)
                "(GiB/device) | %s | $/hour | %s |%s Note |\n"
                "|---:|---|%s---:|---|---|---:|---:|---:|---:|%s---|\n",
             multi ? " Region |" : "",
-            r->serving ? "Latency"
+            ecf_rr_llm_latency(r) ? "TTFT / TPOT"
+            : r->serving          ? "Latency"
                        : (r->basis == ECF_COST_TOTAL ? "Time" : "Throughput"),
             r->serving ? "$/month"
                        : (r->basis == ECF_COST_TOTAL ? "Total" : "$/1M"),
@@ -176,6 +194,8 @@ void ecf_rr_print_markdown(FILE *f, const rr_view *v)
         if (r->serving) {
             ecf_rr_fmt_num(num, sizeof(num), p->latency_ms, 0);
             snprintf(c1, sizeof(c1), "%s ms", num);
+            if (ecf_rr_llm_latency(r))
+                ecf_rr_llm_cell(c1, sizeof(c1), p);
             ecf_rr_fmt_money(c3, sizeof(c3), p->monthly_usd, d ? 2 : dc);
         } else if (r->basis == ECF_COST_TOTAL) {
             ecf_rr_fmt_num(num, sizeof(num), p->time_hours, 1);
@@ -208,6 +228,11 @@ void ecf_rr_print_markdown(FILE *f, const rr_view *v)
         fprintf(f, " %s |\n", mk);
     }
     fprintf(f, "\n%s.\n", counts);
+    if (ecf_rr_llm_latency(r)) {
+        char line[320];
+        ecf_rr_llm_request_line(line, sizeof(line), v);
+        fprintf(f, "\n%s.\n", line);
+    }
     notes(f, v, n);
     serving_extras(f, v);
     ecf_rr_print_fleet_text(f, v, true);

@@ -58,7 +58,14 @@ static void plan_cells(char *c1, char *c3, size_t n, const rr_view *v,
     size_t l;
 
     ecf_rr_plan_ranges(&rg, v, p);
-    if (r->serving) {
+    if (r->serving && ecf_rr_llm_latency(r)) {
+        /* TTFT / TPOT; the ranges and the whole request: the line under
+         * the table */
+        ecf_rr_llm_cell(c1, n, p);
+        s1[0] = '\0';
+        fmt_usd(c3, n, p->monthly_usd);
+        ecf_rr_fmt_span(s3, sizeof(s3), &rg.monthly_usd, 1);
+    } else if (r->serving) {
         snprintf(c1, n, "%.0f ms", p->latency_ms);
         ecf_rr_fmt_span(s1, sizeof(s1), &rg.latency_ms, 1);
         fmt_usd(c3, n, p->monthly_usd);
@@ -136,7 +143,8 @@ void ecf_rr_print_table(FILE *f, const rr_view *v)
             fprintf(f, "%s%-4s %-*s %s%5s %-11s %-*s %13s %*s %9s %10s %*s "
                        "%11s %-16s %s%s\n",
                     bold, "RANK", tw, "INSTANCE", rc, "NODES", "PURCHASE", aw,
-                    "ACCELERATOR", "MEM_GiB/DEV", lw, "LATENCY", "CAP_QPS",
+                    "ACCELERATOR", "MEM_GiB/DEV", lw,
+                    ecf_rr_llm_latency(r) ? "TTFT / TPOT" : "LATENCY", "CAP_QPS",
                     "$/HOUR", cw, "MONTHLY",
                     strcmp(r->per_million_unit, "tokens") == 0 ? "$/1M_TOK"
                                                                : "$/1M_REQ",
@@ -195,6 +203,11 @@ void ecf_rr_print_table(FILE *f, const rr_view *v)
                     lw, c1, c2, cw, c3, ecf_bottleneck_name(p->bottleneck), green, mk,
                     reset);
         }
+    }
+    if (n > 0 && ecf_rr_llm_latency(r)) {
+        char line[320];
+        ecf_rr_llm_request_line(line, sizeof(line), v);
+        fprintf(f, "\n%s.\n", line);
     }
     if (n > 0 && r->basis == ECF_COST_PER_MILLION && !r->serving)
         fprintf(f, "\nNo --dataset: costs are per 1M %s, throughput in %s. "

@@ -62,7 +62,7 @@ check "chart heading and chart kept together" grep -q '.chart{break-inside:avoid
 # Markdown: the same notes, a Region column with several regions
 "$EC2FIT" recommend --model llama-3.1-8b --task infer --qps 20 --output markdown > "$WORK/serve.md"
 check "markdown: every note of the JSON" python3 "$SRC_DIR/tests/tools/html_check.py" notes "$WORK/serve.md" "$WORK/serve.json"
-check "markdown: Auto Scaling" grep -q '^\*\*Auto Scaling\*\* (rank 1' "$WORK/serve.md"
+check "markdown: Auto Scaling, once" test "$(grep -c 'Auto Scaling' "$WORK/serve.md")" -eq 1
 "$EC2FIT" recommend --model resnet50 --task train --output markdown > "$WORK/resnet.md"
 check "markdown: resnet50 notes" python3 "$SRC_DIR/tests/tools/html_check.py" notes "$WORK/resnet.md" "$WORK/resnet.json"
 "$EC2FIT" recommend --model llama-3.1-70b --task lora --dataset 100M --budget 1 --output markdown > "$WORK/none.md" 2> /dev/null
@@ -200,5 +200,26 @@ PY
   fi
   rm -rf "$prof"
 fi
+
+# The Markdown report is customer-facing too: no flag and no command line
+# in its text (missing-price notes in customer wording, as the page), and
+# the Auto Scaling group said once (a bullet list, no second prose line).
+md_cases=(
+  "serve|recommend --model llama-3.1-8b --task infer --qps 50"
+  "reserved|recommend --model bert-base --task infer --qps 200 --purchase reserved-1y"
+  "regions|recommend --model resnet50 --task train --regions us-east-1,us-west-2"
+  "region-missing|recommend --model llama-3.1-8b --task infer --qps 10 --region ap-south-2"
+  "spot|recommend --model llama-3.1-8b --task lora --dataset 100M --epochs 1 --purchase spot"
+  "none|recommend --model llama-3.1-70b --task infer --qps 10 --max-hourly 1"
+)
+for c in "${md_cases[@]}"; do
+  name=${c%%|*}; read -r -a args <<< "${c#*|}"
+  "$EC2FIT" "${args[@]}" --top 10 --output markdown > "$WORK/md-$name.md" 2> /dev/null
+  check "markdown $name: no flag or command in the text" bash -c "! grep -nE '(^|[ (])--[a-z]|ec2fit (update|recommend)' '$WORK/md-$name.md'"
+done
+check "markdown serve: Auto Scaling once" test "$(grep -c 'Auto Scaling' "$WORK/md-serve.md")" -eq 1
+check "markdown serve: no --peak-qps: the maximum for twice the load, in words" \
+  grep -qF -- '- Auto Scaling: minimum 8, maximum 15 instances (desired 8; the maximum serves twice the expected load: no peak load was given); expected 8.00 over the day' "$WORK/md-serve.md"
+check "markdown region-missing: the note in customer wording" grep -q '^- .*ap-south-2' "$WORK/md-region-missing.md"
 
 finish

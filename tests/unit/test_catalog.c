@@ -140,6 +140,35 @@ static void test_catalog__capacity_block_rates(void **state)
     ecf_catalog_free(cat);
 }
 
+/* Spot Advisor savings at the feed's 90 % ceiling give no spot price:
+ * p4de.24xlarge ap-northeast-1 and eu-central-1 (s 90, r 0) were priced
+ * 90 % below on-demand ($3.76/h, $3.43/h) and ranked 1 for training. A
+ * row below the ceiling keeps its estimate: p4de us-east-1, s 65. */
+static void test_catalog__spot_ceiling_is_no_estimate(void **state)
+{
+    ecf_catalog *cat = embedded();
+    const ecf_instance *in = ecf_catalog_find(cat, "p4de.24xlarge");
+    const char *const capped[] = {"ap-northeast-1", "eu-central-1"};
+    const ecf_price *p;
+    size_t i;
+    (void)state;
+    assert_non_null(in);
+    for (i = 0; i < 2; i++) {
+        p = ecf_instance_price(in, capped[i]);
+        assert_non_null(p);
+        assert_true(p->ondemand_usd_per_hour > 30);
+        assert_int_equal(p->spot_savings_pct, 90);
+        assert_int_equal(p->interruption_band, 0);
+        assert_true(p->spot_usd_per_hour == ECF_PRICE_UNKNOWN);
+    }
+    p = ecf_instance_price(in, "us-east-1");
+    assert_non_null(p);
+    assert_int_equal(p->spot_savings_pct, 65);
+    assert_true(fabs(p->spot_usd_per_hour - p->ondemand_usd_per_hour * 0.35) <
+                1e-5);
+    ecf_catalog_free(cat);
+}
+
 static void test_catalog__unpriced_and_cpu_types(void **state)
 {
     ecf_catalog *cat = embedded();
@@ -493,6 +522,7 @@ int main(void)
         cmocka_unit_test(test_catalog__embedded_is_complete),
         cmocka_unit_test(test_catalog__capacity_block_rates),
         cmocka_unit_test(test_catalog__p4d_facts_match_reference),
+        cmocka_unit_test(test_catalog__spot_ceiling_is_no_estimate),
         cmocka_unit_test(test_catalog__unpriced_and_cpu_types),
         cmocka_unit_test(test_catalog__accepts_minimal),
         cmocka_unit_test(test_catalog__rejects_invalid),

@@ -143,6 +143,28 @@ static void test_stacks__inferentia1_no_decoders(void **state)
     assert_string_equal(v.stack, "TensorRT-LLM");
 }
 
+/* Whisper on Inferentia2 runs through optimum-neuron's Whisper export: a
+ * supported verdict citing that page, with no "roadmap item" note. TF
+ * Neuron (encoders only) still refuses it. */
+static void test_stacks__whisper_on_inferentia2(void **state)
+{
+    ecf_stack_verdict v = resolve("inf2.xlarge", "whisper-large-v3",
+                                  ECF_TASK_INFER, ECF_FW_PYTORCH, 0);
+    (void)state;
+    assert_int_equal(v.status, ECF_STACK_SUPPORTED);
+    assert_int_equal(v.engine, ECF_ENGINE_NEURON);
+    assert_string_equal(v.source, "https://huggingface.co/docs/optimum-neuron/"
+                                  "model_doc/transformers/whisper");
+    assert_string_equal(v.why, "");
+    v = resolve("trn1.2xlarge", "whisper-large-v3", ECF_TASK_BATCH,
+                ECF_FW_PYTORCH, 0);
+    assert_int_equal(v.status, ECF_STACK_SUPPORTED);
+    v = resolve("inf2.xlarge", "whisper-large-v3", ECF_TASK_INFER,
+                ECF_FW_TENSORFLOW, 0);
+    assert_int_equal(v.status, ECF_STACK_UNSUPPORTED);
+    assert_non_null(strstr(v.why, "roadmap"));
+}
+
 static void test_stacks__g4ad_never(void **state)
 {
     const ecf_task tasks[] = {ECF_TASK_TRAIN, ECF_TASK_INFER, ECF_TASK_BATCH};
@@ -286,6 +308,7 @@ int main(void)
         cmocka_unit_test(test_stacks__cnn_training_on_trainium),
         cmocka_unit_test(test_stacks__tensorflow_never_trains_on_neuron),
         cmocka_unit_test(test_stacks__inferentia1_no_decoders),
+        cmocka_unit_test(test_stacks__whisper_on_inferentia2),
         cmocka_unit_test(test_stacks__g4ad_never),
         cmocka_unit_test(test_stacks__gaudi_pytorch_only),
         cmocka_unit_test(test_stacks__default_engines),
