@@ -283,6 +283,15 @@ static int parse_decimal(double *out, const char *s)
     return isfinite(*out) ? 0 : -1;
 }
 
+/* A price dimension billed per hour in USD: true with its rate in *v. */
+static bool dim_hourly_usd(const cJSON *dim, double *v)
+{
+    const char *unit = get_str(dim, "unit");
+    const char *usd =
+        get_str(cJSON_GetObjectItemCaseSensitive(dim, "pricePerUnit"), "USD");
+    return unit && strcmp(unit, "Hrs") == 0 && usd && parse_decimal(v, usd) == 0;
+}
+
 /* The hourly rate of the 1-year Standard, No Upfront reservation among a
  * product's Reserved terms (the catalog's reserved_1y_usd_per_hour), or
  * -1. A No Upfront term has one "Hrs" dimension and no upfront fee. */
@@ -303,12 +312,8 @@ static double reserved_1y(const cJSON *reserved)
         cJSON_ArrayForEach(
             dim, cJSON_GetObjectItemCaseSensitive(term, "priceDimensions"))
         {
-            const char *unit = get_str(dim, "unit");
-            const char *usd = get_str(
-                cJSON_GetObjectItemCaseSensitive(dim, "pricePerUnit"), "USD");
             double v;
-            if (unit && strcmp(unit, "Hrs") == 0 && usd &&
-                parse_decimal(&v, usd) == 0 && v > 0)
+            if (dim_hourly_usd(dim, &v) && v > 0)
                 best = v;
         }
     }
@@ -333,12 +338,8 @@ static void capacity_block_product(ecf_pricing_table *t, const char *region,
         cJSON_ArrayForEach(
             dim, cJSON_GetObjectItemCaseSensitive(term, "priceDimensions"))
         {
-            const char *unit = get_str(dim, "unit");
-            const char *usd = get_str(
-                cJSON_GetObjectItemCaseSensitive(dim, "pricePerUnit"), "USD");
             double v;
-            if (unit && strcmp(unit, "Hrs") == 0 && usd &&
-                parse_decimal(&v, usd) == 0) {
+            if (dim_hourly_usd(dim, &v)) {
                 rate = v;
                 n++;
             }
