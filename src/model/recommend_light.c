@@ -176,7 +176,7 @@ static void lightsail_option(ecf_light_option *o, const ecf_light *light,
             o->vcpus = b->vcpu;
             o->latency_ms = e.latency_ms;
             o->capacity_qps = sustained;
-            o->instances = (int)n;
+            o->instances = ecf_sat_int(n);
             o->monthly_usd = monthly;
             o->usd_per_million = per_million(m, w, monthly);
         }

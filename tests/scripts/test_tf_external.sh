@@ -116,4 +116,13 @@ check "--help exit 0" test $? -eq 0
 printf '%s' '{"model":"distilbert","task":"infer","qps":"2"}' | EC2FIT_NOW=1796126400 "$EC2FIT" tf-external > "$OUT" 2> "$ERR"
 check "catalog_age_days from EC2FIT_NOW" jq -e '.catalog_as_of == "2026-07-20" and .catalog_age_days == "134"' "$OUT"
 
+# a load no fleet meets (found by fuzz_tf_external: the Lightsail
+# alternative's instance count, ~7.8e10, overflowed an int before it was
+# saturated): exit 3, one line naming the closest miss, nothing on stdout
+run '{"model":"llama-3.1-8b","task":"infer","qps":"88888882"}'
+check "huge qps: exit 3" test "$rc" -eq 3
+check "huge qps: one line" one_line_err
+check "huge qps: closest miss named" grep -q 'closest: .*instances for 8.89e+07 req/s' "$ERR"
+check "huge qps: no stdout" test ! -s "$OUT"
+
 finish
