@@ -177,6 +177,18 @@ expect_fail unknown-flag 2 "ec2fit: update: --bogus: unknown flag \(see 'ec2fit 
 update --regions 'us-east-1,EU WEST'
 expect_fail bad-region 2 "ec2fit: update: --regions: 'EU WEST' is not a region name \(e\.g\. us-east-1\)"
 
+# ---- a Capacity Blocks for ML product is a capacity-block rate -------------
+# (never the on-demand price: the pair would otherwise have two prices)
+start_server capblock
+update
+[ "$RC" = 0 ] || fail "capblock: exit $RC: $(cat "$WORK/err")"
+[ "$(price p4d.24xlarge us-east-1 capacity_block_usd_per_hour)" = 14.75 ] ||
+    fail "capblock: rate not stored: $(price p4d.24xlarge us-east-1 capacity_block_usd_per_hour)"
+[ "$(price p4d.24xlarge us-east-1 ondemand_usd_per_hour)" = 21.957642 ] ||
+    fail "capblock: on-demand changed: $(price p4d.24xlarge us-east-1 ondemand_usd_per_hour)"
+grep -q 'ambiguous\|CAPBLOCK' "$WORK/err" &&
+    fail "capblock: taken as a second on-demand price: $(cat "$WORK/err")"
+
 # ---- a reserved rate at or above on-demand is dropped, naming the row --------
 start_server reservedhigh
 update

@@ -31,6 +31,9 @@ Scenarios (--scenario) change one thing at a time:
               again (a cycle the "same as the last token" check misses)
   reservedhigh  like ok, plus a 1-year standard No Upfront term for
               m5.large us-east-1 at 0.12, above its on-demand 0.097
+  capblock    like ok, plus a Capacity Blocks for ML product for
+              p4d.24xlarge us-east-1 (attribute marketoption=CapacityBlock,
+              14.75/h, the rate the AWS pricing page listed before 2025)
 (Every scenario lists the Reserved terms of reserved.json, if present,
 beside the on-demand ones, as the Pricing API does.)
 
@@ -516,6 +519,12 @@ class Handler(BaseHTTPRequestHandler):
                 usd = "%.10f" % (float(usd) * 10)
             items.append(price_item(region, itype, usd, reserved=[
                 tuple(t) for t in st.reserved.get(region, {}).get(itype, [])]))
+        if sc == "capblock" and region == "us-east-1" and "p4d.24xlarge" in prices:
+            # its own product, as the Price List lists Capacity Blocks
+            cb = json.loads(price_item(region, "p4d.24xlarge", "14.7500000000",
+                                       sku="CAPBLOCKP4D24XL1"))
+            cb["product"]["attributes"]["marketoption"] = "CapacityBlock"
+            items.append(json.dumps(cb))
         if sc == "badinner":
             items.insert(1, '{"product": {"attributes": ')
         start = int(req.get("NextToken", "0").rpartition("-")[2] or 0) \
