@@ -105,8 +105,10 @@ fact "c6g.metal (us-east-1 row 2.176 vs 2.3066 in the us-east-1 file, not vendor
     'list(I["c6g.metal"]["prices"]) == ["us-east-1"]'
 fact "m7a.medium is priced in the 8 regions the snapshot offers it in, eu-west-1 0.0646 (5-decimal family)" \
     'len(I["m7a.medium"]["prices"]) == 8 and I["m7a.medium"]["prices"]["eu-west-1"]["ondemand_usd_per_hour"] == 0.0646 and I["m7a.large"]["prices"]["eu-central-1"]["ondemand_usd_per_hour"] == 0.13886'
-fact "i4i.large is still us-east-1 only (not in the by-region file)" \
-    'list(I["i4i.large"]["prices"]) == ["us-east-1"]'
+fact "c8i.large is still us-east-1 only (its family is newer than the snapshot)" \
+    'list(I["c8i.large"]["prices"]) == ["us-east-1"]'
+fact "c6a.large is priced in the 13 regions the snapshot offers it in, eu-west-1 0.08208, ap-south-1 0.04675 (session 10)" \
+    'len(I["c6a.large"]["prices"]) == 13 and I["c6a.large"]["prices"]["eu-west-1"]["ondemand_usd_per_hour"] == 0.08208 and I["c6a.large"]["prices"]["ap-south-1"]["ondemand_usd_per_hour"] == 0.04675'
 fact "instance types are unique and sorted" \
     '[i["type"] for i in c["instances"]] == sorted(set(I))'
 

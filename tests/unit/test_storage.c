@@ -273,31 +273,35 @@ static void test_storage__eu_west_1_names_missing_families(void **state)
     ecf_recommendation *r;
     char note[1024];
     size_t k;
-    bool c7i = false, m7i = false, r7i = false, r6g = false;
+    bool c7i = false, m7i = false, r7i = false, r6g = false, c8i = false;
 
     w.task = ECF_TASK_INFER;
     w.qps = 2;
     o.regions[o.n_regions++] = "eu-west-1";
     r = rec(f, "distilbert", &w, &o);
     assert_int_equal(r->n_missing, 1);
-    /* 136 families carry only us-east-1 prices in the catalog (c5, c6g,
-     * c6i, c7a, c7g, c7i, c7i-flex, m5, m6i, m7a, m7g, m7i, r5, r6i, r7i,
-     * t3, t3a and t4g have eu-west-1 rows in ec2_ondemand_by_region.csv);
-     * the median is over the 29 families priced in both regions
-     * (recomputed from data/catalog.json in Python: 1.0961538461538463) */
-    assert_int_equal(r->missing[0].n_families, 136);
-    assert_int_equal(r->missing[0].n_ratio_families, 29);
-    assert_float_equal(r->missing[0].ratio, 1.0961538461538463, 1e-12);
+    /* 39 families carry only us-east-1 prices in the catalog: the
+     * 8th/9th-generation families the SkyPilot snapshot predates (c8a, c8i,
+     * m8i, r8i, c9g, ...), g7, i8ge, u7i-12tb and x8i; every other family
+     * has rows in ec2_ondemand_by_region.csv (SOURCES.md 9a, session 10).
+     * The median is over the 112 families priced in both regions
+     * (recomputed from data/catalog.json in Python, a copy of
+     * scan_region: 1.1150442477876106) */
+    assert_int_equal(r->missing[0].n_families, 39);
+    assert_int_equal(r->missing[0].n_ratio_families, 112);
+    assert_float_equal(r->missing[0].ratio, 1.1150442477876106, 1e-12);
     for (k = 0; k < r->missing[0].n_families; k++) {
         c7i |= strcmp(r->missing[0].families[k], "c7i") == 0;
         m7i |= strcmp(r->missing[0].families[k], "m7i") == 0;
         r7i |= strcmp(r->missing[0].families[k], "r7i") == 0;
         r6g |= strcmp(r->missing[0].families[k], "r6g") == 0;
+        c8i |= strcmp(r->missing[0].families[k], "c8i") == 0;
     }
     assert_false(c7i);
     assert_false(m7i); /* priced in eu-west-1 since SOURCES.md 9a */
     assert_false(r7i); /* likewise, second pass */
-    assert_true(r6g);
+    assert_false(r6g); /* likewise, session 10 (h10b) */
+    assert_true(c8i);  /* not in the snapshot: us-east-1 only */
     /* a CPU type with a real eu-west-1 price wins, not an accelerator:
      * t3.small ($0.0228/h, SkyPilot vms.csv row, SOURCES.md 9a). At 2
      * requests/s its mean load is 35.7% per vCPU, above its 20% baseline,
@@ -314,8 +318,9 @@ static void test_storage__eu_west_1_names_missing_families(void **state)
     assert_false(r->plans[0].price_estimated);
     ecf_recommend_missing_note(note, sizeof(note), r, 0);
     assert_string_equal(
-        note, "no eu-west-1 price for a1, c1, c3, c4, c5a, c5ad, c5d, c5n, "
-              "c6a, c6gd, c6gn, c6id and 124 more (the catalog prices them in "
+        note, "no eu-west-1 price for c8a, c8gb, c8gn, c8i-flex, c8i, c8ib, "
+              "c8id, c8in, c8ine, c9g, c9gd, g7 and 27 more (the catalog prices "
+              "them in "
               "us-east-1 only): left out; `ec2fit update --regions eu-west-1` "
               "fetches them, or --estimate-missing-prices prices them from "
               "the region's median ratio");
