@@ -224,7 +224,11 @@ RANGE = obj({
                        "infer_latency", "memory"),
     "basis_class": dict(STR, description="family/task/generation/engine, * = any"),
     "basis_level": enum("class", "family-task-engine", "family-task",
-                        "family", "kind")})
+                        "family", "kind"),
+    "high_past_block": dict(BOOL, description="capacity-block total_usd: "
+                            "the high time needs more than one 182-day "
+                            "block; high is that block's cost")},
+    optional=("high_past_block",))
 RANGE_KEYS = ("time_hours", "throughput", "latency_ms", "ttft_ms",
               "per_token_ms", "memory_per_device_gib", "total_usd",
               "monthly_usd")
