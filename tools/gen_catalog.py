@@ -64,6 +64,12 @@ SOURCES = [
      "pricing/ (Effective Instance Hourly Rate), scraped by "
      "koyakimu/ec2-capacity-blocks-for-ml-pricing-json data/pricing.json @b3a54aee", "2026-07-22",
      False),
+    # Not a price source for as_of either: the Savings Plan rates price only
+    # the savings-plan options of the types they cover.
+    ("savings_plans", "savings_plans",
+     "AWS Price List bulk files (AmazonEC2 and AWSComputeSavingsPlan, us-east-1) published "
+     "2026-09-25, as read into nativ-x/fsku fsku/sync/term_catalog.py @9751637f "
+     "(no-upfront Savings Plan rates per instance-hour)", "2026-09-25", False),
 ]
 
 
@@ -693,15 +699,25 @@ def audit_catalog(instances, accels):
             ri = None if ri is None else Decimal(ri.text)
             if ri is not None:
                 n["reserved-1y < on-demand"] += 1
-                n["savings-plan-1y < on-demand"] += 1
                 if not ri < od:
                     die(f"{it['type']} {reg}: 1-year reserved {ri} is not below "
                         f"on-demand {od}")
+            # savings-plan-1y: the published rate, else the 1-year reserved
+            # one; savings-plan-3y: the published rate, else on-demand x
+            # (1 - the Compute Savings Plans maximum discount)
+            sp1 = p.get("savings_plan_1y_usd_per_hour")
+            sp1 = ri if sp1 is None else Decimal(sp1.text)
+            sp3 = p.get("savings_plan_3y_usd_per_hour")
+            sp3 = od * (1 - SP_COMPUTE_MAX_DISCOUNT) if sp3 is None else Decimal(sp3.text)
+            if sp1 is not None:
+                n["savings-plan-1y < on-demand"] += 1
+                if not sp1 < od:
+                    die(f"{it['type']} {reg}: 1-year Savings Plan {sp1} is not below "
+                        f"on-demand {od}")
                 n["savings-plan-3y <= savings-plan-1y"] += 1
-                sp3 = od * (1 - SP_COMPUTE_MAX_DISCOUNT)
-                if not sp3 <= ri:
+                if not sp3 <= sp1:
                     die(f"{it['type']} {reg}: 3-year Savings Plan {sp3} is above the "
-                        f"1-year rate {ri}")
+                        f"1-year rate {sp1}")
     for aid, a in sorted(accels.items()):
         if not any(v is not None for v in a["tflops"].values()):
             continue
@@ -790,6 +806,52 @@ def attach_capacity_blocks(instances, cb):
     return attached, skipped
 
 
+# ---------------------------------------------------------------------------
+# Published Savings Plan rates (issue 26): the lowest no-upfront 1- and
+# 3-year rates AWS's Price List gives a (type, region), attached as
+# savings_plan_1y_usd_per_hour / savings_plan_3y_usd_per_hour. Without one,
+# ec2fit estimates savings-plan-1y as the 1-year reserved rate and
+# savings-plan-3y from the Compute Savings Plans maximum discount. Every row
+# must name a pair the catalog prices (no silent skip: the file is short).
+# ---------------------------------------------------------------------------
+SP_PLANS = ("EC2 Instance Savings Plan", "Compute Savings Plan")
+
+
+def load_savings_plans(path):
+    rows = read_csv(path, ["instance_type", "region", "plan_1y", "savings_plan_1y_usd_per_hour",
+                           "plan_3y", "savings_plan_3y_usd_per_hour", "as_of", "source"])
+    base = os.path.basename(path)
+    out = {}
+    for i, r in enumerate(rows, start=2):
+        t, reg = r["instance_type"].strip(), r["region"].strip()
+        where = f"{base}:{i} ({t} {reg})"
+        if (t, reg) in out:
+            die(f"{where}: duplicate (type, region)")
+        if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", r["as_of"].strip()):
+            die(f"{where}: as_of: expected YYYY-MM-DD")
+        if not re.match(r"https://", r["source"].strip()):
+            die(f"{where}: source: expected a URL")
+        for k in ("plan_1y", "plan_3y"):
+            if r[k].strip() not in SP_PLANS:
+                die(f"{where}: {k}: expected one of {', '.join(SP_PLANS)}")
+        out[(t, reg)] = (dec(r["savings_plan_1y_usd_per_hour"], where, positive=True),
+                         dec(r["savings_plan_3y_usd_per_hour"], where, positive=True))
+    return out
+
+
+def attach_savings_plans(instances, sp):
+    """Sets the published Savings Plan rates on their price entries; dies on
+    a row whose pair the catalog does not price. Returns the count."""
+    by_type = {it["type"]: it for it in instances}
+    for (t, reg), (y1, y3) in sorted(sp.items()):
+        it = by_type.get(t)
+        if it is None or reg not in it["prices"]:
+            die(f"savings plans: {t} {reg}: the catalog has no on-demand price for the pair")
+        it["prices"][reg]["savings_plan_1y_usd_per_hour"] = Num(y1, 6)
+        it["prices"][reg]["savings_plan_3y_usd_per_hour"] = Num(y3, 6)
+    return len(sp)
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description="Build ec2fit's data/catalog.json.")
     src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "sources")
@@ -802,7 +864,9 @@ def main(argv=None):
                             ("spot", "spot-advisor-sample.json", "spot-advisor JSON feed"),
                             ("cpus", "cpu_families.csv", "host CPU figures per family"),
                             ("capacity_blocks", "ec2_capacity_blocks.csv",
-                             "Capacity Blocks for ML reservation rates")):
+                             "Capacity Blocks for ML reservation rates"),
+                            ("savings_plans", "ec2_savings_plans.csv",
+                             "published Savings Plan rates")):
         ap.add_argument(f"--{opt}", default=os.path.normpath(os.path.join(src, name)),
                         help=f"{what} (default data/sources/{name})")
     ap.add_argument("-o", "--output", required=True, help="output file (written atomically)")
@@ -810,7 +874,7 @@ def main(argv=None):
                     "as-of date at T00:00:00Z)")
     ap.add_argument("--source-date", action="append", default=[], metavar="KIND=YYYY-MM-DD",
                     help="override the as-of date of a source (kind: ondemand, regional, "
-                    "extras, accelerators, byregion, spot, cpus, capacity_blocks)")
+                    "extras, accelerators, byregion, spot, cpus, capacity_blocks, savings_plans)")
     args = ap.parse_args(argv)
 
     try:
@@ -842,6 +906,7 @@ def main(argv=None):
             args.extras, accels, ondemand, regional, spot, cpus, byregion)
         cb_attached, cb_skipped = attach_capacity_blocks(
             instances, load_capacity_blocks(args.capacity_blocks))
+        sp_attached = attach_savings_plans(instances, load_savings_plans(args.savings_plans))
         audit = audit_catalog(instances, accels)
         audit[OFFERED_RULE] = audit_offered(instances, ondemand, regional, byregion)
     except GenError as e:
@@ -897,6 +962,8 @@ def main(argv=None):
     print(f"gen_catalog: {os.path.basename(args.capacity_blocks)}: {cb_attached} Capacity "
           f"Block rates attached; not packed (no catalog price for the pair): "
           f"{', '.join(cb_skipped) or 'none'}", file=err)
+    print(f"gen_catalog: {os.path.basename(args.savings_plans)}: {sp_attached} published "
+          f"Savings Plan rate pairs attached", file=err)
     for m in mismatches:
         print(f"gen_catalog: price mismatch: {m}", file=err)
     if not mismatches:

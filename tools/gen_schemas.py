@@ -75,11 +75,15 @@ PRICE_PROPS = {
     "interruption_band": {"type": ["integer", "null"], "minimum": 0, "maximum": 4},
     # since issue 26, only where AWS publishes a rate (additive: optional)
     "capacity_block_usd_per_hour": dict(NONNEG, description="EC2 Capacity Blocks for ML: the published effective instance hourly rate of a reservation (docs/estimation.md)"),
+    # issue 26, only where AWS publishes the rate (additive: optional)
+    "savings_plan_1y_usd_per_hour": dict(NONNEG, description="the lowest published no-upfront 1-year Savings Plan rate (EC2 Instance, else Compute; docs/rules.md)"),
+    "savings_plan_3y_usd_per_hour": dict(NONNEG, description="the lowest published no-upfront 3-year Savings Plan rate (docs/rules.md)"),
 }
-PRICE = obj(PRICE_PROPS, optional=("capacity_block_usd_per_hour",))
+PRICE_OPTIONAL = ("capacity_block_usd_per_hour", "savings_plan_1y_usd_per_hour",
+                  "savings_plan_3y_usd_per_hour")
+PRICE = obj(PRICE_PROPS, optional=PRICE_OPTIONAL)
 PRICE_SHOW = obj(dict(PRICE_PROPS, interruption_range=STR, region=REGION, zone_group=ZONE_GROUP),
-                 optional=("interruption_range", "region", "zone_group",
-                           "capacity_block_usd_per_hour"))
+                 optional=("interruption_range", "region", "zone_group") + PRICE_OPTIONAL)
 ACCEL_PROPS = {
     "id": STR, "model": STR, "kind": enum("gpu", "neuron", "other"),
     "count": POSINT, "memory_gib": NONNEG, "total_memory_gib": NONNEG,
@@ -224,7 +228,11 @@ RANGE = obj({
                        "infer_latency", "memory"),
     "basis_class": dict(STR, description="family/task/generation/engine, * = any"),
     "basis_level": enum("class", "family-task-engine", "family-task",
-                        "family", "kind")})
+                        "family", "kind"),
+    "high_past_block": dict(BOOL, description="capacity-block total_usd: "
+                            "the high time needs more than one 182-day "
+                            "block; high is that block's cost")},
+    optional=("high_past_block",))
 RANGE_KEYS = ("time_hours", "throughput", "latency_ms", "ttft_ms",
               "per_token_ms", "memory_per_device_gib", "total_usd",
               "monthly_usd")

@@ -117,6 +117,15 @@ typedef struct {
                                        rate of a reservation; <= 0 none
                                        (docs/rules.md, "Capacity
                                        Blocks for ML") */
+    double savings_plan_1y_usd_per_hour; /* the lowest no-upfront 1-year
+                                       Savings Plan rate AWS publishes
+                                       (EC2 Instance, else Compute); <= 0
+                                       none: savings-plan-1y is then the
+                                       1-year reserved rate, estimated */
+    double savings_plan_3y_usd_per_hour; /* the same, 3-year; <= 0 none:
+                                       on-demand x (1 -
+                                       ECF_SP_COMPUTE_MAX_DISCOUNT),
+                                       estimated */
 } ecf_price;
 
 typedef struct {

@@ -35,8 +35,9 @@ typedef enum {
 #define ECF_ASG_COOLDOWN_S 300  /* EC2 Auto Scaling default cooldown */
 
 /* Compute Savings Plans: published maximum discount (3-year, all
- * upfront), https://aws.amazon.com/savingsplans/faqs, as of 2026-12-01.
- * No per-type rate is in the catalog: see ecf_purchase_rate. */
+ * upfront), https://aws.amazon.com/savingsplans/faqs, as of 2026-12-01:
+ * the 3-year bound of a (type, region) without a published rate
+ * (ecf_price.savings_plan_3y_usd_per_hour; see ecf_purchase_rate). */
 #define ECF_SP_COMPUTE_MAX_DISCOUNT 0.66
 
 /** "auto", "on-demand", "spot", "reserved-1y", "savings-plan-1y",

@@ -103,6 +103,10 @@ typedef struct {
     bool set;
     double value, low, high; /* low <= value <= high */
     const ecf_range_class *basis;
+    /* total_usd of a capacity-block plan only: the high bound's time needs
+     * more than the longest Capacity Block (ECF_CB_MAX_DAYS), so `high` is
+     * that block's cost and the range is open above it */
+    bool high_past_block;
 } ecf_fig_range;
 
 /** The ranges of one plan or estimate. */

@@ -210,6 +210,14 @@ int cli_parse_output(cli_output *out, const char *s, unsigned allowed,
             strncat(list, "|", sizeof(list) - strlen(list) - 1);
         strncat(list, output_names[i], sizeof(list) - strlen(list) - 1);
     }
+    /* Terraform's external data source is a command that reads its query
+     * on stdin, not a format of another command's result */
+    if (strcmp(s, "tf-external") == 0)
+        return ecf_err_set(err, ECF_EINVAL,
+                           "--output: tf-external is a command, not a "
+                           "format: pipe the query JSON to 'ec2fit "
+                           "tf-external' (expected %s)",
+                           list);
     return ecf_err_set(err, ECF_EINVAL, "--output: expected %s, got '%s'",
                        list, s);
 }

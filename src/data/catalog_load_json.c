@@ -447,6 +447,14 @@ static int load_price(ctx *c, ecf_price *p, const cJSON *v)
         rc = get_number(c, &p->capacity_block_usd_per_hour, v,
                         "capacity_block_usd_per_hour", false, true,
                         ECF_PRICE_UNKNOWN, ECF_CATALOG_MAX_USD_PER_HOUR);
+    if (!rc)
+        rc = get_number(c, &p->savings_plan_1y_usd_per_hour, v,
+                        "savings_plan_1y_usd_per_hour", false, true,
+                        ECF_PRICE_UNKNOWN, ECF_CATALOG_MAX_USD_PER_HOUR);
+    if (!rc)
+        rc = get_number(c, &p->savings_plan_3y_usd_per_hour, v,
+                        "savings_plan_3y_usd_per_hour", false, true,
+                        ECF_PRICE_UNKNOWN, ECF_CATALOG_MAX_USD_PER_HOUR);
     if (!rc) {
         est = cJSON_GetObjectItemCaseSensitive(v, "spot_estimated");
         bad = est && !cJSON_IsBool(est) && !cJSON_IsNull(est);

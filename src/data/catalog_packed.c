@@ -51,7 +51,7 @@
  */
 
 #define PK_MAGIC "ECFCAT1" /* 8 bytes with its NUL */
-#define PK_VERSION 3u
+#define PK_VERSION 4u
 #define PK_BYTE_ORDER 0x01020304u
 #define PK_NONE UINT32_MAX
 #define PK_MAX_SOURCES 1000u /* as load_sources */
@@ -131,6 +131,8 @@ typedef struct {
     double reserved_1y_usd_per_hour;
     double spot_usd_per_hour;
     double capacity_block_usd_per_hour;
+    double savings_plan_1y_usd_per_hour;
+    double savings_plan_3y_usd_per_hour;
 } pk_price;
 
 /* Every byte of a record is a named field, so records hold no padding and
@@ -140,7 +142,7 @@ _Static_assert(sizeof(pk_header) == 96, "pk_header layout");
 _Static_assert(sizeof(pk_source) == 12, "pk_source layout");
 _Static_assert(sizeof(pk_accel) == 112, "pk_accel layout");
 _Static_assert(sizeof(pk_instance) == 136, "pk_instance layout");
-_Static_assert(sizeof(pk_price) == 48, "pk_price layout");
+_Static_assert(sizeof(pk_price) == 64, "pk_price layout");
 
 static const struct {
     const char *name;
@@ -363,6 +365,10 @@ int ecf_catalog_pack(void **blob_out, size_t *len_out, const ecf_catalog *cat,
             pr.reserved_1y_usd_per_hour = src->reserved_1y_usd_per_hour;
             pr.spot_usd_per_hour = src->spot_usd_per_hour;
             pr.capacity_block_usd_per_hour = src->capacity_block_usd_per_hour;
+            pr.savings_plan_1y_usd_per_hour =
+                src->savings_plan_1y_usd_per_hour;
+            pr.savings_plan_3y_usd_per_hour =
+                src->savings_plan_3y_usd_per_hour;
             pk_put(blob, &h.sec[PK_PRICES], p, &pr, sizeof(pr));
         }
     }
@@ -645,6 +651,8 @@ static int pk_load_prices(const pk_ctx *p, ecf_catalog *cat,
         pr->reserved_1y_usd_per_hour = r.reserved_1y_usd_per_hour;
         pr->spot_usd_per_hour = r.spot_usd_per_hour;
         pr->capacity_block_usd_per_hour = r.capacity_block_usd_per_hour;
+        pr->savings_plan_1y_usd_per_hour = r.savings_plan_1y_usd_per_hour;
+        pr->savings_plan_3y_usd_per_hour = r.savings_plan_3y_usd_per_hour;
         pr->spot_savings_pct = r.spot_savings_pct;
         pr->interruption_band = r.interruption_band;
         rc = pk_number(p, pr->ondemand_usd_per_hour, what, i,
@@ -663,6 +671,12 @@ static int pk_load_prices(const pk_ctx *p, ecf_catalog *cat,
         if (!rc && pr->capacity_block_usd_per_hour != ECF_PRICE_UNKNOWN)
             rc = pk_number(p, pr->capacity_block_usd_per_hour, what, i,
                            "capacity_block_usd_per_hour");
+        if (!rc && pr->savings_plan_1y_usd_per_hour != ECF_PRICE_UNKNOWN)
+            rc = pk_number(p, pr->savings_plan_1y_usd_per_hour, what, i,
+                           "savings_plan_1y_usd_per_hour");
+        if (!rc && pr->savings_plan_3y_usd_per_hour != ECF_PRICE_UNKNOWN)
+            rc = pk_number(p, pr->savings_plan_3y_usd_per_hour, what, i,
+                           "savings_plan_3y_usd_per_hour");
         if (!rc && (pr->spot_savings_pct < -1000 || pr->spot_savings_pct >= 100))
             rc = pk_fail(p, "%s[%zu].spot_savings_pct: %d out of range", what,
                          i, pr->spot_savings_pct);

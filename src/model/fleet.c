@@ -63,13 +63,21 @@ double ecf_purchase_rate(const ecf_price *pr, ecf_purchase p,
             r = pr->reserved_1y_usd_per_hour;
             break;
         case ECF_PURCHASE_SP_1Y:
-            r = pr->reserved_1y_usd_per_hour;
-            est = true;
+            /* a published Savings Plan rate, else the 1-year reserved
+             * rate as its estimate (docs/rules.md "Purchase options") */
+            r = pr->savings_plan_1y_usd_per_hour;
+            if (!(r > 0)) {
+                r = pr->reserved_1y_usd_per_hour;
+                est = true;
+            }
             break;
         case ECF_PURCHASE_CAPACITY_BLOCK:
             r = pr->capacity_block_usd_per_hour;
             break;
         case ECF_PURCHASE_SP_3Y:
+            r = pr->savings_plan_3y_usd_per_hour;
+            if (r > 0)
+                break;
             r = pr->ondemand_usd_per_hour > 0
                     ? pr->ondemand_usd_per_hour *
                           (1 - ECF_SP_COMPUTE_MAX_DISCOUNT)

@@ -11,9 +11,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ec2fit/fleet.h"
 #include "ec2fit/stacks.h"
 #include "ec2fit/task.h"
 
+#include "recommend_internal.h" /* HOURS_PER_MONTH */
 #include "serve_engines.h"
 
 static const char *const kind_names[ECF_RANGE_KIND_COUNT] = {
@@ -159,6 +161,41 @@ static void common(ecf_ranges *out, const ecf_range_table *t,
     }
 }
 
+/* The cost of a capacity-block plan whose job runs `hours`: the window
+ * those hours need (whole days 1-14, then 7-day steps), plus the
+ * dataset's storage over the same hours; 0 past the longest block. */
+static double cb_cost_at(const ecf_plan *p, double hours)
+{
+    int days = ecf_capacity_block_window(NULL, hours, p->nodes);
+
+    if (days <= 0)
+        return 0;
+    return p->hourly_usd * 24.0 * days + p->storage_usd +
+           p->storage_monthly_usd * (hours - p->time_hours) / HOURS_PER_MONTH;
+}
+
+/* A Capacity Block is bought whole (docs/rules.md, "Capacity Blocks for
+ * ML"): each bound of the cost range is the window its bound of the time
+ * range needs, not the window's cost scaled by the time factors. A high
+ * time past the longest block (ECF_CB_MAX_DAYS) has no one-block price:
+ * the high bound is then the longest block's cost and high_past_block is
+ * set, so the range reads "more than one block" rather than a price. */
+static void cb_cost_range(ecf_fig_range *r, const ecf_fig_range *time,
+                          const ecf_plan *p)
+{
+    double hi;
+
+    if (!r->set || !time->set || p->cb_days <= 0)
+        return;
+    r->low = cb_cost_at(p, time->low);
+    hi = cb_cost_at(p, time->high);
+    if (hi <= 0) {
+        hi = cb_cost_at(p, ECF_CB_MAX_DAYS * 24.0);
+        r->high_past_block = true;
+    }
+    r->high = hi;
+}
+
 void ecf_ranges_for_plan(ecf_ranges *out, const ecf_range_table *t,
                          const ecf_model *m, const ecf_workload *w,
                          bool serving, const ecf_plan *p)
@@ -168,6 +205,8 @@ void ecf_ranges_for_plan(ecf_ranges *out, const ecf_range_table *t,
     ecf_range_key_of(&key, m, w, p->inst);
     common(out, t, &key, w, serving, p->throughput, p->time_hours,
            p->required_per_device_gib, p->total_usd, p->monthly_usd);
+    if (!serving)
+        cb_cost_range(&out->total_usd, &out->time_hours, p);
     if (serving) {
         const ecf_range_class *lat =
             ecf_range_lookup(t, ECF_RANGE_INFER_LATENCY, &key);

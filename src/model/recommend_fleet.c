@@ -16,8 +16,9 @@
 /* The commitment a serving plan's always-on instances are bought with and
  * its hourly rate (*rate_out): --purchase, or under auto the 1-year
  * reserved rate when the catalog has one (24/7 instances run 100% of the
- * hours, above any break-even below 1); on-demand otherwise, and when the
- * rate is unknown or not below on-demand. */
+ * hours, above any break-even below 1), else a published (not estimated)
+ * 1-year Savings Plan rate; on-demand otherwise, and when the rate is
+ * unknown or not below on-demand. */
 static ecf_purchase serving_commitment(double *rate_out,
                                        const ecf_recommend_opts *o,
                                        const ecf_price *pr)
@@ -26,7 +27,10 @@ static ecf_purchase serving_commitment(double *rate_out,
     double r;
     *rate_out = pr->ondemand_usd_per_hour;
     if (want == ECF_PURCHASE_AUTO)
-        want = ECF_PURCHASE_RESERVED_1Y;
+        want = pr->reserved_1y_usd_per_hour <= 0 &&
+                       pr->savings_plan_1y_usd_per_hour > 0
+                   ? ECF_PURCHASE_SP_1Y
+                   : ECF_PURCHASE_RESERVED_1Y;
     if (want == ECF_PURCHASE_SPOT || want == ECF_PURCHASE_ON_DEMAND)
         return ECF_PURCHASE_ON_DEMAND;
     r = ecf_purchase_rate(pr, want, NULL);

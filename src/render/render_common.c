@@ -105,6 +105,13 @@ cJSON *ecf_render_json_price(const ecf_price *p)
     if (p->capacity_block_usd_per_hour > 0)
         ecf_render_json_add_num(o, "capacity_block_usd_per_hour",
                                 p->capacity_block_usd_per_hour, 6);
+    /* only where a Savings Plan rate is published (additive) */
+    if (p->savings_plan_1y_usd_per_hour > 0)
+        ecf_render_json_add_num(o, "savings_plan_1y_usd_per_hour",
+                                p->savings_plan_1y_usd_per_hour, 6);
+    if (p->savings_plan_3y_usd_per_hour > 0)
+        ecf_render_json_add_num(o, "savings_plan_3y_usd_per_hour",
+                                p->savings_plan_3y_usd_per_hour, 6);
     return o;
 }
 

@@ -34,6 +34,8 @@ static void json_one(rj *o, const char *key, const ecf_fig_range *r,
      * the printed numbers too */
     rj_numr(&x, "low", r->low, decimals);
     rj_numr(&x, "high", r->high, decimals);
+    if (r->high_past_block) /* high: the longest block's cost; open above */
+        rj_bool(&x, "high_past_block", true);
     rj_num(&x, "basis_rows", r->basis->rows);
     rj_str(&x, "basis_kind", ecf_range_kind_name(r->basis->kind));
     rj_str(&x, "basis_class",
@@ -82,7 +84,9 @@ void ecf_rr_fmt_span(char *buf, size_t n, const ecf_fig_range *r, double scale)
     d = hi >= 100 ? 0 : hi >= 10 ? 1 : 2;
     if (d == 2 && lo >= 1)
         d = 1;
-    snprintf(buf, n, " (%.*f-%.*f)", d, lo, d, hi);
+    /* "+": past the longest Capacity Block, more than one block's cost */
+    snprintf(buf, n, " (%.*f-%.*f%s)", d, lo, d, hi,
+             r->high_past_block ? "+" : "");
 }
 
 double ecf_rr_hours_scale(double h)
@@ -128,5 +132,9 @@ void ecf_rr_print_ranges_explain(FILE *f, const rr_view *v)
                 ecf_range_kind_name(r->basis->kind),
                 ecf_range_class_label(label, sizeof(label), r->basis),
                 level_names[r->basis->level], r->basis->rows);
+        if (r->high_past_block)
+            fprintf(f, "  %-12s the high time needs more than one %d-day "
+                       "Capacity Block: %.4g is the longest block's cost\n",
+                    "", ECF_CB_MAX_DAYS, r->high);
     }
 }

@@ -100,6 +100,7 @@ void ecf_rr_print_table(FILE *f, const rr_view *v)
     const char *reset = v->color ? "\033[0m" : "";
     int tw = 8, aw = 11, rw = 0; /* rw: REGION column, multi-region only */
     int lw = 10, cw = 11;        /* time/latency and cost columns */
+    int pw = 11; /* serving PURCHASE: "savings-plan-1y" is 15 wide */
     char rc[72];
 
     char lbl[512], ty[256];
@@ -124,6 +125,8 @@ void ecf_rr_print_table(FILE *f, const rr_view *v)
             aw = (int)strlen(acc);
         if (v->opts->n_regions > 1 && (int)strlen(r->plans[i].region) > rw)
             rw = (int)strlen(r->plans[i].region);
+        if ((int)strlen(purchase(&r->plans[i])) > pw)
+            pw = (int)strlen(purchase(&r->plans[i]));
     }
     rc[0] = '\0';
     if (rw > 0)
@@ -140,9 +143,9 @@ void ecf_rr_print_table(FILE *f, const rr_view *v)
     }
     if (n > 0) {
         if (r->serving)
-            fprintf(f, "%s%-4s %-*s %s%5s %-11s %-*s %13s %*s %9s %10s %*s "
+            fprintf(f, "%s%-4s %-*s %s%5s %-*s %-*s %13s %*s %9s %10s %*s "
                        "%11s %-16s %s%s\n",
-                    bold, "RANK", tw, "INSTANCE", rc, "NODES", "PURCHASE", aw,
+                    bold, "RANK", tw, "INSTANCE", rc, "NODES", pw, "PURCHASE", aw,
                     "ACCELERATOR", "MEM_GiB/DEV", lw,
                     ecf_rr_llm_latency(r) ? "TTFT / TPOT" : "LATENCY", "CAP_QPS",
                     "$/HOUR", cw, "MONTHLY",
@@ -183,9 +186,9 @@ void ecf_rr_print_table(FILE *f, const rr_view *v)
                 char c5[32];
                 fmt_usd(c5, sizeof(c5), p->usd_per_million);
                 fprintf(f,
-                        "%-4zu %-*s %s%5d %-11s %-*s %13s %*s %9s %10s %*s "
+                        "%-4zu %-*s %s%5d %-*s %-*s %13s %*s %9s %10s %*s "
                         "%11s %-16s %s%s%s\n",
-                        i + 1, tw, ecf_textsafe(ty, sizeof(ty), p->inst->type), rc, p->nodes, purchase(p), aw,
+                        i + 1, tw, ecf_textsafe(ty, sizeof(ty), p->inst->type), rc, p->nodes, pw, purchase(p), aw,
                         acc,
                         mem, lw, c1, c4, c2, cw, c3, c5,
                         ecf_bottleneck_name(p->bottleneck), green, mk, reset);

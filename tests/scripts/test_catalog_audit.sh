@@ -53,16 +53,23 @@ for it in cat["instances"]:
         ri = p["reserved_1y_usd_per_hour"]
         if ri is not None:
             ri = num(ri)
-            # ec2fit's savings-plan-1y is the 1-year reserved rate and
-            # savings-plan-3y on-demand x (1 - ECF_SP_COMPUTE_MAX_DISCOUNT)
-            # (include/ec2fit/fleet.h)
             checked["reserved-1y < on-demand"] += 1
-            checked["savings-plan-1y < on-demand"] += 1
-            checked["savings-plan-3y <= savings-plan-1y"] += 1
             if not ri < od:
                 bad.append(f"{where}: reserved-1y {ri} >= on-demand {od}")
-            if not od * (1 - sp3_discount) <= ri:
-                bad.append(f"{where}: savings-plan-3y {od * (1 - sp3_discount)} > 1-year {ri}")
+        # ec2fit's savings-plan-1y is the published rate, else the 1-year
+        # reserved rate; savings-plan-3y the published rate, else on-demand
+        # x (1 - ECF_SP_COMPUTE_MAX_DISCOUNT) (include/ec2fit/fleet.h)
+        sp1 = p.get("savings_plan_1y_usd_per_hour")
+        sp1 = ri if sp1 is None else num(sp1)
+        sp3 = p.get("savings_plan_3y_usd_per_hour")
+        sp3 = od * (1 - sp3_discount) if sp3 is None else num(sp3)
+        if sp1 is not None:
+            checked["savings-plan-1y < on-demand"] += 1
+            checked["savings-plan-3y <= savings-plan-1y"] += 1
+            if not sp1 < od:
+                bad.append(f"{where}: savings-plan-1y {sp1} >= on-demand {od}")
+            if not sp3 <= sp1:
+                bad.append(f"{where}: savings-plan-3y {sp3} > 1-year {sp1}")
 
 # ec2_ondemand_by_region.csv lists a (type, region) only where SkyPilot's
 # fetcher found the type offered in an AZ (SOURCES.md 9, 9a): a CPU type of
@@ -103,6 +110,14 @@ for a in cat["accelerators"]:
         continue
     if not any(host == h or host.endswith("." + h) for h in hosts):
         bad.append(f"accelerator {a['id']}: figures from {a['source']!r}, not a {a['vendor']} datasheet")
+
+# every published Savings Plan row is in the catalog, as published
+for r in rows("ec2_savings_plans.csv"):
+    pr = by_type[r["instance_type"]]["prices"].get(r["region"], {})
+    for k in ("savings_plan_1y_usd_per_hour", "savings_plan_3y_usd_per_hour"):
+        if pr.get(k) is None or num(pr[k]) != D(r[k]):
+            bad.append(f"{r['instance_type']} {r['region']}: {k} {pr.get(k)} is not the "
+                       f"published {r[k]}")
 
 # the known bad Spot Advisor row (-62 %: spot 1.62x on-demand) is dropped
 p5 = [i for i in cat["instances"] if i["type"] == "p5.48xlarge"][0]["prices"]["ca-central-1"]

@@ -8,10 +8,10 @@ set -u
 . "${SRC_DIR:?}/tests/scripts/update_env.sh"
 # no instance metadata service: the chain would try 169.254.169.254
 export AWS_EC2_METADATA_DISABLED=true
-SEP1=1788220800      # 2026-09-01T00:00:00Z
+OCT1=1790812800      # 2026-10-01T00:00:00Z (after the embedded catalog's generated_at)
 NOV29=1795953600     # 2026-11-29T12:00:00Z
 
-start_server ok --last-modified "$SEP1"
+start_server ok --last-modified "$OCT1"
 
 source_of() { # [ec2fit list args...] -> catalog.source of `list --output json`
     "$EC2FIT" list --output json "$@" 2>"$WORK/err" |
@@ -33,35 +33,35 @@ EC2FIT_NOW=$NOV29 "$EC2FIT" --quiet list --family c7i 2>&1 >/dev/null | cat >"$W
 EC2FIT_NOW=$NOV29 EC2FIT_STALE_DAYS=200 "$EC2FIT" list 2>"$WORK/err" >/dev/null
 [ -s "$WORK/err" ] && fail "132 days under a 200-day limit: $(cat "$WORK/err")"
 
-# An update "on 2026-09-01" (spot only: no credentials).
-EC2FIT_NOW=$SEP1 "$EC2FIT" update --quiet --catalog "$BASE" \
+# An update "on 2026-10-01" (spot only: no credentials).
+EC2FIT_NOW=$OCT1 "$EC2FIT" update --quiet --catalog "$BASE" \
     --spot-advisor-url "$URL/spot-advisor-data.json" 2>"$WORK/err" ||
     fail "update: $(cat "$WORK/err")"
-grep -q '"as_of":.*"2026-09-01"' "$CACHE/catalog.json.meta" ||
+grep -q '"as_of":.*"2026-10-01"' "$CACHE/catalog.json.meta" ||
     fail "update: sidecar as_of"
 
 # Used by every command on the same day: no warning.
-EC2FIT_NOW=$SEP1 "$EC2FIT" --version >"$WORK/out" 2>"$WORK/err"
-grep -qx "catalog: cache:$CACHE/catalog.json (prices as of 2026-09-01)" "$WORK/out" ||
+EC2FIT_NOW=$OCT1 "$EC2FIT" --version >"$WORK/out" 2>"$WORK/err"
+grep -qx "catalog: cache:$CACHE/catalog.json (prices as of 2026-10-01)" "$WORK/out" ||
     fail "fresh cache: $(cat "$WORK/out")"
 [ -s "$WORK/err" ] && fail "fresh cache: stderr: $(cat "$WORK/err")"
-[ "$(EC2FIT_NOW=$SEP1 source_of)" = "cache:$CACHE/catalog.json 2026-09-01" ] ||
+[ "$(EC2FIT_NOW=$OCT1 source_of)" = "cache:$CACHE/catalog.json 2026-10-01" ] ||
     fail "list does not use the cache"
 
-# Seen from 2026-08-30, two days before its as_of, the cache is dated in
+# Seen from 2026-09-29, two days before its as_of, the cache is dated in
 # the future (more than one day ahead): ignored with a warning.
-EC2FIT_NOW=$((SEP1 - 2 * 86400)) "$EC2FIT" --quiet --version >"$WORK/out" 2>"$WORK/err"
+EC2FIT_NOW=$((OCT1 - 2 * 86400)) "$EC2FIT" --quiet --version >"$WORK/out" 2>"$WORK/err"
 grep -q '^catalog: embedded ' "$WORK/out" || fail "future cache used: $(cat "$WORK/out")"
-[ "$(cat "$WORK/err")" = "ec2fit: warning: ignoring the catalog cache: cache:$CACHE/catalog.json: as_of: 2026-09-01 is in the future (more than a day ahead of today)" ] ||
+[ "$(cat "$WORK/err")" = "ec2fit: warning: ignoring the catalog cache: cache:$CACHE/catalog.json: as_of: 2026-10-01 is in the future (more than a day ahead of today)" ] ||
     fail "future cache: stderr: $(cat "$WORK/err")"
 # One day ahead is clock skew, not an error.
-EC2FIT_NOW=$((SEP1 - 86400)) "$EC2FIT" --version >"$WORK/out" 2>"$WORK/err"
-grep -qx "catalog: cache:$CACHE/catalog.json (prices as of 2026-09-01)" "$WORK/out" ||
+EC2FIT_NOW=$((OCT1 - 86400)) "$EC2FIT" --version >"$WORK/out" 2>"$WORK/err"
+grep -qx "catalog: cache:$CACHE/catalog.json (prices as of 2026-10-01)" "$WORK/out" ||
     fail "cache one day ahead: $(cat "$WORK/out") $(cat "$WORK/err")"
 
-# 89 days later: the cache is stale, and says so even without a terminal.
+# 59 days later: the cache is stale, and says so even without a terminal.
 EC2FIT_NOW=$NOV29 "$EC2FIT" --version >"$WORK/out" 2>"$WORK/err"
-[ "$(cat "$WORK/err")" = "ec2fit: warning: the cached catalog has prices as of 2026-09-01, 89 days old; run 'ec2fit update' to refresh" ] ||
+[ "$(cat "$WORK/err")" = "ec2fit: warning: the cached catalog has prices as of 2026-10-01, 59 days old; run 'ec2fit update' to refresh" ] ||
     fail "stale cache: stderr: $(cat "$WORK/err")"
 EC2FIT_NOW=$NOV29 EC2FIT_STALE_DAYS=0 "$EC2FIT" --version >/dev/null 2>"$WORK/err"
 [ -s "$WORK/err" ] && fail "EC2FIT_STALE_DAYS=0: $(cat "$WORK/err")"
@@ -94,7 +94,7 @@ fi
 # A tampered cache is ignored with a warning; the built-in one is used.
 cp "$CACHE/catalog.json" "$WORK/good.json"
 sed -i 's/"m5.large"/"m5.lARGE"/' "$CACHE/catalog.json"
-EC2FIT_NOW=$SEP1 "$EC2FIT" --quiet --version >"$WORK/out" 2>"$WORK/err"
+EC2FIT_NOW=$OCT1 "$EC2FIT" --quiet --version >"$WORK/out" 2>"$WORK/err"
 grep -q '^catalog: embedded ' "$WORK/out" || fail "tampered: $(cat "$WORK/out")"
 [ "$(cat "$WORK/err")" = "ec2fit: warning: ignoring the catalog cache: $CACHE/catalog.json: SHA-256 does not match catalog.json.meta" ] ||
     fail "tampered: stderr: $(cat "$WORK/err")"

@@ -14,6 +14,7 @@
 
 #include "ec2fit/catalog.h"
 #include "ec2fit/dates.h"
+#include "ec2fit/fleet.h"
 
 static ecf_catalog *embedded(void)
 {
@@ -36,8 +37,9 @@ static void test_catalog__embedded_is_complete(void **state)
     assert_int_equal(ecf_catalog_count(cat), 1367);
     assert_int_equal(ecf_catalog_accel_count(cat), 25);
     assert_string_equal(ecf_catalog_as_of(cat), "2026-07-20");
-    /* + cpu_families, + ondemand_by_region, + capacity_blocks */
-    assert_int_equal(ecf_catalog_source_count(cat), 8);
+    /* + cpu_families, + ondemand_by_region, + capacity_blocks,
+     * + savings_plans */
+    assert_int_equal(ecf_catalog_source_count(cat), 9);
     assert_true(ecf_catalog_has_region(cat, "us-east-1"));
     assert_true(ecf_catalog_has_region(cat, "eu-west-1"));
     assert_false(ecf_catalog_has_region(cat, "us-east-7"));
@@ -90,6 +92,68 @@ static void test_catalog__p4d_facts_match_reference(void **state)
     assert_true(ecf_instance_price(in, "us-east-1")
                     ->capacity_block_usd_per_hour == 11.8);
     assert_false(p->capacity_block_usd_per_hour > 0);
+    ecf_catalog_free(cat);
+}
+
+/* The published Savings Plan rates as packed (AWS Price List bulk files of
+ * 2026-09-25 read into nativ-x/fsku @9751637f, data/sources/
+ * ec2_savings_plans.csv), and what the purchase options then charge:
+ * the published rate, not estimated; a type without one keeps the
+ * estimates (the 1-year reserved rate; on-demand x 0.34). */
+static void test_catalog__savings_plan_rates(void **state)
+{
+    ecf_catalog *cat = embedded();
+    static const struct {
+        const char *type;
+        double y1, y3;
+    } rows[] = {
+        {"p4de.24xlarge", 17.40137, 11.71777},
+        {"p5.48xlarge", 34.6752, 23.77728},
+        {"p5en.48xlarge", 39.87648, 27.34387},
+        {"p6-b200.48xlarge", 89.72208, 49.21897},
+        {"p6-b300.48xlarge", 112.1526, 61.52371},
+    };
+    const ecf_price *p;
+    bool est = true;
+    size_t i, n_rated = 0;
+    (void)state;
+    for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+        p = ecf_instance_price(ecf_catalog_find(cat, rows[i].type),
+                               "us-east-1");
+        assert_non_null(p);
+        assert_true(p->savings_plan_1y_usd_per_hour == rows[i].y1);
+        assert_true(p->savings_plan_3y_usd_per_hour == rows[i].y3);
+        assert_true(ecf_purchase_rate(p, ECF_PURCHASE_SP_1Y, &est) ==
+                    rows[i].y1);
+        assert_false(est);
+        assert_true(ecf_purchase_rate(p, ECF_PURCHASE_SP_3Y, &est) ==
+                    rows[i].y3);
+        assert_false(est);
+    }
+    /* p5.48xlarge has no 1-year reserved rate: reserved-1y stays absent */
+    p = ecf_instance_price(ecf_catalog_find(cat, "p5.48xlarge"), "us-east-1");
+    assert_true(ecf_purchase_rate(p, ECF_PURCHASE_RESERVED_1Y, NULL) < 0);
+    /* only us-east-1 is published: p5.48xlarge us-east-2 (on-demand 55.04,
+     * no reserved rate) keeps the estimate, on-demand x (1 - 0.66) */
+    p = ecf_instance_price(ecf_catalog_find(cat, "p5.48xlarge"), "us-east-2");
+    assert_non_null(p);
+    assert_false(p->savings_plan_3y_usd_per_hour > 0);
+    assert_true(fabs(ecf_purchase_rate(p, ECF_PURCHASE_SP_3Y, &est) -
+                     p->ondemand_usd_per_hour * 0.34) < 1e-9);
+    assert_true(est);
+    assert_true(ecf_purchase_rate(p, ECF_PURCHASE_SP_1Y, NULL) < 0);
+    /* g5.xlarge us-east-1: savings-plan-1y is its reserved rate, estimated */
+    p = ecf_instance_price(ecf_catalog_find(cat, "g5.xlarge"), "us-east-1");
+    assert_true(ecf_purchase_rate(p, ECF_PURCHASE_SP_1Y, &est) ==
+                p->reserved_1y_usd_per_hour);
+    assert_true(est);
+    for (i = 0; i < ecf_catalog_count(cat); i++) {
+        const ecf_instance *in = ecf_catalog_at(cat, i);
+        size_t k;
+        for (k = 0; k < in->n_prices; k++)
+            n_rated += in->prices[k].savings_plan_1y_usd_per_hour > 0;
+    }
+    assert_int_equal(n_rated, 5);
     ecf_catalog_free(cat);
 }
 
@@ -447,9 +511,9 @@ static void test_catalog__dates(void **state)
     assert_false(ecf_date_parse("2026-01-00", NULL));
     assert_false(ecf_date_parse("2026-1-010", NULL));
 
-    /* The embedded catalog is generated 2026-07-22 (generated_at at
-     * 00:00Z, its newest source: the Capacity Blocks rates; as_of, the
-     * prices' date, 2026-07-20): fine a day before, an error 1 s
+    /* The embedded catalog is generated 2026-09-25 (generated_at at
+     * 00:00Z, its newest source: the published Savings Plan rates; as_of,
+     * the prices' date, 2026-07-20): fine a day before, an error 1 s
      * earlier. */
     if (!data)
         skip();
@@ -457,12 +521,12 @@ static void test_catalog__dates(void **state)
                                              &err),
                      0);
     assert_int_equal(ecf_catalog_check_dates(cat, "embedded",
-                                             20656L * 86400 - 86400, &err),
+                                             20721L * 86400 - 86400, &err),
                      0);
     assert_int_equal(ecf_catalog_check_dates(cat, "embedded",
-                                             20656L * 86400 - 86401, &err),
+                                             20721L * 86400 - 86401, &err),
                      ECF_EPARSE);
-    assert_string_equal(err.msg, "embedded: generated_at: 2026-07-22 is in "
+    assert_string_equal(err.msg, "embedded: generated_at: 2026-09-25 is in "
                                  "the future (more than a day ahead of "
                                  "today)");
 
@@ -521,6 +585,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_catalog__embedded_is_complete),
         cmocka_unit_test(test_catalog__capacity_block_rates),
+        cmocka_unit_test(test_catalog__savings_plan_rates),
         cmocka_unit_test(test_catalog__p4d_facts_match_reference),
         cmocka_unit_test(test_catalog__spot_ceiling_is_no_estimate),
         cmocka_unit_test(test_catalog__unpriced_and_cpu_types),

@@ -19,9 +19,9 @@
 
 #include "ec2fit/catalog.h"
 
-/* Header and record layout, version 3 (version 2 added the host CPU
+/* Header and record layout, version 4 (version 2 added the host CPU
  * figures to each instance record, version 3 the Capacity Blocks rate to
- * each price record). */
+ * each price record, version 4 the published Savings Plan rates). */
 #define HDR_SIZE 96
 #define HDR_VERSION 8
 #define HDR_BYTE_ORDER 12
@@ -117,6 +117,8 @@ static void same_price(const ecf_price *a, const ecf_price *b)
     same_num(a->reserved_1y_usd_per_hour, b->reserved_1y_usd_per_hour);
     same_num(a->spot_usd_per_hour, b->spot_usd_per_hour);
     same_num(a->capacity_block_usd_per_hour, b->capacity_block_usd_per_hour);
+    same_num(a->savings_plan_1y_usd_per_hour, b->savings_plan_1y_usd_per_hour);
+    same_num(a->savings_plan_3y_usd_per_hour, b->savings_plan_3y_usd_per_hour);
     assert_int_equal(a->spot_savings_pct, b->spot_savings_pct);
     assert_int_equal(a->interruption_band, b->interruption_band);
 }
@@ -344,7 +346,7 @@ static void test_catalog_pack__rejects_bad_header(void **state)
     put_u32(b, HDR_VERSION, 1);
     expect_packed_error(b, f->len,
                         "t: packed catalog: unsupported format version 1 "
-                        "(this ec2fit reads version 3)");
+                        "(this ec2fit reads version 4)");
     memcpy(b, f->blob, f->len);
 
     put_u32(b, HDR_BYTE_ORDER, 0x04030201u);

@@ -27,8 +27,8 @@ static void test_fleet__names(void **state)
 
 static void test_fleet__rates_and_break_even(void **state)
 {
-    ecf_price pr = {"us-east-1", 1.861, 1.17243, 0.65135, 65, 0, -1};
-    ecf_price none = {"us-east-1", 1.861, -1, -1, 0, -1, -1};
+    ecf_price pr = {"us-east-1", 1.861, 1.17243, 0.65135, 65, 0, -1, -1, -1};
+    ecf_price none = {"us-east-1", 1.861, -1, -1, 0, -1, -1, -1, -1};
     bool est = true;
     (void)state;
     assert_true(ecf_purchase_rate(&pr, ECF_PURCHASE_ON_DEMAND, &est) == 1.861);
@@ -46,6 +46,22 @@ static void test_fleet__rates_and_break_even(void **state)
     assert_true(ecf_purchase_rate(&none, ECF_PURCHASE_RESERVED_1Y, NULL) < 0);
     assert_true(ecf_purchase_rate(&none, ECF_PURCHASE_SPOT, NULL) < 0);
     assert_true(ecf_purchase_rate(NULL, ECF_PURCHASE_ON_DEMAND, NULL) < 0);
+    /* published Savings Plan rates replace both estimates: p5.48xlarge
+     * us-east-1, EC2 Instance Savings Plans no upfront, $34.6752 (1 year)
+     * and $23.77728 (3 years), AWS Price List of 2026-09-25
+     * (data/sources/ec2_savings_plans.csv); no reserved rate */
+    {
+        ecf_price p5 = {"us-east-1", 55.04, -1, 26.4192, 52, 4, 41.528,
+                        34.6752, 23.77728};
+        assert_true(ecf_purchase_rate(&p5, ECF_PURCHASE_SP_1Y, &est) ==
+                    34.6752);
+        assert_false(est);
+        assert_true(ecf_purchase_rate(&p5, ECF_PURCHASE_SP_3Y, &est) ==
+                    23.77728);
+        assert_false(est);
+        assert_true(ecf_purchase_rate(&p5, ECF_PURCHASE_RESERVED_1Y, NULL) <
+                    0);
+    }
     /* 1.17243 / 1.861 = 0.63: a reservation pays from 63% of the hours */
     assert_true(fabs(ecf_purchase_break_even(1.17243, 1.861) - 0.63) < 1e-6);
     assert_true(ecf_purchase_break_even(-1, 1.861) == 0);
@@ -57,8 +73,8 @@ static void test_fleet__rates_and_break_even(void **state)
  * EC2 User Guide ("Find and purchase Capacity Blocks"). */
 static void test_fleet__capacity_block_rate(void **state)
 {
-    ecf_price p5 = {"us-east-1", 55.04, -1, 26.4192, 52, 4, 41.528};
-    ecf_price none = {"us-east-1", 55.04, -1, 26.4192, 52, 4, -1};
+    ecf_price p5 = {"us-east-1", 55.04, -1, 26.4192, 52, 4, 41.528, -1, -1};
+    ecf_price none = {"us-east-1", 55.04, -1, 26.4192, 52, 4, -1, -1, -1};
     bool est = true;
     (void)state;
     assert_int_equal(ecf_purchase_parse("capacity-block"),

@@ -233,6 +233,123 @@ static void test_ranges__every_plan_brackets_its_figures(void **state)
     assert_true(plans >= 150);
 }
 
+/* The shortest purchasable Capacity Block of at least `hours` (EC2 User
+ * Guide, "Find and purchase Capacity Blocks": 1-day increments up to 14
+ * days, then 7-day increments up to 182), counted here without the
+ * library's window function; 0 past 182 days. */
+static int purchasable_days(double hours)
+{
+    int d;
+    for (d = 1; d <= 182; d += d < 14 ? 1 : 7)
+        if (d * 24.0 >= hours * (1 - 1e-12))
+            return d;
+    return 0;
+}
+
+static void check_cb_bound(double bound, double hours, const ecf_plan *p,
+                           const char *which, bool past_block)
+{
+    int d = purchasable_days(hours);
+    double want;
+
+    if (past_block) {
+        /* the high time needs more than one block: the bound is the
+         * longest block's cost, never a price for the longer time */
+        if (d != 0)
+            fail_msg("%s x%d: %s %.1f h fits a %d-day block but is marked "
+                     "past one block", p->inst->type, p->nodes, which,
+                     hours, d);
+        d = 182;
+    }
+    if (d == 0)
+        fail_msg("%s x%d: %s time %.1f h is past 182 days and not marked",
+                 p->inst->type, p->nodes, which, hours);
+    want = d * 24.0 * p->usd_per_hour_instance * p->nodes;
+    if (fabs(bound - want) > 1e-9 * want)
+        fail_msg("%s x%d: %s $%.2f for %.1f h, want the %d-day window "
+                 "$%.2f", p->inst->type, p->nodes, which, bound, hours, d,
+                 want);
+    /* the window holds the bound's time */
+    if (!past_block && d * 24.0 < hours * (1 - 1e-12))
+        fail_msg("%s: %d-day window shorter than %.1f h", which, d, hours);
+}
+
+static void test_ranges__capacity_block_bounds_are_whole_windows(void **state)
+{
+    /* Training jobs of a few hours to years on every type with a
+     * Capacity Block rate (--purchase capacity-block, and auto's plan
+     * beside on-demand): each capacity-block plan's cost range is
+     * lo <= total <= hi, each bound is days x 24 x rate x instances for
+     * a purchasable duration whose window holds the bound's time, and a
+     * high time past 182 days is marked rather than priced. */
+    static const char *const models[] = {"resnet50", "bert-large",
+                                         "llama-3.1-8b", "vit-b-16",
+                                         "mistral-7b"};
+    static const double samples[] = {3e6, 3e7, 1e8, 3e8, 1e9, 3e9, 1e10};
+    static const ecf_purchase purchases[] = {ECF_PURCHASE_CAPACITY_BLOCK,
+                                             ECF_PURCHASE_AUTO};
+    fx *f = *state;
+    const ecf_range_table *t = ecf_ranges_embedded();
+    size_t a, b, c, i, n_cb = 0, n_rounded = 0, n_past = 0, n_runs = 0;
+
+    for (a = 0; a < sizeof(models) / sizeof(models[0]); a++)
+        for (b = 0; b < sizeof(samples) / sizeof(samples[0]); b++)
+            for (c = 0; c < sizeof(purchases) / sizeof(purchases[0]); c++) {
+                ecf_workload w = ECF_WORKLOAD_INIT;
+                ecf_recommend_opts o = ECF_RECOMMEND_OPTS_INIT;
+                ecf_recommendation *r = NULL;
+                ecf_err err = ECF_ERR_INIT;
+                const ecf_model *m = model(f, models[a]);
+                w.task = ECF_TASK_TRAIN;
+                w.dataset_amount = samples[b];
+                w.dataset_unit = ECF_DATASET_SAMPLES;
+                w.epochs = 1;
+                o.regions[o.n_regions++] = "us-east-1";
+                o.stacks = f->stacks;
+                o.purchase = purchases[c];
+                if (ecf_workload_resolve(&w, m, &err) != 0)
+                    fail_msg("%s: %s", models[a], err.msg);
+                if (ecf_recommend_run(&r, f->cat, m, &w, &f->rules, &o,
+                                      &err) != 0) {
+                    ecf_recommendation_free(r);
+                    continue; /* no Capacity Block holds any candidate */
+                }
+                n_runs++;
+                for (i = 0; i < r->n_plans; i++) {
+                    const ecf_plan *p = &r->plans[i];
+                    ecf_ranges rg;
+                    if (p->purchase_option != ECF_PURCHASE_CAPACITY_BLOCK)
+                        continue;
+                    ecf_ranges_for_plan(&rg, t, m, &r->workload, r->serving,
+                                        p);
+                    assert_true(p->cb_days > 0);
+                    assert_true(rg.total_usd.set && rg.time_hours.set);
+                    assert_true(p->storage_usd == 0); /* no storage prices */
+                    if (!(rg.total_usd.low <= p->total_usd &&
+                          p->total_usd <= rg.total_usd.high))
+                        fail_msg("%s x%d: %.2f <= %.2f <= %.2f",
+                                 p->inst->type, p->nodes, rg.total_usd.low,
+                                 p->total_usd, rg.total_usd.high);
+                    check_cb_bound(rg.total_usd.low, rg.time_hours.low, p,
+                                   "low", false);
+                    check_cb_bound(rg.total_usd.high, rg.time_hours.high, p,
+                                   "high", rg.total_usd.high_past_block);
+                    n_cb++;
+                    n_rounded += rg.total_usd.high > p->total_usd * 1.000001 &&
+                                 rg.total_usd.high != p->total_usd *
+                                     rg.time_hours.high / p->time_hours;
+                    n_past += rg.total_usd.high_past_block;
+                }
+                ecf_recommendation_free(r);
+            }
+    print_message("capacity-block ranges: %zu plans over %zu runs, %zu with "
+                  "a longer high window, %zu past one block\n",
+                  n_cb, n_runs, n_rounded, n_past);
+    assert_true(n_cb >= 50);
+    assert_true(n_rounded >= 10);
+    assert_true(n_past >= 1);
+}
+
 static void test_ranges__every_estimate_brackets_its_figures(void **state)
 {
     /* every zoo model x task on a GPU, a Neuron and a CPU type */
@@ -285,6 +402,7 @@ int main(void)
         cmocka_unit_test(test_ranges__falls_back_to_coarser_classes),
         cmocka_unit_test(test_ranges__every_plan_brackets_its_figures),
         cmocka_unit_test(test_ranges__every_estimate_brackets_its_figures),
+        cmocka_unit_test(test_ranges__capacity_block_bounds_are_whole_windows),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
