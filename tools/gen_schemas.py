@@ -268,6 +268,7 @@ ESTIMATE = doc("estimate.schema.json", "ec2fit estimate --output json", obj({
     "tokens_per_s": NNUM,
     "time_hours": dict(NNONNEG, description="null when the plan does not fit"),
     "startup_s": dict(NONNEG, description="per-node start-up (boot, image pull, weights read; or --startup), included in time_hours"),
+    "compile_s": dict(NONNEG, description="Neuron training: the first run's graph compile (neuronx-cc, neuron_parallel_compile), s, included in time_hours; cached runs skip it; present only when positive (docs/estimation.md 7, Graph compilation)"),
     "latency_ms": NNUM, "ttft_ms": NNUM, "per_token_ms": NNUM,
     "service_level": SERVICE_LEVEL,
     "max_qps_per_replica": NNUM, "replicas": NINT,
@@ -294,7 +295,7 @@ ESTIMATE = doc("estimate.schema.json", "ec2fit estimate --output json", obj({
                   "reason": {"type": "string"}, "source": STR}),
     "ranges": RANGES,
     **EXPLAIN_PROPS,
-}, optional=("ranges", "service_level", "catalog", *EXPLAIN_PROPS)), 1)
+}, optional=("ranges", "service_level", "catalog", "compile_s", *EXPLAIN_PROPS)), 1)
 
 NNUM_POS = {"type": ["number", "null"], "exclusiveMinimum": 0}
 NNUM_POS_ = NNUM_POS
@@ -306,7 +307,8 @@ PLAN_OPTIONAL = ("zone_group", "placement", "latency_ms", "ttft_ms", "per_token_
                  "spot_savings_pct", "plan_savings_pct", "storage",
                  "cost_breakdown", "purchase_options",
                  "auto_scaling", "interruption_probability", "capacity_caveat",
-                 "ranges", "notes", "capacity_block", "burstable", *EXPLAIN_PROPS)
+                 "ranges", "notes", "capacity_block", "burstable", "compile_s",
+                 *EXPLAIN_PROPS)
 # serving plans: what each purchase option would cost the plan's fleet
 # (docs/rules.md "Purchase options")
 PURCHASE_ROW = obj({
@@ -339,6 +341,7 @@ PLAN = obj({
                    "kv_capacity_tokens": dict(KV_CAPACITY, description="LLM inference (infer, batch): KV-cache tokens one replica has room for within the serving fit, as estimate's memory.kv_capacity_tokens; null otherwise")}),
     "time_hours": NNUM_POS, "hourly_usd": NONNEG, "total_usd": NNUM_POS,
     "startup_s": dict(NONNEG, description="per-node start-up included in time_hours (docs/estimation.md, Fixed overheads)"),
+    "compile_s": dict(NONNEG, description="Neuron training: the first run's graph compile, s, included in time_hours; cached runs skip it; present only when positive (docs/estimation.md 7, Graph compilation)"),
     "capacity": {"type": ["string", "null"], "description": "set for types usually bought through EC2 Capacity Blocks for ML or a reservation"},
     "monthly_usd": NNUM_POS, "usd_per_million": NNUM_POS,
     "per_million_unit": enum("samples", "tokens", "requests"),

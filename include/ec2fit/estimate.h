@@ -547,6 +547,10 @@ typedef struct {
     /* Per-node start time (boot + image pull + weights read, or
      * --startup); jobs: already included in time_hours. */
     double startup_s;
+    /* Neuron training: the first run's graph compile (neuronx-cc), s;
+     * included in time_hours like startup_s; 0 elsewhere, and when
+     * --startup is given (docs/estimation.md 7, "Graph compilation"). */
+    double compile_s;
 
     bool quiet;                /* notes not formatted (run_quiet) */
     ecf_serve_terms serve;     /* --explain terms (not by run_quiet) */

@@ -110,6 +110,8 @@ typedef struct {
     double total_usd;        /* job: hourly x max(time, 60 s); 0 when
                                 unknown */
     double startup_s;        /* per node, included in time_hours */
+    double compile_s;        /* Neuron training: first-run graph compile,
+                                included in time_hours; else 0 */
     double monthly_usd;      /* serving: hourly x 730; jobs: 0 */
     double usd_per_million;  /* requests (tokens for LLMs) when serving;
                                 samples (tokens) for jobs */

@@ -207,6 +207,14 @@ static void print_table(const ecf_estimate *e,
     fmt_time(t, sizeof(t), e->time_hours);
     if (!e->fits)
         printf("Time             - (does not fit)\n");
+    else if (e->time_hours > 0 && e->compile_s > 0)
+        printf("Time             %s for %s %s x %g epoch%s (incl. %.1f min "
+               "start-up, incl. %.0f min first-run compile; cached runs skip "
+               "it)%s\n",
+               t, ecf_units_format_count(cnt, sizeof(cnt), w->dataset_amount),
+               ecf_dataset_unit_name(w->dataset_unit), w->epochs,
+               w->epochs == 1 ? "" : "s", e->startup_s / 60,
+               e->compile_s / 60, span(sp, sizeof(sp), &rg.time_hours, " h"));
     else if (e->time_hours > 0)
         printf("Time             %s for %s %s x %g epoch%s (incl. %.1f min "
                "start-up)%s\n",
@@ -361,6 +369,8 @@ static int print_json(const ecf_estimate *e,
                 e->fits && e->tokens_per_s > 0);
     add_or_null(root, "time_hours", e->time_hours, 4, e->fits);
     ecf_render_json_add_num(root, "startup_s", e->startup_s, 1);
+    if (e->compile_s > 0) /* Neuron training; additive, optional */
+        ecf_render_json_add_num(root, "compile_s", e->compile_s, 1);
     add_or_null(root, "latency_ms", e->latency_ms, 3, infer && e->fits);
     add_or_null(root, "ttft_ms", e->ttft_ms, 3, llm_serving && e->fits);
     add_or_null(root, "per_token_ms", e->per_token_ms, 4,

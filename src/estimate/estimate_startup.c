@@ -1,7 +1,8 @@
 /*
  * estimate_startup.c - fixed per-node overheads of a job: start time
  * (boot + container image pull + reading the weights from storage) and
- * the Capacity Blocks note for the types AWS sells mostly that way.
+ * the Capacity Blocks note for the types AWS sells mostly that way, and a
+ * Neuron training run's first-run graph compile.
  * Every figure and its source: docs/estimation.md "Fixed overheads".
  */
 #include "ec2fit/estimate.h"
@@ -9,6 +10,22 @@
 #include <string.h>
 
 #include "estimate_internal.h"
+
+/* Neuron training: the first run compiles the step's graphs with
+ * neuronx-cc (neuron_parallel_compile ahead of time, as the tutorials run
+ * it); the Neuron persistent cache makes later runs skip it. The two
+ * published durations of a training graph's compile (docs/estimation.md
+ * 7, "Graph compilation"): BERT-Large pre-training on trn1.32xlarge,
+ * "~13 minutes ... using the pre-compilation script (compare to ~40
+ * minute if not" (aws-neuron/aws-neuron-sdk archive/nxd-training/
+ * bert.rst); Llama 2 7B fine-tune, TP 8 on trn1.32xlarge, "Compiling
+ * without a cache can take ~40 minutes" (huggingface/optimum-neuron
+ * notebooks/ec2/text-generation/llama2-7b-fine-tuning.ipynb). A model
+ * takes the figure of the nearer of the two by parameter count on a log
+ * scale: the boundary is their geometric mean, sqrt(0.335 x 6.74) B. */
+#define NEURON_COMPILE_S_SMALL   (13.0 * 60.0)
+#define NEURON_COMPILE_S_LARGE   (40.0 * 60.0)
+#define NEURON_COMPILE_SPLIT_PARAMS 1.5e9
 
 static double min_pos(double a, double b)
 {
@@ -100,6 +117,29 @@ void ecf_startup_apply(ecf_estimate *e, const ecf_model *m, const ecf_workload *
     }
     if (e->time_hours > 0)
         e->time_hours += e->startup_s / 3600.0;
+    /* Neuron training: the first run's graph compile (docs/estimation.md
+     * 7, "Graph compilation"). An explicit --startup is the whole start
+     * and is taken to include it (a cached run: --startup 0). */
+    e->compile_s = 0;
+    if (ecf_task_is_training(w->task) && inst->accel &&
+        inst->accel->kind == ECF_ACCEL_NEURON) {
+        if (w->startup_set) {
+            assume(e, "Neuron: the first run compiles the step's graphs; "
+                      "--startup is taken to include the compile");
+        } else {
+            bool large = m->params > NEURON_COMPILE_SPLIT_PARAMS;
+            e->compile_s =
+                large ? NEURON_COMPILE_S_LARGE : NEURON_COMPILE_S_SMALL;
+            assume(e,
+                   "Neuron: the first run compiles the step's graphs, %.0f "
+                   "min (as published for %s on trn1.32xlarge), in the "
+                   "time; cached runs skip it",
+                   e->compile_s / 60,
+                   large ? "Llama 2 7B" : "BERT-Large");
+            if (e->time_hours > 0)
+                e->time_hours += e->compile_s / 3600.0;
+        }
+    }
     if (cap)
         assume(e, "capacity: %s %s", inst->type, cap);
 }

@@ -805,12 +805,8 @@ void run_train(ecf_estimate *e,
            w->task == ECF_TASK_LORA || w->task == ECF_TASK_QLORA ? "adapter"
                                                                  : "full",
            best.mult, best.u * 100.0, peak);
-    /* Neuron: the first run compiles the step's graphs (not timed) */
-    if (d->gen == GEN_NEURON)
-        assume(e, "Neuron: the first run compiles the step's graphs "
-                  "(neuronx-cc; neuron_parallel_compile ahead of time), "
-                  "cached afterwards; compile time not included "
-                  "(docs/estimation.md 7)");
+    /* Neuron: the first run's graph compile is a start-up term
+     * (ecf_startup_apply) */
     if (w->task == ECF_TASK_QLORA)
         assume(e, "QLoRA: the NF4 weights dequantised to bf16 before every "
                   "GEMM pass, %.2f bytes per weight at %.0f%% of the memory "

@@ -239,6 +239,7 @@ static void cost_job(run_ctx *c, ecf_plan *p, ecf_rule_input *in,
     p->hourly_usd = unit_price * nodes + p->burst_surcharge_usd_per_hour;
     p->time_hours = e->time_hours;
     p->startup_s = e->startup_s;
+    p->compile_s = e->compile_s;
     p->interruption_band = spot ? price->interruption_band : -1;
     if (spot && e->time_hours > 0) {
         double rework = spot_expected(c, price->interruption_band, nodes,

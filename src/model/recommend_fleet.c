@@ -104,6 +104,7 @@ void ecf_recommend_cost_serving(ecf_plan *p, ecf_rule_input *in,
         p->hourly_usd += p->burst_surcharge_usd_per_hour;
     }
     p->startup_s = e->startup_s;
+    p->compile_s = e->compile_s;
     p->monthly_usd = p->hourly_usd * HOURS_PER_MONTH;
     p->interruption_band = spot ? price->interruption_band : -1;
     qps_eff = qps > 0 ? fl.avg_qps : cap_group;

@@ -200,7 +200,7 @@ static inline int find(ecf_recommend_memo *mm, size_t inst_index, int n)
  * (time_samples_per_s: the samples/s at that point), data_and_host
  * multiplies it and divides time_samples_per_s by the input-pipeline
  * slowdown when there is one, and ecf_startup_apply adds startup_s / 3600
- * when it is positive. Without a slowdown (neither data-bound, the test
+ * (and a Neuron training run's compile_s / 3600) when it is positive. Without a slowdown (neither data-bound, the test
  * data_and_host makes, nor decode-bound) the same operations on the same
  * operands give the estimator's bits for other epochs; with one, the
  * samples/s before it is not kept, so false: compute afresh. */
@@ -219,8 +219,11 @@ bool ecf_rec_memo_rescale_epochs(ecf_estimate *e, const ecf_workload *w)
         return true; /* no dataset time at any epochs */
     }
     t = w->dataset_samples * w->epochs / e->time_samples_per_s / 3600.0;
-    if (t > 0)
+    if (t > 0) {
         t += e->startup_s / 3600.0;
+        if (e->compile_s > 0)
+            t += e->compile_s / 3600.0;
+    }
     e->time_hours = t;
     return true;
 }

@@ -214,6 +214,8 @@ static void json_plan(rj *o, const rr_view *v, const ecf_plan *p,
     rj_close(&mem, '}');
     add_opt_num(o, "time_hours", p->time_hours, 4);
     rj_numr(o, "startup_s", p->startup_s, 1);
+    if (p->compile_s > 0) /* Neuron training; additive, optional */
+        rj_numr(o, "compile_s", p->compile_s, 1);
     {
         const char *cap = ecf_estimate_capacity_note(p->inst);
         if (cap)

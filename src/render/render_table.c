@@ -260,6 +260,19 @@ void ecf_rr_print_table(FILE *f, const rr_view *v)
                     fprintf(f, "; the Capacity Block plan is rank %zu", cbr);
                 fputc('\n', f);
             }
+            if (r->plans[i].compile_s > 0) {
+                /* docs/estimation.md 7, "Graph compilation" */
+                if (!header) {
+                    fprintf(f, "\nNotes\n");
+                    header = true;
+                }
+                fprintf(f,
+                        "  %zu. %s (compile): the first run compiles the "
+                        "step's graphs, %.0f min, included in TIME and cost; "
+                        "cached runs skip it\n",
+                        i + 1, r->plans[i].inst->type,
+                        r->plans[i].compile_s / 60);
+            }
             if (r->plans[i].burst_baseline > 0) {
                 /* docs/estimation.md "Burstable CPUs" */
                 const ecf_plan *p = &r->plans[i];

@@ -127,6 +127,11 @@ void ecf_rr_print_plans_tried(FILE *f, const ecf_estimate *e, const char *type,
             e->batch_size,
             e->activation_checkpointing ? ", recomputing activations" : "",
             ecf_rr_chosen_reason(e));
+    if (e->compile_s > 0) /* docs/estimation.md 7, "Graph compilation" */
+        fprintf(f, "First run: +%.0f min compiling the step's graphs "
+                   "(neuron_parallel_compile), included in the time; cached "
+                   "runs skip it.\n",
+                e->compile_s / 60);
 }
 
 static void json_plans_tried(cJSON *o, const ecf_estimate *e)

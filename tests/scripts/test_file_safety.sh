@@ -81,7 +81,7 @@ check "mode of a replaced file kept" bash -c \
 # no plan: an existing file is left as it was; a new file gets the document
 printf 'plan = "last good"\n' >plan.tfvars; cp plan.tfvars plan.before
 check "exit 3, existing file: exit 3 and a note" run 3 \
-  "$(printf '%s\n%s' "ec2fit: recommend: no instance type satisfies the constraints; closest: trn1.32xlarge (budget): costs \$658.55 on 4 node(s), budget \$1.00" \
+  "$(printf '%s\n%s' "ec2fit: recommend: no instance type satisfies the constraints; closest: p5en.48xlarge (budget): costs \$661.55 on 2 node(s), budget \$1.00" \
      "ec2fit: --output-file: plan.tfvars left unchanged (no plan)")" \
   "$E" "${NOPLAN[@]}" --output-file plan.tfvars
 check "exit 3, existing file: byte-identical" cmp plan.tfvars plan.before
