@@ -35,6 +35,7 @@ static void closest_misses(FILE *f, const rr_view *v)
     for (k = 0; k < m; k++) {
         char reason[ECF_RULE_MSG_LEN];
         ecf_recommend_rejection_reason(reason, sizeof(reason), v->rec, cl[k]);
+        ecf_rr_customer_text(reason);
         fputs("| `", f);
         cell(f, cl[k]->inst->type);
         fprintf(f, "` | %s | ", cl[k]->spot ? "spot" : "on-demand");
@@ -55,6 +56,7 @@ static bool customer_note(char *out, size_t n, const rr_view *v,
     size_t i;
     for (i = 0; i < v->rec->n_missing; i++) {
         ecf_recommend_missing_note(buf, sizeof(buf), v->rec, i);
+        ecf_rr_customer_text(buf); /* as ecf_rr_report_notes words it */
         if (buf[0] && strcmp(buf, note) == 0) {
             ecf_rr_missing_customer_note(out, n, v->rec, i);
             return out[0] != '\0';
