@@ -128,6 +128,11 @@ void ecf_rr_llm_request_line(char *buf, size_t n, const rr_view *v)
              sc);
 }
 
+int ecf_rr_ms_decimals(double ms)
+{
+    return ms < 1 ? 2 : ms < 10 ? 1 : 0;
+}
+
 void ecf_rr_rank_note(char *buf, size_t n, const ecf_plan *p)
 {
     size_t l = strlen(buf);

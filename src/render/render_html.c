@@ -149,7 +149,8 @@ static void table(FILE *f, const rr_view *v)
         if (r->serving || r->basis == ECF_COST_TOTAL)
             snprintf(c3 + strlen(c3), sizeof(c3) - strlen(c3), "%s", sp);
         if (r->serving) {
-            ecf_rr_fmt_num(num, sizeof(num), p->latency_ms, 0);
+            ecf_rr_fmt_num(num, sizeof(num), p->latency_ms,
+                           ecf_rr_ms_decimals(p->latency_ms));
             ecf_rr_fmt_span(sp, sizeof(sp), &rg.latency_ms, 1);
             snprintf(c1, sizeof(c1), "%s ms%s", num, sp);
             if (ecf_rr_llm_latency(r))

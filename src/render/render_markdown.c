@@ -194,7 +194,8 @@ void ecf_rr_print_markdown(FILE *f, const rr_view *v)
         ecf_rr_rank_note(mk, sizeof(mk), p);
         ecf_rr_fmt_money(c2, sizeof(c2), p->hourly_usd, d ? 2 : dh);
         if (r->serving) {
-            ecf_rr_fmt_num(num, sizeof(num), p->latency_ms, 0);
+            ecf_rr_fmt_num(num, sizeof(num), p->latency_ms,
+                           ecf_rr_ms_decimals(p->latency_ms));
             snprintf(c1, sizeof(c1), "%s ms", num);
             if (ecf_rr_llm_latency(r))
                 ecf_rr_llm_cell(c1, sizeof(c1), p);

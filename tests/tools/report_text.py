@@ -14,6 +14,8 @@ shown), renders --output json, markdown and html with --top 10 and checks:
           parenthesis, which the reports drop (render_report.c,
           ecf_rr_customer_text). HTML text is the page without its
           style and markup.
+  latency every Latency cell (non-LLM serving) is the JSON's latency_ms
+          to within 5%: a sub-millisecond latency is not "0 ms".
   order   every plan the JSON ranks with a penalty (score above the
           objective's column) says "ranked +N%" in its HTML row, as the
           table and Markdown do (issue 24, point 6: ranks are shown in
@@ -37,8 +39,10 @@ FLAG = re.compile(r"(?<![\w/-])--[a-z][a-z0-9-]*")
 def workloads():
     for m in ("resnet50", "bert-base", "llama-3.1-8b", "flux-1-dev",
               "whisper-large-v3", "distilbert", "sdxl", "qwen2.5-7b"):
-        for region in ("us-east-1", "eu-west-1", "ap-northeast-1"):
-            if m in ("llama-3.1-8b", "distilbert", "whisper-large-v3"):
+        for region in ("us-east-1", "eu-west-1", "ap-northeast-1",
+                       "sa-east-1"):
+            if m in ("llama-3.1-8b", "distilbert", "whisper-large-v3",
+                     "resnet50", "bert-base"):
                 yield ["--model", m, "--task", "infer", "--qps", "5",
                        "--region", region]
             yield ["--model", m, "--task", "batch", "--dataset", "1M",
@@ -67,6 +71,32 @@ def page_text(page):
     return html.unescape(t)
 
 
+def latency_cells(fmt, out):
+    """The Latency column's figures of the ranked table (non-LLM serving
+    plans; an LLM's TTFT / TPOT cell is not one), in rank order."""
+    if fmt == "html":
+        head = re.search(r'<table class="plans">.*?</thead>', out, flags=re.S)
+        names = re.findall(r"<th[^>]*>(.*?)</th>", head.group(0)) if head else []
+        rows = [re.findall(r"<td[^>]*>(.*?)</td>", r, flags=re.S)
+                for r in html_rows(out)]
+    else:
+        lines = [ln for ln in out.splitlines() if ln.startswith("| ")]
+        if not lines:
+            return []
+        names = [c.strip() for c in lines[0].strip("|").split("|")]
+        rows = [[c.strip() for c in ln.strip("|").split("|")]
+                for ln in lines[1:] if re.match(r"\| \d+ \|", ln)]
+    if "Latency" not in names:
+        return []
+    i = names.index("Latency")
+    cells = []
+    for r in rows:
+        m = re.match(r"\s*([0-9][0-9,]*(?:\.[0-9]+)?) ms", r[i]) \
+            if i < len(r) else None
+        cells.append(float(m.group(1).replace(",", "")) if m else None)
+    return cells
+
+
 def html_rows(page):
     body = page.split('<table class="plans">', 1)
     if len(body) < 2:
@@ -78,6 +108,7 @@ def html_rows(page):
 def main():
     os.makedirs(OUT, exist_ok=True)
     failures, runs, noplan, penalised, hinted = [], 0, 0, 0, 0
+    latencies = 0
     for wl in workloads():
         args = [EC2FIT, "recommend"] + wl + ["--top", "10"]
         js = subprocess.run(args + ["-o", "json"], capture_output=True,
@@ -105,6 +136,14 @@ def main():
                 i = text.find(hit)
                 failures.append(f"{' '.join(wl)}: {fmt}: flag {hit} in "
                                 f"{text[max(0, i - 60):i + 40]!r}")
+            for k, shown in enumerate(latency_cells(fmt, p.stdout)):
+                if k >= len(plans) or shown is None:
+                    continue
+                want = plans[k].get("latency_ms") or 0
+                latencies += 1
+                if want > 0 and abs(shown - want) > 0.05 * want + 1e-9:
+                    failures.append(f"{' '.join(wl)}: {fmt}: rank {k + 1} "
+                                    f"latency {shown} ms, JSON {want} ms")
             if fmt != "html":
                 continue
             rows = html_rows(p.stdout)
@@ -130,6 +169,7 @@ def main():
     print(f"report text: {runs} workloads ({noplan} without a plan), "
           f"{2 * runs} reports; {hinted} JSON documents carry a flag hint; "
           f"{penalised} penalised plans checked in HTML; "
+          f"{latencies} latency cells within 5% of the JSON; "
           f"{len(failures)} failures")
     if hinted == 0 or penalised == 0:
         print("the sweep reached no flag hint or no penalised plan")
