@@ -251,8 +251,8 @@ static void test_rank_order__penalty_reasons_describe_plan(void **state)
                 snprintf(want, sizeof(want), " with %d node(s)", p->nodes);
                 if (!strstr(hits[h].reason, want) && !bad_nodes++)
                     snprintf(first, sizeof(first),
-                             "%s rank %zu (%s x%d): \"%s\"", name, i + 1,
-                             p->inst->type, p->nodes, hits[h].reason);
+                             "%s rank %zu (%s x%d): \"%.200s\"", name,
+                             i + 1, p->inst->type, p->nodes, hits[h].reason);
             }
         }
         ecf_recommendation_free(r);
