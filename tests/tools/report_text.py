@@ -16,6 +16,9 @@ shown), renders --output json, markdown and html with --top 10 and checks:
           style and markup.
   latency every Latency cell (non-LLM serving) is the JSON's latency_ms
           to within 5%: a sub-millisecond latency is not "0 ms".
+  ranges  each row's time (or latency) and cost cells read the same in
+          Markdown as in HTML: the figure with its likely range
+          (docs/estimation.md "Ranges"; issue 25: formats cannot disagree).
   order   every plan the JSON ranks with a penalty (score above the
           objective's column) says "ranked +N%" in its HTML row, as the
           table and Markdown do (issue 24, point 6: ranks are shown in
@@ -97,6 +100,33 @@ def latency_cells(fmt, out):
     return cells
 
 
+def figure_cells(fmt, out):
+    """(time-or-latency cell, cost cell) of each ranked row, whitespace
+    folded: the figures with their likely ranges."""
+    if fmt == "html":
+        head = re.search(r'<table class="plans">.*?</thead>', out, flags=re.S)
+        names = [html.unescape(n) for n in
+                 re.findall(r"<th[^>]*>(.*?)</th>", head.group(0))] if head else []
+        rows = [[html.unescape(re.sub(r"<[^>]+>", "", c)) for c in
+                 re.findall(r"<td[^>]*>(.*?)</td>", r, flags=re.S)]
+                for r in html_rows(out)]
+    else:
+        lines = [ln for ln in out.splitlines() if ln.startswith("| ")]
+        if not lines:
+            return []
+        names = [c.strip() for c in lines[0].strip("|").split("|")]
+        rows = [[c.strip() for c in ln.strip("|").split("|")]
+                for ln in lines[1:] if re.match(r"\| \d+ \|", ln)]
+    a = next((i for i, n in enumerate(names)
+              if n in ("Time", "Latency", "TTFT / TPOT", "Throughput")), None)
+    b = next((i for i, n in enumerate(names)
+              if n in ("Total", "Monthly", "$/month", "$/1M")), None)
+    if a is None or b is None:
+        return []
+    fold = lambda c: re.sub(r"\s+", " ", c).strip()
+    return [(fold(r[a]), fold(r[b])) for r in rows if len(r) > max(a, b)]
+
+
 def html_rows(page):
     body = page.split('<table class="plans">', 1)
     if len(body) < 2:
@@ -108,7 +138,7 @@ def html_rows(page):
 def main():
     os.makedirs(OUT, exist_ok=True)
     failures, runs, noplan, penalised, hinted = [], 0, 0, 0, 0
-    latencies = 0
+    latencies = agreed = 0
     for wl in workloads():
         args = [EC2FIT, "recommend"] + wl + ["--top", "10"]
         js = subprocess.run(args + ["-o", "json"], capture_output=True,
@@ -124,6 +154,7 @@ def main():
             noplan += 1
         if FLAG.search(js.stdout):
             hinted += 1  # the JSON keeps the command-line hints
+        cells = {}
         for fmt in ("markdown", "html"):
             p = subprocess.run(args + ["-o", fmt], capture_output=True,
                                text=True)
@@ -132,6 +163,7 @@ def main():
                                 f"json {js.returncode}")
                 continue
             text = page_text(p.stdout) if fmt == "html" else p.stdout
+            cells[fmt] = figure_cells(fmt, p.stdout)
             for hit in sorted(set(FLAG.findall(text))):
                 i = text.find(hit)
                 failures.append(f"{' '.join(wl)}: {fmt}: flag {hit} in "
@@ -164,12 +196,23 @@ def main():
                 if k >= len(rows) or want not in rows[k]:
                     failures.append(f"{' '.join(wl)}: html: rank {k + 1} "
                                     f"({pl['instance_type']}) lacks {want!r}")
+        # both reports state each figure with the same likely range
+        md, ht = cells.get("markdown", []), cells.get("html", [])
+        if len(md) != len(ht):
+            failures.append(f"{' '.join(wl)}: {len(md)} Markdown rows, "
+                            f"{len(ht)} HTML rows")
+        for k, (m, h) in enumerate(zip(md, ht)):
+            agreed += 1
+            if m != h:
+                failures.append(f"{' '.join(wl)}: rank {k + 1}: Markdown "
+                                f"{m!r} != HTML {h!r}")
     for f in failures:
         print(f)
     print(f"report text: {runs} workloads ({noplan} without a plan), "
           f"{2 * runs} reports; {hinted} JSON documents carry a flag hint; "
           f"{penalised} penalised plans checked in HTML; "
           f"{latencies} latency cells within 5% of the JSON; "
+          f"{agreed} rows with the same figures and ranges in both reports; "
           f"{len(failures)} failures")
     if hinted == 0 or penalised == 0:
         print("the sweep reached no flag hint or no penalised plan")
