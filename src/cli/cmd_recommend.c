@@ -669,7 +669,7 @@ int cli_recommend_main(int argc, char **argv, rr_printer printer)
     }
     if (rec->n_plans == 0) {
         if (out != CLI_OUT_TABLE || printer)
-            ecf_rr_print_no_plan_stderr(stderr, &view);
+            ecf_rr_print_no_plan_stderr(stderr, &view, me);
         status = 3;
     }
 out:

@@ -761,17 +761,19 @@ int ecf_recommend_plan_penalties(ecf_rule_hit *out, int max,
     bool estimated;
     const ecf_price *price =
         ecf_rec_price(r, p->inst, p->region, &tmp_price, &estimated);
-    int i;
+    int i, n;
 
     if (p->n_penalties == 0 || !price)
         return 0;
     ctx_from(&c, r);
     c.region = p->region;
-    if (ecf_estimate_run_quiet(&e, c.m, c.w, p->inst, p->nodes_per_group,
-                               NULL) != 0)
+    /* the nodes the plan was evaluated at: a serving replica group, or a
+     * job's whole cluster (an offline job's independent replicas are one
+     * node each, but its time, cost and interruptions are the cluster's) */
+    n = c.serving ? p->nodes_per_group : p->nodes;
+    if (ecf_estimate_run_quiet(&e, c.m, c.w, p->inst, n, NULL) != 0)
         return 0;
-    evaluate(&c, &tmp, &res, p->inst, price, &e, p->spot, p->nodes_per_group,
-             true);
+    evaluate(&c, &tmp, &res, p->inst, price, &e, p->spot, n, true);
     for (i = 0; i < res.n_penalties && i < max; i++)
         out[i] = res.penalties[i];
     return i;

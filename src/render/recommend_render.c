@@ -128,6 +128,11 @@ void ecf_rr_llm_request_line(char *buf, size_t n, const rr_view *v)
              sc);
 }
 
+int ecf_rr_ms_decimals(double ms)
+{
+    return ms < 1 ? 2 : ms < 10 ? 1 : 0;
+}
+
 void ecf_rr_rank_note(char *buf, size_t n, const ecf_plan *p)
 {
     size_t l = strlen(buf);
@@ -296,19 +301,20 @@ size_t closest(const ecf_rejection **out, size_t max,
     return n;
 }
 
-void ecf_rr_print_no_plan_stderr(FILE *f, const rr_view *v)
+void ecf_rr_print_no_plan_stderr(FILE *f, const rr_view *v, const char *cmd)
 {
     const ecf_rejection *cl[1] = {NULL};
     if (closest(cl, 1, v->rec) == 1 && cl[0]) {
         char reason[ECF_RULE_MSG_LEN], ty[256], safe[4 * ECF_RULE_MSG_LEN];
         ecf_recommend_rejection_reason(reason, sizeof(reason), v->rec, cl[0]);
-        fprintf(f, "ec2fit: recommend: no instance type satisfies the "
+        fprintf(f, "ec2fit: %s: no instance type satisfies the "
                    "constraints; closest: %s (%s): %s\n",
-                ecf_textsafe(ty, sizeof(ty), cl[0]->inst->type),
+                cmd, ecf_textsafe(ty, sizeof(ty), cl[0]->inst->type),
                 ecf_rule_name(cl[0]->rule),
                 ecf_textsafe(safe, sizeof(safe), reason));
     }
     else
-        fprintf(f, "ec2fit: recommend: no instance type satisfies the "
-                   "constraints\n");
+        fprintf(f, "ec2fit: %s: no instance type satisfies the "
+                   "constraints\n",
+                cmd);
 }

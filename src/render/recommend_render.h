@@ -57,7 +57,9 @@ void ecf_rr_print_cloudwatch(FILE *f, const rr_view *v);
 /** `tf-external`'s object: rank 1, every value a string. Needs at least
  *  one plan (render_tf_external.c). */
 void ecf_rr_print_tf_external(FILE *f, const rr_view *v);
-/** One line on stderr for machine formats when no plan exists. */
-void ecf_rr_print_no_plan_stderr(FILE *f, const rr_view *v);
+/** One line on stderr for machine formats when no plan exists, naming the
+ *  command the user ran (`cmd`: "recommend", or "tf-external", which runs
+ *  the recommend pipeline). */
+void ecf_rr_print_no_plan_stderr(FILE *f, const rr_view *v, const char *cmd);
 
 #endif

@@ -46,6 +46,11 @@ void marks_str(char *buf, size_t n, unsigned marks);
  * recommend_rank.c), so the order is explainable from shown columns: a
  * cheaper plan listed below a dearer one says by how much it was
  * weighed. The Notes section names the rules. */
+/** Decimals of a latency in ms as every format prints it: 2 below 1 ms,
+ *  1 below 10 ms, else none, so a sub-millisecond latency never reads
+ *  "0 ms" (its likely range has the same digits, ecf_rr_fmt_span). */
+int ecf_rr_ms_decimals(double ms);
+
 void ecf_rr_rank_note(char *buf, size_t n, const ecf_plan *p);
 /* LLM serving (docs/cli.md "Tables"): the latency column shows time to
  * first token and time per output token, "113 / 105 ms"; the whole

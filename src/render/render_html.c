@@ -97,6 +97,7 @@ static void memory_bar(FILE *f, const rr_view *v)
                     colors[i], names[i], parts[i]);
     fputs("</ul>\n<h2>Assumptions</h2>\n<ul>\n", f);
     for (i = 0; i < (size_t)est.n_assumptions; i++) {
+        ecf_rr_customer_text(est.assumptions[i]);
         fputs("<li>", f);
         esc(f, est.assumptions[i]);
         fputs("</li>\n", f);
@@ -132,7 +133,7 @@ static void table(FILE *f, const rr_view *v)
                 : (r->basis == ECF_COST_MONTHLY ? "Monthly" : "$/1M"));
     for (i = 0; i < n; i++) {
         const ecf_plan *p = &r->plans[i];
-        char acc[96], c1[112], c2[48], c3[112], num[48], sp[48];
+        char acc[96], c1[112], c2[48], c3[112], num[48], sp[48], rk[32];
         ecf_ranges rg;
         ecf_render_accel_label(acc, sizeof(acc), p->inst);
         ecf_rr_plan_ranges(&rg, v, p);
@@ -148,7 +149,8 @@ static void table(FILE *f, const rr_view *v)
         if (r->serving || r->basis == ECF_COST_TOTAL)
             snprintf(c3 + strlen(c3), sizeof(c3) - strlen(c3), "%s", sp);
         if (r->serving) {
-            ecf_rr_fmt_num(num, sizeof(num), p->latency_ms, 0);
+            ecf_rr_fmt_num(num, sizeof(num), p->latency_ms,
+                           ecf_rr_ms_decimals(p->latency_ms));
             ecf_rr_fmt_span(sp, sizeof(sp), &rg.latency_ms, 1);
             snprintf(c1, sizeof(c1), "%s ms%s", num, sp);
             if (ecf_rr_llm_latency(r))
@@ -178,11 +180,17 @@ static void table(FILE *f, const rr_view *v)
         fprintf(f, "</td><td class=\"num\">%.1f / %.1f</td><td class=\"num\">",
                 p->required_per_device_gib, p->available_per_device_gib);
         esc(f, c1);
+        /* "ranked +N%" as the table and Markdown say it: the order is
+         * the score's (issue 24, point 6), which a penalty lifts above
+         * the cost column */
+        rk[0] = '\0';
+        ecf_rr_rank_note(rk, sizeof(rk), p);
         fprintf(f, "</td><td class=\"num\">%s</td><td class=\"num\">%s</td>"
-                   "<td>%s%s%s%s</td></tr>\n",
+                   "<td>%s%s%s%s%s%s</td></tr>\n",
                 c2, c3, (p->marks & ECF_MARK_CHEAPEST) ? "cheapest " : "",
                 (p->marks & ECF_MARK_FASTEST) ? "fastest " : "",
-                (p->marks & ECF_MARK_BEST_VALUE) ? "best value " : "",
+                (p->marks & ECF_MARK_BEST_VALUE) ? "best value " : "", rk,
+                rk[0] ? " " : "",
                 p->price_estimated ? "<em>price estimated</em>" : "");
     }
     fputs("</tbody>\n</table></div>\n", f);
@@ -204,6 +212,7 @@ static bool missing_note(const ecf_recommendation *r, const char *note)
     size_t i;
     for (i = 0; i < r->n_missing; i++) {
         ecf_recommend_missing_note(buf, sizeof(buf), r, i);
+        ecf_rr_customer_text(buf); /* as ecf_rr_report_notes words it */
         if (buf[0] && strcmp(buf, note) == 0)
             return true;
     }
@@ -304,6 +313,7 @@ static void closest_misses(FILE *f, const rr_view *v)
     for (k = 0; k < m; k++) {
         char reason[ECF_RULE_MSG_LEN];
         ecf_recommend_rejection_reason(reason, sizeof(reason), v->rec, cl[k]);
+        ecf_rr_customer_text(reason);
         fputs("<tr><td class=\"nw\"><code>", f);
         esc(f, cl[k]->inst->type);
         fprintf(f, "</code></td><td class=\"nw\">%s</td><td class=\"nw\">",

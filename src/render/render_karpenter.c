@@ -54,11 +54,21 @@ static const char *device_resource(ecf_stack s)
 }
 
 /* Reserved instances and savings plans are billing, not capacity: the
- * node is launched on-demand (Karpenter's "reserved" capacity type means
- * an EC2 capacity reservation, which ec2fit does not plan). */
+ * node is launched on-demand. A Capacity Block is an EC2 capacity
+ * reservation, Karpenter's "reserved" capacity type (Karpenter v1.6+,
+ * ReservedCapacity feature gate; karpenter.sh/docs/tasks/odcrs): launched
+ * on-demand instead, rank 1 would run outside the block it paid for, at
+ * the on-demand rate, on the capacity that is scarce. */
 static const char *capacity_type(const ecf_plan *p)
 {
+    if (p->purchase_option == ECF_PURCHASE_CAPACITY_BLOCK)
+        return "reserved";
     return p->spot ? "spot" : "on-demand";
+}
+
+static bool is_block(const pool *pl)
+{
+    return strcmp(pl->cap, "reserved") == 0;
 }
 
 /* Appends `s` lowercased, runs of other characters as one '-', to out
@@ -90,6 +100,8 @@ static void pool_name(char out[64], const char *model, const ecf_plan *p,
     put_label(tail, &t, 40, p->inst->type);
     if (p->spot)
         put_label(tail, &t, 50, "-spot");
+    else if (p->purchase_option == ECF_PURCHASE_CAPACITY_BLOCK)
+        put_label(tail, &t, 50, "-block");
     if (strcmp(parent, p->region) != 0) /* a zone group: its own suffix */
         put_label(tail, &t, 62, p->region + strlen(parent));
     put_label(out, &k, 63 - t, "ec2fit-");
@@ -162,6 +174,9 @@ static void print_pool(FILE *f, const rr_view *v, const pool *pl,
     fprintf(f, "      requirements:\n");
     print_req(f, "node.kubernetes.io/instance-type", p->inst->type);
     print_req(f, "karpenter.sh/capacity-type", pl->cap);
+    if (is_block(pl)) /* a Capacity Block, not any reservation */
+        print_req(f, "karpenter.k8s.aws/capacity-reservation-type",
+                  "capacity-block");
     print_req(f, "kubernetes.io/arch",
               p->inst->arch == ECF_ARCH_ARM64 ? "arm64" : "amd64");
     ecf_deploy_placement_init(&place, v, p);
@@ -235,6 +250,25 @@ static void print_node_class(FILE *f, const rr_view *v, const char *name,
                    "--group-name %s --strategy cluster\n# and let the pods "
                    "request vpc.amazonaws.com/efa (the EFA device plugin).\n",
                 name);
+    for (i = 0; i < np; i++)
+        if (is_block(&pl[i])) {
+            const ecf_plan *b = &v->rec->plans[pl[i].plan];
+            fprintf(f, "# Capacity Block: buy it before the job (%d d x %d "
+                       "nodes of %s, %d block%s of 1 to 64)\n# with the tag "
+                       "the selector below reads (Karpenter v1.6+, "
+                       "ReservedCapacity feature gate):\n#   aws ec2 "
+                       "describe-capacity-block-offerings --instance-type %s "
+                       "--instance-count COUNT --capacity-duration-hours %d\n"
+                       "#   aws ec2 purchase-capacity-block "
+                       "--capacity-block-offering-id ID --instance-platform "
+                       "Linux/UNIX --tag-specifications "
+                       "'ResourceType=capacity-reservation,Tags=[{Key=ec2fit/"
+                       "node-class,Value=%s}]'\n",
+                    b->cb_days, b->nodes, b->inst->type, b->cb_blocks,
+                    b->cb_blocks == 1 ? "" : "s", b->inst->type,
+                    24 * b->cb_days, name);
+            break;
+        }
     fprintf(f, "apiVersion: karpenter.k8s.aws/v1\nkind: EC2NodeClass\n"
                "metadata:\n  name: %s\nspec:\n"
                "  amiSelectorTerms:\n    - alias: \"%s@latest\"\n"
@@ -257,6 +291,14 @@ static void print_node_class(FILE *f, const rr_view *v, const char *name,
                "        volumeSize: %dGi\n        volumeType: gp3\n"
                "        encrypted: true\n        deleteOnTermination: true\n",
             br ? "/dev/xvdb" : "/dev/xvda", root_gib);
+    for (i = 0; i < np; i++)
+        if (is_block(&pl[i])) {
+            /* the block is bought with this tag (the comment above) */
+            fprintf(f, "  capacityReservationSelectorTerms:\n"
+                       "    - tags:\n        ec2fit/node-class: %s\n",
+                    name);
+            break;
+        }
     if (efa) {
         int k;
         fprintf(f, "  placementGroupSelector:\n    name: %s\n", name);
@@ -295,6 +337,7 @@ void ecf_rr_print_karpenter(FILE *f, const rr_view *v)
         for (k = 0; k < np; k++) {
             const ecf_plan *q = &r->plans[pools[k].plan];
             if (q->inst == p->inst && q->spot == p->spot &&
+                strcmp(pools[k].cap, capacity_type(p)) == 0 &&
                 strcmp(q->region, p->region) == 0)
                 break;
         }

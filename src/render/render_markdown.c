@@ -35,6 +35,7 @@ static void closest_misses(FILE *f, const rr_view *v)
     for (k = 0; k < m; k++) {
         char reason[ECF_RULE_MSG_LEN];
         ecf_recommend_rejection_reason(reason, sizeof(reason), v->rec, cl[k]);
+        ecf_rr_customer_text(reason);
         fputs("| `", f);
         cell(f, cl[k]->inst->type);
         fprintf(f, "` | %s | ", cl[k]->spot ? "spot" : "on-demand");
@@ -55,6 +56,7 @@ static bool customer_note(char *out, size_t n, const rr_view *v,
     size_t i;
     for (i = 0; i < v->rec->n_missing; i++) {
         ecf_recommend_missing_note(buf, sizeof(buf), v->rec, i);
+        ecf_rr_customer_text(buf); /* as ecf_rr_report_notes words it */
         if (buf[0] && strcmp(buf, note) == 0) {
             ecf_rr_missing_customer_note(out, n, v->rec, i);
             return out[0] != '\0';
@@ -185,22 +187,33 @@ void ecf_rr_print_markdown(FILE *f, const rr_view *v)
             multi ? "---|" : "", r->serving ? "---:|" : "");
     for (i = 0; i < n; i++) {
         const ecf_plan *p = &r->plans[i];
-        char acc[96], mk[48], c1[64], c2[48], c3[48], num[48];
+        char acc[96], mk[48], c1[112], c2[48], c3[112], num[48], sp[48];
         int d = i < 64 ? 0 : 1; /* beyond the sampled rows: 2 decimals */
+        ecf_ranges rg;
         ecf_render_accel_label(acc, sizeof(acc), p->inst);
+        /* the likely range after the figure, as the table and the HTML
+         * report print it (docs/estimation.md "Ranges") */
+        ecf_rr_plan_ranges(&rg, v, p);
         marks_str(mk, sizeof(mk), p->marks);
         ecf_rr_rank_note(mk, sizeof(mk), p);
         ecf_rr_fmt_money(c2, sizeof(c2), p->hourly_usd, d ? 2 : dh);
         if (r->serving) {
-            ecf_rr_fmt_num(num, sizeof(num), p->latency_ms, 0);
-            snprintf(c1, sizeof(c1), "%s ms", num);
+            ecf_rr_fmt_num(num, sizeof(num), p->latency_ms,
+                           ecf_rr_ms_decimals(p->latency_ms));
+            ecf_rr_fmt_span(sp, sizeof(sp), &rg.latency_ms, 1);
+            snprintf(c1, sizeof(c1), "%s ms%s", num, sp);
             if (ecf_rr_llm_latency(r))
                 ecf_rr_llm_cell(c1, sizeof(c1), p);
             ecf_rr_fmt_money(c3, sizeof(c3), p->monthly_usd, d ? 2 : dc);
+            ecf_rr_fmt_span(sp, sizeof(sp), &rg.monthly_usd, 1);
+            snprintf(c3 + strlen(c3), sizeof(c3) - strlen(c3), "%s", sp);
         } else if (r->basis == ECF_COST_TOTAL) {
             ecf_rr_fmt_num(num, sizeof(num), p->time_hours, 1);
-            snprintf(c1, sizeof(c1), "%s h", num);
+            ecf_rr_fmt_span(sp, sizeof(sp), &rg.time_hours, 1);
+            snprintf(c1, sizeof(c1), "%s h%s", num, sp);
             ecf_rr_fmt_money(c3, sizeof(c3), p->total_usd, d ? 2 : dc);
+            ecf_rr_fmt_span(sp, sizeof(sp), &rg.total_usd, 1);
+            snprintf(c3 + strlen(c3), sizeof(c3) - strlen(c3), "%s", sp);
         } else {
             ecf_rr_fmt_num(num, sizeof(num), p->throughput, 0);
             snprintf(c1, sizeof(c1), "%s %s", num,

@@ -6,6 +6,7 @@
 #include "render_report.h"
 
 #include <cjson/cJSON.h>
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -38,6 +39,46 @@ static bool note_text(char *out, const cJSON *item)
     return true;
 }
 
+/* The end of a flag's name and value in a hint: "--purchase
+ * capacity-block" is one flag and its value, "--max-nodes" a flag alone;
+ * a value is one lowercase word after the flag. */
+static size_t flag_len(const char *s)
+{
+    size_t i = 2;
+    while (s[i] && (islower((unsigned char)s[i]) ||
+                    isdigit((unsigned char)s[i]) || s[i] == '-'))
+        i++;
+    if (s[i] == ' ' && islower((unsigned char)s[i + 1])) {
+        size_t j = i + 1;
+        while (s[j] && (islower((unsigned char)s[j]) ||
+                        isdigit((unsigned char)s[j]) || s[j] == '-'))
+            j++;
+        if (s[j] == ')')
+            i = j;
+    }
+    return i;
+}
+
+void ecf_rr_customer_text(char *s)
+{
+    char *p = s;
+    while ((p = strstr(p, "(--")) != NULL) {
+        size_t fl = flag_len(p + 1);
+        char *after = p + 1 + fl;
+        if (*after == ')') { /* "(--flag)" or "(--flag value)": drop it */
+            char *from = p > s && p[-1] == ' ' ? p - 1 : p;
+            memmove(from, after + 1, strlen(after + 1) + 1);
+            p = from;
+        } else if (after[0] == ',' && after[1] == ' ') {
+            /* "(--flag, more)": "(more)" */
+            memmove(p + 1, after + 2, strlen(after + 2) + 1);
+            p++;
+        } else {
+            p += 3;
+        }
+    }
+}
+
 static size_t add_notes(char out[][RR_NOTE_LEN], size_t *plan_out, size_t n,
                         size_t max, const cJSON *arr, size_t plan)
 {
@@ -46,8 +87,10 @@ static size_t add_notes(char out[][RR_NOTE_LEN], size_t *plan_out, size_t n,
     {
         if (n >= max)
             break;
-        if (note_text(out[n], it))
+        if (note_text(out[n], it)) {
+            ecf_rr_customer_text(out[n]);
             plan_out[n++] = plan;
+        }
     }
     return n;
 }

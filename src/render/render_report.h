@@ -22,10 +22,18 @@
  *  so that the reports list exactly what the JSON does: the "warnings" of
  *  the first `top` recommendations (plan_out[i] = the plan's index) and
  *  any top-level "notes" / "warnings" (plan_out[i] = (size_t)-1). Each is
- *  written "rule: reason" (or the bare string) to out[i]; returns the
- *  count (at most max). */
+ *  written "rule: reason" (or the bare string) to out[i], in customer
+ *  wording (ecf_rr_customer_text); returns the count (at most max). */
 size_t ecf_rr_report_notes(char out[][RR_NOTE_LEN], size_t *plan_out, size_t max,
                        const rr_view *v, size_t top);
+
+/** Rewords `s` in place for a customer report (HTML, Markdown): a flag
+ *  hint in parentheses, written for the command line, is dropped ("...
+ *  for the window (--purchase capacity-block)" ends at "window"; "limit
+ *  16 (--max-nodes)" at "16"), and a hint that leads a longer
+ *  parenthesis loses only the flag ("(--storage-throughput, up to ...)"
+ *  becomes "(up to ...)"). The JSON and the table keep the hints. */
+void ecf_rr_customer_text(char *s);
 
 /** x with `decimals` decimals and a comma every three digits
  *  ("1,358.53", "45,800"); "-" for a negative or non-finite x. */

@@ -66,7 +66,8 @@ static void plan_cells(char *c1, char *c3, size_t n, const rr_view *v,
         fmt_usd(c3, n, p->monthly_usd);
         ecf_rr_fmt_span(s3, sizeof(s3), &rg.monthly_usd, 1);
     } else if (r->serving) {
-        snprintf(c1, n, "%.0f ms", p->latency_ms);
+        snprintf(c1, n, "%.*f ms", ecf_rr_ms_decimals(p->latency_ms),
+                 p->latency_ms);
         ecf_rr_fmt_span(s1, sizeof(s1), &rg.latency_ms, 1);
         fmt_usd(c3, n, p->monthly_usd);
         ecf_rr_fmt_span(s3, sizeof(s3), &rg.monthly_usd, 1);

@@ -146,6 +146,23 @@ print(yaml.safe_dump(d))
 PY
 check "validator: an unknown field is refused (strict)" sh -c "! python3 '$V' '$CRD' typo.yaml"
 
+# a Capacity Block plan launches into its block (Karpenter v1.6+: capacity
+# type "reserved", capacity-reservation-type capacity-block, the block
+# selected by the tag it is bought with), not as on-demand instances outside
+# it (session 10 review: the pool said "on-demand")
+"$EC2FIT" recommend --params 70B --task train --dataset 1T --deadline 14d --purchase capacity-block --top 1 --node-class-spec --output karpenter > cb.yaml
+check "capacity block: exit 0" test $? -eq 0
+check "capacity block: valid against the v1 CRDs" valid cb.yaml
+y cb.yaml > cb.json
+check "capacity block: rank 1's pool is reserved capacity from a capacity block" jq -e '[.[] | select(.kind == "NodePool")][0] |
+  ([.spec.template.spec.requirements[] | {(.key): .values}] | add) as $r |
+  $r["karpenter.sh/capacity-type"] == ["reserved"] and $r["karpenter.k8s.aws/capacity-reservation-type"] == ["capacity-block"]
+  and $r["node.kubernetes.io/instance-type"] == ["p5.48xlarge"] and (.metadata.name | endswith("-block"))' cb.json
+check "capacity block: its EC2NodeClass selects the block by the tag the comment buys it with" bash -c "
+  jq -e '[.[] | select(.kind == \"EC2NodeClass\")][0] | .spec.capacityReservationSelectorTerms == [{\"tags\": {\"ec2fit/node-class\": .metadata.name}}]' cb.json &&
+  grep -q \"purchase-capacity-block .*Key=ec2fit/node-class,Value=\$(jq -r '[.[] | select(.kind == \"EC2NodeClass\")][0].metadata.name' cb.json)}\" cb.yaml &&
+  grep -q 'capacity-duration-hours 336' cb.yaml"
+
 # the documented merge keeps the user's own requirements (docs/karpenter.md)
 if command -v yq >/dev/null; then
   cat > mine.yaml <<'YAML'

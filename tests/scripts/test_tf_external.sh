@@ -123,6 +123,9 @@ run '{"model":"llama-3.1-8b","task":"infer","qps":"88888882"}'
 check "huge qps: exit 3" test "$rc" -eq 3
 check "huge qps: one line" one_line_err
 check "huge qps: closest miss named" grep -q 'closest: .*instances for 8.89e+07 req/s' "$ERR"
+# the line names the command Terraform ran, as every other tf-external
+# error does (docs/terraform.md), not the recommend pipeline it reuses
+check "no plan: the line says tf-external, not recommend" grep -q '^ec2fit: tf-external: no instance type satisfies the constraints; closest: ' "$ERR"
 check "huge qps: no stdout" test ! -s "$OUT"
 
 finish

@@ -52,6 +52,17 @@ def page_text(path):
     return re.sub(r"\s+", " ", "".join(t.parts))
 
 
+_HINT_ALONE = re.compile(r" ?\(--[a-z0-9-]+(?: [a-z0-9-]+)?\)")
+_HINT_LEAD = re.compile(r"\(--[a-z0-9-]+, ")
+
+
+def customer_text(s):
+    """A note as the reports word it for a customer: a flag hint in
+    parentheses dropped, a hint leading a longer parenthesis reduced to
+    the rest (render_report.c, ecf_rr_customer_text)."""
+    return _HINT_LEAD.sub("(", _HINT_ALONE.sub("", s))
+
+
 def notes(dom, rec, top):
     text, j, bad = page_text(dom), json.load(open(rec)), []
     want = []
@@ -70,6 +81,7 @@ def notes(dom, rec, top):
         s = j["autoscaling"]
         want.append(f"minimum {s['min_instances']}, maximum {s['max_instances']} instances")
     for w in want:
+        w = customer_text(w)
         if re.sub(r"\s+", " ", w) not in text:
             bad.append(f"missing from the page: {w!r}")
     print(f"{len(want)} notes checked")

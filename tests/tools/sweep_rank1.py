@@ -236,7 +236,8 @@ def karpenter_check(wl, out, rec, plan):
     dev = (plan.get("accelerator") or {}).get("used_per_node") or 0
     res = {"nvidia": "nvidia.com/gpu",
            "neuron": "aws.amazon.com/neuron"}.get(stack_of(t1))
-    cap1 = "spot" if plan["purchase"] == "spot" else "on-demand"
+    cap1 = {"spot": "spot", "capacity-block": "reserved"}.get(
+        plan["purchase"], "on-demand")
     loc = plan.get("zone_group") or plan["region"]
 
     def admits(pool, t):
