@@ -392,13 +392,6 @@ static void evaluate_(run_ctx *c, ecf_plan *p, ecf_rule_result *res,
         ecf_rules_eval_quiet(res, c->rules, &in);
 }
 
-static void evaluate(run_ctx *c, ecf_plan *p, ecf_rule_result *res,
-                     const ecf_instance *inst, const ecf_price *price,
-                     const ecf_estimate *e, bool spot, int n, bool fmt)
-{
-    evaluate_(c, p, res, inst, price, e, spot, n, fmt, false);
-}
-
 /* The first plan-free constraint that `e` fails on `inst` at `n` nodes
  * (ecf_rules_plan_free_fail), ECF_RULE_NO_PRICE when none: such a failure
  * is the rules' verdict on every purchase option of this estimate, so
@@ -497,7 +490,7 @@ static int consider_priced(run_ctx *c, const ecf_instance *inst,
     ecf_rule_id last_rule[2] = {ECF_RULE_NO_PRICE, ECF_RULE_NO_PRICE};
     double last_ratio[2] = {1, 1};
     int last_nodes[2] = {0, 0};
-    int n, start = 1, limit = c->max_nodes, k;
+    int n, start = 1, limit = c->max_nodes, k, probe = 0;
     ecf_estimate e;
     const ecf_estimate *ep = NULL; /* e, or the memo's copy */
 
@@ -557,7 +550,7 @@ static int consider_priced(run_ctx *c, const ecf_instance *inst,
             ecf_rule_result res;
             if (!want[k] || (placed[k] && !scale && !even))
                 continue;
-            if (pf != ECF_RULE_NO_PRICE) { /* evaluate()'s verdict */
+            if (pf != ECF_RULE_NO_PRICE) { /* evaluate_()'s verdict */
                 res.pass = false;
                 res.failed = pf;
                 res.miss_ratio = pf_ratio;
@@ -604,8 +597,12 @@ static int consider_priced(run_ctx *c, const ecf_instance *inst,
             }
         }
         if ((placed[0] || !want[0]) && (placed[1] || !want[1])) {
-            if (!ecf_recommend_scale_on_(scale || even, n, limit,
-                                         c->r->plans, want, at))
+            if ((n = even ? ecf_recommend_even_next_(n, limit, &probe,
+                                                     c->r->plans, want, at)
+                          : ecf_recommend_scale_on_(scale, n, limit,
+                                                    c->r->plans, want, at)
+                                ? n
+                                : -1) < 0)
                 break;
             continue;
         }
@@ -745,7 +742,8 @@ void ecf_recommend_rejection_reason(char *out, size_t n,
     c.region = x->region;
     if (ecf_estimate_run_quiet(&e, c.m, c.w, x->inst, x->nodes, NULL) != 0)
         return;
-    evaluate(&c, &p, &res, x->inst, price, &e, x->spot, x->nodes, true);
+    evaluate_(&c, &p, &res, x->inst, price, &e, x->spot, x->nodes, true,
+              false);
     snprintf(out, n, "%s", res.pass ? "" : res.reason);
 }
 
@@ -773,7 +771,7 @@ int ecf_recommend_plan_penalties(ecf_rule_hit *out, int max,
     n = c.serving ? p->nodes_per_group : p->nodes;
     if (ecf_estimate_run_quiet(&e, c.m, c.w, p->inst, n, NULL) != 0)
         return 0;
-    evaluate(&c, &tmp, &res, p->inst, price, &e, p->spot, n, true);
+    evaluate_(&c, &tmp, &res, p->inst, price, &e, p->spot, n, true, false);
     for (i = 0; i < res.n_penalties && i < max; i++)
         out[i] = res.penalties[i];
     return i;

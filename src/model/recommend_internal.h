@@ -153,6 +153,13 @@ bool ecf_recommend_scale_even_(const ecf_plan *b, const ecf_plan *p,
 bool ecf_recommend_scale_on_(bool scale, int n, int limit,
                              const ecf_plan *plans, const bool want[2],
                              const size_t at[2]);
+/* recommend_scale.c: an even scale-out's next step from n nodes (the
+ * loop then tries the count after it), or -1 to stop: the node cap first
+ * (*probe, 0 at the start, keeps n), and the counts between one by one
+ * only when the cap did not take every wanted option's plan. */
+int ecf_recommend_even_next_(int n, int limit, int *probe,
+                             const ecf_plan *plans, const bool want[2],
+                             const size_t at[2]);
 
 /* recommend_capacity.c: Capacity Blocks for ML (docs/estimation.md,
  * "Capacity Blocks for ML"). */

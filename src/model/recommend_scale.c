@@ -60,6 +60,37 @@ bool ecf_recommend_scale_on_(bool scale, int n, int limit,
     return false;
 }
 
+/* An offline job's even scale-out (ecf_recommend_scale_even_) adds a
+ * node's start-up to the cost per node and takes nothing off the work's
+ * node-hours, so its cost grows with the node count: when the cap's plan
+ * is within the tolerance, so is every count below it, and the linear
+ * scan would end at the cap. Try the cap first; scan the counts between
+ * only when it did not take every wanted option (one estimate per
+ * candidate instead of up to 16; recommend --batch of the 10,000 bench
+ * profiles, docs/recommend.md). */
+int ecf_recommend_even_next_(int n, int limit, int *probe,
+                             const ecf_plan *plans, const bool want[2],
+                             const size_t at[2])
+{
+    int k;
+    if (*probe > 0 && n == limit) { /* the cap was just tried */
+        for (k = 0; k < 2; k++)
+            if (want[k] && plans[at[k]].nodes != limit) {
+                n = *probe;
+                *probe = -1;
+                return n;
+            }
+        return -1;
+    }
+    if (!ecf_recommend_scale_on_(true, n, limit, plans, want, at))
+        return -1;
+    if (*probe == 0 && n + 1 < limit) {
+        *probe = n;
+        return limit - 1;
+    }
+    return n;
+}
+
 /* Past the default cap (a deadline raised it, up to 256), a deadline miss
  * skips ahead: no plan speeds up by more than its node count grows (the
  * estimator's scaling efficiency is at most 1), so the fewest nodes that
