@@ -762,18 +762,26 @@ def audit_offered(instances, ondemand, regional, byregion):
 # Local Zone, GovCloud, a region without an on-demand price) is not packed
 # and is listed on stderr.
 # ---------------------------------------------------------------------------
-def load_capacity_blocks(path):
-    rows = read_csv(path, ["instance_type", "region", "effective_instance_usd_per_hour",
-                           "effective_accelerator_usd_per_hour", "as_of", "source_url"])
+def dated_pair_rows(path, cols, out):
+    """(where, type, region, row) of each row of a file with one row per
+    (instance_type, region) and an as_of date: dies on a pair already in
+    `out` or an as_of that is not YYYY-MM-DD."""
     base = os.path.basename(path)
-    out = {}
-    for i, r in enumerate(rows, start=2):
+    for i, r in enumerate(read_csv(path, cols), start=2):
         t, reg = r["instance_type"].strip(), r["region"].strip()
         where = f"{base}:{i} ({t} {reg})"
         if (t, reg) in out:
             die(f"{where}: duplicate (type, region)")
         if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", r["as_of"].strip()):
             die(f"{where}: as_of: expected YYYY-MM-DD")
+        yield where, t, reg, r
+
+
+def load_capacity_blocks(path):
+    out = {}
+    for where, t, reg, r in dated_pair_rows(
+            path, ["instance_type", "region", "effective_instance_usd_per_hour",
+                   "effective_accelerator_usd_per_hour", "as_of", "source_url"], out):
         if not r["source_url"].strip().startswith("https://aws.amazon.com/"):
             die(f"{where}: source_url: expected the AWS pricing page")
         inst = dec(r["effective_instance_usd_per_hour"], where, positive=True)
@@ -818,17 +826,10 @@ SP_PLANS = ("EC2 Instance Savings Plan", "Compute Savings Plan")
 
 
 def load_savings_plans(path):
-    rows = read_csv(path, ["instance_type", "region", "plan_1y", "savings_plan_1y_usd_per_hour",
-                           "plan_3y", "savings_plan_3y_usd_per_hour", "as_of", "source"])
-    base = os.path.basename(path)
     out = {}
-    for i, r in enumerate(rows, start=2):
-        t, reg = r["instance_type"].strip(), r["region"].strip()
-        where = f"{base}:{i} ({t} {reg})"
-        if (t, reg) in out:
-            die(f"{where}: duplicate (type, region)")
-        if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", r["as_of"].strip()):
-            die(f"{where}: as_of: expected YYYY-MM-DD")
+    for where, t, reg, r in dated_pair_rows(
+            path, ["instance_type", "region", "plan_1y", "savings_plan_1y_usd_per_hour",
+                   "plan_3y", "savings_plan_3y_usd_per_hour", "as_of", "source"], out):
         if not re.match(r"https://", r["source"].strip()):
             die(f"{where}: source: expected a URL")
         for k in ("plan_1y", "plan_3y"):

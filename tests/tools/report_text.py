@@ -74,21 +74,28 @@ def page_text(page):
     return html.unescape(t)
 
 
+def plan_table(fmt, out, name_of, cell_of):
+    """(column names, ranked rows) of the plans table of an HTML or Markdown
+    report; HTML names and cells go through name_of and cell_of."""
+    if fmt == "html":
+        head = re.search(r'<table class="plans">.*?</thead>', out, flags=re.S)
+        names = [name_of(n) for n in
+                 re.findall(r"<th[^>]*>(.*?)</th>", head.group(0))] if head else []
+        return names, [[cell_of(c) for c in
+                        re.findall(r"<td[^>]*>(.*?)</td>", r, flags=re.S)]
+                       for r in html_rows(out)]
+    lines = [ln for ln in out.splitlines() if ln.startswith("| ")]
+    if not lines:
+        return [], []
+    names = [c.strip() for c in lines[0].strip("|").split("|")]
+    return names, [[c.strip() for c in ln.strip("|").split("|")]
+                   for ln in lines[1:] if re.match(r"\| \d+ \|", ln)]
+
+
 def latency_cells(fmt, out):
     """The Latency column's figures of the ranked table (non-LLM serving
     plans; an LLM's TTFT / TPOT cell is not one), in rank order."""
-    if fmt == "html":
-        head = re.search(r'<table class="plans">.*?</thead>', out, flags=re.S)
-        names = re.findall(r"<th[^>]*>(.*?)</th>", head.group(0)) if head else []
-        rows = [re.findall(r"<td[^>]*>(.*?)</td>", r, flags=re.S)
-                for r in html_rows(out)]
-    else:
-        lines = [ln for ln in out.splitlines() if ln.startswith("| ")]
-        if not lines:
-            return []
-        names = [c.strip() for c in lines[0].strip("|").split("|")]
-        rows = [[c.strip() for c in ln.strip("|").split("|")]
-                for ln in lines[1:] if re.match(r"\| \d+ \|", ln)]
+    names, rows = plan_table(fmt, out, lambda n: n, lambda c: c)
     if "Latency" not in names:
         return []
     i = names.index("Latency")
@@ -103,20 +110,8 @@ def latency_cells(fmt, out):
 def figure_cells(fmt, out):
     """(time-or-latency cell, cost cell) of each ranked row, whitespace
     folded: the figures with their likely ranges."""
-    if fmt == "html":
-        head = re.search(r'<table class="plans">.*?</thead>', out, flags=re.S)
-        names = [html.unescape(n) for n in
-                 re.findall(r"<th[^>]*>(.*?)</th>", head.group(0))] if head else []
-        rows = [[html.unescape(re.sub(r"<[^>]+>", "", c)) for c in
-                 re.findall(r"<td[^>]*>(.*?)</td>", r, flags=re.S)]
-                for r in html_rows(out)]
-    else:
-        lines = [ln for ln in out.splitlines() if ln.startswith("| ")]
-        if not lines:
-            return []
-        names = [c.strip() for c in lines[0].strip("|").split("|")]
-        rows = [[c.strip() for c in ln.strip("|").split("|")]
-                for ln in lines[1:] if re.match(r"\| \d+ \|", ln)]
+    names, rows = plan_table(fmt, out, html.unescape,
+                             lambda c: html.unescape(re.sub(r"<[^>]+>", "", c)))
     a = next((i for i, n in enumerate(names)
               if n in ("Time", "Latency", "TTFT / TPOT", "Throughput")), None)
     b = next((i for i, n in enumerate(names)

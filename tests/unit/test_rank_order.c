@@ -39,6 +39,17 @@ static size_t pick(size_t n)
     return (size_t)((rng >> 33) % n);
 }
 
+/* us-east-1, the fixture's stacks and storage prices, the families above,
+ * spot considered for jobs */
+static void opts_init(ecf_recommend_opts *opts, const fx *f)
+{
+    opts->regions[opts->n_regions++] = "us-east-1";
+    opts->stacks = f->stacks;
+    opts->storage_prices = f->sp;
+    opts->families = families;
+    opts->spot = ECF_SPOT_AUTO;
+}
+
 #define PICK(a) ((a)[pick(sizeof(a) / sizeof((a)[0]))])
 
 static const char *gen(ecf_workload *w)
@@ -127,11 +138,7 @@ static void test_rank_order__explainable(void **state)
             ecf_workload w = w0;
             size_t i;
 
-            opts.regions[opts.n_regions++] = "us-east-1";
-            opts.stacks = f->stacks;
-            opts.storage_prices = f->sp;
-            opts.families = families;
-            opts.spot = ECF_SPOT_AUTO;
+            opts_init(&opts, f);
             opts.optimize = opt;
             if (ecf_workload_resolve(&w, m, &err) != 0 ||
                 ecf_recommend_run(&r, f->cat, m, &w, &f->rules, &opts,
@@ -209,11 +216,7 @@ static void test_rank_order__penalty_reasons_describe_plan(void **state)
         ecf_workload w = w0;
         size_t i;
 
-        opts.regions[opts.n_regions++] = "us-east-1";
-        opts.stacks = f->stacks;
-        opts.storage_prices = f->sp;
-        opts.families = families;
-        opts.spot = ECF_SPOT_AUTO;
+        opts_init(&opts, f);
         if (ecf_workload_resolve(&w, m, &err) != 0 ||
             ecf_recommend_run(&r, f->cat, m, &w, &f->rules, &opts, &err) != 0)
             fail_msg("%s: %s", name, err.msg);
