@@ -133,7 +133,7 @@ static void table(FILE *f, const rr_view *v)
                 : (r->basis == ECF_COST_MONTHLY ? "Monthly" : "$/1M"));
     for (i = 0; i < n; i++) {
         const ecf_plan *p = &r->plans[i];
-        char acc[96], c1[112], c2[48], c3[112], num[48], sp[48], rk[32];
+        char acc[96], c1[112], c2[48], c3[112], sp[48], rk[32];
         ecf_ranges rg;
         ecf_render_accel_label(acc, sizeof(acc), p->inst);
         ecf_rr_plan_ranges(&rg, v, p);
@@ -148,22 +148,7 @@ static void table(FILE *f, const rr_view *v)
                     1);
         if (r->serving || r->basis == ECF_COST_TOTAL)
             snprintf(c3 + strlen(c3), sizeof(c3) - strlen(c3), "%s", sp);
-        if (r->serving) {
-            ecf_rr_fmt_num(num, sizeof(num), p->latency_ms,
-                           ecf_rr_ms_decimals(p->latency_ms));
-            ecf_rr_fmt_span(sp, sizeof(sp), &rg.latency_ms, 1);
-            snprintf(c1, sizeof(c1), "%s ms%s", num, sp);
-            if (ecf_rr_llm_latency(r))
-                ecf_rr_llm_cell(c1, sizeof(c1), p);
-        } else if (r->basis == ECF_COST_TOTAL) {
-            ecf_rr_fmt_num(num, sizeof(num), p->time_hours, 1);
-            ecf_rr_fmt_span(sp, sizeof(sp), &rg.time_hours, 1);
-            snprintf(c1, sizeof(c1), "%s h%s", num, sp);
-        } else {
-            ecf_rr_fmt_num(num, sizeof(num), p->throughput, 0);
-            snprintf(c1, sizeof(c1), "%s %s", num,
-                     p->throughput_unit ? p->throughput_unit : "");
-        }
+        ecf_rr_figure_cell(c1, sizeof(c1), r, p, &rg);
         fprintf(f, "<tr%s><td class=\"num\">%zu</td><td class=\"nw\"><code>",
                 p->marks ? " class=\"marked\"" : "", i + 1);
         esc(f, p->inst->type);

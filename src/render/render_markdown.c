@@ -187,7 +187,7 @@ void ecf_rr_print_markdown(FILE *f, const rr_view *v)
             multi ? "---|" : "", r->serving ? "---:|" : "");
     for (i = 0; i < n; i++) {
         const ecf_plan *p = &r->plans[i];
-        char acc[96], mk[48], c1[112], c2[48], c3[112], num[48], sp[48];
+        char acc[96], mk[48], c1[112], c2[48], c3[112], sp[48];
         int d = i < 64 ? 0 : 1; /* beyond the sampled rows: 2 decimals */
         ecf_ranges rg;
         ecf_render_accel_label(acc, sizeof(acc), p->inst);
@@ -197,27 +197,16 @@ void ecf_rr_print_markdown(FILE *f, const rr_view *v)
         marks_str(mk, sizeof(mk), p->marks);
         ecf_rr_rank_note(mk, sizeof(mk), p);
         ecf_rr_fmt_money(c2, sizeof(c2), p->hourly_usd, d ? 2 : dh);
+        ecf_rr_figure_cell(c1, sizeof(c1), r, p, &rg);
         if (r->serving) {
-            ecf_rr_fmt_num(num, sizeof(num), p->latency_ms,
-                           ecf_rr_ms_decimals(p->latency_ms));
-            ecf_rr_fmt_span(sp, sizeof(sp), &rg.latency_ms, 1);
-            snprintf(c1, sizeof(c1), "%s ms%s", num, sp);
-            if (ecf_rr_llm_latency(r))
-                ecf_rr_llm_cell(c1, sizeof(c1), p);
             ecf_rr_fmt_money(c3, sizeof(c3), p->monthly_usd, d ? 2 : dc);
             ecf_rr_fmt_span(sp, sizeof(sp), &rg.monthly_usd, 1);
             snprintf(c3 + strlen(c3), sizeof(c3) - strlen(c3), "%s", sp);
         } else if (r->basis == ECF_COST_TOTAL) {
-            ecf_rr_fmt_num(num, sizeof(num), p->time_hours, 1);
-            ecf_rr_fmt_span(sp, sizeof(sp), &rg.time_hours, 1);
-            snprintf(c1, sizeof(c1), "%s h%s", num, sp);
             ecf_rr_fmt_money(c3, sizeof(c3), p->total_usd, d ? 2 : dc);
             ecf_rr_fmt_span(sp, sizeof(sp), &rg.total_usd, 1);
             snprintf(c3 + strlen(c3), sizeof(c3) - strlen(c3), "%s", sp);
         } else {
-            ecf_rr_fmt_num(num, sizeof(num), p->throughput, 0);
-            snprintf(c1, sizeof(c1), "%s %s", num,
-                     p->throughput_unit ? p->throughput_unit : "");
             ecf_rr_fmt_money(c3, sizeof(c3), p->usd_per_million, d ? 2 : dc);
         }
         fprintf(f, "| %zu | `%s` |", i + 1,

@@ -4,6 +4,7 @@
  * formatting with thousands separators, the cost-exclusion sentence.
  */
 #include "render_report.h"
+#include "recommend_render_internal.h"
 
 #include <cjson/cJSON.h>
 #include <ctype.h>
@@ -183,18 +184,18 @@ void ecf_rr_fmt_params(char *buf, size_t n, double params)
 void ecf_rr_counts_text(char *buf, size_t n, const ecf_recommendation *r,
                     bool report)
 {
-    char c[32], o[32], pl[32], rj[32];
+    char c[32], o[32], pl[32], rejc[32];
     size_t opts = r->n_plans + r->n_rejected;
     if (report) {
         ecf_rr_fmt_num(c, sizeof(c), (double)r->n_candidates, 0);
         ecf_rr_fmt_num(o, sizeof(o), (double)opts, 0);
         ecf_rr_fmt_num(pl, sizeof(pl), (double)r->n_plans, 0);
-        ecf_rr_fmt_num(rj, sizeof(rj), (double)r->n_rejected, 0);
+        ecf_rr_fmt_num(rejc, sizeof(rejc), (double)r->n_rejected, 0);
     } else {
         snprintf(c, sizeof(c), "%zu", r->n_candidates);
         snprintf(o, sizeof(o), "%zu", opts);
         snprintf(pl, sizeof(pl), "%zu", r->n_plans);
-        snprintf(rj, sizeof(rj), "%zu", r->n_rejected);
+        snprintf(rejc, sizeof(rejc), "%zu", r->n_rejected);
     }
     bool cb = false, spot = r->spot_considered;
     size_t i;
@@ -211,12 +212,12 @@ void ecf_rr_counts_text(char *buf, size_t n, const ecf_recommendation *r,
                  cb && spot ? "on-demand, spot and capacity blocks"
                  : cb       ? "on-demand and capacity blocks"
                             : "on-demand and spot",
-                 pl, r->n_plans == 1 ? "" : "s", rj);
+                 pl, r->n_plans == 1 ? "" : "s", rejc);
     else
         snprintf(buf, n, "%s candidate%s (types %s regions): %s feasible "
                          "plan%s, %s rejected",
                  c, r->n_candidates == 1 ? "" : "s", report ? "\xc3\x97" : "x",
-                 pl, r->n_plans == 1 ? "" : "s", rj);
+                 pl, r->n_plans == 1 ? "" : "s", rejc);
 }
 
 bool ecf_rr_light_offered(const ecf_light_option *o)
@@ -304,4 +305,26 @@ void ecf_rr_capacity_note(char *buf, size_t n, const ecf_workload *w,
                  per, p->capacity_qps / groups, groups,
                  groups == 1 ? "" : "s", p->nodes, groups == 1 ? "s" : "",
                  load, p->capacity_qps);
+}
+
+void ecf_rr_figure_cell(char *buf, size_t n, const ecf_recommendation *r,
+                        const ecf_plan *p, const ecf_ranges *rg)
+{
+    char num[48], sp[48];
+    if (r->serving && ecf_rr_llm_latency(r)) {
+        ecf_rr_llm_cell(buf, n, p);
+    } else if (r->serving) {
+        ecf_rr_fmt_num(num, sizeof(num), p->latency_ms,
+                       ecf_rr_ms_decimals(p->latency_ms));
+        ecf_rr_fmt_span(sp, sizeof(sp), &rg->latency_ms, 1);
+        snprintf(buf, n, "%s ms%s", num, sp);
+    } else if (r->basis == ECF_COST_TOTAL) {
+        ecf_rr_fmt_num(num, sizeof(num), p->time_hours, 1);
+        ecf_rr_fmt_span(sp, sizeof(sp), &rg->time_hours, 1);
+        snprintf(buf, n, "%s h%s", num, sp);
+    } else {
+        ecf_rr_fmt_num(num, sizeof(num), p->throughput, 0);
+        snprintf(buf, n, "%s %s", num,
+                 p->throughput_unit ? p->throughput_unit : "");
+    }
 }

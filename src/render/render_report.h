@@ -39,6 +39,12 @@ void ecf_rr_customer_text(char *s);
  *  ("1,358.53", "45,800"); "-" for a negative or non-finite x. */
 void ecf_rr_fmt_num(char *buf, size_t n, double x, int decimals);
 
+/** The Markdown and HTML tables' time-or-latency cell of a plan with its
+ *  likely range: "4.8 ms (3.9-8.1)" (TTFT / TPOT for an LLM), "8.4 h
+ *  (7.1-10.2)" for a job with a dataset, else the throughput. */
+void ecf_rr_figure_cell(char *buf, size_t n, const ecf_recommendation *r,
+                        const ecf_plan *p, const ecf_ranges *rg);
+
 /** "$" + ecf_rr_fmt_num; "-" for x <= 0. */
 void ecf_rr_fmt_money(char *buf, size_t n, double x, int decimals);
 
