@@ -16,4 +16,16 @@ check "estimate sa-east-1: JSON cost is null" test "$("$EC2FIT" estimate --model
 "$EC2FIT" estimate --model bert-base --task infer --instance c7i.xlarge --region eu-west-1 --dataset 1M > est_eu.txt
 check "estimate eu-west-1 (priced): the usual Cost line" grep -qE '^Cost             \$[0-9.]+ on-demand in eu-west-1 \(\$0\.1915/h x 1 node\)$' est_eu.txt
 
+# Lambda and Lightsail are priced from us-east-1 pages (docs/rules.md): outside
+# us-east-1 the customer reports mark it after the verdict, as the table does
+"$EC2FIT" recommend --model distilbert --task infer --qps 5 --region sa-east-1 --output markdown > light_sa.md
+check "markdown sa-east-1: the Lightsail row is marked as us-east-1 prices" grep -qxF \
+  '| lightsail small_3_0 | 357 ms | 5 | $60.00 | $4.5662 | cheaper than rank 1 (at us-east-1 prices) |' light_sa.md
+"$EC2FIT" recommend --model distilbert --task infer --qps 5 --region sa-east-1 --output html > light_sa.html
+check "html sa-east-1: the Lightsail row is marked as us-east-1 prices" grep -qF \
+  '<td>cheaper than rank 1 (at us-east-1 prices)</td></tr>' light_sa.html
+"$EC2FIT" recommend --model bert-base --task infer --qps 5 --families g5 --region us-east-1 --output markdown > light_us.md
+check "markdown us-east-1: no mark (its own prices)" grep -qxF \
+  '| lightsail small_3_0 | 711 ms | 9 | $108.00 | $8.2192 | cheaper than rank 1 |' light_us.md
+
 finish
