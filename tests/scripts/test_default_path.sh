@@ -28,4 +28,26 @@ check "html sa-east-1: the Lightsail row is marked as us-east-1 prices" grep -qF
 check "markdown us-east-1: no mark (its own prices)" grep -qxF \
   '| lightsail small_3_0 | 711 ms | 9 | $108.00 | $8.2192 | cheaper than rank 1 |' light_us.md
 
+# recommend --batch --output-file: once every line is answered, exit 2 (a bad
+# line) and 3 (a line without a plan) still write the whole answer, as stdout
+# (docs/exit-codes.md); before, an existing file was left as it was, silently
+printf '%s\n' '{"model":"resnet50","task":"train"}' '{"model":"resnet50"}' > mixed.jsonl
+printf '%s\n' '{"model":"resnet50","task":"train"}' '{"model":"llama-3.1-70b","task":"lora","dataset":"100M","budget":1}' > noplan.jsonl
+echo old > plans.jsonl
+"$EC2FIT" recommend --batch mixed.jsonl --output-file plans.jsonl 2> mixed.err
+check "batch bad line --output-file: exit 2" test $? -eq 2
+check "batch bad line --output-file: both lines written, as on stdout" \
+  test "$(jq -c '[.line, has("recommendations"), .exit_code]' plans.jsonl | tr '\n' ' ')" = '[1,true,null] [2,false,2] '
+check "batch bad line --output-file: stderr has only the line's error" test \
+  "$(cat mixed.err)" = "ec2fit: recommend: line 2: missing --task (train, finetune, lora, qlora, infer or batch)"
+echo old > plans.jsonl
+"$EC2FIT" recommend --batch noplan.jsonl --output-file plans.jsonl 2> noplan.err
+check "batch no-plan line --output-file: exit 3" test $? -eq 3
+check "batch no-plan line --output-file: both lines written" \
+  test "$(jq -c '[.line, (.recommendations | length > 0)]' plans.jsonl | tr '\n' ' ')" = '[1,true] [2,false] '
+echo old > plans.jsonl
+"$EC2FIT" recommend --batch missing.jsonl --output-file plans.jsonl 2> /dev/null
+check "batch unreadable input --output-file: exit 1" test $? -eq 1
+check "batch unreadable input --output-file: the file kept" test "$(cat plans.jsonl)" = old
+
 finish
