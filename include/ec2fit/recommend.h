@@ -176,7 +176,9 @@ typedef struct {
     size_t n_rejected;
     size_t n_candidates;     /* instance types x regions considered */
     /* Regions honesty: per region of opts.regions, the instance families
-     * (among the selected ones) with a us-east-1 price but none there,
+     * (among the selected ones) with a us-east-1 price but none there
+     * (only us-east-1 priced, or any in a region the catalog does not
+     * cover),
      * and the region's median price ratio to us-east-1 (0 = unknown). */
     struct {
         const char *region;         /* borrowed from opts */
@@ -185,6 +187,11 @@ typedef struct {
         double ratio;               /* median ratio over shared families */
         size_t n_ratio_families;    /* families the median is taken over */
         bool estimated;             /* their prices were estimated */
+        bool uncovered;             /* the catalog prices no CPU type in
+                                       the region (its regional price
+                                       source does not cover it), so every
+                                       family with a us-east-1 price and
+                                       none there is listed */
     } *missing;
     size_t n_missing;               /* entries with n_families > 0 */
     /* Auto Scaling suggestion for the top serving plan */

@@ -247,6 +247,7 @@ static char *out_path;
 static char *out_tmp;
 static bool out_direct;
 static bool out_existed;
+static bool out_complete; /* cli_output_complete: commit on 2 and 3 too */
 static int stdout_errno; /* first write error seen (cli_note_stdout_error) */
 
 void cli_note_stdout_error(void)
@@ -410,6 +411,11 @@ static void sync_dir_of(const char *path)
     free(dir);
 }
 
+void cli_output_complete(void)
+{
+    out_complete = true;
+}
+
 int cli_finish_stdout(int status)
 {
     int bad = 0, e = 0;
@@ -444,8 +450,9 @@ int cli_finish_stdout(int status)
          * gets it, but an existing file is left as it was, so a
          * terraform -var-file keeps its last good plan. Any other failure
          * leaves no file behind. */
-        if (bad || (status != 0 && status != 3) ||
-            (status == 3 && out_existed)) {
+        bool whole = out_complete && (status == 2 || status == 3);
+        if (bad || (status != 0 && status != 3 && !whole) ||
+            (status == 3 && out_existed && !whole)) {
             unlink(out_tmp);
             if (!bad && status == 3)
                 fprintf(stderr, "ec2fit: --output-file: %s left unchanged "
@@ -466,5 +473,6 @@ int cli_finish_stdout(int status)
     free(out_path);
     out_path = NULL;
     out_direct = false;
+    out_complete = false;
     return status;
 }

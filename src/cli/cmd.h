@@ -131,6 +131,12 @@ bool cli_use_color(FILE *f);
  *  removes it otherwise. Returns the final exit status. */
 int cli_finish_stdout(int status);
 
+/** Marks the pending --output-file as a complete answer whatever the exit
+ *  status: cli_finish_stdout then also commits it on 2 and 3. `--batch`
+ *  calls it once every line is answered (a bad line and a line without a
+ *  plan are records of the output, not a failed command). */
+void cli_output_complete(void);
+
 /** --output-file FILE: points stdout at a new temporary file next to
  *  `path` (mkstemp, same directory, so the final rename is atomic). The
  *  command then prints as usual; cli_finish_stdout commits or removes it,

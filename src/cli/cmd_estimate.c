@@ -236,6 +236,12 @@ static void print_table(const ecf_estimate *e,
                region,
                node_rate(price, e), e->nodes,
                e->nodes == 1 ? "" : "s");
+    else if (!price && e->fits && e->time_hours > 0)
+        /* a job time without a cost: say why rather than drop the line */
+        printf("Cost             - (the catalog has no %s price for %s; "
+               "'ec2fit update --regions %s' fetches it, 'ec2fit show %s' "
+               "lists where it is priced)\n",
+               region, in->type, region, in->type);
     printf("Bottleneck       %s\n", ecf_bottleneck_name(e->bottleneck));
     printf("Input data       %.1f MB/s needed per node, %s gives ~%.0f "
            "MB/s\n",

@@ -158,6 +158,11 @@ int cli_recommend_batch(int argc, char **argv)
         ecf_err_set(&err, ECF_EIO, "--batch: %s: read error",
                     in == stdin ? "stdin" : path);
         status = cli_fail(&err);
+    } else if (!write_errno && status != 1) {
+        /* every line was answered: exit 2 and 3 sum up lines, each of
+         * which says its own error or lack of plan, so --output-file gets
+         * the whole answer as stdout would */
+        cli_output_complete();
     }
 out:
     if (in && in != stdin)

@@ -33,7 +33,7 @@ const ecf_rule_spec ecf_rule_specs[ECF_RULE_COUNT] = {
                             NULL}},
     [ECF_RULE_BUDGET] = {"budget", true, {{NULL, 0, 0, 0}},
                          {"instance", "total_usd", "budget_usd", "nodes",
-                          NULL}},
+                          "per", NULL}},
     [ECF_RULE_BUDGET_HOURLY] = {"budget-hourly", true, {{NULL, 0, 0, 0}},
                                 {"instance", "hourly_usd",
                                  "budget_hourly_usd", "nodes", NULL}},

@@ -74,7 +74,10 @@ void ecf_recommend_cost_serving(ecf_plan *p, ecf_rule_input *in,
     p->nodes = fl.min_groups * group_nodes;
     p->asg_min = p->nodes;
     p->asg_max = fl.max_groups * group_nodes;
-    p->asg_warm_pool = fl.warm_groups * group_nodes;
+    /* EC2 Auto Scaling refuses a warm pool on a group whose launch
+     * template requests Spot Instances (PutWarmPool, API reference), so a
+     * spot fleet has none: its new instances boot cold */
+    p->asg_warm_pool = spot ? 0 : fl.warm_groups * group_nodes;
     p->asg_expected = fl.expected_groups * group_nodes;
     p->capacity_qps = cap_group * fl.min_groups;
     p->usd_per_hour_instance = commit_rate;

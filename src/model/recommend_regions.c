@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ec2fit/region_name.h"
 #include "ec2fit/storage_prices.h"
 
 #include "recommend_internal.h"
@@ -71,6 +72,7 @@ typedef struct {
     const char **families;
     size_t nf, nfr;
     double ratio;
+    bool uncovered;
 } region_gaps;
 
 struct ecf_rec_gaps {
@@ -80,6 +82,26 @@ struct ecf_rec_gaps {
     size_t n, cap;
 };
 
+/* A region (not a Local or Wavelength zone group) where the catalog
+ * prices no CPU-only type: its regional on-demand source does not cover
+ * the region (sa-east-1 and the other regions SOURCES.md 9a lists), so a
+ * family without a price there is a data gap, not a type AWS does not
+ * sell there. Zone groups sell a few types and stay as they are. */
+static bool region_uncovered(const ecf_catalog *cat, const char *region)
+{
+    size_t n = ecf_catalog_count(cat), i;
+    char parent[64];
+
+    if (ecf_region_parent(parent, sizeof(parent), region))
+        return false;
+    for (i = 0; i < n; i++) {
+        const ecf_instance *b = ecf_catalog_at(cat, i);
+        if (b->accel_count == 0 && ecf_instance_price(b, region))
+            return false;
+    }
+    return true;
+}
+
 static void scan_region(region_gaps *g, const ecf_catalog *cat,
                         const char *region, double *type_ratio,
                         double *fam_ratio)
@@ -88,6 +110,7 @@ static void scan_region(region_gaps *g, const ecf_catalog *cat,
 
     g->nf = g->nfr = 0;
     g->families = NULL;
+    g->uncovered = region_uncovered(cat, region);
     for (i = 0; i < n; i = j) {
         const ecf_instance *a = ecf_catalog_at(cat, i);
         bool any_here = false, gap = true;
@@ -101,7 +124,10 @@ static void scan_region(region_gaps *g, const ecf_catalog *cat,
              * alone: nothing to look up for them */
             if (base_only(b))
                 continue;
-            gap = false;
+            /* in a region the catalog does not cover, a type priced in
+             * us-east-1 (and elsewhere) but not here is a gap too */
+            if (!g->uncovered || !ecf_instance_price(b, BASE_REGION))
+                gap = false;
             here = ecf_instance_price(b, region);
             if (!here)
                 continue;
@@ -208,6 +234,7 @@ void ecf_rec_missing_prices(ecf_recommendation *r, const ecf_catalog *cat,
         r->missing[r->n_missing].n_ratio_families = g->nfr;
         r->missing[r->n_missing].ratio = g->ratio;
         r->missing[r->n_missing].estimated = o->estimate_missing_prices && r->missing[r->n_missing].ratio > 0;
+        r->missing[r->n_missing].uncovered = g->uncovered;
         if (!cache)
             free(tmp.families);
         if (nf > 0)
@@ -249,9 +276,13 @@ const ecf_price *ecf_rec_price_known(const ecf_recommendation *r,
     size_t i, k;
 
     *estimated = false;
-    if (p || !r->opts.estimate_missing_prices || !base_only(inst))
+    if (p || !r->opts.estimate_missing_prices)
         return p;
-    base = &inst->prices[0];
+    /* a listed family's types are priced in us-east-1 alone, or, in a
+     * region the catalog does not cover, there among others */
+    base = ecf_instance_price(inst, BASE_REGION);
+    if (!base)
+        return NULL;
     for (i = 0; i < r->n_missing; i++) {
         if (strcmp(r->missing[i].region, region) != 0 ||
             !r->missing[i].estimated)
@@ -304,9 +335,20 @@ void ecf_recommend_missing_note(char *out, size_t n,
     len = ecf_recommend_missing_families(out, n, len, r, i, show);
     if (len >= n)
         return;
+    if (r->missing[i].uncovered)
+        len += (size_t)snprintf(out + len, n - len,
+                                " (the catalog's regional prices do not "
+                                "cover %s: it prices no CPU type there)",
+                                r->missing[i].region);
+    else
+        len += (size_t)snprintf(out + len, n - len,
+                                " (the catalog prices them in us-east-1 "
+                                "only)");
+    if (len >= n)
+        return;
     if (r->missing[i].estimated)
         snprintf(out + len, n - len,
-                 " (the catalog prices them in us-east-1 only): priced at "
+                 ": priced at "
                  "us-east-1 x %.3f, the region's median ratio over %zu "
                  "families, and marked price_estimated; `ec2fit update "
                  "--regions %s` fetches real prices",
@@ -314,7 +356,7 @@ void ecf_recommend_missing_note(char *out, size_t n,
                  r->missing[i].region);
     else
         snprintf(out + len, n - len,
-                 " (the catalog prices them in us-east-1 only): left out; "
+                 ": left out; "
                  "`ec2fit update --regions %s` fetches them, or "
                  "--estimate-missing-prices prices them from the region's "
                  "median ratio",

@@ -366,6 +366,9 @@ static void format_reason(const ecf_rules *rules, ecf_rule_id id,
         var_num(&v, "total_usd", in->total_usd, 2);
         var_num(&v, "budget_usd", in->budget_usd, 2);
         var_num(&v, "nodes", in->nodes, 0);
+        /* serving compares a monthly cost with a monthly budget */
+        var_s(&v, "per",
+              in->w && in->w->task == ECF_TASK_INFER ? "/month" : "");
         break;
     case ECF_RULE_BUDGET_HOURLY:
         var_s(&v, "instance", type);

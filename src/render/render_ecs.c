@@ -50,6 +50,12 @@
 #define ECS_RESERVED_MEMORY_MIB 256
 /* "1024 CPU units = 1 vCPU" (task definition parameters, cpu). */
 #define ECS_CPU_UNITS_PER_VCPU 1024
+/* The task-level cpu the EC2 launch type accepts: "Supported values are
+ * between 128 CPU units (0.125 vCPUs) and 196608 CPU units (192 vCPUs)"
+ * (RegisterTaskDefinition, cpu). A larger type's task leaves it unset
+ * ("If you do not specify a value, the parameter is ignored"), so its one
+ * task uses every vCPU instead of being refused or capped at 192. */
+#define ECS_TASK_CPU_MAX_UNITS 196608L
 /* A container of the user's own image (no pinned engine image for the
  * model kind and stack) is asked to listen here and to answer
  * OWN_HEALTH_PATH (docs/deploy.md#ecs, inputs). */
@@ -416,8 +422,11 @@ int ecf_rr_print_ecs(FILE *f, FILE *errf, const rr_view *v)
          * guide asks for --ipc=host (or a large --shm-size); ECS's EC2
          * launch type takes the same as the task's ipcMode. */
         cJSON_AddStringToObject(td, "ipcMode", "host");
-    snprintf(buf, sizeof(buf), "%d", p->inst->vcpu * ECS_CPU_UNITS_PER_VCPU);
-    cJSON_AddStringToObject(td, "cpu", buf);
+    if ((long)p->inst->vcpu * ECS_CPU_UNITS_PER_VCPU <= ECS_TASK_CPU_MAX_UNITS) {
+        snprintf(buf, sizeof(buf), "%ld",
+                 (long)p->inst->vcpu * ECS_CPU_UNITS_PER_VCPU);
+        cJSON_AddStringToObject(td, "cpu", buf);
+    }
     snprintf(buf, sizeof(buf), "%ld", task_mib);
     cJSON_AddStringToObject(td, "memory", buf);
     arr = cJSON_AddArrayToObject(td, "containerDefinitions");
@@ -548,6 +557,14 @@ int ecf_rr_print_ecs(FILE *f, FILE *errf, const rr_view *v)
              "memory leaves it free",
              ECS_RESERVED_MEMORY_MIB);
     cJSON_AddItemToArray(notes, cJSON_CreateString(buf));
+    if ((long)p->inst->vcpu * ECS_CPU_UNITS_PER_VCPU > ECS_TASK_CPU_MAX_UNITS) {
+        snprintf(buf, sizeof(buf),
+                 "task cpu left unset: %s's %d vCPUs are more than the 192 "
+                 "(196608 CPU units) a task definition accepts; the one "
+                 "task per instance uses them all",
+                 p->inst->type, p->inst->vcpu);
+        cJSON_AddItemToArray(notes, cJSON_CreateString(buf));
+    }
     if (st == ECF_STACK_NEURON)
         cJSON_AddItemToArray(
             notes, cJSON_CreateString(

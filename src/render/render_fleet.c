@@ -158,7 +158,11 @@ void ecf_rr_print_fleet_text(FILE *f, const rr_view *v, bool markdown)
                    "capacity)\n",
                 li, r->asg_target_value, r->asg_target_qps_per_instance,
                 100 * u);
-    fprintf(f, "%sWarm pool: %d instance(s)\n", li, r->asg_warm_pool);
+    if (r->n_plans > 0 && r->plans[0].spot)
+        fprintf(f, "%sWarm pool: none (EC2 Auto Scaling keeps no warm pool "
+                   "for a group that launches Spot Instances)\n", li);
+    else
+        fprintf(f, "%sWarm pool: %d instance(s)\n", li, r->asg_warm_pool);
     {
         char fb[256];
         ecf_rr_fallback_text(fb, sizeof(fb), r);

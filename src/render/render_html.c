@@ -271,9 +271,10 @@ static void serving_extras(FILE *f, const rr_view *v)
             ecf_rr_fmt_money(d, sizeof(d), o->usd_per_million, 4);
             fprintf(f, "</td><td class=\"num\">%s ms</td><td class=\"num\">"
                        "%s</td><td class=\"num\">%s</td><td class=\"num\">%s"
-                       "</td><td>%s</td></tr>\n",
+                       "</td><td>%s%s</td></tr>\n",
                     a, b, c, d,
-                    o->cheaper ? "cheaper than rank 1" : "dearer than rank 1");
+                    o->cheaper ? "cheaper than rank 1" : "dearer than rank 1",
+                    o->price_estimated ? " (at us-east-1 prices)" : "");
         } else {
             fputs("</td><td class=\"num\">-</td><td class=\"num\">-</td>"
                   "<td class=\"num\">-</td><td class=\"num\">-</td><td>"

@@ -121,8 +121,9 @@ static void serving_extras(FILE *f, const rr_view *v)
             ecf_rr_fmt_num(b, sizeof(b), o->instances, 0);
             ecf_rr_fmt_money(c, sizeof(c), o->monthly_usd, 2);
             ecf_rr_fmt_money(d, sizeof(d), o->usd_per_million, 4);
-            fprintf(f, " | %s ms | %s | %s | %s | %s |\n", a, b, c, d,
-                    o->cheaper ? "cheaper than rank 1" : "dearer than rank 1");
+            fprintf(f, " | %s ms | %s | %s | %s | %s%s |\n", a, b, c, d,
+                    o->cheaper ? "cheaper than rank 1" : "dearer than rank 1",
+                    o->price_estimated ? " (at us-east-1 prices)" : "");
         } else {
             fputs(" | - | - | - | - | not feasible: ", f);
             cell(f, o->reason);

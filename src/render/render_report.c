@@ -260,9 +260,18 @@ void ecf_rr_missing_customer_note(char *buf, size_t n,
     len = ecf_recommend_missing_families(buf, n, len, r, i, show);
     if (len >= n)
         return;
+    if (r->missing[i].uncovered)
+        len += (size_t)snprintf(buf + len, n - len,
+                                " (its regional prices do not cover %s)",
+                                r->missing[i].region);
+    else
+        len += (size_t)snprintf(buf + len, n - len,
+                                " (it prices them in us-east-1 only)");
+    if (len >= n)
+        return;
     if (r->missing[i].estimated)
         snprintf(buf + len, n - len,
-                 " (it prices them in us-east-1 only): they are priced at the "
+                 ": they are priced at the "
                  "us-east-1 price times %.3f, the region's median price "
                  "ratio over %zu families, and marked \"price estimated\". "
                  "Refreshing the catalog with %s prices replaces the "
@@ -271,7 +280,7 @@ void ecf_rr_missing_customer_note(char *buf, size_t n,
                  r->missing[i].region);
     else
         snprintf(buf + len, n - len,
-                 " (it prices them in us-east-1 only): they are left out of "
+                 ": they are left out of "
                  "this comparison. Refreshing the catalog with %s prices, "
                  "or estimating them from the region's median price ratio, "
                  "includes them.",

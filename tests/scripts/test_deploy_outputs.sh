@@ -59,6 +59,14 @@ check "ecs: cpu = vCPUs x 1024" jq -e -n --slurpfile e ecs.json --slurpfile i in
   '$e[0].taskDefinition.cpu == (($i[0].instance.vcpu * 1024) | tostring)'
 check "ecs: memory = installed MiB x 7985/8192 - 256" jq -e -n --slurpfile e ecs.json --slurpfile i inst.json \
   '$e[0].taskDefinition.memory == ((($i[0].instance.memory_gib * 1024 * 7985 / 8192) | floor) - 256 | tostring)'
+# a type above ECS's task maximum, 196608 CPU units (192 vCPUs; RegisterTaskDefinition, cpu: "Supported
+# values are between 128 CPU units (0.125 vCPUs) and 196608 CPU units (192 vCPUs)"): c8i.96xlarge has 384.
+# The task-level cpu is left out (optional on the EC2 launch type), not 393216, which ECS refuses
+"$EC2FIT" recommend --model bert-large --task infer --qps 3000 --families c8i --optimize time --output ecs > ecs-big.json
+check "ecs: 384-vCPU rank 1 (c8i.96xlarge), exit 0" jq -e '.ec2fit.instance_type == "c8i.96xlarge"' ecs-big.json
+check "ecs: no task cpu above 196608 units, and a note says why" jq -e '(.taskDefinition | has("cpu") | not)
+  and (.taskDefinition.memory | tonumber) > 0
+  and any(.ec2fit.notes[]; . == "task cpu left unset: c8i.96xlarge'"'"'s 384 vCPUs are more than the 192 (196608 CPU units) a task definition accepts; the one task per instance uses them all")' ecs-big.json
 check "ecs: GPU count = rank 1's devices per node" jq -e -n --slurpfile e ecs.json --slurpfile j gpu.json \
   '$e[0].taskDefinition.containerDefinitions[0].resourceRequirements == [{"type":"GPU","value":($j[0].recommendations[0].accelerator.used_per_node|tostring)}]'
 check "ecs: vLLM environment" jq -e '.taskDefinition.containerDefinitions[0].environment ==

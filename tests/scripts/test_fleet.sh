@@ -124,4 +124,32 @@ check "peak 1e9: warm pool within min..max" jq -e '.warm_pool_size >= 0 and .war
   --start-time 24h -o json > "$WORK/huge.json" 2> "$ERR"
 check "peak 1e9: json counts non-negative" jq -e '[.. | numbers] | all(. >= 0)' "$WORK/huge.json"
 
+# ---- spot serving keeps no warm pool (docs/rules.md "Auto Scaling", Warm pool) ----
+# EC2 Auto Scaling's PutWarmPool "cannot be called on an Auto Scaling group that has a mixed instances
+# policy or a launch template or launch configuration that requests Spot Instances" (API reference), so a
+# spot rank 1's warm_pool_size is 0 in JSON, tfvars and tf-external (docs/terraform.md builds the
+# warm_pool block from it) and the table says none. Over every zoo model x 3 rates x 2 regions with --spot.
+cd "$WORK" || exit 1
+: > spotwarm.txt
+for m in $("$EC2FIT" models --output json | jq -r '.models[].name'); do
+  for q in 2 40; do
+    for reg in us-east-1 eu-west-1; do
+      "$EC2FIT" -q recommend --model "$m" --task infer --qps "$q" --region "$reg" --spot --output json > sw.json 2>/dev/null || continue
+      jq -e '.recommendations[0].purchase == "spot"' sw.json > /dev/null || continue
+      "$EC2FIT" -q recommend --model "$m" --task infer --qps "$q" --region "$reg" --spot --output tfvars > sw.tfvars.json 2>/dev/null
+      "$EC2FIT" -q recommend --model "$m" --task infer --qps "$q" --region "$reg" --spot > sw.txt 2>/dev/null
+      printf '{"model":"%s","task":"infer","qps":"%s","region":"%s","spot":"true"}' "$m" "$q" "$reg" | "$EC2FIT" -q tf-external > sw.tfx.json 2>/dev/null
+      w=$(jq -n --slurpfile j sw.json --slurpfile t sw.tfvars.json --slurpfile x sw.tfx.json \
+        '[$j[0].autoscaling.warm_pool_size, $j[0].recommendations[0].auto_scaling.warm_pool_size,
+          $t[0].warm_pool_size, ($x[0].warm_pool_size | tonumber)] | map(tostring) | join(",")')
+      g=$(grep -c '^  Warm pool: none (EC2 Auto Scaling keeps no warm pool for a group that launches Spot Instances)$' sw.txt)
+      echo "$m $q $reg $w $g" >> spotwarm.txt
+    done
+  done
+done
+check "spot warm pool: at least 100 spot rank-1 serving plans" test "$(wc -l < spotwarm.txt)" -ge 100
+check "spot warm pool: every one has warm pool 0 in JSON, tfvars, tf-external and none in the table" \
+  test "$(grep -c ' "0,0,0,0" 1$' spotwarm.txt)" -eq "$(wc -l < spotwarm.txt)"
+bad=$(grep -v ' "0,0,0,0" 1$' spotwarm.txt | head -3); [ -n "$bad" ] && echo "$bad"
+
 finish

@@ -138,6 +138,14 @@ def check_ecs(wl, rec, auto, llm, async_):
         if bad:
             fail(wl, f"ecs {key}: {bad}")
     st, svc, td = doc["scalableTarget"], doc["service"], doc["taskDefinition"]
+    # RegisterTaskDefinition, cpu: 128 to 196608 CPU units (192 vCPUs) on
+    # EC2; larger types leave it out (docs/deploy.md "cpu")
+    want_cpu = t["vcpu"] * 1024
+    if ("cpu" in td) != (want_cpu <= 196608) or \
+            ("cpu" in td and not 128 <= int(td["cpu"]) == want_cpu):
+        fail(wl, f"ecs task cpu {td.get('cpu')} for {t['vcpu']} vCPUs")
+    if not 128 <= int(td["memory"]) <= t["memory_gib"] * 1024:
+        fail(wl, f"ecs task memory {td['memory']} MiB on {t['memory_gib']} GiB")
     if st["MinCapacity"] != auto["min_instances"] or st["MaxCapacity"] != auto["max_instances"]:
         fail(wl, f"ecs autoscaling {st['MinCapacity']}/{st['MaxCapacity']} != plan "
                  f"{auto['min_instances']}/{auto['max_instances']}")

@@ -18,7 +18,10 @@ ec2fit's own lookups:
            (use, stack, arch) lists it; an artifact that names no image is
            only allowed when no entry lists the family.
   keys     tfvars and tf-external print the same keys, in the same order,
-           for every workload (one Terraform module declares them once).
+           for every workload (one Terraform module declares them once);
+           tfvars' values (type, count, spot, region, zone group, $/h,
+           purchase, monthly/total, image, Auto Scaling sizes, target, warm
+           pool) equal the JSON rank 1's.
   karpenter  Karpenter's scheduling over the emitted NodePools (the pools
            ordered by weight, highest first; in the first pool with a type
            that satisfies every requirement and carries the pod's devices,
@@ -302,6 +305,30 @@ def karpenter_check(wl, out, rec, plan):
         fail(wl, "karpenter: no warning for a replica spanning nodes")
 
 
+def tfvars_values(wl, tv, rec, plan):
+    """tfvars carries rank 1's own figures: each value equals the JSON's."""
+    want = {"instance_type": plan["instance_type"],
+            "instance_count": plan["nodes"],
+            "use_spot": plan["purchase"] == "spot",
+            "region": plan["region"], "zone_group": plan.get("zone_group"),
+            "hourly_usd": plan["hourly_usd"], "purchase": plan["purchase"],
+            "monthly_usd": plan.get("monthly_usd"),
+            "total_usd": plan.get("total_usd"),
+            "ami_ssm_parameter": (plan.get("image") or {}).get("ssm_parameter")}
+    if rec["workload"]["task"] == "infer":
+        a = rec["autoscaling"]
+        want.update({"asg_min_size": a["min_instances"],
+                     "asg_max_size": a["max_instances"],
+                     "asg_desired_capacity": a["desired_instances"],
+                     "target_value": a["target_value"],
+                     "warm_pool_size": a["warm_pool_size"]})
+    for k, v in want.items():
+        got = tv.get(k)
+        if got != v and not (isinstance(v, float) and isinstance(got, (int, float))
+                             and abs(got - v) < 1e-6):
+            fail(wl, f"tfvars {k} = {got!r}, JSON rank 1 {v!r}")
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     ok = nofit = 0
@@ -363,6 +390,8 @@ def main():
                 html_check_plans(wl, out2, rec, os.path.join(OUT, f"{n}.html"))
                 html_pages.append(n)
                 continue
+            if fmt == "tfvars":
+                tfvars_values(wl, json.loads(out2), rec, plan)
             if fmt in ("tfvars", "tf-external"):
                 keys = list(json.loads(out2))
                 seen = keysets.setdefault(fmt, (keys, wl))

@@ -335,6 +335,15 @@ static void test_rules__budget(void **state)
     f.in.total_usd = 658.73;
     expect_fail(&f, ECF_RULE_BUDGET,
                 "costs $658.73 on 1 node(s), budget $500.00");
+    /* serving: --budget is monthly (docs/rules.md) and so is the cost the
+     * rule compares with it; the message says so, as budget-hourly says
+     * /h (before: "costs $6846.99 on 8 node(s), budget $100.00") */
+    base(&f, "g6e.xlarge", ECF_TASK_INFER);
+    f.in.budget_usd = 100;
+    f.in.total_usd = 6846.99;
+    f.in.nodes = 8;
+    expect_fail(&f, ECF_RULE_BUDGET,
+                "costs $6846.99/month on 8 node(s), budget $100.00/month");
 }
 
 static void test_rules__budget_hourly(void **state)
