@@ -123,6 +123,16 @@ def find(o):
 p = find(d)
 sys.exit(0 if p and p["savings_plan_1y_usd_per_hour"] == 14.1423 and p["savings_plan_3y_usd_per_hour"] == 9.6 else 1)' "$WORK/show.json" ||
     fail "happy: show -o json lacks the refreshed Savings Plan rates: $(head -c 600 "$WORK/show.json")"
+"$EC2FIT" recommend --model llama-3.1-70b --task infer --qps 2 --families p4d \
+    --purchase savings-plan-1y -o json >"$WORK/rec.json" 2>"$WORK/rec.err" ||
+    fail "happy: recommend: $(cat "$WORK/rec.err")"
+python3 -c 'import json,sys
+r = json.load(open(sys.argv[1]))["recommendations"][0]
+po = r["purchase_options"]
+got = (r["instance_type"], po["savings-plan-1y"]["usd_per_hour"], po["savings-plan-1y"]["estimated"],
+       po["savings-plan-3y"]["usd_per_hour"], po["savings-plan-3y"]["estimated"])
+sys.exit(0 if got == ("p4d.24xlarge", 14.1423, False, 9.6, False) else "got %r" % (got,))' "$WORK/rec.json" ||
+    fail "happy: recommend purchase_options do not carry the fetched Savings Plan rates"
 [ "$(stat -c %a "$CACHE/catalog.json") $(stat -c %a "$CACHE/catalog.json.meta")" = "600 600" ] ||
     fail "happy: cache modes $(stat -c %a "$CACHE"/catalog.json*)"
 "$EC2FIT" --version >"$WORK/out" 2>"$WORK/err"
