@@ -215,8 +215,10 @@ typedef struct {
  *  removed entries), at most ECF_PRICING_MAX_NOTES of them; `n_notes_total`
  *  counts those not kept too. A rejected or forced value (a move over 5x,
  *  a new price outside the family range, spot savings out of range or
- *  moving more than 30 points) always gets its note, past the cap: there
- *  is at most one per (type, region) pair of the catalog. */
+ *  moving more than 30 points, a dropped reserved, Savings Plan or spot
+ *  rate) always gets its note, past the cap: there is at most one per
+ *  (type, region) pair of the catalog and rate (two for a commitment
+ *  rate whose fetched and kept values both fail). */
 typedef struct {
     size_t ondemand_updated;   /* price changed */
     size_t ondemand_unchanged;
