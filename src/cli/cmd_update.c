@@ -580,12 +580,12 @@ int cmd_update(int argc, char **argv)
             free(safe);
         }
         rc = cli_update_resolve_endpoint(&ep, o.endpoint_url,
-                                         "AWS_ENDPOINT_URL_PRICING",
+                                         env("AWS_ENDPOINT_URL_PRICING"),
                                          "https://" ECF_PRICING_HOST "/",
                                          NULL, "endpoint", &err);
         if (rc == 0) /* the Savings Plans API: no flag, as the SDKs */
             rc = cli_update_resolve_endpoint(
-                &sp_ep, NULL, "AWS_ENDPOINT_URL_SAVINGSPLANS",
+                &sp_ep, NULL, env("AWS_ENDPOINT_URL_SAVINGSPLANS"),
                 "https://" ECF_SP_HOST, ECF_SP_PATH, "savings plans endpoint",
                 &err);
         if (rc < 0) {

@@ -46,14 +46,15 @@ void cli_update_strlist_dispose(strlist *l);
 void cli_update_add_service_message(ecf_err *err,
                                     const ecf_http_response *res);
 
-/** An API endpoint: `flag` (a command-line URL), else `env_var`
- *  (AWS_ENDPOINT_URL_<SERVICE>), else AWS_ENDPOINT_URL (both unless
- *  AWS_IGNORE_CONFIGURED_ENDPOINT_URLS=true), else `fallback`; `suffix`
+/** An API endpoint: `flag` (a command-line URL), else `specific` (the
+ *  value of AWS_ENDPOINT_URL_<SERVICE>, or NULL), else AWS_ENDPOINT_URL
+ *  (both unless AWS_IGNORE_CONFIGURED_ENDPOINT_URLS=true), else
+ *  `fallback`; `suffix`
  *  (NULL for none) is appended as the path of a rest-json operation.
  *  Errors (ECF_EINVAL) are prefixed "update: WHAT". Dispose with
  *  cli_update_endpoint_dispose. */
 int cli_update_resolve_endpoint(endpoint *ep, const char *flag,
-                                const char *env_var, const char *fallback,
+                                const char *specific, const char *fallback,
                                 const char *suffix, const char *what,
                                 ecf_err *err);
 void cli_update_endpoint_dispose(endpoint *ep);

@@ -244,7 +244,7 @@ static const char *env(const char *name)
 }
 
 int cli_update_resolve_endpoint(endpoint *ep, const char *flag,
-                                const char *env_var, const char *fallback,
+                                const char *specific, const char *fallback,
                                 const char *suffix, const char *what,
                                 ecf_err *err)
 {
@@ -255,7 +255,7 @@ int cli_update_resolve_endpoint(endpoint *ep, const char *flag,
 
     memset(ep, 0, sizeof(*ep));
     if (!url && !(ignore && strcmp(ignore, "true") == 0)) {
-        url = env(env_var);
+        url = specific;
         if (!url)
             url = env("AWS_ENDPOINT_URL");
     }
