@@ -134,6 +134,64 @@ bool ecf_spot_table_get(const ecf_spot_table *t, const char *region,
                         const char *type, int *savings_pct_out,
                         int *band_out);
 
+/* ---- Savings Plans rates (DescribeSavingsPlansOfferingRates) ---------- */
+
+/* The AWS Savings Plans API (botocore savingsplans/2019-06-28
+ * service-2.json): rest-json, a global endpoint signed for us-east-1. */
+#define ECF_SP_HOST "savingsplans.amazonaws.com"
+#define ECF_SP_REGION "us-east-1" /* the API's signing region */
+#define ECF_SP_SERVICE "savingsplans" /* SigV4 service name */
+#define ECF_SP_PATH "/DescribeSavingsPlansOfferingRates"
+#define ECF_SP_CONTENT_TYPE "application/json"
+/** durationSeconds of the two terms (365 and 3 x 365 days) */
+#define ECF_SP_1Y_SECONDS 31536000
+#define ECF_SP_3Y_SECONDS 94608000
+
+/** Published no-upfront Savings Plan rates, keyed by (region, instance
+ *  type, term). Opaque, owned by the caller: ecf_sp_table_new / _free. */
+typedef struct ecf_sp_table ecf_sp_table;
+
+ecf_sp_table *ecf_sp_table_new(void);
+void ecf_sp_table_free(ecf_sp_table *t);
+
+/** Writes the DescribeSavingsPlansOfferingRates request body for one
+ *  region into `out` (cleared first): products EC2, serviceCodes
+ *  AmazonEC2, savingsPlanTypes Compute and EC2Instance,
+ *  savingsPlanPaymentOptions "No Upfront", filters region=REGION,
+ *  tenancy=shared, productDescription=Linux/UNIX, maxResults 1000.
+ *  `next_token` (NULL on the first page) continues a listing. */
+void ecf_sp_rates_request(ecf_buf *out, const char *region,
+                          const char *next_token);
+
+/**
+ * Parses one DescribeSavingsPlansOfferingRates response page for `region`
+ * and adds its rates to `t`. A rate is kept when its offering is a
+ * Compute or EC2Instance plan, "No Upfront", USD, 1 or 3 years
+ * (durationSeconds ECF_SP_1Y_SECONDS / ECF_SP_3Y_SECONDS), its unit is
+ * "Hrs", its productType EC2, its properties say Linux/UNIX and shared
+ * tenancy, and its usageType is a BoxUsage one; other rows are skipped.
+ * The rate is a decimal string. *next_token_out receives nextToken (caller
+ * frees) or NULL on the last page. Errors: ECF_EPARSE (body not the
+ * expected JSON, a result that is not an object, a rate that is not a
+ * decimal, a rate for another region).
+ */
+int ecf_sp_parse_rates(char **next_token_out, ecf_sp_table *t,
+                       const char *region, const char *data, size_t len,
+                       ecf_err *err);
+
+/** Resolves duplicates after the last page: per (region, type, term) the
+ *  lowest rate (an EC2 Instance Savings Plan where AWS offers one, since it
+ *  never costs more than the Compute plan; else the Compute plan). Call
+ *  once before ecf_pricing_merge; idempotent. */
+void ecf_sp_table_finish(ecf_sp_table *t);
+
+/** (type, region, term) rates kept, after finish. */
+size_t ecf_sp_table_count(const ecf_sp_table *t);
+
+/** The rate in USD/hour of `years` (1 or 3), or -1 when none is listed. */
+double ecf_sp_table_get(const ecf_sp_table *t, const char *region,
+                        const char *type, int years);
+
 /* ---- merge -------------------------------------------------------------- */
 
 typedef struct {
@@ -147,6 +205,9 @@ typedef struct {
     const char *ondemand_origin;  /* endpoint, for the sources list */
     const char *spot_as_of;       /* YYYY-MM-DD, with spot */
     const char *spot_origin;      /* feed URL */
+    const ecf_sp_table *savings_plans; /* NULL = not refreshed */
+    const char *sp_as_of;         /* YYYY-MM-DD, with savings_plans */
+    const char *sp_origin;        /* endpoint, for the sources list */
 } ecf_pricing_merge_opts;
 
 /** What a merge did. Caller-owned: ecf_pricing_report_dispose. `notes`
@@ -154,8 +215,10 @@ typedef struct {
  *  removed entries), at most ECF_PRICING_MAX_NOTES of them; `n_notes_total`
  *  counts those not kept too. A rejected or forced value (a move over 5x,
  *  a new price outside the family range, spot savings out of range or
- *  moving more than 30 points) always gets its note, past the cap: there
- *  is at most one per (type, region) pair of the catalog. */
+ *  moving more than 30 points, a dropped reserved, Savings Plan or spot
+ *  rate) always gets its note, past the cap: there is at most one per
+ *  (type, region) pair of the catalog and rate (two for a commitment
+ *  rate whose fetched and kept values both fail). */
 typedef struct {
     size_t ondemand_updated;   /* price changed */
     size_t ondemand_unchanged;
@@ -182,11 +245,17 @@ typedef struct {
                                      changed */
     size_t capacity_block_updated; /* capacity_block_usd_per_hour set or
                                      changed */
+    size_t savings_plan_updated;  /* savings_plan_{1y,3y}_usd_per_hour set
+                                     or changed */
+    size_t commitment_dropped;    /* RI, Savings Plan or spot rates
+                                     dropped: not below on-demand, or a
+                                     3-year above the 1-year Savings Plan */
 } ecf_pricing_report;
 
 #define ECF_PRICING_MAX_NOTES 50
 #define ECF_PRICING_REPORT_INIT                                                \
-    {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0}
+    {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0,   \
+     0, 0}
 
 void ecf_pricing_report_dispose(ecf_pricing_report *r);
 
@@ -197,7 +266,12 @@ void ecf_pricing_report_dispose(ecf_pricing_report *r);
  * are replaced, known types gain the regions newly priced, and types no
  * longer priced lose the region (on-demand) or their spot fields (spot).
  * Spot prices are re-estimated as on-demand * (1 - savings/100).
- * Reserved prices are kept as they are. Sources, as_of (newest source
+ * Reserved and Savings Plan rates are taken where the refresh lists them
+ * and kept where it does not. After the merge no (type, region) of a
+ * refreshed region keeps a reserved, Savings Plan or spot rate at or
+ * above its on-demand price, nor a 3-year Savings Plan rate above the
+ * 1-year one: such a rate, fetched or kept, is dropped with a note
+ * (docs/update.md, "Safety checks"). Sources, as_of (newest source
  * date) and generated_at are updated.
  * Errors: ECF_EPARSE (catalog not an object with "instances"),
  * ECF_ERR "coverage would shrink ..." when a refreshed source covers fewer

@@ -260,29 +260,6 @@ void ecf_pricing_products_request(ecf_buf *out, const char *region,
     cJSON_Delete(root);
 }
 
-/* A price as the API writes it: digits, optionally '.' and digits. No
- * sign, exponent or spaces, so strtod cannot read more than we checked. */
-static int parse_decimal(double *out, const char *s)
-{
-    const char *p = s;
-    size_t digits = 0;
-    while (*p >= '0' && *p <= '9') {
-        p++;
-        digits++;
-    }
-    if (*p == '.') {
-        p++;
-        while (*p >= '0' && *p <= '9') {
-            p++;
-            digits++;
-        }
-    }
-    if (*p || digits == 0 || digits > 30)
-        return -1;
-    *out = strtod(s, NULL);
-    return isfinite(*out) ? 0 : -1;
-}
-
 /* A price dimension billed per hour in USD: true with its rate in *v. */
 static bool dim_hourly_usd(const cJSON *dim, double *v)
 {

@@ -1,6 +1,7 @@
 /*
  * pricing_internal.h - the price tables and the small JSON helpers that
- * pricing.c (parsing the sources) and pricing_merge.c (the merge) share.
+ * pricing.c and pricing_sp.c (parsing the sources) and pricing_merge.c
+ * (the merge) share.
  * Internal to src/aws.
  */
 #ifndef EC2FIT_AWS_PRICING_INTERNAL_H
@@ -8,6 +9,8 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cjson/cJSON.h>
@@ -63,6 +66,29 @@ static inline bool wanted(const char *region, const char *const *regions,
         if (strcmp(regions[i], region) == 0)
             return true;
     return false;
+}
+
+/* A price as the API writes it: digits, optionally '.' and digits. No
+ * sign, exponent or spaces, so strtod cannot read more than we checked. */
+static inline int parse_decimal(double *out, const char *s)
+{
+    const char *p = s;
+    size_t digits = 0;
+    while (*p >= '0' && *p <= '9') {
+        p++;
+        digits++;
+    }
+    if (*p == '.') {
+        p++;
+        while (*p >= '0' && *p <= '9') {
+            p++;
+            digits++;
+        }
+    }
+    if (*p || digits == 0 || digits > 30)
+        return -1;
+    *out = strtod(s, NULL);
+    return isfinite(*out) ? 0 : -1;
 }
 
 #endif

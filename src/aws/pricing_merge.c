@@ -1,6 +1,6 @@
 /*
- * pricing_merge.c - merging refreshed on-demand and spot prices into a
- * catalog document (text to text). A refreshed source is authoritative for
+ * pricing_merge.c - merging refreshed on-demand, reserved, Savings Plan
+ * and spot prices into a catalog document (text to text). A refreshed source is authoritative for
  * the regions it covered, with guards against a bad refresh: a price moving
  * more than 5x keeps the old value unless forced, and a refresh covering
  * fewer (type, region) pairs than the catalog did is refused unless forced.
@@ -90,6 +90,40 @@ static bool new_price_ok(ecf_pricing_report *rep, const pricing_medians *m,
     if (v != PRICING_OK)
         note_value(rep, "%s", msg);
     return v != PRICING_REJECTED;
+}
+
+/* A commitment rate against its pair's on-demand price
+ * (pricing_sanity.c): false, with its note, when it must be dropped. */
+static bool commitment_ok(ecf_pricing_report *rep, const char *type,
+                          const char *region, const char *term, double rate,
+                          double ondemand, bool fetched)
+{
+    char msg[512];
+    if (ecf_pricing_check_commitment(msg, sizeof(msg), type, region, term,
+                                     rate, ondemand, fetched) == PRICING_OK)
+        return true;
+    note_value(rep, "%s", msg);
+    rep->commitment_dropped++;
+    return false;
+}
+
+static bool sp_terms_ok(ecf_pricing_report *rep, const char *type,
+                        const char *region, double sp3, double sp1,
+                        bool fetched)
+{
+    char msg[512];
+    if (ecf_pricing_check_sp_terms(msg, sizeof(msg), type, region, sp3, sp1,
+                                   fetched) == PRICING_OK)
+        return true;
+    note_value(rep, "%s", msg);
+    rep->commitment_dropped++;
+    return false;
+}
+
+static double num_or(const cJSON *obj, const char *key, double dflt)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+    return cJSON_IsNumber(v) ? v->valuedouble : dflt;
 }
 
 static void set_number(cJSON *obj, const char *key, double v)
@@ -283,17 +317,128 @@ static void merge_reserved(cJSON *instances, ecf_pricing_report *rep,
             }
             if (!entry || v <= 0 || !cJSON_IsNumber(od))
                 continue;
-            if (v >= od->valuedouble) { /* rule "reserved-1y < on-demand" */
-                note_value(rep,
-                           "%s %s: 1-year reserved rate %g is not below "
-                           "on-demand %g; dropped",
-                           type, o->regions[r], v, od->valuedouble);
+            if (!commitment_ok(rep, type, o->regions[r], "1-year reserved",
+                               v, od->valuedouble, true))
                 continue;
-            }
             if (cJSON_IsNumber(old) && old->valuedouble == v)
                 continue;
             set_number(entry, "reserved_1y_usd_per_hour", v);
             rep->reserved_updated++;
+        }
+    }
+}
+
+#define SP1 "savings_plan_1y_usd_per_hour"
+#define SP3 "savings_plan_3y_usd_per_hour"
+
+/* Published Savings Plan rates (DescribeSavingsPlansOfferingRates) where
+ * the entry has an on-demand price: each must be below it, and the 3-year
+ * rate may not exceed the 1-year one (fetched, or kept when the listing
+ * has no 1-year rate). A dropped rate leaves the catalog's value, which
+ * check_kept then judges. */
+static void merge_savings_plans(cJSON *instances, ecf_pricing_report *rep,
+                                const ecf_pricing_merge_opts *o)
+{
+    cJSON *inst;
+    size_t r;
+    cJSON_ArrayForEach(inst, instances)
+    {
+        const char *type = get_str(inst, "type");
+        cJSON *prices = cJSON_GetObjectItemCaseSensitive(inst, "prices");
+        if (!type || !cJSON_IsObject(prices))
+            continue;
+        for (r = 0; r < o->n_regions; r++) {
+            const char *region = o->regions[r];
+            cJSON *entry = cJSON_GetObjectItemCaseSensitive(prices, region);
+            double od = num_or(entry, "ondemand_usd_per_hour", -1);
+            double v1 = ecf_sp_table_get(o->savings_plans, region, type, 1);
+            double v3 = ecf_sp_table_get(o->savings_plans, region, type, 3);
+            double cur1;
+            bool changed = false;
+            if (!entry || !(od > 0))
+                continue;
+            if (v1 > 0 && commitment_ok(rep, type, region,
+                                        "1-year Savings Plan", v1, od,
+                                        true) &&
+                num_or(entry, SP1, -1) != v1) {
+                set_number(entry, SP1, v1);
+                changed = true;
+            }
+            cur1 = num_or(entry, SP1, -1);
+            if (v3 > 0 &&
+                commitment_ok(rep, type, region, "3-year Savings Plan", v3,
+                              od, true) &&
+                (cur1 <= 0 || sp_terms_ok(rep, type, region, v3, cur1,
+                                          true)) &&
+                num_or(entry, SP3, -1) != v3) {
+                set_number(entry, SP3, v3);
+                changed = true;
+            }
+            if (changed)
+                rep->savings_plan_updated++;
+        }
+    }
+}
+
+/* After the merge, in the refreshed regions, the rates the refresh did
+ * not bring (kept from the catalog) against a freshly fetched on-demand
+ * price: a kept reserved, Savings Plan or absolute spot rate at or above
+ * it, or a kept 3-year Savings Plan above a fetched 1-year one, is
+ * dropped with its note. A kept rate equal to the fetched one that was
+ * just dropped has had its note. */
+static void check_kept(cJSON *instances, ecf_pricing_report *rep,
+                       const ecf_pricing_merge_opts *o)
+{
+    cJSON *inst;
+    size_t r;
+    cJSON_ArrayForEach(inst, instances)
+    {
+        const char *type = get_str(inst, "type");
+        cJSON *prices = cJSON_GetObjectItemCaseSensitive(inst, "prices");
+        if (!type || !cJSON_IsObject(prices))
+            continue;
+        for (r = 0; r < o->n_regions; r++) {
+            const char *region = o->regions[r];
+            cJSON *entry = cJSON_GetObjectItemCaseSensitive(prices, region);
+            double od = num_or(entry, "ondemand_usd_per_hour", -1);
+            double ri = num_or(entry, "reserved_1y_usd_per_hour", -1);
+            double s1 = num_or(entry, SP1, -1), s3 = num_or(entry, SP3, -1);
+            double spot = num_or(entry, "spot_usd_per_hour", -1);
+            double f_ri = ecf_pricing_table_get_reserved(o->ondemand, region,
+                                                         type);
+            double f1 = ecf_sp_table_get(o->savings_plans, region, type, 1);
+            double f3 = ecf_sp_table_get(o->savings_plans, region, type, 3);
+            if (!entry || !(od > 0) ||
+                ecf_pricing_table_get(o->ondemand, region, type, NULL) != od)
+                continue; /* the on-demand price is not a fetched one */
+            if (ri > 0 && ri != f_ri &&
+                !commitment_ok(rep, type, region, "1-year reserved", ri, od,
+                               false))
+                set_null(entry, "reserved_1y_usd_per_hour");
+            else if (ri > 0 && ri == f_ri && ri >= od)
+                set_null(entry, "reserved_1y_usd_per_hour");
+            if (s1 > 0 && (s1 == f1 ? s1 >= od
+                                    : !commitment_ok(rep, type, region,
+                                                     "1-year Savings Plan",
+                                                     s1, od, false))) {
+                cJSON_DeleteItemFromObjectCaseSensitive(entry, SP1);
+                s1 = -1;
+            }
+            if (s3 > 0 && (s3 == f3 ? s3 >= od
+                                    : !commitment_ok(rep, type, region,
+                                                     "3-year Savings Plan",
+                                                     s3, od, false))) {
+                cJSON_DeleteItemFromObjectCaseSensitive(entry, SP3);
+                s3 = -1;
+            }
+            if (s3 > 0 && s3 != f3 && s1 > 0 && s1 == f1 &&
+                !sp_terms_ok(rep, type, region, s3, s1, false))
+                cJSON_DeleteItemFromObjectCaseSensitive(entry, SP3);
+            /* spot from savings was re-estimated below on-demand; an
+             * absolute spot price without savings was not */
+            if (spot > 0 && !has_spot(entry) &&
+                !commitment_ok(rep, type, region, "spot", spot, od, false))
+                set_null(entry, "spot_usd_per_hour");
         }
     }
 }
@@ -458,9 +603,13 @@ int ecf_pricing_merge(char **json_out, ecf_pricing_report *report,
         ecf_pricing_medians_free(m);
         count_not_in_catalog(report, instances, o->ondemand);
     }
+    if (o->savings_plans)
+        merge_savings_plans(instances, report, o);
     if (o->spot)
         merge_spot(instances, report, o);
     reestimate_spot(instances, o);
+    if (o->ondemand)
+        check_kept(instances, report, o);
     report->coverage_after = count_pairs(instances, o, false);
     report->spot_coverage_after = count_pairs(instances, o, true);
 
@@ -486,6 +635,11 @@ int ecf_pricing_merge(char **json_out, ecf_pricing_report *report,
                       o->ondemand_origin ? o->ondemand_origin
                                          : "AWS Price List Query API",
                       o->ondemand_as_of);
+    if (o->savings_plans)
+        upsert_source(sources, "savings_plans_api",
+                      "DescribeSavingsPlansOfferingRates",
+                      o->sp_origin ? o->sp_origin : "AWS Savings Plans API",
+                      o->sp_as_of);
     if (o->spot)
         upsert_source(sources, "spot_advisor", "spot-advisor-data.json",
                       o->spot_origin ? o->spot_origin : ECF_SPOT_ADVISOR_URL,

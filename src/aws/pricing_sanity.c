@@ -2,8 +2,9 @@
  * pricing_sanity.c - family reference prices for the merge's plausibility
  * check of newly priced (type, region) pairs: the median USD/hour per vCPU,
  * or per accelerator for accelerated types, of the family before the
- * merge, and the verdicts on new prices and spot savings. The bounds
- * are in pricing.h (ECF_PRICING_NEW_*, ECF_SPOT_*).
+ * merge, and the verdicts on new prices, spot savings and commitment
+ * rates (reserved, Savings Plan, spot against on-demand). The bounds are
+ * in pricing.h (ECF_PRICING_NEW_*, ECF_SPOT_*).
  */
 #include "pricing_sanity.h"
 
@@ -202,5 +203,45 @@ pricing_verdict ecf_pricing_check_spot(char *msg, size_t size,
              "%s %s: spot savings moved %.0f points (%.0f%% -> %d%%); kept "
              "%.0f%% (use --force to accept)",
              type, region, move, old, s, old);
+    return PRICING_REJECTED;
+}
+
+pricing_verdict ecf_pricing_check_commitment(char *msg, size_t size,
+                                             const char *type,
+                                             const char *region,
+                                             const char *term, double rate,
+                                             double ondemand, bool fetched)
+{
+    if (!(rate >= ondemand))
+        return PRICING_OK;
+    if (fetched)
+        snprintf(msg, size,
+                 "%s %s: %s rate %g is not below on-demand %g; dropped",
+                 type, region, term, rate, ondemand);
+    else
+        snprintf(msg, size,
+                 "%s %s: kept %s rate %g is now at or above the fetched "
+                 "on-demand %g; dropped",
+                 type, region, term, rate, ondemand);
+    return PRICING_REJECTED;
+}
+
+pricing_verdict ecf_pricing_check_sp_terms(char *msg, size_t size,
+                                           const char *type,
+                                           const char *region, double sp3,
+                                           double sp1, bool fetched)
+{
+    if (!(sp3 > sp1))
+        return PRICING_OK;
+    if (fetched)
+        snprintf(msg, size,
+                 "%s %s: 3-year Savings Plan rate %g is above the 1-year "
+                 "rate %g; dropped",
+                 type, region, sp3, sp1);
+    else
+        snprintf(msg, size,
+                 "%s %s: kept 3-year Savings Plan rate %g is now above the "
+                 "fetched 1-year rate %g; dropped",
+                 type, region, sp3, sp1);
     return PRICING_REJECTED;
 }

@@ -53,4 +53,31 @@ pricing_verdict ecf_pricing_check_spot(char *msg, size_t size,
                                    const cJSON *entry, const char *type,
                                    const char *region, int s, bool force);
 
+/** A commitment rate of one (type, region) pair against its on-demand
+ *  price: `term` names it ("1-year reserved", "1-year Savings Plan",
+ *  "3-year Savings Plan", "spot"). A rate at or above on-demand gives
+ *  PRICING_REJECTED, even with --force (catalog rules "reserved-1y <
+ *  on-demand", "savings-plan-1y < on-demand", "spot < on-demand"), and
+ *  `msg` receives the note: for a rate this refresh fetched, "TYPE REGION:
+ *  TERM rate R is not below on-demand OD; dropped"; for one kept from the
+ *  catalog (`fetched` false; the on-demand price is the fetched one),
+ *  "TYPE REGION: kept TERM rate R is now at or above the fetched on-demand
+ *  OD; dropped". */
+pricing_verdict ecf_pricing_check_commitment(char *msg, size_t size,
+                                             const char *type,
+                                             const char *region,
+                                             const char *term, double rate,
+                                             double ondemand, bool fetched);
+
+/** A 3-year Savings Plan rate against the pair's 1-year one (rule
+ *  "savings-plan-3y <= savings-plan-1y"): above it gives
+ *  PRICING_REJECTED and the note ("... 3-year Savings Plan rate R3 is
+ *  above the 1-year rate R1; dropped", or for a kept 3-year rate "...
+ *  kept 3-year Savings Plan rate R3 is now above the fetched 1-year rate
+ *  R1; dropped"). */
+pricing_verdict ecf_pricing_check_sp_terms(char *msg, size_t size,
+                                           const char *type,
+                                           const char *region, double sp3,
+                                           double sp1, bool fetched);
+
 #endif

@@ -1,7 +1,9 @@
 /*
- * cmd_update.c - `ec2fit update`: refresh on-demand prices (Pricing API,
- * signed with SigV4) and spot savings (Spot Advisor feed, public) into the
- * catalog cache. docs/update.md is the user-facing description.
+ * cmd_update.c - `ec2fit update`: refresh on-demand and 1-year reserved
+ * prices (Pricing API), Savings Plan rates (Savings Plans API; both signed
+ * with SigV4, cmd_update_fetch.c) and spot savings (Spot Advisor feed,
+ * public) into the catalog cache. docs/update.md is the user-facing
+ * description.
  *
  * The command only wires modules together: awscreds resolves credentials,
  * http fetches, sigv4 signs, pricing parses and merges, the catalog loader
@@ -21,6 +23,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "cmd_update.h"
 #include "ec2fit/awscreds.h"
 #include "ec2fit/buf.h"
 #include "ec2fit/cache.h"
@@ -44,14 +47,6 @@ typedef struct {
 } update_opts;
 
 /* ---- terminal output: progress line and trace ---------------------------- */
-
-typedef struct {
-    bool progress; /* stderr is a TTY and --quiet is off */
-    bool verbose;
-    char label[128];
-    size_t last_kib;
-    bool drawn;
-} ui_state;
 
 static void ui_clear(ui_state *ui)
 {
@@ -87,6 +82,11 @@ static void ui_begin(ui_state *ui, const char *fmt, ...)
     ui_draw(ui, 0, 0);
 }
 
+void cli_update_ui_begin(ui_state *ui, const char *label)
+{
+    ui_begin(ui, "%s", label);
+}
+
 static void on_progress(void *ctx, size_t received, size_t total)
 {
     ui_state *ui = ctx;
@@ -117,10 +117,14 @@ static void usage(FILE *f)
         "\n"
         "Refresh prices into the cache ($XDG_CACHE_HOME/ec2fit/catalog.json,\n"
         "else ~/.cache/ec2fit/). Spot savings and interruption bands come\n"
-        "from the public Spot Advisor feed; on-demand prices from the AWS\n"
-        "Pricing API (GetProducts), which needs AWS credentials and is\n"
-        "skipped, with a warning, without them. Other commands use the cache\n"
-        "when it is valid and newer than the built-in catalog.\n"
+        "from the public Spot Advisor feed; on-demand and 1-year reserved\n"
+        "prices from the AWS Pricing API (GetProducts), and 1- and 3-year\n"
+        "No Upfront Savings Plan rates from the Savings Plans API\n"
+        "(DescribeSavingsPlansOfferingRates). Both need AWS credentials and\n"
+        "are skipped, with a warning, without them. A reserved, Savings Plan\n"
+        "or spot rate not below on-demand, or a 3-year Savings Plan rate\n"
+        "above the 1-year one, is dropped with a warning. Other commands use\n"
+        "the cache when it is valid and newer than the built-in catalog.\n"
         "\n"
         "  --regions LIST        comma-separated regions to refresh\n"
         "                        (default: every region of the catalog)\n"
@@ -152,7 +156,8 @@ static void usage(FILE *f)
         "     credential_process\n"
         "  4. AWS_CONTAINER_CREDENTIALS_RELATIVE_URI or _FULL_URI (ECS, EKS)\n"
         "  5. the instance role via IMDSv2 (AWS_EC2_METADATA_DISABLED=true skips it)\n"
-        "Endpoints for tests: AWS_ENDPOINT_URL_STS, AWS_ENDPOINT_URL_SSO,\n"
+        "Endpoints for tests: AWS_ENDPOINT_URL_SAVINGSPLANS,\n"
+        "AWS_ENDPOINT_URL_STS, AWS_ENDPOINT_URL_SSO,\n"
         "AWS_EC2_METADATA_SERVICE_ENDPOINT. See docs/update.md.\n"
         "AWS_CA_BUNDLE names a CA file. Exit status: 0 ok, 1 network, parse\n"
         "or validation failure (the previous cache is kept), 2 usage.\n");
@@ -192,11 +197,6 @@ static bool region_ok(const char *s, size_t n)
     return true;
 }
 
-typedef struct {
-    char **v;
-    size_t n;
-} strlist;
-
 static void strlist_add(strlist *l, const char *s, size_t n)
 {
     size_t i;
@@ -218,6 +218,16 @@ static void strlist_dispose(strlist *l)
     free(l->v);
     l->v = NULL;
     l->n = 0;
+}
+
+void cli_update_strlist_add(strlist *l, const char *s, size_t n)
+{
+    strlist_add(l, s, n);
+}
+
+void cli_update_strlist_dispose(strlist *l)
+{
+    strlist_dispose(l);
 }
 
 static int parse_regions(strlist *out, const char *arg, ecf_err *err)
@@ -252,30 +262,6 @@ static int parse_regions(strlist *out, const char *arg, ecf_err *err)
     return 0;
 }
 
-/* Has this run seen the token on any earlier page, of any region? A
- * linear scan: a run has about 10 pages per region, and a server that
- * keeps inventing tokens stops at ECF_PRICING_MAX_PAGES per region. */
-static bool seen_before(const strlist *l, const char *token)
-{
-    size_t i;
-    for (i = 0; i < l->n; i++)
-        if (strcmp(l->v[i], token) == 0)
-            return true;
-    return false;
-}
-
-/* Adds the service's own message to an HTTP error: "HTTP 403: The request
- * signature we calculated does not match ...". */
-static void add_service_message(ecf_err *err, const ecf_http_response *res)
-{
-    char *m = ecf_pricing_error_message(res->body.data, res->body.len);
-    if (m) {
-        size_t l = strlen(err->msg);
-        snprintf(err->msg + l, sizeof(err->msg) - l, ": %s", m);
-        free(m);
-    }
-}
-
 /* ---- sources ------------------------------------------------------------- */
 
 static int fetch_spot(ecf_spot_table **out, char as_of[11], const char *url,
@@ -289,7 +275,7 @@ static int fetch_spot(ecf_spot_table **out, char as_of[11], const char *url,
     ui_begin(ui, "spot advisor");
     rc = ecf_http_send(&res, &req, hopts, err);
     if (rc == ECF_EHTTP)
-        add_service_message(err, &res);
+        cli_update_add_service_message(err, &res);
     if (rc == 0)
         rc = ecf_spot_parse(out, res.body.data, res.body.len,
                             (const char *const *)regions->v, regions->n, err);
@@ -307,173 +293,6 @@ static int fetch_spot(ecf_spot_table **out, char as_of[11], const char *url,
     return rc;
 }
 
-typedef struct {
-    char *url;
-    char *host; /* Host header value, signed */
-    char *path;
-    char *shown; /* url with any password redacted: messages, cache */
-} endpoint;
-
-static int post_signed(ecf_http_response *res, const endpoint *ep,
-                       const ecf_buf *body, const ecf_awscreds *creds,
-                       const ecf_http_opts *hopts, ecf_err *err)
-{
-    char amz_date[17];
-    ecf_sigv4_header sh[5];
-    ecf_http_header hh[6];
-    ecf_sigv4_result sig = ECF_SIGV4_RESULT_INIT;
-    ecf_sigv4_creds sc;
-    ecf_sigv4_request sr;
-    ecf_http_request hr;
-    size_t n = 0, i;
-    int rc;
-
-    /* SigV4 needs the real clock (AWS rejects more than 5 minutes of
-     * skew), so EC2FIT_NOW does not apply here. */
-    ecf_sigv4_format_date(amz_date, time(NULL));
-    sh[n++] = (ecf_sigv4_header){"Host", ep->host};
-    sh[n++] = (ecf_sigv4_header){"X-Amz-Date", amz_date};
-    sh[n++] = (ecf_sigv4_header){"X-Amz-Target", ECF_PRICING_TARGET};
-    sh[n++] = (ecf_sigv4_header){"Content-Type", ECF_PRICING_CONTENT_TYPE};
-    if (creds->session_token)
-        sh[n++] = (ecf_sigv4_header){"X-Amz-Security-Token",
-                                     creds->session_token};
-    sc.access_key_id = creds->access_key_id;
-    sc.secret_access_key = creds->secret_access_key;
-    sc.session_token = creds->session_token;
-    memset(&sr, 0, sizeof(sr));
-    sr.method = "POST";
-    sr.path = ep->path;
-    sr.headers = sh;
-    sr.n_headers = n;
-    sr.payload = body->data;
-    sr.payload_len = body->len;
-    sr.region = ECF_PRICING_REGION;
-    sr.service = ECF_PRICING_SERVICE;
-    sr.amz_date = amz_date;
-    sr.flags = ECF_SIGV4_NORMALIZE_PATH;
-    rc = ecf_sigv4_sign(&sig, &sr, &sc, err);
-    if (rc < 0)
-        return rc;
-    for (i = 0; i < n; i++) {
-        hh[i].name = sh[i].name;
-        hh[i].value = sh[i].value;
-    }
-    hh[n].name = "Authorization";
-    hh[n].value = sig.authorization;
-    hr.method = "POST";
-    hr.url = ep->url;
-    hr.headers = hh;
-    hr.n_headers = n + 1;
-    hr.body = body->data;
-    hr.body_len = body->len;
-    rc = ecf_http_send(res, &hr, hopts, err);
-    if (rc == ECF_EHTTP)
-        add_service_message(err, res);
-    ecf_sigv4_result_dispose(&sig);
-    return rc;
-}
-
-static int fetch_ondemand(ecf_pricing_table *t, size_t *pages_out,
-                          const endpoint *ep, const strlist *regions,
-                          const ecf_awscreds *creds,
-                          const ecf_http_opts *hopts, ui_state *ui,
-                          ecf_err *err)
-{
-    ecf_buf body = ECF_BUF_INIT;
-    ecf_http_response res = ECF_HTTP_RESPONSE_INIT;
-    char *token = NULL, *next = NULL;
-    strlist seen = {NULL, 0}; /* every NextToken of this run */
-    size_t r;
-    int rc = 0, page = 0;
-
-    *pages_out = 0;
-    for (r = 0; r < regions->n; r++) {
-        const char *region = regions->v[r];
-        free(token);
-        token = NULL;
-        for (page = 1;; page++) {
-            if (page > ECF_PRICING_MAX_PAGES) {
-                rc = ecf_err_set(err, ECF_EPARSE,
-                                 "more than %d pages; giving up",
-                                 ECF_PRICING_MAX_PAGES);
-                goto out;
-            }
-            ui_begin(ui, "GetProducts %s (%zu/%zu) page %d", region, r + 1,
-                     regions->n, page);
-            ecf_pricing_products_request(&body, region, token);
-            rc = post_signed(&res, ep, &body, creds, hopts, err);
-            if (rc < 0)
-                goto out;
-            rc = ecf_pricing_parse_products(&next, t, region, res.body.data,
-                                            res.body.len, err);
-            if (rc < 0)
-                goto out;
-            (*pages_out)++;
-            if (next && seen_before(&seen, next)) {
-                rc = ecf_err_set(err, ECF_EPARSE,
-                                 "NextToken repeats a token of an earlier "
-                                 "page; giving up");
-                goto out;
-            }
-            if (next)
-                strlist_add(&seen, next, strlen(next));
-            free(token);
-            token = next;
-            next = NULL;
-            if (!token)
-                break;
-        }
-    }
-out:
-    if (rc < 0) {
-        if (page > 1)
-            ecf_err_prefix(err, "update: GetProducts %s page %d",
-                           regions->v[r], page);
-        else
-            ecf_err_prefix(err, "update: GetProducts %s", regions->v[r]);
-    }
-    free(token);
-    free(next);
-    strlist_dispose(&seen);
-    ecf_buf_dispose(&body);
-    ecf_http_response_dispose(&res);
-    return rc;
-}
-
-static int resolve_endpoint(endpoint *ep, const char *flag, ecf_err *err)
-{
-    const char *url = flag;
-    const char *ignore = env("AWS_IGNORE_CONFIGURED_ENDPOINT_URLS");
-    int rc;
-
-    memset(ep, 0, sizeof(*ep));
-    if (!url && !(ignore && strcmp(ignore, "true") == 0)) {
-        url = env("AWS_ENDPOINT_URL_PRICING");
-        if (!url)
-            url = env("AWS_ENDPOINT_URL");
-    }
-    if (!url)
-        url = "https://" ECF_PRICING_HOST "/";
-    rc = ecf_http_check_url(url, err);
-    if (rc == 0)
-        rc = ecf_http_split_url(&ep->host, &ep->path, url, err);
-    if (rc < 0) {
-        ecf_err_prefix(err, "update: endpoint");
-        return ECF_EINVAL;
-    }
-    ep->url = ecf_xstrdup(url);
-    ep->shown = ecf_http_redact_url(url);
-    return 0;
-}
-
-static void endpoint_dispose(endpoint *ep)
-{
-    free(ep->shown);
-    free(ep->url);
-    free(ep->host);
-    free(ep->path);
-}
 
 /* ---- credentials ----------------------------------------------------------- */
 
@@ -619,12 +438,14 @@ int cmd_update(int argc, char **argv)
     cli_catalog_opts copts = {NULL};
     strlist regions = {NULL, 0};
     endpoint ep = {NULL, NULL, NULL, NULL};
+    endpoint sp_ep = {NULL, NULL, NULL, NULL};
+    ecf_sp_table *sp = NULL;
     ui_state ui;
     char *dir = NULL, *merged = NULL, *spot_shown = NULL;
     char today[11], spot_as_of[11], generated_at[21];
     const char *label = NULL, *spot_url;
     bool have_creds = false;
-    size_t pages = 0, i;
+    size_t pages = 0, sp_pages = 0, i;
     int lock_fd = -1, status = 0, rc;
     long now;
 
@@ -758,7 +579,15 @@ int cmd_update(int argc, char **argv)
             fprintf(stderr, "ec2fit: update: credentials: %s\n", safe);
             free(safe);
         }
-        rc = resolve_endpoint(&ep, o.endpoint_url, &err);
+        rc = cli_update_resolve_endpoint(&ep, o.endpoint_url,
+                                         env("AWS_ENDPOINT_URL_PRICING"),
+                                         "https://" ECF_PRICING_HOST "/",
+                                         NULL, "endpoint", &err);
+        if (rc == 0) /* the Savings Plans API: no flag, as the SDKs */
+            rc = cli_update_resolve_endpoint(
+                &sp_ep, NULL, env("AWS_ENDPOINT_URL_SAVINGSPLANS"),
+                "https://" ECF_SP_HOST, ECF_SP_PATH, "savings plans endpoint",
+                &err);
         if (rc < 0) {
             status = fail(&err);
             goto out;
@@ -782,14 +611,20 @@ int cmd_update(int argc, char **argv)
     }
     if (have_creds) {
         od = ecf_pricing_table_new();
-        rc = fetch_ondemand(od, &pages, &ep, &regions, &creds, &hopts, &ui,
-                            &err);
+        rc = cli_update_fetch_ondemand(od, &pages, &ep, &regions, &creds,
+                                       &hopts, &ui, &err);
+        if (rc == 0) {
+            ecf_pricing_table_finish(od);
+            sp = ecf_sp_table_new();
+            rc = cli_update_fetch_savings_plans(sp, &sp_pages, &sp_ep,
+                                                &regions, &creds, &hopts,
+                                                &ui, &err);
+        }
         if (rc < 0) {
             ui_clear(&ui);
             status = fail(&err);
             goto out;
         }
-        ecf_pricing_table_finish(od);
     }
     ui_clear(&ui);
 
@@ -804,6 +639,9 @@ int cmd_update(int argc, char **argv)
     mo.ondemand_origin = ep.shown;
     mo.spot_as_of = spot_as_of;
     mo.spot_origin = spot_shown;
+    mo.savings_plans = sp;
+    mo.sp_as_of = today;
+    mo.sp_origin = sp_ep.shown;
     rc = ecf_pricing_merge(&merged, &rep, base.data, base.len, &mo, &err);
     for (i = 0; i < rep.n_notes; i++)
         cli_warn("update: %s", rep.notes[i]);
@@ -832,13 +670,16 @@ int cmd_update(int argc, char **argv)
         fputs(merged, stdout);
         fputc('\n', stdout);
     } else {
-        ecf_cache_source srcs[2];
+        ecf_cache_source srcs[3];
         ecf_cache_meta meta;
         size_t ns = 0;
         srcs[ns++] = (ecf_cache_source){"spot_advisor", spot_shown,
                                         spot_as_of};
         if (od)
             srcs[ns++] = (ecf_cache_source){"pricing_api", ep.shown, today};
+        if (sp)
+            srcs[ns++] = (ecf_cache_source){"savings_plans_api", sp_ep.shown,
+                                            today};
         meta.written_at = generated_at;
         meta.as_of = ecf_catalog_as_of(cat);
         meta.sources = srcs;
@@ -872,6 +713,13 @@ int cmd_update(int argc, char **argv)
                     regions.n, pages, rep.ondemand_updated,
                     rep.ondemand_added, rep.ondemand_removed,
                     rep.ondemand_kept, rep.reserved_updated);
+        if (sp)
+            fprintf(stderr,
+                    "ec2fit: update: savings plans: %zu regions, %zu pages, "
+                    "%zu rates listed, %zu pairs set, %zu commitment rates "
+                    "dropped\n",
+                    regions.n, sp_pages, ecf_sp_table_count(sp),
+                    rep.savings_plan_updated, rep.commitment_dropped);
         fprintf(stderr,
                 "ec2fit: update: spot: %zu entries updated, %zu removed\n",
                 rep.spot_updated, rep.spot_removed);
@@ -891,7 +739,9 @@ out:
     ecf_catalog_free(cat);
     ecf_buf_dispose(&base);
     strlist_dispose(&regions);
-    endpoint_dispose(&ep);
+    cli_update_endpoint_dispose(&ep);
+    cli_update_endpoint_dispose(&sp_ep);
+    ecf_sp_table_free(sp);
     free(merged);
     free(dir);
     free(spot_shown);

@@ -45,7 +45,7 @@ price() { # type region field
     python3 -c 'import json,sys
 d = json.load(open(sys.argv[1]))
 i = [x for x in d["instances"] if x["type"] == sys.argv[2]][0]
-print(i["prices"][sys.argv[3]][sys.argv[4]])' "$CACHE/catalog.json" "$@"
+print(i["prices"][sys.argv[3]].get(sys.argv[4]))' "$CACHE/catalog.json" "$@"
 }
 
 # ---- happy path: pagination, signature, sidecar ----------------------------
@@ -83,6 +83,56 @@ grep -q "\"sha256\":.*\"$want\"" "$CACHE/catalog.json.meta" ||
     fail "happy: a 42-point spot move was taken without --force"
 grep -qx 'ec2fit: warning: update: p4d.24xlarge us-east-1: spot savings moved 42 points (67% -> 25%); kept 67% (use --force to accept)' "$WORK/err" ||
     fail "happy: spot move not reported: $(cat "$WORK/err")"
+# Savings Plan rates (issue 26): DescribeSavingsPlansOfferingRates, signed
+# for service savingsplans, 3 pages of us-east-1 and 1 of us-west-2 (4 per
+# page). Per term the lowest No Upfront rate: p4d.24xlarge's EC2 Instance
+# plan (14.1423 / 9.6, not the Compute 15.2 / 10.9), g5.xlarge's Compute
+# plan (its only one); the 0.001 "UnusedBox" rows are not instance-hours.
+[ "$(grep -c '^SP POST /DescribeSavingsPlansOfferingRates region=us-east-1 .* sig=ok ua=ec2fit/' "$WORK/log")" = 3 ] ||
+    fail "happy: expected 3 signed us-east-1 Savings Plans pages: $(grep SP "$WORK/log")"
+[ "$(grep -c '^SP POST /DescribeSavingsPlansOfferingRates region=us-west-2 .* sig=ok' "$WORK/log")" = 1 ] ||
+    fail "happy: expected 1 us-west-2 Savings Plans page"
+[ "$(price p4d.24xlarge us-east-1 savings_plan_1y_usd_per_hour) $(price p4d.24xlarge us-east-1 savings_plan_3y_usd_per_hour)" = "14.1423 9.6" ] ||
+    fail "happy: p4d.24xlarge us-east-1 Savings Plan rates: $(price p4d.24xlarge us-east-1 savings_plan_1y_usd_per_hour) $(price p4d.24xlarge us-east-1 savings_plan_3y_usd_per_hour)"
+[ "$(price p4d.24xlarge us-west-2 savings_plan_1y_usd_per_hour) $(price p4d.24xlarge us-west-2 savings_plan_3y_usd_per_hour)" = "14.1 9.7" ] ||
+    fail "happy: p4d.24xlarge us-west-2 Savings Plan rates"
+[ "$(price g5.xlarge us-east-1 savings_plan_1y_usd_per_hour) $(price g5.xlarge us-east-1 savings_plan_3y_usd_per_hour)" = "0.7242 0.4628" ] ||
+    fail "happy: g5.xlarge us-east-1 Compute Savings Plan rates"
+[ "$(price m5.large us-east-1 savings_plan_1y_usd_per_hour)" = None ] ||
+    fail "happy: m5.large got a Savings Plan rate the server does not list"
+grep -qx 'ec2fit: update: savings plans: 2 regions, 4 pages, 8 rates listed, 3 pairs set, 0 commitment rates dropped' "$WORK/err" ||
+    fail "happy: savings plans summary: $(cat "$WORK/err")"
+grep -q '"savings_plans_api"' "$CACHE/catalog.json.meta" ||
+    fail "happy: sidecar lacks the savings_plans_api source"
+# ... and the commands that read the cache show them
+"$EC2FIT" show p4d.24xlarge -o json >"$WORK/show.json" 2>"$WORK/show.err" ||
+    fail "happy: show: $(cat "$WORK/show.err")"
+python3 -c 'import json,sys
+d = json.load(open(sys.argv[1]))
+def find(o):
+    if isinstance(o, dict):
+        if "savings_plan_1y_usd_per_hour" in o and o.get("ondemand_usd_per_hour") == 21.957642:
+            return o
+        for v in o.values():
+            r = find(v)
+            if r: return r
+    if isinstance(o, list):
+        for v in o:
+            r = find(v)
+            if r: return r
+p = find(d)
+sys.exit(0 if p and p["savings_plan_1y_usd_per_hour"] == 14.1423 and p["savings_plan_3y_usd_per_hour"] == 9.6 else 1)' "$WORK/show.json" ||
+    fail "happy: show -o json lacks the refreshed Savings Plan rates: $(head -c 600 "$WORK/show.json")"
+"$EC2FIT" recommend --model llama-3.1-70b --task infer --qps 2 --families p4d \
+    --purchase savings-plan-1y -o json >"$WORK/rec.json" 2>"$WORK/rec.err" ||
+    fail "happy: recommend: $(cat "$WORK/rec.err")"
+python3 -c 'import json,sys
+r = json.load(open(sys.argv[1]))["recommendations"][0]
+po = r["purchase_options"]
+got = (r["instance_type"], po["savings-plan-1y"]["usd_per_hour"], po["savings-plan-1y"]["estimated"],
+       po["savings-plan-3y"]["usd_per_hour"], po["savings-plan-3y"]["estimated"])
+sys.exit(0 if got == ("p4d.24xlarge", 14.1423, False, 9.6, False) else "got %r" % (got,))' "$WORK/rec.json" ||
+    fail "happy: recommend purchase_options do not carry the fetched Savings Plan rates"
 [ "$(stat -c %a "$CACHE/catalog.json") $(stat -c %a "$CACHE/catalog.json.meta")" = "600 600" ] ||
     fail "happy: cache modes $(stat -c %a "$CACHE"/catalog.json*)"
 "$EC2FIT" --version >"$WORK/out" 2>"$WORK/err"
@@ -199,6 +249,63 @@ update
     fail "reservedhigh: g5.xlarge reserved not refreshed"
 grep -qx 'ec2fit: warning: update: m5.large us-east-1: 1-year reserved rate 0.12 is not below on-demand 0.097; dropped' "$WORK/err" ||
     fail "reservedhigh: not reported: $(cat "$WORK/err")"
+
+# ---- commitment rates not below on-demand are dropped (issue 26) -------------
+# A fetched 1-year Savings Plan rate above on-demand: dropped with its row,
+# the rest lands (the 3-year 9.6 has no 1-year rate to exceed).
+start_server sphigh
+update
+[ "$RC" = 0 ] || fail "sphigh: exit $RC: $(cat "$WORK/err")"
+grep -qx 'ec2fit: warning: update: p4d.24xlarge us-east-1: 1-year Savings Plan rate 25 is not below on-demand 21.9576; dropped' "$WORK/err" ||
+    fail "sphigh: not reported: $(cat "$WORK/err")"
+[ "$(price p4d.24xlarge us-east-1 savings_plan_1y_usd_per_hour) $(price p4d.24xlarge us-east-1 savings_plan_3y_usd_per_hour)" = "None 9.6" ] ||
+    fail "sphigh: rates $(price p4d.24xlarge us-east-1 savings_plan_1y_usd_per_hour) $(price p4d.24xlarge us-east-1 savings_plan_3y_usd_per_hour)"
+[ "$(price g5.xlarge us-east-1 savings_plan_1y_usd_per_hour)" = 0.7242 ] ||
+    fail "sphigh: the other rates did not land"
+grep -qx 'ec2fit: update: savings plans: 2 regions, 4 pages, 8 rates listed, 3 pairs set, 1 commitment rates dropped' "$WORK/err" ||
+    fail "sphigh: summary: $(cat "$WORK/err")"
+
+# A fetched 3-year rate above the 1-year one: the 3-year rate is dropped.
+start_server sp3over1
+update
+[ "$RC" = 0 ] || fail "sp3over1: exit $RC: $(cat "$WORK/err")"
+grep -qx 'ec2fit: warning: update: p4d.24xlarge us-east-1: 3-year Savings Plan rate 16 is above the 1-year rate 14.1423; dropped' "$WORK/err" ||
+    fail "sp3over1: not reported: $(cat "$WORK/err")"
+[ "$(price p4d.24xlarge us-east-1 savings_plan_1y_usd_per_hour) $(price p4d.24xlarge us-east-1 savings_plan_3y_usd_per_hour)" = "14.1423 None" ] ||
+    fail "sp3over1: rates $(price p4d.24xlarge us-east-1 savings_plan_1y_usd_per_hour) $(price p4d.24xlarge us-east-1 savings_plan_3y_usd_per_hour)"
+
+# Kept rates against a lowered on-demand price: a catalog whose
+# p4d.24xlarge us-east-1 carries vendored-style Savings Plan rates (13.9 /
+# 9.5, beside its 1-year reserved 13.921094); the refresh cuts on-demand to
+# 12 and lists no commitment rate for the pair. The two rates now above it
+# go, each with the "kept" wording; the 3-year 9.5 stays.
+python3 -c 'import json,sys
+d = json.load(open(sys.argv[1]))
+i = [x for x in d["instances"] if x["type"] == "p4d.24xlarge"][0]
+i["prices"]["us-east-1"].update(savings_plan_1y_usd_per_hour=13.9, savings_plan_3y_usd_per_hour=9.5)
+json.dump(d, open(sys.argv[2], "w"), indent=1)' "$BASE" "$WORK/base_sp.json"
+start_server odcut
+BASE="$WORK/base_sp.json" update
+[ "$RC" = 0 ] || fail "odcut: exit $RC: $(cat "$WORK/err")"
+grep -qx 'ec2fit: warning: update: p4d.24xlarge us-east-1: kept 1-year reserved rate 13.9211 is now at or above the fetched on-demand 12; dropped' "$WORK/err" ||
+    fail "odcut: kept reserved rate not reported: $(cat "$WORK/err")"
+grep -qx 'ec2fit: warning: update: p4d.24xlarge us-east-1: kept 1-year Savings Plan rate 13.9 is now at or above the fetched on-demand 12; dropped' "$WORK/err" ||
+    fail "odcut: kept Savings Plan rate not reported: $(cat "$WORK/err")"
+[ "$(price p4d.24xlarge us-east-1 ondemand_usd_per_hour) $(price p4d.24xlarge us-east-1 reserved_1y_usd_per_hour) $(price p4d.24xlarge us-east-1 savings_plan_1y_usd_per_hour) $(price p4d.24xlarge us-east-1 savings_plan_3y_usd_per_hour)" = "12 None None 9.5" ] ||
+    fail "odcut: p4d.24xlarge us-east-1 $(price p4d.24xlarge us-east-1 ondemand_usd_per_hour) $(price p4d.24xlarge us-east-1 reserved_1y_usd_per_hour) $(price p4d.24xlarge us-east-1 savings_plan_1y_usd_per_hour) $(price p4d.24xlarge us-east-1 savings_plan_3y_usd_per_hour)"
+
+# A malformed Savings Plans reply fails the update: one line, exit 1, the
+# previous cache byte for byte (sha256 before and after).
+snapshot
+sum_before=$(sha256sum "$CACHE/catalog.json" "$CACHE/catalog.json.meta")
+start_server spbadjson
+update
+expect_fail spbadjson 1 'ec2fit: update: DescribeSavingsPlansOfferingRates us-east-1: invalid JSON at byte offset 18'
+start_server spbadrate
+update
+expect_fail spbadrate 1 'ec2fit: update: DescribeSavingsPlansOfferingRates us-east-1: searchResults\[0\]: c6i\.large: rate "1e3" is not a decimal number'
+[ "$(sha256sum "$CACHE/catalog.json" "$CACHE/catalog.json.meta")" = "$sum_before" ] ||
+    fail "spbad*: cache checksum changed"
 
 # ---- a 10x price move is reported and kept; --force takes it ----------------
 start_server bigmove

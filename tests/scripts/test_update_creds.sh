@@ -30,7 +30,8 @@ FAKE_AWS_OPTS=(--lifetime 60 --token "$TOKEN")
 update() {
     : >"$WORK/log"
     env -i PATH="$PATH" HOME="$HOME" XDG_CACHE_HOME="$XDG_CACHE_HOME" \
-        NO_PROXY=127.0.0.1 AWS_EC2_METADATA_DISABLED=true "$@" \
+        NO_PROXY=127.0.0.1 AWS_EC2_METADATA_DISABLED=true \
+        AWS_ENDPOINT_URL_SAVINGSPLANS="$URL" "$@" \
         "$EC2FIT" update --catalog "$BASE" --endpoint-url "$URL" \
         --spot-advisor-url "$URL/spot-advisor-data.json" --verbose \
         >"$WORK/out" 2>"$WORK/err"

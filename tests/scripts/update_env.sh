@@ -5,6 +5,8 @@
 # (tests/tools/fake_aws.py on 127.0.0.1, which recomputes every SigV4
 # signature).
 #   start_server SCENARIO [fake_aws.py options...]   sets SERVER_PID, PORT, URL
+#                                                    and exports
+#                                                    AWS_ENDPOINT_URL_SAVINGSPLANS
 #   stop_server                                      (also run on EXIT)
 # FAKE_AWS_OPTS, an array set before start_server, adds options to every
 # start (a later option overrides an earlier one, as argparse does).
@@ -46,6 +48,9 @@ start_server() { # scenario [fake_aws options...]
     done
     PORT=$(cat "$WORK/port") || { echo "server did not start"; exit 1; }
     URL="http://127.0.0.1:$PORT"
+    # the Savings Plans API has no flag (as in the AWS SDKs): without this,
+    # an update with credentials would call savingsplans.amazonaws.com
+    export AWS_ENDPOINT_URL_SAVINGSPLANS="$URL"
 }
 
 stop_server() {

@@ -34,6 +34,18 @@ Scenarios (--scenario) change one thing at a time:
   capblock    like ok, plus a Capacity Blocks for ML product for
               p4d.24xlarge us-east-1 (attribute marketoption=CapacityBlock,
               14.75/h, the rate the AWS pricing page listed before 2025)
+  sphigh      the Savings Plans API gives p4d.24xlarge us-east-1 1-year
+              rates (both plans) of 25.0, above its on-demand
+  sp3over1    ... 3-year rates (both plans) of 16.0, above its 1-year
+              14.1423
+  odcut       GetProducts lowers p4d.24xlarge us-east-1 to 12.0 and the
+              Savings Plans API lists no rate for that pair (a catalog's
+              kept rates are judged against the new price)
+  spbadjson   DescribeSavingsPlansOfferingRates replies are not JSON
+  spbadrate   ... the first result's rate is "1e3"
+(Every scenario answers POST /DescribeSavingsPlansOfferingRates, the
+Savings Plans API, from savings_plans.json: SigV4 for service
+savingsplans, rest-json, filters checked, pages of --sp-page-size.)
 (Every scenario lists the Reserved terms of reserved.json, if present,
 beside the on-demand ones, as the Pricing API does.)
 
@@ -54,6 +66,7 @@ credbad (a 200 answer without credentials), credexpired (Expiration in
 2020).
 """
 import argparse
+import base64
 import email.utils
 import hashlib
 import hmac
@@ -222,6 +235,28 @@ def check_sigv4(handler, body, access_key, secret, token, service="pricing"):
 
 # ---- server ---------------------------------------------------------------
 
+def sp_rate_item(region, itype, plan, years, usd, usage=None):
+    """One DescribeSavingsPlansOfferingRates search result (botocore
+    savingsplans/2019-06-28 SavingsPlanOfferingRate)."""
+    prefix = "" if region == "us-east-1" else "USW2-"
+    return {
+        "savingsPlanOffering": {
+            "offeringId": hashlib.sha1(("%s%s%d" % (region, plan, years)).encode()).hexdigest()[:32],
+            "paymentOption": "No Upfront", "planType": plan,
+            "durationSeconds": 31536000 * years, "currency": "USD",
+            "planDescription": "%d year No Upfront %s" % (years, plan)},
+        "rate": usd, "unit": "Hrs", "productType": "EC2",
+        "serviceCode": "AmazonEC2",
+        "usageType": usage or "%sBoxUsage:%s" % (prefix, itype),
+        "operation": "RunInstances",
+        "properties": [{"name": "region", "value": region},
+                       {"name": "instanceType", "value": itype},
+                       {"name": "instanceFamily", "value": itype.split(".")[0]},
+                       {"name": "productDescription", "value": "Linux/UNIX"},
+                       {"name": "tenancy", "value": "shared"}],
+    }
+
+
 class State:
     def __init__(self, args):
         self.args = args
@@ -237,6 +272,19 @@ class State:
         if args.scenario == "reservedhigh":
             self.reserved.setdefault("us-east-1", {})["m5.large"] = [
                 ["1yr", "standard", "No Upfront", "0.1200000000"]]
+        # Savings Plan rates: region -> type -> plan -> years -> USD/h
+        self.savings_plans = {}
+        if os.path.exists(os.path.join(args.data, "savings_plans.json")):
+            with open(os.path.join(args.data, "savings_plans.json")) as f:
+                self.savings_plans = json.load(f)
+        sp_e1 = self.savings_plans.setdefault("us-east-1", {})
+        for plan in sp_e1.get("p4d.24xlarge", {}).values():
+            if args.scenario == "sphigh":  # both plans: the lower one is taken
+                plan["1"] = "25.0000000000"
+            if args.scenario == "sp3over1":
+                plan["3"] = "16.0000000000"
+        if args.scenario == "odcut":
+            sp_e1.pop("p4d.24xlarge", None)
         spot_name = "spot_half.json" if args.scenario == "spothalf" else "spot.json"
         with open(os.path.join(args.data, spot_name), "rb") as f:
             self.spot = f.read()
@@ -446,11 +494,67 @@ class Handler(BaseHTTPRequestHandler):
                    {"Last-Modified": email.utils.formatdate(
                        st.args.last_modified or time.time(), usegmt=True)})
 
+    def savings_plans(self, body):
+        """POST /DescribeSavingsPlansOfferingRates (rest-json)."""
+        st = self.server.state
+        args = st.args
+        reason = check_sigv4(self, body, args.access_key, args.secret,
+                             args.token, "savingsplans")
+        try:
+            req = json.loads(body)
+        except ValueError:
+            req = {}
+        filters = {f.get("name"): f.get("values") for f in req.get("filters", [])}
+        region = (filters.get("region") or [""])[0]
+        st.log("SP POST %s region=%s token=%s sig=%s ua=%s" % (
+            self.path, region, req.get("nextToken", "-"),
+            "ok" if reason is None else "bad", self.headers.get("User-Agent", "")))
+        if reason is not None:
+            sys.stderr.write("fake_aws: %s\n" % reason)
+            self.reply(403, json.dumps({"message": SIG_MISMATCH}),
+                       "application/json")
+            return
+        if self.headers.get("X-Amz-Target") is not None or \
+                self.headers.get("Content-Type") != "application/json" or \
+                req.get("products") != ["EC2"] or \
+                req.get("serviceCodes") != ["AmazonEC2"] or \
+                req.get("savingsPlanPaymentOptions") != ["No Upfront"] or \
+                sorted(req.get("savingsPlanTypes", [])) != ["Compute", "EC2Instance"] or \
+                filters.get("tenancy") != ["shared"] or \
+                filters.get("productDescription") != ["Linux/UNIX"] or \
+                len(filters.get("region") or []) != 1:
+            self.reply(400, json.dumps({"message": "bad request %r" % req}),
+                       "application/json")
+            return
+        if args.scenario == "spbadjson":
+            self.reply(200, '{"searchResults": [', "application/json")
+            return
+        items = []
+        for itype, plans in sorted(st.savings_plans.get(region, {}).items()):
+            for plan, terms in sorted(plans.items()):
+                for years, usd in sorted(terms.items()):
+                    items.append(sp_rate_item(region, itype, plan, int(years), usd))
+            # an unused reservation's hours: not a running instance's rate
+            items.append(sp_rate_item(region, itype, "EC2Instance", 1,
+                                      "0.0010000000", "UnusedBox:" + itype))
+        if args.scenario == "spbadrate" and items:
+            items[0]["rate"] = "1e3"
+        tok = req.get("nextToken")
+        start = int(base64.b64decode(tok).decode().rpartition(":")[2]) if tok else 0
+        out = {"searchResults": items[start:start + args.sp_page_size]}
+        if start + args.sp_page_size < len(items):
+            out["nextToken"] = base64.b64encode(
+                ("%s:%d" % (region, start + args.sp_page_size)).encode()).decode()
+        self.reply(200, json.dumps(out), "application/json")
+
     def do_POST(self):
         st = self.server.state
         args = st.args
         n = int(self.headers.get("Content-Length", "0"))
         body = self.rfile.read(n)
+        if self.path == "/DescribeSavingsPlansOfferingRates":
+            self.savings_plans(body)
+            return
         if self.headers.get("Content-Type", "").startswith(
                 "application/x-www-form-urlencoded"):
             self.sts(body)
@@ -515,6 +619,8 @@ class Handler(BaseHTTPRequestHandler):
             usd = prices[itype]
             if sc == "bigmove" and itype == "p4d.24xlarge":
                 usd = "%.10f" % (float(usd) * 10)
+            if sc == "odcut" and itype == "p4d.24xlarge" and region == "us-east-1":
+                usd = "12.0000000000"
             if sc == "newfar" and itype == "m5.large" and region == "us-west-2":
                 usd = "%.10f" % (float(usd) * 10)
             items.append(price_item(region, itype, usd, reserved=[
@@ -570,6 +676,7 @@ def main():
     ap.add_argument("--scenario", default="ok")
     ap.add_argument("--lifetime", type=float, default=30.0)
     ap.add_argument("--page-size", type=int, default=3)
+    ap.add_argument("--sp-page-size", type=int, default=4)
     ap.add_argument("--log")
     ap.add_argument("--access-key", default="AKIDTESTEXAMPLE")
     ap.add_argument("--secret", default="test/secret+KEY")
