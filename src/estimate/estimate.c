@@ -249,6 +249,18 @@ static double cpu_precision_factor(ecf_precision p)
     }
 }
 
+/* An explicit bf16 request on a CPU without bf16 arithmetic (bf16_x = 1 in
+ * cpu_families.csv: Skylake/Cascade Lake, Ice Lake, Zen 1-3, Graviton1/2):
+ * PyTorch's CPU autocast still casts to bf16 and oneDNN emulates it, bf16
+ * operands converted to fp32 around fp32 FMAs, slower than plain fp32:
+ * BERT inference on an AVX-512 Xeon without AVX512_BF16 took 924 ms in
+ * IPEX bf16 against 558 ms in IPEX fp32 and 477 ms in stock fp32
+ * (intel/intel-extension-for-pytorch#178: 0.60 / 0.52 of the fp32 rate);
+ * pytorch/pytorch#86270 "Autocast with BF16 on CPU slows down model more
+ * than 2X" (BERT). Half the fp32 rate (docs/estimation.md 7, "bf16 on a
+ * CPU without bf16"). */
+#define CPU_BF16_EMULATED_X 0.5
+
 double ecf_estimate_peak_tflops(const ecf_instance *inst,
                                 ecf_precision p,
                                 ecf_precision *ran_out)
@@ -430,6 +442,7 @@ static int estimate(ecf_estimate *out,
     ecf_precision ran = ECF_PREC_BF16, want;
     double peak;
     int rc, cores = 1;
+    bool cpu_emulated = false;
 
     /* Zero everything but the note texts (most of the struct's 5 KB):
      * n_warnings and n_assumptions say how many of them are valid, and the
@@ -488,7 +501,26 @@ static int estimate(ecf_estimate *out,
     /* Stored weights follow the request (int8/int4 weights run with
      * 16-bit math); arithmetic follows what the hardware has. */
     else if (ran != want && want != ECF_PREC_INT4) {
-        if (w.precision_explicit || ran == ECF_PREC_FP32)
+        /* A CPU without bf16 arithmetic: the default (no --precision) is
+         * the plan an engineer runs there, fp32; an explicit bf16 is what
+         * PyTorch's autocast does on it, bf16 emulated by conversions
+         * around fp32 FMAs at CPU_BF16_EMULATED_X of the fp32 rate, with
+         * the fp32 weights autocast keeps (docs/estimation.md 7, "bf16 on
+         * a CPU without bf16"). */
+        cpu_emulated = d.cpu && want == ECF_PREC_BF16 &&
+                       ran == ECF_PREC_FP32 && w.precision_explicit;
+        if (cpu_emulated) {
+            peak *= CPU_BF16_EMULATED_X;
+            warn(&out[0],
+                 "%s host CPU has no bf16 arithmetic: --precision bf16 is "
+                 "emulated (fp32 FMAs around conversions) at %.1fx the "
+                 "fp32 rate; without --precision it runs as fp32",
+                 inst->family ? inst->family : "this", CPU_BF16_EMULATED_X);
+        } else if (d.cpu && (w.precision_explicit || ran == ECF_PREC_FP32))
+            warn(&out[0], "%s host CPU has no %s: runs as %s",
+                 inst->family ? inst->family : "this",
+                 ecf_precision_name(want), ecf_precision_name(ran));
+        else if (w.precision_explicit || ran == ECF_PREC_FP32)
             warn(&out[0], "%s has no %s: runs as %s", d.label,
                  ecf_precision_name(want), ecf_precision_name(ran));
         if (want != ECF_PREC_INT8)
@@ -527,7 +559,8 @@ static int estimate(ecf_estimate *out,
         assume(out,
                "CPU-only: %d vCPUs, %.0f GFLOPS peak (%s) at %.0f%%, %.0f "
                "GB/s DRAM",
-               inst->vcpu, peak * 1000, ecf_precision_name(ran),
+               inst->vcpu, peak * 1000,
+               cpu_emulated ? "bf16 emulated" : ecf_precision_name(ran),
                (ecf_task_is_training(w.task) && d.cpu_matrix_bf16 &&
                         ran == ECF_PREC_BF16
                     ? U_CPU_AMX_TRAIN
