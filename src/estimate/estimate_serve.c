@@ -200,9 +200,10 @@ static void llm_times(infer_times *t,
         t->mem_bound = mb_gemm || mb_attn;
     }
     t->weight_bytes = weights_dev;
+    t->rep_bytes = (b + pf_tok) * rep_tok * bw;
     t->kv_bytes = kv_dev;
     t->bw = bw;
-    t->mem_s = (weights_dev + kv_dev) / bw;
+    t->mem_s = (weights_dev + t->rep_bytes + kv_dev) / bw;
     t->compute_s = rate_dec > 0 ? dec_flops / rate_dec : 0;
     /* The step's all-reduces carry every token it runs: the b decode
      * tokens and, on an engine that fuses arriving prompts into the step
@@ -529,7 +530,9 @@ static void explain_serve(ecf_estimate *e,
     } else {
         x->fwd_overhead_ms = eng->fwd_overhead_s * 1e3;
     }
-    x->weight_bytes = t->weight_bytes;
+    /* the step's GEMM term reads the weights and, on a tensor-parallel
+     * rank, moves the norms it repeats (ecf_est_tp_replicated_bytes) */
+    x->weight_bytes = t->weight_bytes + t->rep_bytes;
     x->kv_bytes = t->kv_bytes;
     x->bw_gbytes_s = t->bw / 1e9;
     x->memory_ms = t->mem_s * 1e3;
