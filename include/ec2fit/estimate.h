@@ -415,7 +415,8 @@ typedef struct {
     double step_host_ms;      /* engine's fixed host time per step */
     double layer_dispatch_ms; /* eager launches per layer per step */
     double dispatch_ms;       /* layer_dispatch_ms x layers */
-    double weight_bytes;      /* read per step per device */
+    double weight_bytes;      /* read per step per device (with the norms
+                                 a tensor-parallel rank repeats) */
     double kv_bytes;          /* LLM: KV cache read per step per device */
     double bw_gbytes_s;       /* achieved bandwidth used for the reads */
     double memory_ms;         /* bytes / bandwidth */

@@ -60,3 +60,24 @@ double ecf_est_gemm_act_bytes_per_token(const ecf_model *m, int tp,
         k = m->experts_per_tok;
     return (attn + k * mlp) * m->layers * elem;
 }
+
+/* vLLM's Llama layer (vllm-project/vllm@0035bdf2
+ * vllm/model_executor/models/llama.py): input_layernorm and
+ * post_attention_layernorm are RMSNorm(config.hidden_size) on every rank,
+ * called with the residual (the fused_add_rms_norm kernel reads input and
+ * residual and writes both back: 4 h elements per token), while the
+ * activation and the rotary embedding run on the rank's own columns and
+ * heads. Tensor parallelism leaves "the layer-norms as well as the
+ * dropouts after attention and MLP blocks intact and as a result, they
+ * are replicated across the tensor parallel group" (Korthikanti et al.,
+ * "Reducing Activation Recomputation in Large Transformer Models", 2022,
+ * section 4.2.2); serving engines run no sequence parallelism to split
+ * them. */
+double ecf_est_tp_replicated_bytes(const ecf_model *m, int tp, double elem)
+{
+    if (tp <= 1 || m->layers <= 0 || m->hidden <= 0 ||
+        !ecf_model_kind_is_transformer(m->kind) ||
+        m->kind == ECF_KIND_DIFFUSION)
+        return 0;
+    return m->layers * 2.0 * 4.0 * m->hidden * elem * (1.0 - 1.0 / tp);
+}

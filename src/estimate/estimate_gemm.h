@@ -18,6 +18,16 @@
 double ecf_est_gemm_act_bytes_per_token(const ecf_model *m, int tp,
                                         double elem);
 
+/* Bytes per token that one of `tp` tensor-parallel ranks of an LLM moves
+ * in element-wise kernels beyond its 1/tp share (docs/estimation.md 5.3,
+ * "Replicated element-wise work under tensor parallelism"): the two fused
+ * residual-add + RMSNorm passes of every layer run on the full width on
+ * every rank (each reads the input and the residual and writes both,
+ * 4 h elements), so of their layers x 8 h elements x `elem` bytes per
+ * token, (1 - 1/tp) is what a split would have saved and the single
+ * device's figures do not charge. 0 at tp 1 and without layer shapes. */
+double ecf_est_tp_replicated_bytes(const ecf_model *m, int tp, double elem);
+
 /* Measured fraction of an H100 SXM's dense 16-bit peak that an inference
  * GEMM of M tokens reaches where it is compute-bound (docs/estimation.md
  * 5.3, "Compute efficiency by M"): interpolated linearly in M between

@@ -78,7 +78,7 @@ static void llm_times(infer_times *t,
     double u_pf, rate_pf, rate_burst, rate_dec, weights_dev, kv_dev, comm_pf,
         comm_dec, m_pf, m_burst, m_step;
     double pf_stage, dec_stage, host, iter, lambda, rho, wait, dec_flops;
-    double ctx_avg = s_in + s_out / 2.0, act_tok, pf_tok;
+    double ctx_avg = s_in + s_out / 2.0, act_tok, pf_tok, rep_tok;
     /* the prompt as the prefill runs it (Neuron: padded to its bucket) */
     double s_pf = ecf_est_neuron_prompt_tokens(d, s_in, s_out);
     double act_elem = p == ECF_PREC_FP8 ? 1.0 : p == ECF_PREC_FP32 ? 4.0 : 2.0;
@@ -128,8 +128,15 @@ static void llm_times(infer_times *t,
     act_tok = d->cpu ? 0
                      : ecf_est_gemm_act_bytes_per_token(m, pl->tp, act_elem) /
                            pp;
+    /* the norms and residual adds no rank splits: the share of their
+     * bytes a split would have saved, per token and stage, read at the
+     * step's bandwidth after the GEMMs (ecf_est_tp_replicated_bytes) */
+    rep_tok = d->cpu ? 0
+                     : ecf_est_tp_replicated_bytes(m, pl->tp, act_elem) / pp /
+                           bw;
     pf_stage = roofline(wk[0] + s_pf * act_tok, bw,
-                        fwd_flops_sample(m, (int)s_pf) / split, rate_pf, NULL);
+                        fwd_flops_sample(m, (int)s_pf) / split, rate_pf, NULL) +
+               s_pf * rep_tok;
     comm_pf = 2.0 * m->layers *
               serve_allreduce_s(d, s_pf * m->hidden * 2.0, pl->tp);
     t->prefill_s = pp * pf_stage + comm_pf;
@@ -138,9 +145,10 @@ static void llm_times(infer_times *t,
                                                        (d->net_gbytes_s * 1e9));
     /* b prompts at once (a closed loop's first round): one roofline over
      * all their tokens; the last of them waits for the whole of it */
-    t->burst_s = pp * roofline(wk[1] + b * s_pf * act_tok, bw,
-                               b * fwd_flops_sample(m, (int)s_pf) / split,
-                               rate_burst, NULL) +
+    t->burst_s = pp * (roofline(wk[1] + b * s_pf * act_tok, bw,
+                                b * fwd_flops_sample(m, (int)s_pf) / split,
+                                rate_burst, NULL) +
+                       b * s_pf * rep_tok) +
                  2.0 * m->layers *
                      serve_allreduce_s(d, b * s_pf * m->hidden * 2.0, pl->tp);
 
@@ -182,7 +190,8 @@ static void llm_times(infer_times *t,
     {
         bool mb_gemm, mb_attn;
         double gemm_flops = b * 2.0 * matmul_params(m) / split;
-        t->gemm_s = roofline(weights_dev, bw, gemm_flops, rate_dec, &mb_gemm);
+        t->gemm_s = roofline(weights_dev, bw, gemm_flops, rate_dec, &mb_gemm) +
+                    (b + pf_tok) * rep_tok;
         t->attn_s = roofline(kv_dev, bw, dec_flops - gemm_flops, rate_dec,
                              &mb_attn);
         dec_stage = t->gemm_s + t->attn_s;
@@ -191,9 +200,10 @@ static void llm_times(infer_times *t,
         t->mem_bound = mb_gemm || mb_attn;
     }
     t->weight_bytes = weights_dev;
+    t->rep_bytes = (b + pf_tok) * rep_tok * bw;
     t->kv_bytes = kv_dev;
     t->bw = bw;
-    t->mem_s = (weights_dev + kv_dev) / bw;
+    t->mem_s = (weights_dev + t->rep_bytes + kv_dev) / bw;
     t->compute_s = rate_dec > 0 ? dec_flops / rate_dec : 0;
     /* The step's all-reduces carry every token it runs: the b decode
      * tokens and, on an engine that fuses arriving prompts into the step
@@ -520,7 +530,9 @@ static void explain_serve(ecf_estimate *e,
     } else {
         x->fwd_overhead_ms = eng->fwd_overhead_s * 1e3;
     }
-    x->weight_bytes = t->weight_bytes;
+    /* the step's GEMM term reads the weights and, on a tensor-parallel
+     * rank, moves the norms it repeats (ecf_est_tp_replicated_bytes) */
+    x->weight_bytes = t->weight_bytes + t->rep_bytes;
     x->kv_bytes = t->kv_bytes;
     x->bw_gbytes_s = t->bw / 1e9;
     x->memory_ms = t->mem_s * 1e3;

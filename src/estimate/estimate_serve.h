@@ -19,6 +19,9 @@ typedef struct {
     bool mem_bound;
     /* the step's terms, for --explain (ecf_serve_terms) */
     double weight_bytes, kv_bytes, bw, mem_s, compute_s, host_s;
+    /* LLM decode: the norms every tensor-parallel rank repeats, bytes per
+     * step and stage beyond its share (ecf_est_tp_replicated_bytes) */
+    double rep_bytes;
     double interleave_s, join_s;
     /* decode: the pipeline hops of one step, (pp - 1) x (latency + the
      * step's hidden states at the inter-node link) */

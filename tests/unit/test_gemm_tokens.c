@@ -6,7 +6,8 @@
  * 2MNK / 2(MK + NK + MN) (docs/estimation.md 5.3, "Tokens per GEMM"),
  * the attention-score traffic of an unfused encoder forward (5.4), and
  * the measured GEMM rate by tokens per GEMM (5.3, "Compute efficiency by
- * M").
+ * M"), and the element-wise work a tensor-parallel rank repeats (5.3,
+ * "Replicated element-wise work under tensor parallelism").
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -143,6 +144,79 @@ static void test_gemm_eff_by_tokens(void **state)
     assert_float_equal(ecf_est_gemm_eff_tokens(16384), 706.0 / 989.5, 1e-4);
 }
 
+/* The element-wise bytes a tensor-parallel rank moves beyond its share
+ * (docs/estimation.md 5.3, "Replicated element-wise work under tensor
+ * parallelism"): two fused residual-add + RMSNorm passes per layer, 4 h
+ * elements each, on every rank, of which (1 - 1/tp) a split would have
+ * saved. Llama 3.1 70B: 80 layers, h 8192. */
+static void test_tp_replicated_bytes(void **state)
+{
+    const ecf_model *m = model(state, "llama-3.1-70b");
+    double prev = 0;
+    int tp;
+    /* 80 x 8 x 8192 x 2 bytes = 10,485,760 per token on one device */
+    assert_float_equal(ecf_est_tp_replicated_bytes(m, 8, 2.0),
+                       10485760.0 * 7.0 / 8.0, 1e-6);
+    assert_float_equal(ecf_est_tp_replicated_bytes(m, 2, 2.0), 5242880.0,
+                       1e-6);
+    /* fp8 activations would move half; fp32 twice */
+    assert_float_equal(ecf_est_tp_replicated_bytes(m, 2, 1.0), 2621440.0,
+                       1e-6);
+    /* nothing to charge on one device, or for a model without layers */
+    assert_float_equal(ecf_est_tp_replicated_bytes(m, 1, 2.0), 0, 0);
+    assert_float_equal(ecf_est_tp_replicated_bytes(m, 0, 2.0), 0, 0);
+    assert_float_equal(
+        ecf_est_tp_replicated_bytes(model(state, "resnet50"), 8, 2.0), 0, 0);
+    /* more ranks, more of the work each one repeats */
+    for (tp = 2; tp <= 64; tp++) {
+        double v = ecf_est_tp_replicated_bytes(m, tp, 2.0);
+        assert_true(v > prev);
+        assert_true(v < 10485760.0);
+        prev = v;
+    }
+}
+
+/* End to end: one decode step of Llama 2 13B at batch 1 on a
+ * p4de.24xlarge (vLLM, fp16) reads the rank's weights (its parameters
+ * less the input embedding, 32,000 x 5,120, x 2 bytes / tp) and moves the
+ * norms it repeats: 40 layers x 8 x 5,120 x 2 bytes x 7/8 = 2,867,200
+ * bytes at TP 8, 2,457,600 at TP 4, none at TP 1. --explain reports both
+ * as the step's GEMM bytes, and the memory-bound GEMM time is those bytes
+ * at 70% of 2,039 GB/s (2.009 / 1.722 us more than the weights alone). */
+static void test_tp_replicated_decode_step(void **state)
+{
+    ecf_accel a;
+    ecf_instance in;
+    const ecf_model *m = model(state, "llama-2-13b");
+    static const int tps[3] = {1, 4, 8};
+    static const double rep[3] = {0, 2457600.0, 2867200.0};
+    int i;
+    a100_80gb(&a);
+    p4de(&in, &a);
+    for (i = 0; i < 3; i++) {
+        ecf_estimate e;
+        ecf_workload w = ECF_WORKLOAD_INIT;
+        double weights = (m->params - 32000.0 * 5120.0) * 2.0 / tps[i];
+        w.task = ECF_TASK_INFER;
+        w.precision = ECF_PREC_FP16;
+        w.engine = ECF_ENGINE_VLLM;
+        w.batch_size = 1;
+        w.batch_explicit = true;
+        w.tensor_parallel = tps[i];
+        w.input_tokens = 512;
+        w.output_tokens = 128;
+        run_ok(&e, m, &w, &in, 1);
+        assert_true(e.fits);
+        assert_int_equal(e.tp_degree, tps[i]);
+        assert_true(e.serve.set);
+        assert_true(e.serve.gemm_mem_bound);
+        assert_float_equal(e.serve.bw_gbytes_s, 2039 * 0.70, 1e-9);
+        assert_float_equal(e.serve.weight_bytes - weights, rep[i], 1e-3);
+        assert_float_equal(e.serve.gemm_ms,
+                           (weights + rep[i]) / (2039 * 0.70e9) * 1e3, 1e-9);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -152,6 +226,8 @@ int main(void)
         cmocka_unit_test(test_attn_scores_infer),
         cmocka_unit_test(test_no_shapes),
         cmocka_unit_test(test_gemm_eff_by_tokens),
+        cmocka_unit_test(test_tp_replicated_bytes),
+        cmocka_unit_test(test_tp_replicated_decode_step),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
