@@ -428,11 +428,12 @@ static int memo_min_nodes(run_ctx *c, const ecf_instance *inst, int limit)
 /* True when the memo keeps a failing plan-free verdict for the current
  * instance at `n` nodes, decided with this run's rules and stack table
  * (*pf, *ratio set): every purchase option fails on it, so the estimate
- * itself is not needed. */
+ * itself is not needed. *slot: the verdict slot (ecf_rec_memo_pf). */
 static bool kept_plan_free_fail(run_ctx *c, int n, ecf_rule_id *pf,
-                                double *ratio)
+                                double *ratio, ecf_rec_pf **slot)
 {
-    const ecf_rec_pf *kept = ecf_rec_memo_pf(c->memo, c->inst_index, n);
+    const ecf_rec_pf *kept = *slot =
+        ecf_rec_memo_pf(c->memo, c->inst_index, n);
     if (!kept || !kept->valid || kept->rule == ECF_RULE_NO_PRICE ||
         kept->rules != (const void *)c->rules ||
         kept->stacks != (const void *)c->o->stacks)
@@ -523,13 +524,14 @@ static int consider_priced(run_ctx *c, const ecf_instance *inst,
         double deadline_ratio = 1e300; /* the smallest deadline miss */
         ecf_rule_id pf;
         double pf_ratio;
-        if (!kept_plan_free_fail(c, n, &pf, &pf_ratio)) {
+        ecf_rec_pf *kept;
+        if (!kept_plan_free_fail(c, n, &pf, &pf_ratio, &kept)) {
             /* the estimate is needed (unless a kept verdict passes, it is
-             * decided here) */
-            ecf_rec_pf *kept;
+             * decided here); a slot found stays valid (recommend_memo.c) */
             if (!(ep = memo_estimate(c, &e, inst, n, err)))
                 return -1;
-            kept = ecf_rec_memo_pf(c->memo, c->inst_index, n);
+            if (!kept)
+                kept = ecf_rec_memo_pf(c->memo, c->inst_index, n);
             if (kept && kept->valid && kept->rules == (const void *)c->rules &&
                 kept->stacks == (const void *)c->o->stacks) {
                 pf = (ecf_rule_id)kept->rule;

@@ -68,7 +68,9 @@ typedef struct {
     double ratio;
 } ecf_rec_pf;
 /* The verdict slot of the kept estimate of (inst_index, n); NULL when the
- * memo keeps none (or memo is NULL). Valid until the next estimate call. */
+ * memo keeps none (or memo is NULL). Valid until the next estimate call,
+ * but for one of the same (inst_index, n): that finds the entry and
+ * rescales or recomputes it in place (its verdict then cleared). */
 ecf_rec_pf *ecf_rec_memo_pf(ecf_recommend_memo *mm, size_t inst_index,
                             int n);
 
