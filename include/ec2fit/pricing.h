@@ -82,6 +82,23 @@ int ecf_pricing_parse_products(char **next_token_out, ecf_pricing_table *t,
                                const char *region, const char *data,
                                size_t len, ecf_err *err);
 
+/**
+ * Is a DescribeSavingsPlansOfferingRates error reply an authorisation
+ * refusal (the caller's IAM policy lacks
+ * savingsplans:DescribeSavingsPlansOfferingRates) rather than a fault?
+ * `status` is the HTTP status, `body` the reply (rest-json: the error type
+ * in "__type", else "code"/"Code", namespace "...#" and ":..." suffix
+ * removed). True for HTTP 403 unless the type names a signing or clock
+ * fault (InvalidSignatureException, SignatureDoesNotMatch,
+ * IncompleteSignature, ExpiredTokenException, RequestExpired), and for
+ * HTTP 400 with AccessDeniedException, AccessDenied, UnauthorizedOperation,
+ * UnrecognizedClientException or NotAuthorized; false otherwise (5xx,
+ * ValidationException, ...). The type found ("" when none) is copied to
+ * type_out (`type_size` bytes, may be 0). docs/update.md "Permissions".
+ */
+bool ecf_sp_access_denied(char *type_out, size_t type_size, long status,
+                          const char *body, size_t len);
+
 /** Resolves duplicates after the last page: two SKUs with different
  *  prices for the same type and region are both rejected ("ambiguous").
  *  Call once before ecf_pricing_merge; idempotent. */

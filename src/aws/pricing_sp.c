@@ -307,3 +307,58 @@ double ecf_sp_table_get(const ecf_sp_table *t, const char *region,
     }
     return -1;
 }
+
+static bool in_list(const char *s, const char *const *list)
+{
+    for (; *list; list++)
+        if (strcmp(s, *list) == 0)
+            return true;
+    return false;
+}
+
+bool ecf_sp_access_denied(char *type_out, size_t type_size, long status,
+                          const char *body, size_t len)
+{
+    /* signing and clock faults: a bug or a skewed clock, not the policy */
+    static const char *const not_policy[] = {
+        "InvalidSignatureException", "SignatureDoesNotMatch",
+        "IncompleteSignature", "ExpiredTokenException", "RequestExpired",
+        NULL};
+    static const char *const denied_400[] = {
+        "AccessDeniedException", "AccessDenied", "UnauthorizedOperation",
+        "UnrecognizedClientException", "NotAuthorized", NULL};
+    char type[128] = "";
+    cJSON *root = NULL;
+    bool denied = false;
+
+    if (body && len > 0)
+        root = cJSON_ParseWithLengthOpts(body, len, NULL, 0);
+    if (cJSON_IsObject(root)) {
+        const char *t = get_str(root, "__type");
+        const char *hash;
+        size_t n;
+        if (!t)
+            t = get_str(root, "code");
+        if (!t)
+            t = get_str(root, "Code");
+        if (t) {
+            /* "aws.protocols#AccessDeniedException:http://..." */
+            hash = strrchr(t, '#');
+            if (hash)
+                t = hash + 1;
+            n = strcspn(t, ":");
+            if (n >= sizeof(type))
+                n = sizeof(type) - 1;
+            memcpy(type, t, n);
+            type[n] = '\0';
+        }
+    }
+    cJSON_Delete(root);
+    if (status == 403)
+        denied = !in_list(type, not_policy);
+    else if (status == 400)
+        denied = in_list(type, denied_400);
+    if (type_size > 0)
+        snprintf(type_out, type_size, "%s", type);
+    return denied;
+}

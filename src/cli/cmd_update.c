@@ -121,7 +121,9 @@ static void usage(FILE *f)
         "prices from the AWS Pricing API (GetProducts), and 1- and 3-year\n"
         "No Upfront Savings Plan rates from the Savings Plans API\n"
         "(DescribeSavingsPlansOfferingRates). Both need AWS credentials and\n"
-        "are skipped, with a warning, without them. A reserved, Savings Plan\n"
+        "are skipped, with a warning, without them; an IAM policy without\n"
+        "savingsplans:DescribeSavingsPlansOfferingRates keeps the catalog's\n"
+        "Savings Plan rates, with a warning. A reserved, Savings Plan\n"
         "or spot rate not below on-demand, or a 3-year Savings Plan rate\n"
         "above the 1-year one, is dropped with a warning. Other commands use\n"
         "the cache when it is valid and newer than the built-in catalog.\n"
@@ -614,11 +616,30 @@ int cmd_update(int argc, char **argv)
         rc = cli_update_fetch_ondemand(od, &pages, &ep, &regions, &creds,
                                        &hopts, &ui, &err);
         if (rc == 0) {
+            sp_refusal refusal;
             ecf_pricing_table_finish(od);
             sp = ecf_sp_table_new();
-            rc = cli_update_fetch_savings_plans(sp, &sp_pages, &sp_ep,
-                                                &regions, &creds, &hopts,
-                                                &ui, &err);
+            rc = cli_update_fetch_savings_plans(sp, &sp_pages, &refusal,
+                                                &sp_ep, &regions, &creds,
+                                                &hopts, &ui, &err);
+            if (rc < 0 && refusal.denied) {
+                /* A policy with pricing:GetProducts only (all an update
+                 * needed before the Savings Plans API was used): the
+                 * on-demand refresh still lands, the catalog's rates are
+                 * kept (and judged against the new on-demand prices), and
+                 * no savings_plans_api source claims a refresh. */
+                ui_clear(&ui);
+                cli_warn("update: savings plans: access denied (HTTP %ld%s%s;"
+                         " the policy needs "
+                         "savingsplans:DescribeSavingsPlansOfferingRates); "
+                         "Savings Plan rates not refreshed",
+                         refusal.status, refusal.type[0] ? " " : "",
+                         refusal.type);
+                ecf_sp_table_free(sp);
+                sp = NULL;
+                sp_pages = 0;
+                rc = 0;
+            }
         }
         if (rc < 0) {
             ui_clear(&ui);

@@ -66,10 +66,20 @@ int cli_update_fetch_ondemand(ecf_pricing_table *t, size_t *pages_out,
                               const ecf_http_opts *hopts, ui_state *ui,
                               ecf_err *err);
 
+/** Why a Savings Plans listing failed, when it was an authorisation
+ *  refusal (ecf_sp_access_denied): the caller goes on without the rates. */
+typedef struct {
+    bool denied;
+    long status;   /* HTTP status of the refusal */
+    char type[64]; /* its error type, "" when the reply named none */
+} sp_refusal;
+
 /** DescribeSavingsPlansOfferingRates for every region, page by page, into
- *  `t`, finished on success. */
+ *  `t`, finished on success. On failure `refusal` (optional) says whether
+ *  the reply was an access denial; the error is set either way. */
 int cli_update_fetch_savings_plans(ecf_sp_table *t, size_t *pages_out,
-                                   const endpoint *ep, const strlist *regions,
+                                   sp_refusal *refusal, const endpoint *ep,
+                                   const strlist *regions,
                                    const ecf_awscreds *creds,
                                    const ecf_http_opts *hopts, ui_state *ui,
                                    ecf_err *err);

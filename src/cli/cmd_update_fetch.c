@@ -129,8 +129,8 @@ typedef struct {
                  const char *data, size_t len, ecf_err *err);
 } listing;
 
-static int fetch_pages(void *table, size_t *pages_out, const listing *l,
-                       const endpoint *ep, const strlist *regions,
+static int fetch_pages(void *table, size_t *pages_out, sp_refusal *refusal,
+                       const listing *l, const endpoint *ep, const strlist *regions,
                        const ecf_awscreds *creds, const ecf_http_opts *hopts,
                        ui_state *ui, ecf_err *err)
 {
@@ -159,6 +159,12 @@ static int fetch_pages(void *table, size_t *pages_out, const listing *l,
             cli_update_ui_begin(ui, label);
             l->request(&body, region, token);
             rc = post_signed(&res, l->api, ep, &body, creds, hopts, err);
+            if (rc == ECF_EHTTP && refusal) {
+                refusal->status = res.status;
+                refusal->denied = ecf_sp_access_denied(
+                    refusal->type, sizeof(refusal->type), res.status,
+                    res.body.data, res.body.len);
+            }
             if (rc < 0)
                 goto out;
             rc = l->parse(&next, table, region, res.body.data, res.body.len,
@@ -219,11 +225,13 @@ int cli_update_fetch_ondemand(ecf_pricing_table *t, size_t *pages_out,
 {
     static const listing l = {"GetProducts", "NextToken", &get_products,
                               ecf_pricing_products_request, parse_products};
-    return fetch_pages(t, pages_out, &l, ep, regions, creds, hopts, ui, err);
+    return fetch_pages(t, pages_out, NULL, &l, ep, regions, creds, hopts, ui,
+                       err);
 }
 
 int cli_update_fetch_savings_plans(ecf_sp_table *t, size_t *pages_out,
-                                   const endpoint *ep, const strlist *regions,
+                                   sp_refusal *refusal, const endpoint *ep,
+                                   const strlist *regions,
                                    const ecf_awscreds *creds,
                                    const ecf_http_opts *hopts, ui_state *ui,
                                    ecf_err *err)
@@ -231,7 +239,11 @@ int cli_update_fetch_savings_plans(ecf_sp_table *t, size_t *pages_out,
     static const listing l = {"DescribeSavingsPlansOfferingRates",
                               "nextToken", &sp_offering_rates,
                               ecf_sp_rates_request, parse_sp_rates};
-    int rc = fetch_pages(t, pages_out, &l, ep, regions, creds, hopts, ui, err);
+    int rc;
+    if (refusal)
+        memset(refusal, 0, sizeof(*refusal));
+    rc = fetch_pages(t, pages_out, refusal, &l, ep, regions, creds, hopts, ui,
+                     err);
     if (rc == 0)
         ecf_sp_table_finish(t);
     return rc;

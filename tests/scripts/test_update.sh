@@ -294,6 +294,62 @@ grep -qx 'ec2fit: warning: update: p4d.24xlarge us-east-1: kept 1-year Savings P
 [ "$(price p4d.24xlarge us-east-1 ondemand_usd_per_hour) $(price p4d.24xlarge us-east-1 reserved_1y_usd_per_hour) $(price p4d.24xlarge us-east-1 savings_plan_1y_usd_per_hour) $(price p4d.24xlarge us-east-1 savings_plan_3y_usd_per_hour)" = "12 None None 9.5" ] ||
     fail "odcut: p4d.24xlarge us-east-1 $(price p4d.24xlarge us-east-1 ondemand_usd_per_hour) $(price p4d.24xlarge us-east-1 reserved_1y_usd_per_hour) $(price p4d.24xlarge us-east-1 savings_plan_1y_usd_per_hour) $(price p4d.24xlarge us-east-1 savings_plan_3y_usd_per_hour)"
 
+# A policy with pricing:GetProducts only (docs/update.md "Permissions"):
+# the Savings Plans API refuses (HTTP 403 AccessDeniedException, as AWS
+# answers an IAM denial; then HTTP 400 with the type in the body). The
+# update still lands (exit 0) with one warning: on-demand prices refreshed
+# (m5.large us-east-1 0.097, p4d.24xlarge us-east-1 cut to 12), the
+# catalog's Savings Plan rates kept (p4d us-west-2 14 / 9.8, not the 14.1 /
+# 9.7 the API would list; g5.xlarge us-east-1 none, not 0.7242) and judged
+# against the new on-demand price (p4d us-east-1's 13.9 dropped, 9.5 kept),
+# and no savings_plans_api source in the catalog or the sidecar; the
+# catalog's own savings_plans source keeps its date.
+python3 -c 'import json,sys
+d = json.load(open(sys.argv[1]))
+i = [x for x in d["instances"] if x["type"] == "p4d.24xlarge"][0]
+i["prices"]["us-east-1"].update(savings_plan_1y_usd_per_hour=13.9, savings_plan_3y_usd_per_hour=9.5)
+i["prices"]["us-west-2"].update(savings_plan_1y_usd_per_hour=14.0, savings_plan_3y_usd_per_hour=9.8)
+d["sources"].append({"id": "savings_plans", "file": "ec2_savings_plans.csv", "as_of": "2026-09-25", "origin": "test fixture"})
+json.dump(d, open(sys.argv[2], "w"), indent=1)' "$BASE" "$WORK/base_spd.json"
+sp_fields() { # type region
+    echo "$(price "$1" "$2" savings_plan_1y_usd_per_hour) $(price "$1" "$2" savings_plan_3y_usd_per_hour)"
+}
+for sc in spdenied spdenied400; do
+    start_server $sc
+    BASE="$WORK/base_spd.json" update
+    [ "$RC" = 0 ] || fail "$sc: exit $RC: $(cat "$WORK/err")"
+    case $sc in
+    spdenied) why='HTTP 403' ;;
+    *) why='HTTP 400 AccessDeniedException' ;;
+    esac
+    [ "$(grep -c 'savings plans' "$WORK/err")" = 1 ] ||
+        fail "$sc: expected one savings plans line: $(cat "$WORK/err")"
+    grep -qx "ec2fit: warning: update: savings plans: access denied ($why; the policy needs savingsplans:DescribeSavingsPlansOfferingRates); Savings Plan rates not refreshed" "$WORK/err" ||
+        fail "$sc: warning: $(cat "$WORK/err")"
+    [ "$(grep -c '^SP POST /DescribeSavingsPlansOfferingRates region=us-east-1 token=- sig=ok ' "$WORK/log")" = 1 ] ||
+        fail "$sc: expected one signed Savings Plans request: $(grep '^SP' "$WORK/log")"
+    grep -qx 'ec2fit: warning: update: p4d.24xlarge us-east-1: kept 1-year Savings Plan rate 13.9 is now at or above the fetched on-demand 12; dropped' "$WORK/err" ||
+        fail "$sc: kept rate above the new on-demand not dropped: $(cat "$WORK/err")"
+    grep -qx 'ec2fit: update: on-demand: 2 regions, 5 pages, .*' "$WORK/err" ||
+        fail "$sc: on-demand summary: $(cat "$WORK/err")"
+    grep -qx 'ec2fit: update: wrote .*/catalog.json (prices as of [0-9-]*)' "$WORK/err" ||
+        fail "$sc: not written: $(cat "$WORK/err")"
+    [ "$(price m5.large us-east-1 ondemand_usd_per_hour) $(price p4d.24xlarge us-east-1 ondemand_usd_per_hour)" = "0.097 12" ] ||
+        fail "$sc: on-demand not refreshed: $(price m5.large us-east-1 ondemand_usd_per_hour) $(price p4d.24xlarge us-east-1 ondemand_usd_per_hour)"
+    [ "$(sp_fields p4d.24xlarge us-east-1)" = "None 9.5" ] ||
+        fail "$sc: p4d.24xlarge us-east-1 rates $(sp_fields p4d.24xlarge us-east-1)"
+    [ "$(sp_fields p4d.24xlarge us-west-2)" = "14 9.8" ] ||
+        fail "$sc: p4d.24xlarge us-west-2 rates not kept: $(sp_fields p4d.24xlarge us-west-2)"
+    [ "$(sp_fields g5.xlarge us-east-1)" = "None None" ] ||
+        fail "$sc: g5.xlarge us-east-1 got rates: $(sp_fields g5.xlarge us-east-1)"
+    got=$(python3 -c 'import json,sys
+c = json.load(open(sys.argv[1])); m = json.load(open(sys.argv[2]))
+print(" ".join(sorted(s["id"] + "@" + s["as_of"] for s in c["sources"] if "savings" in s["id"] or s["id"] == "pricing_api")),
+      "|", " ".join(sorted(s["id"] for s in m["sources"])))' "$CACHE/catalog.json" "$CACHE/catalog.json.meta")
+    [ "$got" = "pricing_api@$(date -u +%F) savings_plans@2026-09-25 | pricing_api spot_advisor" ] ||
+        fail "$sc: sources: $got"
+done
+
 # A malformed Savings Plans reply fails the update: one line, exit 1, the
 # previous cache byte for byte (sha256 before and after).
 snapshot

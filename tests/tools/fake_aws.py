@@ -43,6 +43,12 @@ Scenarios (--scenario) change one thing at a time:
               kept rates are judged against the new price)
   spbadjson   DescribeSavingsPlansOfferingRates replies are not JSON
   spbadrate   ... the first result's rate is "1e3"
+  spdenied    DescribeSavingsPlansOfferingRates answers HTTP 403 as AWS
+              does for an IAM denial (x-amzn-ErrorType AccessDeniedException,
+              a Message naming the action), and GetProducts lowers
+              p4d.24xlarge us-east-1 to 12.0 as in odcut
+  spdenied400 ... HTTP 400 with "__type": "AccessDeniedException" in the
+              body (no header), on-demand cut the same way
 (Every scenario answers POST /DescribeSavingsPlansOfferingRates, the
 Savings Plans API, from savings_plans.json: SigV4 for service
 savingsplans, rest-json, filters checked, pages of --sp-page-size.)
@@ -512,6 +518,23 @@ class Handler(BaseHTTPRequestHandler):
         if reason is not None:
             sys.stderr.write("fake_aws: %s\n" % reason)
             self.reply(403, json.dumps({"message": SIG_MISMATCH}),
+                       "application/json",
+                       {"x-amzn-ErrorType": "InvalidSignatureException"})
+            return
+        if args.scenario == "spdenied":
+            self.reply(403, json.dumps({
+                "Message": "User: arn:aws:iam::123456789012:user/ci is not "
+                           "authorized to perform: savingsplans:"
+                           "DescribeSavingsPlansOfferingRates because no "
+                           "identity-based policy allows the savingsplans:"
+                           "DescribeSavingsPlansOfferingRates action"}),
+                "application/json",
+                {"x-amzn-ErrorType": "AccessDeniedException:http://internal."
+                                     "amazon.com/coral/com.amazon.coral.service/"})
+            return
+        if args.scenario == "spdenied400":
+            self.reply(400, json.dumps({"__type": "AccessDeniedException",
+                                        "message": "not authorized"}),
                        "application/json")
             return
         if self.headers.get("X-Amz-Target") is not None or \
@@ -619,7 +642,9 @@ class Handler(BaseHTTPRequestHandler):
             usd = prices[itype]
             if sc == "bigmove" and itype == "p4d.24xlarge":
                 usd = "%.10f" % (float(usd) * 10)
-            if sc == "odcut" and itype == "p4d.24xlarge" and region == "us-east-1":
+            if sc in ("odcut", "spdenied", "spdenied400") and \
+                    itype == "p4d.24xlarge" and \
+                    region == "us-east-1":
                 usd = "12.0000000000"
             if sc == "newfar" and itype == "m5.large" and region == "us-west-2":
                 usd = "%.10f" % (float(usd) * 10)

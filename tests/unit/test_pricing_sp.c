@@ -586,6 +586,75 @@ static void test_pricing_sp__merge_invariants(void **state)
     assert_true(taken > 100 && dropped > 100); /* both paths exercised */
 }
 
+/* Which error replies are a refused permission (docs/update.md
+ * "Permissions"): the update goes on without Savings Plan rates for
+ * those, and fails for every other. */
+static void test_pricing_sp__access_denied(void **state)
+{
+    static const struct {
+        long status;
+        const char *body;
+        bool denied;
+        const char *type;
+    } cases[] = {
+        /* IAM denial as rest-json services send it: 403, the type in the
+         * x-amzn-ErrorType header, only a Message in the body */
+        {403, "{\"Message\":\"User: arn:aws:iam::123456789012:user/ci is "
+              "not authorized to perform: "
+              "savingsplans:DescribeSavingsPlansOfferingRates\"}",
+         true, ""},
+        {403, "{\"__type\":\"AccessDeniedException\",\"message\":\"no\"}",
+         true, "AccessDeniedException"},
+        {403, "", true, ""},
+        {403, "<html>forbidden</html>", true, ""},
+        {400, "{\"__type\":\"AccessDeniedException\"}", true,
+         "AccessDeniedException"},
+        {400,
+         "{\"__type\":\"com.amazon.coral.service#"
+         "UnrecognizedClientException:http://internal.amazon.com/\"}",
+         true, "UnrecognizedClientException"},
+        {400, "{\"code\":\"UnauthorizedOperation\"}", true,
+         "UnauthorizedOperation"},
+        {400, "{\"Code\":\"AccessDenied\"}", true, "AccessDenied"},
+        /* signing or clock faults: not the policy, stay fatal */
+        {403, "{\"__type\":\"InvalidSignatureException\",\"message\":"
+              "\"The request signature we calculated does not match\"}",
+         false, "InvalidSignatureException"},
+        {403, "{\"__type\":\"ExpiredTokenException\"}", false,
+         "ExpiredTokenException"},
+        {400, "{\"__type\":\"RequestExpired\"}", false, "RequestExpired"},
+        /* faults of the request or the service */
+        {400, "{\"__type\":\"ValidationException\",\"message\":\"bad\"}",
+         false, "ValidationException"},
+        {400, "{\"message\":\"bad request\"}", false, ""},
+        {500, "{\"__type\":\"InternalServerException\"}", false,
+         "InternalServerException"},
+        {503, "{\"__type\":\"AccessDeniedException\"}", false,
+         "AccessDeniedException"},
+        {404, "{\"__type\":\"AccessDeniedException\"}", false,
+         "AccessDeniedException"},
+    };
+    char type[64];
+    size_t i;
+    (void)state;
+    for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        bool got = ecf_sp_access_denied(type, sizeof(type), cases[i].status,
+                                        cases[i].body, strlen(cases[i].body));
+        if (got != cases[i].denied || strcmp(type, cases[i].type) != 0)
+            fail_msg("case %zu (HTTP %ld %s): denied %d type '%s'", i,
+                     cases[i].status, cases[i].body, (int)got, type);
+    }
+    /* NULL body; a type longer than the buffer is cut, not overrun */
+    assert_true(ecf_sp_access_denied(type, sizeof(type), 403, NULL, 0));
+    assert_string_equal(type, "");
+    assert_false(ecf_sp_access_denied(
+        type, 8, 400, "{\"__type\":\"AccessDeniedException\"}", 32));
+    assert_true(ecf_sp_access_denied(
+        type, 8, 400, "{\"__type\":\"AccessDeniedException\"}", 34));
+    assert_string_equal(type, "AccessD");
+    assert_true(ecf_sp_access_denied(NULL, 0, 403, "{}", 2));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -597,6 +666,7 @@ int main(void)
         cmocka_unit_test(test_pricing_sp__merge_drops_kept),
         cmocka_unit_test(test_pricing_sp__merge_drops_kept_3y_above_fetched_1y),
         cmocka_unit_test(test_pricing_sp__merge_invariants),
+        cmocka_unit_test(test_pricing_sp__access_denied),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
