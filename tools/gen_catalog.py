@@ -923,13 +923,14 @@ def main(argv=None):
         regional = load_regional(args.regional)
         byregion = load_byregion(args.byregion, ondemand)
         extras_rows = read_csv(args.extras, ["instance_type", "vcpu", "memory_mib",
-                                             "gpu_count", "accelerator_count"])
+                                             "gpu_name", "accelerator_name"])
         vcpus = {r["instance_type"].strip(): int_field(r["vcpu"], "vcpu") for r in extras_rows}
         mems = {r["instance_type"].strip(): int_field(r["memory_mib"], "memory_mib")
                 for r in extras_rows}
+        # The types the catalog gives an accelerator (GPU, fractional GPU such as
+        # g6f, Neuron, Gaudi, AI 100): gpu_name or accelerator_name is set.
         accelerated = {r["instance_type"].strip() for r in extras_rows
-                       if int_field(r["gpu_count"], "gpu_count", 0)
-                       or int_field(r["accelerator_count"], "accelerator_count", 0)}
+                       if r["gpu_name"].strip() or r["accelerator_name"].strip()}
         n_linear = check_byregion_linear(byregion, vcpus, os.path.basename(args.byregion), mems,
                                          accelerated)
         n_cross = check_byregion_crosscheck(byregion, regional, os.path.basename(args.byregion),
