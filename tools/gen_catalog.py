@@ -420,14 +420,19 @@ def size_units(t):
 MEMORY_PRICED = ("t2", "t3", "t3a", "t4g")
 
 
-def check_byregion_linear(byregion, extras_vcpu, where, extras_mem=None):
+def check_byregion_linear(byregion, extras_vcpu, where, extras_mem=None, accelerated=()):
     """Within one family and region, price per vCPU is one number (0.3 % slack for
     AWS's rounding to 4-5 decimals, plus half a unit of the last decimal the price
     is published with: AWS rounds each size on its own, and older families to
     3 decimals, so me-central-1 c5.large is 0.106 where 2/96 of c5.24xlarge's
-    5.069 is 0.1056). Returns the number of prices checked."""
+    5.069 is 0.1056). Accelerated types (GPU/Neuron/other accelerators) are
+    exempt: their price follows the accelerators, not the vCPUs (us-east-1 g7e.2xlarge
+    0.42 per vCPU-hour, g7e.48xlarge 0.173); check_byregion_crosscheck ties them
+    to the GPU file instead. Returns the number of prices checked."""
     groups = {}
     for t, regs in byregion.items():
+        if t in accelerated:
+            continue
         v = extras_vcpu.get(t)
         if t.split(".")[0] in MEMORY_PRICED and extras_mem:
             v = extras_mem.get(t)
@@ -445,6 +450,27 @@ def check_byregion_linear(byregion, extras_vcpu, where, extras_mem=None):
                 unit = "MiB of memory" if fam in MEMORY_PRICED and extras_mem else "vCPU"
                 die(f"{where}: {t} in {reg} costs {p}/h, {per:.6g} per {unit} against "
                     f"{ref:.6g} for the rest of {fam} there (not proportional to size)")
+    return n
+
+
+def check_byregion_crosscheck(byregion, regional, where, regional_where):
+    """Where the GPU per-region file also prices a (type, region) of the by-region
+    file, the two independent sources must agree within half a unit of the last
+    decimal either publishes (the coarser of the two: 3.58 and 3.5762 agree, 3.58
+    and 3.5862 do not). Returns the number of pairs checked."""
+    n = 0
+    for t, regs in sorted(byregion.items()):
+        for reg, p in sorted(regs.items()):
+            other = regional.get(t, {}).get(reg)
+            if other is None:
+                continue
+            q = other[0]
+            n += 1
+            half_unit = Decimal(5).scaleb(max(p.as_tuple().exponent,
+                                              q.as_tuple().exponent) - 1)
+            if abs(p - q) > half_unit:
+                die(f"{where}: {t} {reg} on-demand {p} disagrees with {q} in "
+                    f"{regional_where} (more than {half_unit} apart)")
     return n
 
 
@@ -896,11 +922,19 @@ def main(argv=None):
         ondemand = load_ondemand(args.ondemand)
         regional = load_regional(args.regional)
         byregion = load_byregion(args.byregion, ondemand)
-        extras_rows = read_csv(args.extras, ["instance_type", "vcpu", "memory_mib"])
+        extras_rows = read_csv(args.extras, ["instance_type", "vcpu", "memory_mib",
+                                             "gpu_name", "accelerator_name"])
         vcpus = {r["instance_type"].strip(): int_field(r["vcpu"], "vcpu") for r in extras_rows}
         mems = {r["instance_type"].strip(): int_field(r["memory_mib"], "memory_mib")
                 for r in extras_rows}
-        n_linear = check_byregion_linear(byregion, vcpus, os.path.basename(args.byregion), mems)
+        # The types the catalog gives an accelerator (GPU, fractional GPU such as
+        # g6f, Neuron, Gaudi, AI 100): gpu_name or accelerator_name is set.
+        accelerated = {r["instance_type"].strip() for r in extras_rows
+                       if r["gpu_name"].strip() or r["accelerator_name"].strip()}
+        n_linear = check_byregion_linear(byregion, vcpus, os.path.basename(args.byregion), mems,
+                                         accelerated)
+        n_cross = check_byregion_crosscheck(byregion, regional, os.path.basename(args.byregion),
+                                            os.path.basename(args.regional))
         spot = load_spot(args.spot)
         cpus = load_cpu_families(args.cpus)
         instances, left_out, no_price_accel, not_in_extras, mismatches = build_instances(
@@ -944,7 +978,9 @@ def main(argv=None):
                  if reg in byregion.get(it["type"], {}) and reg != "us-east-1"
                  and reg not in regional.get(it["type"], {}))
     print(f"gen_catalog: {os.path.basename(args.byregion)}: {len(byregion)} types, {filled} "
-          f"(type, region) prices filled; {n_linear} prices proportional to size", file=err)
+          f"(type, region) prices filled; {n_linear} prices proportional to size; "
+          f"{n_cross} prices agree with {os.path.basename(args.regional)} (pairs both list)",
+          file=err)
     for rule, count in audit.items():
         print(f"gen_catalog: rule {rule}: {count} checked, 0 violations", file=err)
     if DROPPED_SPOT:

@@ -163,5 +163,40 @@ rejects_byregion "a burstable price not proportional to memory is rejected" \
 rejects_byregion "a duplicate (type, region) row is rejected" \
     "$WORK/byreg_dup.csv" "duplicate row for c7i.large in eu-west-1"
 
+# Accelerated types are exempt from the vCPU rule (g6e.xlarge 1.861 for 4 vCPUs,
+# g6e.48xlarge 30.13118 for 192: 0.465 vs 0.157 per vCPU-hour) but must agree with
+# the GPU file where it prices the same pair, within half a unit of the coarser
+# last decimal (1.861 has 3: 0.0005).
+accepts_byregion() { # accepts_byregion NAME BYREGION-CSV EXPECTED-STDERR
+    local out="$WORK/accept.json"
+    rm -f "$out"
+    if ! "$PY" "$SRC_DIR/tools/gen_catalog.py" --byregion "$2" -o "$out" \
+        2>"$WORK/accept.stderr"; then
+        bad "$1 (stderr: $(cat "$WORK/accept.stderr"))"
+    elif ! grep -qF -- "$3" "$WORK/accept.stderr"; then
+        bad "$1 (stderr: $(cat "$WORK/accept.stderr"))"
+    else
+        ok "$1"
+    fi
+}
+{ cat "$BYREG"; printf 'g6e.48xlarge,us-west-2,30.13118\ng6e.xlarge,us-west-2,1.861\n'; } \
+    >"$WORK/byreg_gpu.csv"
+accepts_byregion "an accelerated family is exempt from vCPU proportionality and cross-checked" \
+    "$WORK/byreg_gpu.csv" "2 prices agree with ec2_gpu_prices_by_region.csv (pairs both list)"
+{ cat "$BYREG"; printf 'g6e.xlarge,us-west-2,1.8615\n'; } >"$WORK/byreg_gpu_half.csv"
+accepts_byregion "a price half a unit of the last decimal away agrees" \
+    "$WORK/byreg_gpu_half.csv" "1 prices agree with ec2_gpu_prices_by_region.csv"
+{ cat "$BYREG"; printf 'g6e.xlarge,us-west-2,1.862\n'; } >"$WORK/byreg_gpu_bad.csv"
+rejects_byregion "a price disagreeing with the GPU file is rejected, naming both" \
+    "$WORK/byreg_gpu_bad.csv" \
+    "byreg_gpu_bad.csv: g6e.xlarge us-west-2 on-demand 1.862 disagrees with 1.861 in ec2_gpu_prices_by_region.csv (more than 0.0005 apart)"
+{ cat "$BYREG"; printf 'g6e.xlarge,us-east-1,1.9\n'; } >"$WORK/byreg_gpu_use1.csv"
+rejects_byregion "an accelerated us-east-1 row disagreeing with the us-east-1 file is rejected" \
+    "$WORK/byreg_gpu_use1.csv" "g6e.xlarge us-east-1 on-demand 1.9 disagrees with 1.861000"
+{ cat "$BYREG"; printf 'c7i.large,zz-test-1,0.1000\nc7i.xlarge,zz-test-1,0.3000\n'; } \
+    >"$WORK/byreg_cpu_lin.csv"
+rejects_byregion "a CPU family still has to be proportional to size" \
+    "$WORK/byreg_cpu_lin.csv" "in zz-test-1 costs"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
