@@ -62,7 +62,7 @@ fact "p4d.24xlarge us-east-1 on-demand is 21.957642" \
     'I["p4d.24xlarge"]["prices"]["us-east-1"]["ondemand_usd_per_hour"] == 21.957642'
 fact "p5e.48xlarge has prices {}" 'I["p5e.48xlarge"]["prices"] == {}'
 fact "more than 1,000 instances" 'len(c["instances"]) > 1000'
-fact "c7i.large is priced in 15 regions (ec2_ondemand_by_region.csv)" 'len(I["c7i.large"]["prices"]) == 15'
+fact "c7i.large is priced in 23 regions (15 SkyPilot, 8 anycloud: ec2_ondemand_by_region.csv)" 'len(I["c7i.large"]["prices"]) == 23'
 fact "c7i.large eu-west-1 on-demand is 0.09576 (SkyPilot vms.csv row)" \
     'I["c7i.large"]["prices"]["eu-west-1"]["ondemand_usd_per_hour"] == 0.09576'
 fact "c7i.large us-east-1 keeps the us-east-1 file's 0.08925" \
@@ -71,12 +71,12 @@ fact "c7i.metal-24xl (us-east-1 cross-check failed, not vendored) is us-east-1 o
     'list(I["c7i.metal-24xl"]["prices"]) == ["us-east-1"]'
 fact "g5.xlarge eu-west-1 keeps the GPU file's price (precedence)" \
     'I["g5.xlarge"]["prices"]["eu-west-1"]["ondemand_usd_per_hour"] == 1.123'
-fact "m7i.large is priced in the 16 regions the SkyPilot snapshot offers it in" \
-    'len(I["m7i.large"]["prices"]) == 16'
+fact "m7i.large is priced in the 16 regions the SkyPilot snapshot offers it in and 7 from anycloud" \
+    'len(I["m7i.large"]["prices"]) == 23'
 fact "m7i.large eu-west-1 on-demand is 0.11235 (SkyPilot vms.csv @27f67dd4 row)" \
     'I["m7i.large"]["prices"]["eu-west-1"]["ondemand_usd_per_hour"] == 0.11235'
-fact "m7i.large has no price in af-south-1, where the snapshot lists no offering" \
-    '"af-south-1" not in I["m7i.large"]["prices"]'
+fact "m7i.large af-south-1 is 0.13335 (anycloud row; the SkyPilot snapshot lists no offering there)" \
+    'I["m7i.large"]["prices"]["af-south-1"]["ondemand_usd_per_hour"] == 0.13335'
 fact "m5.large me-central-1 is 0.118 and c5.large 0.106 (3-decimal rows)" \
     'I["m5.large"]["prices"]["me-central-1"]["ondemand_usd_per_hour"] == 0.118 and I["c5.large"]["prices"]["me-central-1"]["ondemand_usd_per_hour"] == 0.106'
 fact "m7i.metal-24xl (us-east-1 cross-check failed, not vendored) is us-east-1 only" \
@@ -89,24 +89,26 @@ fact "r6i.large is priced in the 21 regions the SkyPilot snapshot offers it in" 
     'len(I["r6i.large"]["prices"]) == 21'
 fact "r6i.large eu-west-1 is 0.141 and af-south-1 0.168 (SkyPilot vms.csv @27f67dd4 rows)" \
     'I["r6i.large"]["prices"]["eu-west-1"]["ondemand_usd_per_hour"] == 0.141 and I["r6i.large"]["prices"]["af-south-1"]["ondemand_usd_per_hour"] == 0.168'
-fact "r7i.large is priced in 18 regions, eu-west-1 0.14805, none in af-south-1" \
-    'len(I["r7i.large"]["prices"]) == 18 and I["r7i.large"]["prices"]["eu-west-1"]["ondemand_usd_per_hour"] == 0.14805 and "af-south-1" not in I["r7i.large"]["prices"]'
+fact "r7i.large is priced in 20 regions, eu-west-1 0.14805, none in af-south-1" \
+    'len(I["r7i.large"]["prices"]) == 20 and I["r7i.large"]["prices"]["eu-west-1"]["ondemand_usd_per_hour"] == 0.14805 and "af-south-1" not in I["r7i.large"]["prices"]'
 fact "r7i.metal-24xl (us-east-1 row 6.3504 vs 6.98544 in the us-east-1 file, not vendored) is us-east-1 only" \
     'list(I["r7i.metal-24xl"]["prices"]) == ["us-east-1"]'
 fact "t3a.large is priced in 15 regions, eu-west-1 0.0816, none in af-south-1 (burstable, checked against memory)" \
     'len(I["t3a.large"]["prices"]) == 15 and I["t3a.large"]["prices"]["eu-west-1"]["ondemand_usd_per_hour"] == 0.0816 and "af-south-1" not in I["t3a.large"]["prices"]'
-fact "t4g.micro eu-west-1 is 0.0092 and t4g.2xlarge ap-south-1 0.1792 (22 regions)" \
-    'I["t4g.micro"]["prices"]["eu-west-1"]["ondemand_usd_per_hour"] == 0.0092 and I["t4g.2xlarge"]["prices"]["ap-south-1"]["ondemand_usd_per_hour"] == 0.1792 and len(I["t4g.micro"]["prices"]) == 22'
-fact "m7g.medium is priced in 19 regions, eu-west-1 0.0455, none in af-south-1" \
-    'len(I["m7g.medium"]["prices"]) == 19 and I["m7g.medium"]["prices"]["eu-west-1"]["ondemand_usd_per_hour"] == 0.0455 and "af-south-1" not in I["m7g.medium"]["prices"]'
-fact "c6g.large is priced in 22 regions, eu-west-1 0.073" \
-    'len(I["c6g.large"]["prices"]) == 22 and I["c6g.large"]["prices"]["eu-west-1"]["ondemand_usd_per_hour"] == 0.073'
+fact "t4g.micro eu-west-1 is 0.0092 and t4g.2xlarge ap-south-1 0.1792 (24 regions)" \
+    'I["t4g.micro"]["prices"]["eu-west-1"]["ondemand_usd_per_hour"] == 0.0092 and I["t4g.2xlarge"]["prices"]["ap-south-1"]["ondemand_usd_per_hour"] == 0.1792 and len(I["t4g.micro"]["prices"]) == 24'
+fact "m7g.medium is priced in 23 regions, eu-west-1 0.0455, af-south-1 0.054 (anycloud row)" \
+    'len(I["m7g.medium"]["prices"]) == 23 and I["m7g.medium"]["prices"]["eu-west-1"]["ondemand_usd_per_hour"] == 0.0455 and I["m7g.medium"]["prices"]["af-south-1"]["ondemand_usd_per_hour"] == 0.054'
+fact "c6g.large is priced in 24 regions, eu-west-1 0.073" \
+    'len(I["c6g.large"]["prices"]) == 24 and I["c6g.large"]["prices"]["eu-west-1"]["ondemand_usd_per_hour"] == 0.073'
 fact "c6g.metal (us-east-1 row 2.176 vs 2.3066 in the us-east-1 file, not vendored) is us-east-1 only" \
     'list(I["c6g.metal"]["prices"]) == ["us-east-1"]'
-fact "m7a.medium is priced in the 8 regions the snapshot offers it in, eu-west-1 0.0646 (5-decimal family)" \
-    'len(I["m7a.medium"]["prices"]) == 8 and I["m7a.medium"]["prices"]["eu-west-1"]["ondemand_usd_per_hour"] == 0.0646 and I["m7a.large"]["prices"]["eu-central-1"]["ondemand_usd_per_hour"] == 0.13886'
-fact "c8i.large is still us-east-1 only (its family is newer than the snapshot)" \
-    'list(I["c8i.large"]["prices"]) == ["us-east-1"]'
+fact "m7a.medium is priced in the 8 regions the snapshot offers it in and 2 from anycloud, eu-west-1 0.0646 (5-decimal family)" \
+    'len(I["m7a.medium"]["prices"]) == 10 and I["m7a.medium"]["prices"]["eu-west-1"]["ondemand_usd_per_hour"] == 0.0646 and I["m7a.large"]["prices"]["eu-central-1"]["ondemand_usd_per_hour"] == 0.13886'
+fact "c8i.large (newer than the SkyPilot snapshot) is priced in 17 regions from anycloud, eu-west-1 0.10055" \
+    'len(I["c8i.large"]["prices"]) == 17 and I["c8i.large"]["prices"]["eu-west-1"]["ondemand_usd_per_hour"] == 0.10055'
+fact "c8i.metal-48xl (anycloud us-east-1 row 8.99616 vs 9.89578 in the us-east-1 file, not vendored) is us-east-1 only" \
+    'list(I["c8i.metal-48xl"]["prices"]) == ["us-east-1"]'
 fact "c6a.large is priced in the 13 regions the snapshot offers it in, eu-west-1 0.08208, ap-south-1 0.04675 (session 10)" \
     'len(I["c6a.large"]["prices"]) == 13 and I["c6a.large"]["prices"]["eu-west-1"]["ondemand_usd_per_hour"] == 0.08208 and I["c6a.large"]["prices"]["ap-south-1"]["ondemand_usd_per_hour"] == 0.04675'
 fact "instance types are unique and sorted" \

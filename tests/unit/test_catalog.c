@@ -244,35 +244,49 @@ static void test_catalog__unpriced_and_cpu_types(void **state)
     assert_int_equal(in->n_prices, 0);
     assert_int_equal(in->accel_count, 8);
     assert_string_equal(in->accel->id, "h200");
-    /* CPU families outside ec2_ondemand_by_region.csv (newer than its
-     * snapshot): us-east-1 only (no invented regional prices) */
+    /* c8i.large: newer than the SkyPilot snapshot; its 17 regions come
+     * from anycloud-sh/catalog aws/vms.csv (SOURCES.md 9a, session 11,
+     * h11b), eu-west-1 0.10055 */
     in = ecf_catalog_find(cat, "c8i.large");
     assert_non_null(in);
     assert_null(in->accel);
     assert_int_equal(in->accel_count, 0);
+    assert_int_equal(in->n_prices, 17);
+    assert_true(fabs(ecf_instance_price(in, "eu-west-1")->ondemand_usd_per_hour -
+                     0.10055) < 1e-12);
+    /* a type whose source row disagrees with the us-east-1 file is left
+     * out of the regional rows: us-east-1 only (no invented regional
+     * prices); c8i.metal-48xl's anycloud us-east-1 row is 8.99616 against
+     * the file's 9.89578 */
+    in = ecf_catalog_find(cat, "c8i.metal-48xl");
+    assert_non_null(in);
     assert_int_equal(in->n_prices, 1);
     assert_string_equal(in->prices[0].region, "us-east-1");
     /* r7i.large: the 18 regions the SkyPilot snapshot offers it in
-     * (SOURCES.md 9a); eu-west-1 0.14805; none in af-south-1 */
+     * (SOURCES.md 9a) and ap-southeast-4, eu-south-2 from anycloud
+     * (session 11, h11i); eu-west-1 0.14805; none in af-south-1 */
     in = ecf_catalog_find(cat, "r7i.large");
     assert_non_null(in);
-    assert_int_equal(in->n_prices, 18);
+    assert_int_equal(in->n_prices, 20);
     assert_true(fabs(ecf_instance_price(in, "eu-west-1")->ondemand_usd_per_hour -
                      0.14805) < 1e-9);
     assert_null(ecf_instance_price(in, "af-south-1"));
     /* m7i.large: the 16 regions the SkyPilot snapshot offers it in
-     * (SOURCES.md 9a); eu-west-1 0.11235; none in af-south-1, where the
-     * snapshot lists no offering */
+     * (SOURCES.md 9a) and 7 more from anycloud (session 11, h11i),
+     * eu-west-1 0.11235; af-south-1, where the SkyPilot snapshot lists no
+     * offering, is priced 0.13335 from anycloud */
     in = ecf_catalog_find(cat, "m7i.large");
     assert_non_null(in);
-    assert_int_equal(in->n_prices, 16);
+    assert_int_equal(in->n_prices, 23);
     assert_true(fabs(ecf_instance_price(in, "eu-west-1")->ondemand_usd_per_hour -
                      0.11235) < 1e-9);
-    assert_null(ecf_instance_price(in, "af-south-1"));
-    /* c7i.large: 15 regions; eu-west-1 0.09576 (SkyPilot vms.csv row) */
+    assert_true(fabs(ecf_instance_price(in, "af-south-1")->ondemand_usd_per_hour -
+                     0.13335) < 1e-9);
+    /* c7i.large: 15 regions from SkyPilot, 8 more from anycloud (session
+     * 11, h11i); eu-west-1 0.09576 (SkyPilot vms.csv row) */
     in = ecf_catalog_find(cat, "c7i.large");
     assert_non_null(in);
-    assert_int_equal(in->n_prices, 15);
+    assert_int_equal(in->n_prices, 23);
     assert_true(fabs(ecf_instance_price(in, "eu-west-1")->ondemand_usd_per_hour -
                      0.09576) < 1e-9);
     assert_true(fabs(ecf_instance_price(in, "us-east-1")->ondemand_usd_per_hour -

@@ -265,43 +265,26 @@ static void test_storage__gp3_volume_enters_the_total(void **state)
     ecf_recommendation_free(r);
 }
 
-static void test_storage__eu_west_1_names_missing_families(void **state)
+static void test_storage__eu_west_1_no_missing_families(void **state)
 {
     fx *f = *state;
     ecf_workload w = ECF_WORKLOAD_INIT;
     ecf_recommend_opts o = ECF_RECOMMEND_OPTS_INIT;
     ecf_recommendation *r;
-    char note[1024];
-    size_t k;
-    bool c7i = false, m7i = false, r7i = false, r6g = false, c8i = false;
 
     w.task = ECF_TASK_INFER;
     w.qps = 2;
     o.regions[o.n_regions++] = "eu-west-1";
     r = rec(f, "distilbert", &w, &o);
-    assert_int_equal(r->n_missing, 1);
-    /* 39 families carry only us-east-1 prices in the catalog: the
-     * 8th/9th-generation families the SkyPilot snapshot predates (c8a, c8i,
-     * m8i, r8i, c9g, ...), g7, i8ge, u7i-12tb and x8i; every other family
-     * has rows in ec2_ondemand_by_region.csv (SOURCES.md 9a, session 10).
-     * The median is over the 112 families priced in both regions
-     * (recomputed from data/catalog.json in Python, a copy of
-     * scan_region: 1.1150442477876106) */
-    assert_int_equal(r->missing[0].n_families, 39);
-    assert_int_equal(r->missing[0].n_ratio_families, 112);
-    assert_float_equal(r->missing[0].ratio, 1.1150442477876106, 1e-12);
-    for (k = 0; k < r->missing[0].n_families; k++) {
-        c7i |= strcmp(r->missing[0].families[k], "c7i") == 0;
-        m7i |= strcmp(r->missing[0].families[k], "m7i") == 0;
-        r7i |= strcmp(r->missing[0].families[k], "r7i") == 0;
-        r6g |= strcmp(r->missing[0].families[k], "r6g") == 0;
-        c8i |= strcmp(r->missing[0].families[k], "c8i") == 0;
-    }
-    assert_false(c7i);
-    assert_false(m7i); /* priced in eu-west-1 since SOURCES.md 9a */
-    assert_false(r7i); /* likewise, second pass */
-    assert_false(r6g); /* likewise, session 10 (h10b) */
-    assert_true(c8i);  /* not in the snapshot: us-east-1 only */
+    /* No family is priced in us-east-1 only any more: the 39 families the
+     * SkyPilot snapshot predates (c8a, c8i, m8i, r8i, c9g, g7, i8ge, x8i,
+     * u7i-12tb, ...) have regional rows from anycloud-sh/catalog since
+     * session 11 (SOURCES.md 9a), so eu-west-1 has no missing-price note
+     * (recomputed from data/catalog.json in Python, a copy of scan_region:
+     * 0 families without an eu-west-1 price, 142 priced in both regions).
+     * Families the source lists elsewhere but not in eu-west-1 (c9g, m8ine,
+     * ...) are not offered there, not a data gap. */
+    assert_int_equal(r->n_missing, 0);
     /* a CPU type with a real eu-west-1 price wins, not an accelerator:
      * t3.small ($0.0228/h, SkyPilot vms.csv row, SOURCES.md 9a). At 2
      * requests/s its mean load is 35.7% per vCPU, above its 20% baseline,
@@ -316,14 +299,6 @@ static void test_storage__eu_west_1_names_missing_families(void **state)
                        1e-6);
     assert_true(r->plans[0].hourly_usd < 0.0388);
     assert_false(r->plans[0].price_estimated);
-    ecf_recommend_missing_note(note, sizeof(note), r, 0);
-    assert_string_equal(
-        note, "no eu-west-1 price for c8a, c8gb, c8gn, c8i-flex, c8i, c8ib, "
-              "c8id, c8in, c8ine, c9g, c9gd, g7 and 27 more (the catalog prices "
-              "them in "
-              "us-east-1 only): left out; `ec2fit update --regions eu-west-1` "
-              "fetches them, or --estimate-missing-prices prices them from "
-              "the region's median ratio");
     ecf_recommendation_free(r);
 }
 
@@ -383,12 +358,11 @@ static void test_storage__uncovered_region_names_every_family(void **state)
     ecf_recommendation_free(r);
 
     /* eu-west-1 is covered: a family priced elsewhere but not there is
-     * not listed (the 39 of the test above) */
+     * not listed, and no family is us-east-1 only (the test above) */
     o.estimate_missing_prices = false;
     o.regions[0] = "eu-west-1";
     r = rec(f, "bert-base", &w, &o);
-    assert_false(r->missing[0].uncovered);
-    assert_int_equal(r->missing[0].n_families, 39);
+    assert_int_equal(r->n_missing, 0);
     ecf_recommendation_free(r);
 }
 
@@ -444,7 +418,7 @@ int main(void)
         cmocka_unit_test(test_storage__resolve_rejects_bad_throughput),
         cmocka_unit_test(test_storage__prices_load_and_validate),
         cmocka_unit_test(test_storage__gp3_volume_enters_the_total),
-        cmocka_unit_test(test_storage__eu_west_1_names_missing_families),
+        cmocka_unit_test(test_storage__eu_west_1_no_missing_families),
         cmocka_unit_test(test_storage__estimated_cpu_plan_wins_marked),
         cmocka_unit_test(test_storage__uncovered_region_names_every_family),
     };
