@@ -419,26 +419,44 @@ static int parse_product(ecf_pricing_table *t, const char *region,
     return 0;
 }
 
+int ecf_pricing_parse_reply(cJSON **root_out, const char *data, size_t len,
+                            ecf_err *err)
+{
+    const char *end = NULL;
+    *root_out = cJSON_ParseWithLengthOpts(data, len, &end, 0);
+    if (!*root_out)
+        return ecf_err_set(err, ECF_EPARSE, "invalid JSON at byte offset %zu",
+                           end ? (size_t)(end - data) : (size_t)0);
+    return 0;
+}
+
+const cJSON *ecf_pricing_reply_list(const cJSON *root, const char *key,
+                                    ecf_err *err)
+{
+    const cJSON *list = cJSON_GetObjectItemCaseSensitive(root, key);
+    if (!cJSON_IsObject(root) || !cJSON_IsArray(list)) {
+        ecf_err_set(err, ECF_EPARSE, "reply has no %s array", key);
+        return NULL;
+    }
+    return list;
+}
+
 int ecf_pricing_parse_products(char **next_token_out, ecf_pricing_table *t,
                                const char *region, const char *data,
                                size_t len, ecf_err *err)
 {
     cJSON *root = NULL, *inner = NULL;
     const cJSON *list, *it, *tok;
-    const char *end = NULL;
     size_t idx = 0, skipped = 0;
     int rc = 0;
 
     *next_token_out = NULL;
-    root = cJSON_ParseWithLengthOpts(data, len, &end, 0);
-    if (!root) {
-        rc = ecf_err_set(err, ECF_EPARSE, "invalid JSON at byte offset %zu",
-                         end ? (size_t)(end - data) : (size_t)0);
+    rc = ecf_pricing_parse_reply(&root, data, len, err);
+    if (rc < 0)
         goto out;
-    }
-    list = cJSON_GetObjectItemCaseSensitive(root, "PriceList");
-    if (!cJSON_IsObject(root) || !cJSON_IsArray(list)) {
-        rc = ecf_err_set(err, ECF_EPARSE, "reply has no PriceList array");
+    list = ecf_pricing_reply_list(root, "PriceList", err);
+    if (!list) {
+        rc = ECF_EPARSE;
         goto out;
     }
     cJSON_ArrayForEach(it, list)
@@ -548,17 +566,13 @@ int ecf_spot_parse(ecf_spot_table **out, const char *data, size_t len,
 {
     cJSON *root = NULL;
     const cJSON *ranges, *adv, *reg, *os, *it;
-    const char *end = NULL;
     ecf_spot_table *t = ecf_xcalloc(1, sizeof(*t));
     int max_band = 4, rc = 0;
 
     *out = NULL;
-    root = cJSON_ParseWithLengthOpts(data, len, &end, 0);
-    if (!root) {
-        rc = ecf_err_set(err, ECF_EPARSE, "invalid JSON at byte offset %zu",
-                         end ? (size_t)(end - data) : (size_t)0);
+    rc = ecf_pricing_parse_reply(&root, data, len, err);
+    if (rc < 0)
         goto out;
-    }
     ranges = cJSON_GetObjectItemCaseSensitive(root, "ranges");
     adv = cJSON_GetObjectItemCaseSensitive(root, "spot_advisor");
     if (!cJSON_IsObject(root) || !cJSON_IsObject(adv)) {

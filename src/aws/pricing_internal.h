@@ -38,6 +38,16 @@ struct ecf_pricing_table {
     size_t n_cb, cap_cb;
 };
 
+/* Parses a reply: 0 and *root_out (the caller's, cJSON_Delete), or
+ * ECF_EPARSE "invalid JSON at byte offset N" with *root_out NULL. */
+int ecf_pricing_parse_reply(cJSON **root_out, const char *data, size_t len,
+                            ecf_err *err);
+
+/* The array `key` of a listing reply (PriceList, searchResults), or NULL
+ * after ECF_EPARSE "reply has no KEY array". */
+const cJSON *ecf_pricing_reply_list(const cJSON *root, const char *key,
+                                    ecf_err *err);
+
 static inline const char *get_str(const cJSON *obj, const char *key)
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);

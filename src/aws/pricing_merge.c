@@ -190,142 +190,155 @@ static size_t count_pairs(const cJSON *instances, const ecf_pricing_merge_opts
     return n;
 }
 
-static void merge_ondemand(cJSON *instances, ecf_pricing_report *rep,
-                           const ecf_pricing_merge_opts *o,
-                           const pricing_medians *medians)
+/* One (type, region) price entry of a refreshed region: `entry` is NULL
+ * where the catalog has no price for the type there. */
+typedef struct {
+    cJSON *inst, *prices, *entry;
+    const char *type, *region;
+} price_pair;
+
+typedef void (*pair_fn)(const price_pair *p, ecf_pricing_report *rep,
+                        const ecf_pricing_merge_opts *o, const void *ctx);
+
+/* Calls `fn` for every catalog type with a prices object and every
+ * refreshed region (the merge steps below; `fn` may add or delete the
+ * region's entry, never another type's). */
+static void each_pair(cJSON *instances, ecf_pricing_report *rep,
+                      const ecf_pricing_merge_opts *o, pair_fn fn,
+                      const void *ctx)
 {
     cJSON *inst;
     size_t r;
-
     cJSON_ArrayForEach(inst, instances)
     {
-        const char *type = get_str(inst, "type");
-        cJSON *prices = cJSON_GetObjectItemCaseSensitive(inst, "prices");
-        if (!type || !cJSON_IsObject(prices))
+        price_pair p;
+        p.inst = inst;
+        p.type = get_str(inst, "type");
+        p.prices = cJSON_GetObjectItemCaseSensitive(inst, "prices");
+        if (!p.type || !cJSON_IsObject(p.prices))
             continue;
         for (r = 0; r < o->n_regions; r++) {
-            const char *region = o->regions[r];
-            cJSON *entry = cJSON_GetObjectItemCaseSensitive(prices, region);
-            const char *reason = NULL;
-            double newp =
-                ecf_pricing_table_get(o->ondemand, region, type, &reason);
-            cJSON *oldv;
-            double oldp, ratio;
-
-            if (!entry) {
-                if (newp > 0 && new_price_ok(rep, medians, inst, type,
-                                             region, newp, o->force)) {
-                    entry = cJSON_CreateObject();
-                    set_number(entry, "ondemand_usd_per_hour", newp);
-                    set_null(entry, "reserved_1y_usd_per_hour");
-                    set_null(entry, "spot_usd_per_hour");
-                    set_bool(entry, "spot_estimated", false);
-                    set_null(entry, "spot_savings_pct");
-                    set_null(entry, "interruption_band");
-                    cJSON_AddItemToObject(prices, region, entry);
-                    rep->ondemand_added++;
-                }
-                continue;
-            }
-            if (newp <= 0 && reason) {
-                rep->ondemand_kept++;
-                note(rep, "%s %s: kept the old on-demand price: %s", type,
-                     region, reason);
-                continue;
-            }
-            if (newp <= 0) {
-                /* No longer priced: the region goes (coverage is checked
-                 * by the caller of this function). */
-                cJSON_DeleteItemFromObjectCaseSensitive(prices, region);
-                rep->ondemand_removed++;
-                note(rep, "%s %s: no longer priced by the Pricing API; "
-                          "removed", type, region);
-                continue;
-            }
-            oldv = cJSON_GetObjectItemCaseSensitive(entry,
-                                                    "ondemand_usd_per_hour");
-            oldp = cJSON_IsNumber(oldv) ? oldv->valuedouble : 0;
-            if (oldp <= 0) {
-                if (!new_price_ok(rep, medians, inst, type, region, newp,
-                                  o->force)) {
-                    rep->ondemand_kept++;
-                    continue;
-                }
-                set_number(entry, "ondemand_usd_per_hour", newp);
-                rep->ondemand_updated++;
-                continue;
-            }
-            ratio = newp > oldp ? newp / oldp : oldp / newp;
-            if (ratio > ECF_PRICING_MAX_MOVE) {
-                if (o->force) {
-                    note(rep, "%s %s: on-demand price moved %.1fx (%g -> %g); "
-                              "accepted because of --force",
-                         type, region, ratio, oldp, newp);
-                    set_number(entry, "ondemand_usd_per_hour", newp);
-                    rep->ondemand_updated++;
-                } else {
-                    note(rep, "%s %s: on-demand price moved %.1fx (%g -> %g); "
-                              "kept %g (use --force to accept)",
-                         type, region, ratio, oldp, newp, oldp);
-                    rep->ondemand_kept++;
-                }
-                continue;
-            }
-            if (newp != oldp) {
-                set_number(entry, "ondemand_usd_per_hour", newp);
-                rep->ondemand_updated++;
-            } else {
-                rep->ondemand_unchanged++;
-            }
+            p.region = o->regions[r];
+            p.entry = cJSON_GetObjectItemCaseSensitive(p.prices, p.region);
+            fn(&p, rep, o, ctx);
         }
+    }
+}
+
+static void ondemand_pair(const price_pair *p, ecf_pricing_report *rep,
+                          const ecf_pricing_merge_opts *o, const void *ctx)
+{
+    const pricing_medians *medians = ctx;
+    cJSON *inst = p->inst, *prices = p->prices, *entry = p->entry;
+    const char *type = p->type, *region = p->region;
+    const char *reason = NULL;
+    double newp =
+        ecf_pricing_table_get(o->ondemand, region, type, &reason);
+    cJSON *oldv;
+    double oldp, ratio;
+
+    if (!entry) {
+        if (newp > 0 && new_price_ok(rep, medians, inst, type,
+                                     region, newp, o->force)) {
+            entry = cJSON_CreateObject();
+            set_number(entry, "ondemand_usd_per_hour", newp);
+            set_null(entry, "reserved_1y_usd_per_hour");
+            set_null(entry, "spot_usd_per_hour");
+            set_bool(entry, "spot_estimated", false);
+            set_null(entry, "spot_savings_pct");
+            set_null(entry, "interruption_band");
+            cJSON_AddItemToObject(prices, region, entry);
+            rep->ondemand_added++;
+        }
+        return;
+    }
+    if (newp <= 0 && reason) {
+        rep->ondemand_kept++;
+        note(rep, "%s %s: kept the old on-demand price: %s", type,
+             region, reason);
+        return;
+    }
+    if (newp <= 0) {
+        /* No longer priced: the region goes (coverage is checked
+         * by the caller of this function). */
+        cJSON_DeleteItemFromObjectCaseSensitive(prices, region);
+        rep->ondemand_removed++;
+        note(rep, "%s %s: no longer priced by the Pricing API; "
+                  "removed", type, region);
+        return;
+    }
+    oldv = cJSON_GetObjectItemCaseSensitive(entry,
+                                            "ondemand_usd_per_hour");
+    oldp = cJSON_IsNumber(oldv) ? oldv->valuedouble : 0;
+    if (oldp <= 0) {
+        if (!new_price_ok(rep, medians, inst, type, region, newp,
+                          o->force)) {
+            rep->ondemand_kept++;
+            return;
+        }
+        set_number(entry, "ondemand_usd_per_hour", newp);
+        rep->ondemand_updated++;
+        return;
+    }
+    ratio = newp > oldp ? newp / oldp : oldp / newp;
+    if (ratio > ECF_PRICING_MAX_MOVE) {
+        if (o->force) {
+            note(rep, "%s %s: on-demand price moved %.1fx (%g -> %g); "
+                      "accepted because of --force",
+                 type, region, ratio, oldp, newp);
+            set_number(entry, "ondemand_usd_per_hour", newp);
+            rep->ondemand_updated++;
+        } else {
+            note(rep, "%s %s: on-demand price moved %.1fx (%g -> %g); "
+                      "kept %g (use --force to accept)",
+                 type, region, ratio, oldp, newp, oldp);
+            rep->ondemand_kept++;
+        }
+        return;
+    }
+    if (newp != oldp) {
+        set_number(entry, "ondemand_usd_per_hour", newp);
+        rep->ondemand_updated++;
+    } else {
+        rep->ondemand_unchanged++;
     }
 }
 
 /* The 1-year reserved rate from the same GetProducts pages, where the
  * entry has an on-demand price and the reservation is cheaper than it (a
  * rate at or above on-demand is a bad term, not a discount). */
-static void merge_reserved(cJSON *instances, ecf_pricing_report *rep,
-                           const ecf_pricing_merge_opts *o)
+static void reserved_pair(const price_pair *p, ecf_pricing_report *rep,
+                          const ecf_pricing_merge_opts *o, const void *ctx)
 {
-    cJSON *inst;
-    size_t r;
-    cJSON_ArrayForEach(inst, instances)
-    {
-        const char *type = get_str(inst, "type");
-        cJSON *prices = cJSON_GetObjectItemCaseSensitive(inst, "prices");
-        if (!type || !cJSON_IsObject(prices))
-            continue;
-        for (r = 0; r < o->n_regions; r++) {
-            cJSON *entry =
-                cJSON_GetObjectItemCaseSensitive(prices, o->regions[r]);
-            cJSON *od = cJSON_GetObjectItemCaseSensitive(
-                entry, "ondemand_usd_per_hour");
-            cJSON *old = cJSON_GetObjectItemCaseSensitive(
-                entry, "reserved_1y_usd_per_hour");
-            cJSON *old_cb = cJSON_GetObjectItemCaseSensitive(
-                entry, "capacity_block_usd_per_hour");
-            double v = ecf_pricing_table_get_reserved(o->ondemand,
-                                                      o->regions[r], type);
-            double cb = ecf_pricing_table_get_capacity_block(
-                o->ondemand, o->regions[r], type);
-            /* a Capacity Block rate: its own field, never the on-demand
-             * price (docs/update.md) */
-            if (entry && cb > 0 && cJSON_IsNumber(od) &&
-                !(cJSON_IsNumber(old_cb) && old_cb->valuedouble == cb)) {
-                set_number(entry, "capacity_block_usd_per_hour", cb);
-                rep->capacity_block_updated++;
-            }
-            if (!entry || v <= 0 || !cJSON_IsNumber(od))
-                continue;
-            if (!commitment_ok(rep, type, o->regions[r], "1-year reserved",
-                               v, od->valuedouble, true))
-                continue;
-            if (cJSON_IsNumber(old) && old->valuedouble == v)
-                continue;
-            set_number(entry, "reserved_1y_usd_per_hour", v);
-            rep->reserved_updated++;
-        }
+    cJSON *entry = p->entry;
+    const char *type = p->type, *region = p->region;
+    (void)ctx;
+    cJSON *od = cJSON_GetObjectItemCaseSensitive(
+        entry, "ondemand_usd_per_hour");
+    cJSON *old = cJSON_GetObjectItemCaseSensitive(
+        entry, "reserved_1y_usd_per_hour");
+    cJSON *old_cb = cJSON_GetObjectItemCaseSensitive(
+        entry, "capacity_block_usd_per_hour");
+    double v = ecf_pricing_table_get_reserved(o->ondemand,
+                                              region, type);
+    double cb = ecf_pricing_table_get_capacity_block(
+        o->ondemand, region, type);
+    /* a Capacity Block rate: its own field, never the on-demand
+     * price (docs/update.md) */
+    if (entry && cb > 0 && cJSON_IsNumber(od) &&
+        !(cJSON_IsNumber(old_cb) && old_cb->valuedouble == cb)) {
+        set_number(entry, "capacity_block_usd_per_hour", cb);
+        rep->capacity_block_updated++;
     }
+    if (!entry || v <= 0 || !cJSON_IsNumber(od))
+        return;
+    if (!commitment_ok(rep, type, region, "1-year reserved",
+                       v, od->valuedouble, true))
+        return;
+    if (cJSON_IsNumber(old) && old->valuedouble == v)
+        return;
+    set_number(entry, "reserved_1y_usd_per_hour", v);
+    rep->reserved_updated++;
 }
 
 #define SP1 "savings_plan_1y_usd_per_hour"
@@ -335,49 +348,40 @@ static void merge_reserved(cJSON *instances, ecf_pricing_report *rep,
  * the entry has an on-demand price: each must be below it, and the 3-year
  * rate may not exceed the 1-year one (fetched, or kept when the listing
  * has no 1-year rate). A dropped rate leaves the catalog's value, which
- * check_kept then judges. */
-static void merge_savings_plans(cJSON *instances, ecf_pricing_report *rep,
-                                const ecf_pricing_merge_opts *o)
+ * kept_pair then judges. */
+static void savings_plan_pair(const price_pair *p, ecf_pricing_report *rep,
+                              const ecf_pricing_merge_opts *o,
+                              const void *ctx)
 {
-    cJSON *inst;
-    size_t r;
-    cJSON_ArrayForEach(inst, instances)
-    {
-        const char *type = get_str(inst, "type");
-        cJSON *prices = cJSON_GetObjectItemCaseSensitive(inst, "prices");
-        if (!type || !cJSON_IsObject(prices))
-            continue;
-        for (r = 0; r < o->n_regions; r++) {
-            const char *region = o->regions[r];
-            cJSON *entry = cJSON_GetObjectItemCaseSensitive(prices, region);
-            double od = num_or(entry, "ondemand_usd_per_hour", -1);
-            double v1 = ecf_sp_table_get(o->savings_plans, region, type, 1);
-            double v3 = ecf_sp_table_get(o->savings_plans, region, type, 3);
-            double cur1;
-            bool changed = false;
-            if (!entry || !(od > 0))
-                continue;
-            if (v1 > 0 && commitment_ok(rep, type, region,
-                                        "1-year Savings Plan", v1, od,
-                                        true) &&
-                num_or(entry, SP1, -1) != v1) {
-                set_number(entry, SP1, v1);
-                changed = true;
-            }
-            cur1 = num_or(entry, SP1, -1);
-            if (v3 > 0 &&
-                commitment_ok(rep, type, region, "3-year Savings Plan", v3,
-                              od, true) &&
-                (cur1 <= 0 || sp_terms_ok(rep, type, region, v3, cur1,
-                                          true)) &&
-                num_or(entry, SP3, -1) != v3) {
-                set_number(entry, SP3, v3);
-                changed = true;
-            }
-            if (changed)
-                rep->savings_plan_updated++;
-        }
+    cJSON *entry = p->entry;
+    const char *type = p->type, *region = p->region;
+    (void)ctx;
+    double od = num_or(entry, "ondemand_usd_per_hour", -1);
+    double v1 = ecf_sp_table_get(o->savings_plans, region, type, 1);
+    double v3 = ecf_sp_table_get(o->savings_plans, region, type, 3);
+    double cur1;
+    bool changed = false;
+    if (!entry || !(od > 0))
+        return;
+    if (v1 > 0 && commitment_ok(rep, type, region,
+                                "1-year Savings Plan", v1, od,
+                                true) &&
+        num_or(entry, SP1, -1) != v1) {
+        set_number(entry, SP1, v1);
+        changed = true;
     }
+    cur1 = num_or(entry, SP1, -1);
+    if (v3 > 0 &&
+        commitment_ok(rep, type, region, "3-year Savings Plan", v3,
+                      od, true) &&
+        (cur1 <= 0 || sp_terms_ok(rep, type, region, v3, cur1,
+                                  true)) &&
+        num_or(entry, SP3, -1) != v3) {
+        set_number(entry, SP3, v3);
+        changed = true;
+    }
+    if (changed)
+        rep->savings_plan_updated++;
 }
 
 /* After the merge, in the refreshed regions, the rates the refresh did
@@ -386,61 +390,51 @@ static void merge_savings_plans(cJSON *instances, ecf_pricing_report *rep,
  * it, or a kept 3-year Savings Plan above a fetched 1-year one, is
  * dropped with its note. A kept rate equal to the fetched one that was
  * just dropped has had its note. */
-static void check_kept(cJSON *instances, ecf_pricing_report *rep,
-                       const ecf_pricing_merge_opts *o)
+static void kept_pair(const price_pair *p, ecf_pricing_report *rep,
+                      const ecf_pricing_merge_opts *o, const void *ctx)
 {
-    cJSON *inst;
-    size_t r;
-    cJSON_ArrayForEach(inst, instances)
-    {
-        const char *type = get_str(inst, "type");
-        cJSON *prices = cJSON_GetObjectItemCaseSensitive(inst, "prices");
-        if (!type || !cJSON_IsObject(prices))
-            continue;
-        for (r = 0; r < o->n_regions; r++) {
-            const char *region = o->regions[r];
-            cJSON *entry = cJSON_GetObjectItemCaseSensitive(prices, region);
-            double od = num_or(entry, "ondemand_usd_per_hour", -1);
-            double ri = num_or(entry, "reserved_1y_usd_per_hour", -1);
-            double s1 = num_or(entry, SP1, -1), s3 = num_or(entry, SP3, -1);
-            double spot = num_or(entry, "spot_usd_per_hour", -1);
-            double f_ri = ecf_pricing_table_get_reserved(o->ondemand, region,
-                                                         type);
-            double f1 = ecf_sp_table_get(o->savings_plans, region, type, 1);
-            double f3 = ecf_sp_table_get(o->savings_plans, region, type, 3);
-            if (!entry || !(od > 0) ||
-                ecf_pricing_table_get(o->ondemand, region, type, NULL) != od)
-                continue; /* the on-demand price is not a fetched one */
-            if (ri > 0 && ri != f_ri &&
-                !commitment_ok(rep, type, region, "1-year reserved", ri, od,
-                               false))
-                set_null(entry, "reserved_1y_usd_per_hour");
-            else if (ri > 0 && ri == f_ri && ri >= od)
-                set_null(entry, "reserved_1y_usd_per_hour");
-            if (s1 > 0 && (s1 == f1 ? s1 >= od
-                                    : !commitment_ok(rep, type, region,
-                                                     "1-year Savings Plan",
-                                                     s1, od, false))) {
-                cJSON_DeleteItemFromObjectCaseSensitive(entry, SP1);
-                s1 = -1;
-            }
-            if (s3 > 0 && (s3 == f3 ? s3 >= od
-                                    : !commitment_ok(rep, type, region,
-                                                     "3-year Savings Plan",
-                                                     s3, od, false))) {
-                cJSON_DeleteItemFromObjectCaseSensitive(entry, SP3);
-                s3 = -1;
-            }
-            if (s3 > 0 && s3 != f3 && s1 > 0 && s1 == f1 &&
-                !sp_terms_ok(rep, type, region, s3, s1, false))
-                cJSON_DeleteItemFromObjectCaseSensitive(entry, SP3);
-            /* spot from savings was re-estimated below on-demand; an
-             * absolute spot price without savings was not */
-            if (spot > 0 && !has_spot(entry) &&
-                !commitment_ok(rep, type, region, "spot", spot, od, false))
-                set_null(entry, "spot_usd_per_hour");
-        }
+    cJSON *entry = p->entry;
+    const char *type = p->type, *region = p->region;
+    (void)ctx;
+    double od = num_or(entry, "ondemand_usd_per_hour", -1);
+    double ri = num_or(entry, "reserved_1y_usd_per_hour", -1);
+    double s1 = num_or(entry, SP1, -1), s3 = num_or(entry, SP3, -1);
+    double spot = num_or(entry, "spot_usd_per_hour", -1);
+    double f_ri = ecf_pricing_table_get_reserved(o->ondemand, region,
+                                                 type);
+    double f1 = ecf_sp_table_get(o->savings_plans, region, type, 1);
+    double f3 = ecf_sp_table_get(o->savings_plans, region, type, 3);
+    if (!entry || !(od > 0) ||
+        ecf_pricing_table_get(o->ondemand, region, type, NULL) != od)
+        return; /* the on-demand price is not a fetched one */
+    if (ri > 0 && ri != f_ri &&
+        !commitment_ok(rep, type, region, "1-year reserved", ri, od,
+                       false))
+        set_null(entry, "reserved_1y_usd_per_hour");
+    else if (ri > 0 && ri == f_ri && ri >= od)
+        set_null(entry, "reserved_1y_usd_per_hour");
+    if (s1 > 0 && (s1 == f1 ? s1 >= od
+                            : !commitment_ok(rep, type, region,
+                                             "1-year Savings Plan",
+                                             s1, od, false))) {
+        cJSON_DeleteItemFromObjectCaseSensitive(entry, SP1);
+        s1 = -1;
     }
+    if (s3 > 0 && (s3 == f3 ? s3 >= od
+                            : !commitment_ok(rep, type, region,
+                                             "3-year Savings Plan",
+                                             s3, od, false))) {
+        cJSON_DeleteItemFromObjectCaseSensitive(entry, SP3);
+        s3 = -1;
+    }
+    if (s3 > 0 && s3 != f3 && s1 > 0 && s1 == f1 &&
+        !sp_terms_ok(rep, type, region, s3, s1, false))
+        cJSON_DeleteItemFromObjectCaseSensitive(entry, SP3);
+    /* spot from savings was re-estimated below on-demand; an
+     * absolute spot price without savings was not */
+    if (spot > 0 && !has_spot(entry) &&
+        !commitment_ok(rep, type, region, "spot", spot, od, false))
+        set_null(entry, "spot_usd_per_hour");
 }
 
 static void merge_spot(cJSON *instances, ecf_pricing_report *rep,
@@ -598,18 +592,18 @@ int ecf_pricing_merge(char **json_out, ecf_pricing_report *report,
     report->spot_coverage_before = count_pairs(instances, o, true);
     if (o->ondemand) {
         pricing_medians *m = ecf_pricing_medians_new(instances);
-        merge_ondemand(instances, report, o, m);
-        merge_reserved(instances, report, o);
+        each_pair(instances, report, o, ondemand_pair, m);
+        each_pair(instances, report, o, reserved_pair, NULL);
         ecf_pricing_medians_free(m);
         count_not_in_catalog(report, instances, o->ondemand);
     }
     if (o->savings_plans)
-        merge_savings_plans(instances, report, o);
+        each_pair(instances, report, o, savings_plan_pair, NULL);
     if (o->spot)
         merge_spot(instances, report, o);
     reestimate_spot(instances, o);
     if (o->ondemand)
-        check_kept(instances, report, o);
+        each_pair(instances, report, o, kept_pair, NULL);
     report->coverage_after = count_pairs(instances, o, false);
     report->spot_coverage_after = count_pairs(instances, o, true);
 

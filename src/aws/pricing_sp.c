@@ -205,20 +205,16 @@ int ecf_sp_parse_rates(char **next_token_out, ecf_sp_table *t,
 {
     cJSON *root = NULL;
     const cJSON *list, *it, *tok;
-    const char *end = NULL;
     size_t idx = 0;
     int rc = 0;
 
     *next_token_out = NULL;
-    root = cJSON_ParseWithLengthOpts(data, len, &end, 0);
-    if (!root) {
-        rc = ecf_err_set(err, ECF_EPARSE, "invalid JSON at byte offset %zu",
-                         end ? (size_t)(end - data) : (size_t)0);
+    rc = ecf_pricing_parse_reply(&root, data, len, err);
+    if (rc < 0)
         goto out;
-    }
-    list = cJSON_GetObjectItemCaseSensitive(root, "searchResults");
-    if (!cJSON_IsObject(root) || !cJSON_IsArray(list)) {
-        rc = ecf_err_set(err, ECF_EPARSE, "reply has no searchResults array");
+    list = ecf_pricing_reply_list(root, "searchResults", err);
+    if (!list) {
+        rc = ECF_EPARSE;
         goto out;
     }
     cJSON_ArrayForEach(it, list)
